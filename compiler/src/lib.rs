@@ -1,0 +1,1 @@
+//! hclvm front end: lexer, parser, arena AST, static analysis, lowering to bytecode.

@@ -1,0 +1,188 @@
+//! Diagnostics shared by every stage (parse, compile, evaluate).
+//!
+//! A diagnostic carries byte spans; line and column are computed on demand from
+//! the source with [`LineIndex`], so the hot paths never count lines.
+
+use std::fmt;
+
+/// A half-open byte range `start..end` into one source text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub const fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+    pub fn len(self) -> u32 {
+        self.end.saturating_sub(self.start)
+    }
+    pub fn is_empty(self) -> bool {
+        self.end <= self.start
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+/// One problem found in a source, modelled on hcl's `hcl.Diagnostic`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// A short sentence, e.g. "Unsupported attribute".
+    pub summary: String,
+    /// A longer explanation; may be empty.
+    pub detail: String,
+    /// What the problem is about, when it has a place in the source.
+    pub subject: Option<Span>,
+    /// A wider range giving the subject's context (e.g. the whole expression).
+    pub context: Option<Span>,
+}
+
+impl Diagnostic {
+    pub fn error(summary: impl Into<String>, detail: impl Into<String>, subject: Option<Span>) -> Self {
+        Diagnostic { severity: Severity::Error, summary: summary.into(), detail: detail.into(), subject, context: None }
+    }
+    pub fn warning(summary: impl Into<String>, detail: impl Into<String>, subject: Option<Span>) -> Self {
+        Diagnostic { severity: Severity::Warning, summary: summary.into(), detail: detail.into(), subject, context: None }
+    }
+    pub fn with_context(mut self, context: Span) -> Self {
+        self.context = Some(context);
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.severity.as_str(), self.summary)?;
+        if !self.detail.is_empty() {
+            write!(f, "; {}", self.detail)?;
+        }
+        Ok(())
+    }
+}
+
+/// A bag of diagnostics with the queries hosts ask of it.
+pub trait DiagnosticsExt {
+    fn has_errors(&self) -> bool;
+}
+
+impl DiagnosticsExt for [Diagnostic] {
+    fn has_errors(&self) -> bool {
+        self.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// A position as hcl reports it: 1-based line, 1-based column counted in
+/// grapheme clusters, 0-based byte offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+    pub byte: u32,
+}
+
+/// Line starts of one source, to turn byte offsets into [`Pos`].
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    line_starts: Vec<u32>,
+}
+
+impl LineIndex {
+    pub fn new(src: &[u8]) -> LineIndex {
+        let mut line_starts = vec![0u32];
+        for (i, &b) in src.iter().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i as u32 + 1);
+            }
+        }
+        LineIndex { line_starts }
+    }
+
+    /// The position of byte offset `byte` (clamped to the source). Columns count
+    /// grapheme clusters like hcl does; `column_of` supplies that count for the
+    /// text between the line start and the offset.
+    pub fn pos(&self, src: &[u8], byte: u32) -> Pos {
+        let byte = byte.min(src.len() as u32);
+        let line = match self.line_starts.binary_search(&byte) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line] as usize;
+        let prefix = &src[start..byte as usize];
+        Pos { line: line as u32 + 1, column: grapheme_count(prefix) + 1, byte }
+    }
+
+    /// The 0-based line number holding `byte`.
+    pub fn line_of(&self, byte: u32) -> usize {
+        match self.line_starts.binary_search(&byte) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        }
+    }
+
+    /// Byte range of line `line` (0-based), without its newline.
+    pub fn line_range(&self, src: &[u8], line: usize) -> (usize, usize) {
+        let start = self.line_starts[line] as usize;
+        let mut end = self.line_starts.get(line + 1).map(|&e| e as usize - 1).unwrap_or(src.len());
+        if end > start && src.get(end - 1) == Some(&b'\r') {
+            end -= 1;
+        }
+        (start, end.max(start))
+    }
+}
+
+/// Counts "characters" as hcl does for columns. ASCII is one per byte; other
+/// text counts Unicode scalar values, with combining marks (which never start
+/// a grapheme cluster) folded into the previous one.
+fn grapheme_count(bytes: &[u8]) -> u32 {
+    if bytes.is_ascii() {
+        return bytes.len() as u32;
+    }
+    let text = String::from_utf8_lossy(bytes);
+    let mut n = 0u32;
+    for c in text.chars() {
+        let combining = matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F | 0x200D | 0xFE00..=0xFE0F);
+        if !combining || n == 0 {
+            n += 1;
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_count_lines_columns_and_bytes() {
+        let src = b"a = 1\nbb = \"\xc3\xa9x\"\n";
+        let idx = LineIndex::new(src);
+        assert_eq!(idx.pos(src, 0), Pos { line: 1, column: 1, byte: 0 });
+        assert_eq!(idx.pos(src, 6), Pos { line: 2, column: 1, byte: 6 });
+        // after `bb = "é` the column is 7 (é is one character of two bytes)
+        assert_eq!(idx.pos(src, 14), Pos { line: 2, column: 8, byte: 14 });
+        assert_eq!(idx.line_range(src, 1), (6, 16));
+    }
+}

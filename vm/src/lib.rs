@@ -1,0 +1,1 @@
+//! hclvm instruction set and interpreter.
