@@ -1,0 +1,311 @@
+//! The syntax tree of one HCL source, allocated in a `bumpalo` arena.
+//!
+//! The node shapes mirror the reference implementation's `hclsyntax` AST
+//! closely, on purpose: evaluation order, error subjects and `Variables()`
+//! order all follow from the tree shape, so the lowering stage can reproduce
+//! the reference exactly by walking the same shape. Notable consequences:
+//! - a template `%{if}` is a [`Conditional`] whose branches are
+//!   [`ExprKind::Template`]s, and a template `%{for}` is an
+//!   [`ExprKind::TemplateJoin`] around a [`ForExpr`];
+//! - literal index keys (`a[0]`, `a["k"]`, `a.0`) are folded into traversals;
+//! - error recovery leaves [`Literal::Dynamic`] placeholders.
+//!
+//! All children are arena references (`&'a`), lists are arena slices, names
+//! are interned [`Symbol`]s, and spans are `u32` byte offsets.
+
+use crate::intern::Symbol;
+use runtime::Span;
+
+/// An identifier occurrence: interned name plus where it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ident {
+    pub name: Symbol,
+    pub span: Span,
+}
+
+/// A parsed body: attributes and nested blocks, each in source order.
+#[derive(Clone, Copy, Debug)]
+pub struct Body<'a> {
+    /// Only the first definition of each name (a redefinition is a diagnostic).
+    pub attributes: &'a [Attribute<'a>],
+    pub blocks: &'a [Block<'a>],
+    /// From the opening brace (or file start) to the closing brace (or end).
+    pub span: Span,
+    /// Zero-width span just after the body's closing delimiter.
+    pub end_span: Span,
+}
+
+impl<'a> Body<'a> {
+    pub const EMPTY: Body<'static> = Body { attributes: &[], blocks: &[], span: Span::new(0, 0), end_span: Span::new(0, 0) };
+
+    /// The attribute named `name`, if defined.
+    pub fn attribute(&self, name: Symbol) -> Option<&Attribute<'a>> {
+        self.attributes.iter().find(|a| a.name.name == name)
+    }
+}
+
+/// `name = expr`
+#[derive(Clone, Copy, Debug)]
+pub struct Attribute<'a> {
+    pub name: Ident,
+    pub expr: &'a Expr<'a>,
+    /// Name through the end of the expression.
+    pub span: Span,
+    pub equals_span: Span,
+}
+
+/// `type "label" label2 { body }`
+#[derive(Clone, Copy, Debug)]
+pub struct Block<'a> {
+    pub block_type: Ident,
+    /// Label texts, unescaped (quoted labels) or identifier text.
+    pub labels: &'a [&'a str],
+    pub label_spans: &'a [Span],
+    pub body: Body<'a>,
+    pub open_brace_span: Span,
+    pub close_brace_span: Span,
+}
+
+/// One expression node: what it is plus its full source range (the
+/// reference's `Range()`).
+#[derive(Clone, Copy, Debug)]
+pub struct Expr<'a> {
+    pub kind: ExprKind<'a>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub enum ExprKind<'a> {
+    /// A constant: `null`, `true`, a number, a template's literal text.
+    Literal(Literal<'a>),
+    /// A variable reference with literal steps: `a.b[0]["k"]`.
+    ScopeTraversal(&'a Traversal<'a>),
+    /// Literal steps applied to a computed value: `f(x).b[0]`.
+    RelativeTraversal(&'a RelativeTraversal<'a>),
+    /// `name(args...)` or `name(args, list...)`.
+    Call(&'a Call<'a>),
+    /// `cond ? a : b`, and also template `%{if}`.
+    Conditional(&'a Conditional<'a>),
+    /// `collection[key]` with a non-literal key.
+    Index(&'a Index<'a>),
+    /// `[a, b, c]`
+    Tuple(&'a [Expr<'a>]),
+    /// `{k = v, ...}`
+    Object(&'a [ObjectItem<'a>]),
+    /// `[for ...]` / `{for ...}`, and the loop inside a template `%{for}`.
+    For(&'a ForExpr<'a>),
+    /// `source[*].each` or `source.*.each`.
+    Splat(&'a Splat<'a>),
+    /// The current element inside a splat's `each` expression; the number is
+    /// the [`Splat::item`] id of the splat that binds it.
+    AnonSymbol(u32),
+    /// `lhs op rhs`
+    Binary(&'a Binary<'a>),
+    /// `-x`, `!x`
+    Unary(&'a Unary<'a>),
+    /// A template with parts concatenated as strings. Parts are literal
+    /// strings (unescaped, not yet NFC-normalized), interpolated expressions,
+    /// template conditionals and template joins.
+    Template(&'a [Expr<'a>]),
+    /// Joins the string elements of a tuple (the result of a template `%{for}`).
+    TemplateJoin(&'a Expr<'a>),
+    /// A template that is exactly one interpolation, `"${x}"`: evaluates to
+    /// the interpolated value itself (no string conversion).
+    TemplateWrap(&'a Expr<'a>),
+    /// `( expr )`; span includes the parentheses.
+    Parens(&'a Expr<'a>),
+}
+
+/// A literal constant value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Literal<'a> {
+    Null,
+    Bool(bool),
+    /// Number literal, exactly as written (`12`, `1.5e3`).
+    Number(&'a str),
+    /// Unescaped string text (template literal parts, string index keys).
+    String(&'a str),
+    /// Unknown of dynamic type: the placeholder left by error recovery.
+    Dynamic,
+}
+
+/// A root name followed by literal steps.
+#[derive(Clone, Copy, Debug)]
+pub struct Traversal<'a> {
+    pub root: Ident,
+    pub steps: &'a [Traverser<'a>],
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct RelativeTraversal<'a> {
+    pub source: &'a Expr<'a>,
+    pub steps: &'a [Traverser<'a>],
+}
+
+/// One literal traversal step.
+#[derive(Clone, Copy, Debug)]
+pub enum Traverser<'a> {
+    /// `.name`; span covers the dot and the name.
+    Attr { name: Ident, span: Span },
+    /// `[key]` with a literal key or legacy `.0`; span covers brackets/dot.
+    Index { key: Literal<'a>, span: Span },
+}
+
+impl Traverser<'_> {
+    pub fn span(&self) -> Span {
+        match *self {
+            Traverser::Attr { span, .. } | Traverser::Index { span, .. } => span,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Call<'a> {
+    /// The whole name as written, including any `ns::` prefixes.
+    pub name: Ident,
+    pub args: &'a [Expr<'a>],
+    /// The last argument was followed by `...`.
+    pub expand_final: bool,
+    pub open_paren_span: Span,
+    pub close_paren_span: Span,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Conditional<'a> {
+    pub condition: &'a Expr<'a>,
+    pub true_result: &'a Expr<'a>,
+    pub false_result: &'a Expr<'a>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Index<'a> {
+    pub collection: &'a Expr<'a>,
+    pub key: &'a Expr<'a>,
+    pub open_span: Span,
+    /// From `[` through `]`.
+    pub bracket_span: Span,
+}
+
+/// One `key = value` of an object constructor.
+#[derive(Clone, Copy, Debug)]
+pub struct ObjectItem<'a> {
+    pub key: &'a Expr<'a>,
+    pub value: &'a Expr<'a>,
+    /// The key was parenthesised: a bare identifier inside is then a variable
+    /// reference, not a literal attribute name.
+    pub force_non_literal: bool,
+}
+
+impl<'a> ObjectItem<'a> {
+    /// The literal name a bare-identifier key stands for (`{a = 1}`), the way
+    /// the reference decides it; `None` when the key is an expression.
+    pub fn literal_name(&self) -> Option<Symbol> {
+        if self.force_non_literal {
+            return None;
+        }
+        match self.key.kind {
+            ExprKind::ScopeTraversal(t) if t.steps.is_empty() => Some(t.root.name),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct ForExpr<'a> {
+    pub key_var: Option<Ident>,
+    pub val_var: Ident,
+    pub collection: &'a Expr<'a>,
+    /// Present for `{for ...}` (object result).
+    pub key_expr: Option<&'a Expr<'a>>,
+    pub val_expr: &'a Expr<'a>,
+    pub cond_expr: Option<&'a Expr<'a>>,
+    /// `...` after the value: group values by key.
+    pub group: bool,
+    /// The opening bracket/brace (or the whole `%{for ...}` directive).
+    pub open_span: Span,
+    /// The closing bracket/brace (or the `%{endfor}` directive).
+    pub close_span: Span,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Splat<'a> {
+    pub source: &'a Expr<'a>,
+    /// Evaluated once per element, with [`ExprKind::AnonSymbol`]`(item)` bound.
+    pub each: &'a Expr<'a>,
+    /// Id of the anonymous symbol this splat binds (unique per parse).
+    pub item: u32,
+    /// `[*]` or `.*`.
+    pub marker_span: Span,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Binary<'a> {
+    pub op: BinaryOp,
+    pub lhs: &'a Expr<'a>,
+    pub rhs: &'a Expr<'a>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Unary<'a> {
+    pub op: UnaryOp,
+    pub operand: &'a Expr<'a>,
+    pub symbol_span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Or,
+    And,
+    Equal,
+    NotEqual,
+    GreaterThan,
+    GreaterThanOrEqual,
+    LessThan,
+    LessThanOrEqual,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+}
+
+impl BinaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "||",
+            BinaryOp::And => "&&",
+            BinaryOp::Equal => "==",
+            BinaryOp::NotEqual => "!=",
+            BinaryOp::GreaterThan => ">",
+            BinaryOp::GreaterThanOrEqual => ">=",
+            BinaryOp::LessThan => "<",
+            BinaryOp::LessThanOrEqual => "<=",
+            BinaryOp::Add => "+",
+            BinaryOp::Subtract => "-",
+            BinaryOp::Multiply => "*",
+            BinaryOp::Divide => "/",
+            BinaryOp::Modulo => "%",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`
+    Negate,
+    /// `!x`
+    Not,
+}
+
+impl<'a> Expr<'a> {
+    pub const fn new(kind: ExprKind<'a>, span: Span) -> Expr<'a> {
+        Expr { kind, span }
+    }
+}
+
+// Hot node sizes: keep expressions small so arenas stay dense.
+const _: () = assert!(std::mem::size_of::<Expr<'static>>() <= 32);
+const _: () = assert!(std::mem::size_of::<ExprKind<'static>>() <= 24);
+const _: () = assert!(std::mem::size_of::<Literal<'static>>() <= 24);
+const _: () = assert!(std::mem::size_of::<Traverser<'static>>() <= 40);
+const _: () = assert!(std::mem::size_of::<Attribute<'static>>() <= 48);
