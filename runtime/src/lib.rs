@@ -3,5 +3,7 @@
 //! the reference HCL implementation.
 
 pub mod diag;
+pub mod number;
 
 pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span};
+pub use number::Number;

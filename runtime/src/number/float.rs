@@ -1,0 +1,388 @@
+//! A binary floating-point number with per-value precision, modelled on Go's
+//! `math/big.Float` in rounding mode ToNearestEven: that is what go-cty
+//! stores for every number, and results must match it bit for bit.
+//!
+//! Representation: a finite value is `mant * 2^exp` with `mant` odd (trailing
+//! zero bits are folded into `exp`), so equal values have equal fields.
+//! Go's own exponent (value = 0.mant * 2^goexp, 0.5 <= 0.mant < 1) is
+//! `exp + bit_len(mant)`; it must stay within Go's int32 range, beyond which
+//! Go overflows to infinity or underflows to zero, and so do we.
+
+use std::cmp::Ordering;
+
+use dashu::base::{BitTest, DivRem};
+use dashu::integer::{IBig, Sign, UBig};
+
+/// Go's `big.MinExp` / `big.MaxExp`: the bounds of the normalized exponent.
+pub(crate) const MIN_EXP: i64 = i32::MIN as i64;
+pub(crate) const MAX_EXP: i64 = i32::MAX as i64;
+
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Form {
+    Zero,
+    Finite,
+    Inf,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct BigFloat {
+    pub prec: u32,
+    pub neg: bool,
+    pub form: Form,
+    /// Odd when finite, zero otherwise.
+    pub mant: UBig,
+    /// Exponent of the least significant mantissa bit.
+    pub exp: i64,
+}
+
+/// Go panics with `big.ErrNaN` for 0*Inf, Inf-Inf, 0/0 and Inf/Inf; cty turns
+/// that panic into an error whose wording depends on the operation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct NaN;
+
+pub(crate) fn bit_len(m: &UBig) -> i64 {
+    m.bit_len() as i64
+}
+
+impl BigFloat {
+    pub fn zero(neg: bool, prec: u32) -> BigFloat {
+        BigFloat { prec, neg, form: Form::Zero, mant: UBig::ZERO, exp: 0 }
+    }
+
+    pub fn inf(neg: bool, prec: u32) -> BigFloat {
+        BigFloat { prec, neg, form: Form::Inf, mant: UBig::ZERO, exp: 0 }
+    }
+
+    /// Go's normalized exponent (only meaningful when finite).
+    pub fn go_exp(&self) -> i64 {
+        self.exp + bit_len(&self.mant)
+    }
+
+    /// Rounds the exact value `(-1)^neg * (mant + sticky) * 2^exp` to `prec`
+    /// bits, where `sticky` stands for "some nonzero amount below the lowest
+    /// bit of `mant`" (callers only set it when `mant` already has more than
+    /// `prec + 1` bits, so it can only break ties). Handles Go's exponent
+    /// overflow (to infinity) and underflow (to zero).
+    pub fn round_from(neg: bool, mant: UBig, exp: i64, sticky: bool, prec: u32) -> BigFloat {
+        if mant.is_zero() {
+            return BigFloat::zero(neg, prec);
+        }
+        let bits = bit_len(&mant);
+        let go_exp = exp + bits;
+        if go_exp < MIN_EXP {
+            return BigFloat::zero(neg, prec);
+        }
+        if go_exp > MAX_EXP {
+            return BigFloat::inf(neg, prec);
+        }
+        let prec_i = prec as i64;
+        let (mut mant, mut exp) = (mant, exp);
+        if bits > prec_i {
+            let cut = (bits - prec_i) as usize;
+            let round_bit = mant.bit(cut - 1);
+            let below_round_bit = sticky || mant.trailing_zeros().map_or(false, |tz| tz < cut - 1);
+            mant >>= cut;
+            exp += cut as i64;
+            if round_bit && (below_round_bit || mant.bit(0)) {
+                mant += UBig::ONE;
+                if bit_len(&mant) > prec_i {
+                    // Carried into a new top bit: 2^prec, which is 2^(prec-1) * 2.
+                    mant >>= 1;
+                    exp += 1;
+                    if exp + bit_len(&mant) > MAX_EXP {
+                        return BigFloat::inf(neg, prec);
+                    }
+                }
+            }
+        }
+        if let Some(tz) = mant.trailing_zeros() {
+            if tz > 0 {
+                mant >>= tz;
+                exp += tz as i64;
+            }
+        }
+        BigFloat { prec, neg, form: Form::Finite, mant, exp }
+    }
+
+    pub fn from_ibig(v: &IBig, prec: u32) -> BigFloat {
+        let (sign, mag) = v.clone().into_parts();
+        BigFloat::round_from(sign == Sign::Negative, mag, 0, false, prec)
+    }
+
+    /// Go's `SetFloat64` (precision 53). NaN is the caller's problem.
+    pub fn from_f64(v: f64) -> Option<BigFloat> {
+        if v.is_nan() {
+            return None;
+        }
+        let neg = v.is_sign_negative();
+        if v.is_infinite() {
+            return Some(BigFloat::inf(neg, 53));
+        }
+        if v == 0.0 {
+            return Some(BigFloat::zero(neg, 53));
+        }
+        let bits = v.to_bits();
+        let biased = ((bits >> 52) & 0x7ff) as i64;
+        let frac = bits & ((1u64 << 52) - 1);
+        let (mant, exp) = if biased == 0 { (frac, -1074) } else { (frac | (1u64 << 52), biased - 1075) };
+        Some(BigFloat::round_from(neg, UBig::from(mant), exp, false, 53))
+    }
+
+    /// Rounds to a new precision (Go's `SetPrec` for a nonzero precision).
+    pub fn with_prec(&self, prec: u32) -> BigFloat {
+        match self.form {
+            Form::Finite if prec < self.prec => {
+                BigFloat::round_from(self.neg, self.mant.clone(), self.exp, false, prec)
+            }
+            _ => BigFloat { prec, ..self.clone() },
+        }
+    }
+
+    /// Go's `MinPrec`: the number of bits needed to represent the value exactly.
+    pub fn min_prec(&self) -> u32 {
+        match self.form {
+            Form::Finite => bit_len(&self.mant) as u32,
+            _ => 0,
+        }
+    }
+
+    pub fn neg(&self) -> BigFloat {
+        BigFloat { neg: !self.neg, ..self.clone() }
+    }
+
+    pub fn abs(&self) -> BigFloat {
+        BigFloat { neg: false, ..self.clone() }
+    }
+
+    /// Go's `Sign`: -1, 0 (for either zero) or +1.
+    pub fn sign(&self) -> i32 {
+        match (self.form, self.neg) {
+            (Form::Zero, _) => 0,
+            (_, true) => -1,
+            (_, false) => 1,
+        }
+    }
+
+    /// Magnitude comparison of two finite values.
+    fn cmp_abs_finite(&self, other: &BigFloat) -> Ordering {
+        let (ea, eb) = (self.go_exp(), other.go_exp());
+        if ea != eb {
+            return ea.cmp(&eb);
+        }
+        // Same top bit position: align the lowest bits and compare integers.
+        if self.exp >= other.exp {
+            let shifted = &self.mant << (self.exp - other.exp) as usize;
+            shifted.cmp(&other.mant)
+        } else {
+            let shifted = &other.mant << (other.exp - self.exp) as usize;
+            self.mant.cmp(&shifted)
+        }
+    }
+
+    /// Go's `Cmp`: numeric order, with -0 == +0.
+    pub fn cmp(&self, other: &BigFloat) -> Ordering {
+        let rank = |x: &BigFloat| -> i32 {
+            let r = match x.form {
+                Form::Zero => 0,
+                Form::Finite => 1,
+                Form::Inf => 2,
+            };
+            if x.neg {
+                -r
+            } else {
+                r
+            }
+        };
+        let (ra, rb) = (rank(self), rank(other));
+        if ra != rb {
+            return ra.cmp(&rb);
+        }
+        match ra {
+            1 => self.cmp_abs_finite(other),
+            -1 => other.cmp_abs_finite(self),
+            _ => Ordering::Equal,
+        }
+    }
+
+    /// Exact value equality (ignores precision; -0 == +0).
+    pub fn same_value(&self, other: &BigFloat) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+
+    /// Go's `Add` into a result of precision `prec`.
+    pub fn add(&self, y: &BigFloat, prec: u32) -> Result<BigFloat, NaN> {
+        let x = self;
+        match (x.form, y.form) {
+            (Form::Finite, Form::Finite) => Ok(add_finite(x, y, prec)),
+            (Form::Inf, Form::Inf) if x.neg != y.neg => Err(NaN),
+            (Form::Zero, Form::Zero) => Ok(BigFloat::zero(x.neg && y.neg, prec)),
+            (Form::Inf, _) | (_, Form::Zero) => Ok(x.with_prec(prec)),
+            _ => Ok(y.with_prec(prec)),
+        }
+    }
+
+    /// Go's `Sub`, which is `Add` of the negation.
+    pub fn sub(&self, y: &BigFloat, prec: u32) -> Result<BigFloat, NaN> {
+        self.add(&y.neg(), prec)
+    }
+
+    /// Go's `Mul` into a result of precision `prec`.
+    pub fn mul(&self, y: &BigFloat, prec: u32) -> Result<BigFloat, NaN> {
+        let neg = self.neg != y.neg;
+        match (self.form, y.form) {
+            (Form::Finite, Form::Finite) => {
+                let mant = &self.mant * &y.mant;
+                Ok(BigFloat::round_from(neg, mant, self.exp + y.exp, false, prec))
+            }
+            (Form::Zero, Form::Inf) | (Form::Inf, Form::Zero) => Err(NaN),
+            (Form::Inf, _) | (_, Form::Inf) => Ok(BigFloat::inf(neg, prec)),
+            _ => Ok(BigFloat::zero(neg, prec)),
+        }
+    }
+
+    /// Go's `Quo` into a result of precision `prec`.
+    pub fn quo(&self, y: &BigFloat, prec: u32) -> Result<BigFloat, NaN> {
+        let neg = self.neg != y.neg;
+        match (self.form, y.form) {
+            (Form::Finite, Form::Finite) => Ok(quo_finite(neg, &self.mant, self.exp, &y.mant, y.exp, prec)),
+            (Form::Zero, Form::Zero) | (Form::Inf, Form::Inf) => Err(NaN),
+            (Form::Zero, _) | (_, Form::Inf) => Ok(BigFloat::zero(neg, prec)),
+            _ => Ok(BigFloat::inf(neg, prec)),
+        }
+    }
+
+    /// Go's `Int`: the value truncated toward zero, and whether the truncation
+    /// moved it down (`Less`), up (`Greater`) or not at all. `None` for ±Inf.
+    pub fn trunc_int(&self) -> Option<(IBig, Ordering)> {
+        match self.form {
+            Form::Inf => None,
+            Form::Zero => Some((IBig::ZERO, Ordering::Equal)),
+            Form::Finite => {
+                let (mag, exact) = if self.exp >= 0 {
+                    (&self.mant << self.exp as usize, true)
+                } else {
+                    let drop = (-self.exp) as u64;
+                    if drop >= bit_len(&self.mant) as u64 {
+                        (UBig::ZERO, false)
+                    } else {
+                        // mant is odd, so dropping any bit loses something.
+                        (&self.mant >> drop as usize, false)
+                    }
+                };
+                let moved = match (exact, self.neg) {
+                    (true, _) => Ordering::Equal,
+                    (false, false) => Ordering::Less,
+                    (false, true) => Ordering::Greater,
+                };
+                let sign = if self.neg { Sign::Negative } else { Sign::Positive };
+                Some((IBig::from_parts(sign, mag), moved))
+            }
+        }
+    }
+
+    pub fn is_integer(&self) -> bool {
+        match self.form {
+            Form::Zero => true,
+            Form::Finite => self.exp >= 0,
+            Form::Inf => false,
+        }
+    }
+
+    /// Nearest f64 (ties to even), with subnormals, overflow to ±Inf and
+    /// underflow to ±0, like Go's `Float64`.
+    pub fn to_f64(&self) -> f64 {
+        let sign = if self.neg { -1.0 } else { 1.0 };
+        match self.form {
+            Form::Zero => sign * 0.0,
+            Form::Inf => sign * f64::INFINITY,
+            Form::Finite => {
+                // Go's exponent e: value = 0.1xxx * 2^e; f64 normal range has e in [-1021, 1024].
+                let e = self.go_exp();
+                let prec: i64 = if e < -1021 { 53 - (-1021 - e) } else { 53 };
+                if prec < 1 {
+                    // Below half the smallest subnormal, or exactly half of it (ties to even: 0),
+                    // or above half of it (rounds up to the smallest subnormal).
+                    let smallest = f64::from_bits(1);
+                    if prec == 0 {
+                        // value in [2^-1075, 2^-1074)
+                        let is_half = self.mant.is_one();
+                        return if is_half { sign * 0.0 } else { sign * smallest };
+                    }
+                    return sign * 0.0;
+                }
+                let r = BigFloat::round_from(self.neg, self.mant.clone(), self.exp, false, prec as u32);
+                if r.form != Form::Finite || r.go_exp() > 1024 {
+                    return sign * f64::INFINITY;
+                }
+                let m = u64::try_from(&r.mant).unwrap_or(0) as f64;
+                sign * scale_pow2(m, r.exp)
+            }
+        }
+    }
+}
+
+/// `m * 2^exp` for an exactly representable result, done in steps so that
+/// intermediate powers of two neither overflow nor underflow.
+fn scale_pow2(m: f64, exp: i64) -> f64 {
+    let mut v = m;
+    let mut e = exp;
+    while e > 0 {
+        let step = e.min(1000);
+        v *= f64::powi(2.0, step as i32);
+        e -= step;
+    }
+    while e < 0 {
+        let step = (-e).min(1000);
+        v /= f64::powi(2.0, step as i32);
+        e += step;
+    }
+    v
+}
+
+/// Addition or subtraction of finite magnitudes, rounded once.
+///
+/// Go aligns both mantissas exactly. When the exponents are far apart we
+/// instead replace the far-smaller operand by a single sticky bit below the
+/// rounding position: the rounded result is the same and the work stays
+/// bounded by the precision, not by the exponent gap.
+fn add_finite(x: &BigFloat, y: &BigFloat, prec: u32) -> BigFloat {
+    let (big, small) = match x.cmp_abs_finite(y) {
+        Ordering::Less => (y, x),
+        _ => (x, y),
+    };
+    let subtract = x.neg != y.neg;
+    let neg = big.neg; // the larger magnitude decides the sign
+    if subtract && x.cmp_abs_finite(y) == Ordering::Equal {
+        return BigFloat::zero(false, prec);
+    }
+    // Keep at least prec + 3 bits below the top of `big` (and all of big's bits).
+    let keep = (prec as i64).max(bit_len(&big.mant)) + 3;
+    let floor_exp = big.go_exp() - keep;
+    if small.go_exp() < floor_exp {
+        // small < 2^floor_exp: below the rounding and guard bits.
+        let shift = (big.exp - (floor_exp - 1)) as usize;
+        let base = &big.mant << shift;
+        let mant = if subtract { base - UBig::ONE } else { base + UBig::ONE };
+        return BigFloat::round_from(neg, mant, floor_exp - 1, false, prec);
+    }
+    let low = big.exp.min(small.exp);
+    let a = &big.mant << (big.exp - low) as usize;
+    let b = &small.mant << (small.exp - low) as usize;
+    let mant = if subtract { a - b } else { a + b };
+    BigFloat::round_from(neg, mant, low, false, prec)
+}
+
+/// Quotient of finite magnitudes, correctly rounded: compute at least
+/// prec + 2 quotient bits and fold the remainder into the sticky bit.
+pub(crate) fn quo_finite(neg: bool, xm: &UBig, xe: i64, ym: &UBig, ye: i64, prec: u32) -> BigFloat {
+    let want = prec as i64 + 2;
+    let shift = (want + bit_len(ym) - bit_len(xm)).max(0);
+    let num = xm << shift as usize;
+    let (q, r) = num.div_rem(ym);
+    let exp = xe - ye - shift;
+    // The low bit of q is a guard bit, so OR-ing a nonzero remainder into it
+    // (keeping q odd) carries the sticky information exactly.
+    let q = if r.is_zero() { q } else { q | UBig::ONE };
+    BigFloat::round_from(neg, q, exp, false, prec)
+}

@@ -1,0 +1,530 @@
+//! cty numbers: arbitrary-precision binary floats with per-value precision,
+//! digit-for-digit identical to go-cty 1.12.1 on Go's `math/big.Float`.
+//!
+//! # API overview (for other modules)
+//!
+//! Construction:
+//! - [`Number::from_i64`] / [`Number::from_u64`] (cty.NumberIntVal / NumberUIntVal, 64-bit precision)
+//! - [`Number::from_f64`] (cty.NumberFloatVal, 53-bit precision; `None` for NaN)
+//! - [`Number::parse`] (cty.ParseNumberVal: HCL literals, JSON numbers, string → number; 512 bits)
+//! - [`Number::pos_inf`], [`Number::neg_inf`], [`Number::zero`]
+//!
+//! Arithmetic, each exactly as the cty operation (and the HCL operator built on it):
+//! [`Number::add`], [`Number::sub`], [`Number::mul`], [`Number::div`], [`Number::rem`],
+//! [`Number::neg`], [`Number::abs`], [`Number::floor`], [`Number::ceil`], [`Number::trunc`].
+//! The fallible ones return [`NumberError`] whose `Display` is cty's error message.
+//!
+//! Comparison: [`Number::cmp`] (numeric, -0 == 0; use for `<`, `>`, sorting sets),
+//! [`Number::equals`] (cty `Equals`: equal printed text), [`Number::hash_text`]
+//! (the text cty hashes for set membership: `Text('g', 10)`).
+//!
+//! Output: [`Number::to_text`] (`Text('f', -1)`; errors beyond the text limit, see
+//! [`NumberError::TooLongToPrint`]), `Display` (same text, or an approximate
+//! marker beyond the limit — for messages only).
+//!
+//! Queries: [`Number::is_integer`], [`Number::to_i64`], [`Number::to_u64`], [`Number::to_f64`],
+//! [`Number::is_infinite`], [`Number::is_zero`], [`Number::is_neg_zero`], [`Number::sign`],
+//! [`Number::precision`].
+//!
+//! # Representation
+//!
+//! Integers that print as themselves (|v| < 2^precision) live inline as an
+//! `i64` plus their precision; everything else (fractions, -0, ±Inf, big
+//! magnitudes) is a boxed [`float::BigFloat`]. The inline form is a cache of
+//! the boxed one, never a different value: every operation gives the result
+//! Go would give, the fast path only skips work.
+
+mod float;
+mod parse;
+mod text;
+
+#[cfg(test)]
+mod tests;
+
+use std::cmp::Ordering;
+use std::fmt;
+
+use dashu::integer::{IBig, UBig};
+
+use float::{BigFloat, Form, NaN};
+pub use parse::NumberParseError;
+
+/// Precision of `from_i64` / `from_u64` (Go's `SetInt64` default).
+const INT_PREC: u32 = 64;
+/// Precision of `from_f64`.
+const FLOAT_PREC: u32 = 53;
+
+#[derive(Clone)]
+pub struct Number(Repr);
+
+#[derive(Clone)]
+enum Repr {
+    /// Invariant: `v.unsigned_abs() < 2^prec`, so the value is exact at `prec`
+    /// and its text is `v`'s decimal digits. Zero here is +0.
+    Small { prec: u32, v: i64 },
+    Big(Box<BigFloat>),
+}
+
+const _: () = assert!(std::mem::size_of::<Number>() <= 16);
+
+/// Errors of number operations. `Display` gives cty's wording.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NumberError {
+    /// `Inf + -Inf` (cty: "can't compute sum of opposing infinities").
+    OpposingInfinities,
+    /// `Inf - Inf` (cty: "can't subtract infinity from itself").
+    InfinityMinusInfinity,
+    /// `0 * Inf` (cty: "can't multiply zero by infinity").
+    ZeroTimesInfinity,
+    /// `0 / 0` or `Inf / Inf` (cty: "can't divide zero by zero or infinity by infinity").
+    Indeterminate,
+    /// Modulo with an infinite operand hits a Go nil-pointer panic in cty, or
+    /// a NaN panic ("can't use modulo with zero and infinity").
+    ModuloZeroInfinity,
+    /// Modulo of an infinite dividend: cty dereferences a nil big.Int and the
+    /// reference reports a Go runtime panic.
+    ModuloInfinitePanic,
+    /// The number's decimal text would be enormous (magnitude beyond about
+    /// 1e±100000); the reference takes minutes to hours to print these.
+    TooLongToPrint,
+}
+
+impl fmt::Display for NumberError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            NumberError::OpposingInfinities => "can't compute sum of opposing infinities",
+            NumberError::InfinityMinusInfinity => "can't subtract infinity from itself",
+            NumberError::ZeroTimesInfinity => "can't multiply zero by infinity",
+            NumberError::Indeterminate => "can't divide zero by zero or infinity by infinity",
+            NumberError::ModuloZeroInfinity => "can't use modulo with zero and infinity",
+            NumberError::ModuloInfinitePanic => "runtime error: invalid memory address or nil pointer dereference",
+            NumberError::TooLongToPrint => {
+                "number is too large or too small to be written out in decimal (magnitude beyond about 1e±100000)"
+            }
+        })
+    }
+}
+
+impl std::error::Error for NumberError {}
+
+fn small_fits(v: i64, prec: u32) -> bool {
+    prec >= 64 || v.unsigned_abs() < (1u64 << prec)
+}
+
+impl Number {
+    // ----- construction -------------------------------------------------
+
+    /// A small integer at `prec`, or the rounded big form when it does not fit.
+    fn int_with_prec(v: i64, prec: u32) -> Number {
+        if small_fits(v, prec) {
+            Number(Repr::Small { prec, v })
+        } else {
+            Number::from_big(BigFloat::from_ibig(&IBig::from(v), prec))
+        }
+    }
+
+    fn from_big(b: BigFloat) -> Number {
+        if b.form == Form::Finite && b.exp >= 0 && b.exp < 64 {
+            if let Ok(m) = i64::try_from(&b.mant) {
+                if let Some(v) = m.checked_shl(b.exp as u32).filter(|s| s >> b.exp == m) {
+                    let v = if b.neg { -v } else { v };
+                    if small_fits(v, b.prec) {
+                        return Number(Repr::Small { prec: b.prec, v });
+                    }
+                }
+            }
+        }
+        if b.form == Form::Zero && !b.neg {
+            return Number(Repr::Small { prec: b.prec, v: 0 });
+        }
+        Number(Repr::Big(Box::new(b)))
+    }
+
+    fn to_big(&self) -> BigFloat {
+        match &self.0 {
+            Repr::Small { prec, v } => BigFloat::from_ibig(&IBig::from(*v), *prec),
+            Repr::Big(b) => (**b).clone(),
+        }
+    }
+
+    /// Like cty.NumberIntVal (precision 64).
+    pub fn from_i64(v: i64) -> Number {
+        Number(Repr::Small { prec: INT_PREC, v })
+    }
+
+    /// Like cty.NumberUIntVal (precision 64).
+    pub fn from_u64(v: u64) -> Number {
+        match i64::try_from(v) {
+            Ok(s) => Number::from_i64(s),
+            Err(_) => Number::from_big(BigFloat::round_from(false, UBig::from(v), 0, false, INT_PREC)),
+        }
+    }
+
+    /// Like cty.NumberFloatVal (precision 53). `None` for NaN, which cty
+    /// cannot represent (Go panics).
+    pub fn from_f64(v: f64) -> Option<Number> {
+        if v.fract() == 0.0 && v.abs() < 9.007_199_254_740_992e15 && !(v == 0.0 && v.is_sign_negative()) {
+            return Some(Number(Repr::Small { prec: FLOAT_PREC, v: v as i64 }));
+        }
+        BigFloat::from_f64(v).map(Number::from_big)
+    }
+
+    /// Like cty.ParseNumberVal: Go's `big.ParseFloat(text, 10, 512, ToNearestEven)`.
+    /// See the `parse` module for the accepted syntax.
+    pub fn parse(text: &str) -> Result<Number, NumberParseError> {
+        // Fast path: short plain decimal integers are exact at 512 bits.
+        let b = text.as_bytes();
+        if !b.is_empty() && b.len() <= 18 && b.iter().all(u8::is_ascii_digit) {
+            let mut v: i64 = 0;
+            for &c in b {
+                v = v * 10 + (c - b'0') as i64;
+            }
+            return Ok(Number(Repr::Small { prec: parse::PARSE_PREC, v }));
+        }
+        parse::parse(text).map(Number::from_big)
+    }
+
+    pub fn zero() -> Number {
+        Number::from_i64(0)
+    }
+
+    /// cty.PositiveInfinity (made from a float64, so precision 53).
+    pub fn pos_inf() -> Number {
+        Number(Repr::Big(Box::new(BigFloat::inf(false, FLOAT_PREC))))
+    }
+
+    pub fn neg_inf() -> Number {
+        Number(Repr::Big(Box::new(BigFloat::inf(true, FLOAT_PREC))))
+    }
+
+    // ----- arithmetic ---------------------------------------------------
+
+    fn prec(&self) -> u32 {
+        match &self.0 {
+            Repr::Small { prec, .. } => *prec,
+            Repr::Big(b) => b.prec,
+        }
+    }
+
+    /// The binary precision (mantissa bits) this number carries.
+    pub fn precision(&self) -> u32 {
+        self.prec()
+    }
+
+    /// cty `Add` (HCL `+`): exact sum rounded to the larger precision.
+    pub fn add(&self, o: &Number) -> Result<Number, NumberError> {
+        if let (Repr::Small { prec: pa, v: a }, Repr::Small { prec: pb, v: b }) = (&self.0, &o.0) {
+            if let Some(s) = a.checked_add(*b) {
+                return Ok(Number::int_with_prec(s, (*pa).max(*pb)));
+            }
+        }
+        let (x, y) = (self.to_big(), o.to_big());
+        x.add(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::OpposingInfinities)
+    }
+
+    /// cty `Subtract` (HCL `-`): `self + (-o)`.
+    pub fn sub(&self, o: &Number) -> Result<Number, NumberError> {
+        if let (Repr::Small { prec: pa, v: a }, Repr::Small { prec: pb, v: b }) = (&self.0, &o.0) {
+            if let Some(s) = a.checked_sub(*b) {
+                // A zero difference is +0, as Go gives for x + (-x).
+                return Ok(Number::int_with_prec(s, (*pa).max(*pb)));
+            }
+        }
+        let (x, y) = (self.to_big(), o.to_big());
+        x.sub(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::InfinityMinusInfinity)
+    }
+
+    /// cty `Multiply` (HCL `*`): the product rounded to 512 bits, then carried
+    /// at max(precisions, bits needed by the product).
+    pub fn mul(&self, o: &Number) -> Result<Number, NumberError> {
+        if let (Repr::Small { prec: pa, v: a }, Repr::Small { prec: pb, v: b }) = (&self.0, &o.0) {
+            if let Some(p) = a.checked_mul(*b) {
+                if p != 0 {
+                    let min_prec = 64 - p.unsigned_abs().leading_zeros() - p.unsigned_abs().trailing_zeros();
+                    return Ok(Number::int_with_prec(p, (*pa).max(*pb).max(min_prec)));
+                }
+                if (*a < 0) == (*b < 0) {
+                    // Zero times a nonnegative-signed number: +0. (0 * -5 is -0: big path.)
+                    return Ok(Number::int_with_prec(0, (*pa).max(*pb)));
+                }
+            }
+        }
+        let (x, y) = (self.to_big(), o.to_big());
+        let res_prec = x.prec.max(y.prec);
+        let product = x.mul(&y, 512).map_err(|NaN| NumberError::ZeroTimesInfinity)?;
+        let res_prec = res_prec.max(product.min_prec());
+        Ok(Number::from_big(product.with_prec(res_prec)))
+    }
+
+    /// cty `Divide` (HCL `/`): correctly rounded quotient at the larger
+    /// precision; `x/0` is ±Inf, `0/0` and `Inf/Inf` are errors.
+    pub fn div(&self, o: &Number) -> Result<Number, NumberError> {
+        if let (Repr::Small { prec: pa, v: a }, Repr::Small { prec: pb, v: b }) = (&self.0, &o.0) {
+            if *b != 0 && *a != 0 && a % b == 0 {
+                if let Some(q) = a.checked_div(*b) {
+                    return Ok(Number::int_with_prec(q, (*pa).max(*pb)));
+                }
+            }
+        }
+        let (x, y) = (self.to_big(), o.to_big());
+        x.quo(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::Indeterminate)
+    }
+
+    /// cty `Modulo` (HCL `%`): `x - y * trunc(x / y)` with cty's roundings,
+    /// so the result has the dividend's sign; `x % 0` is `x`; any infinite
+    /// operand is an error (a panic inside cty) except `Inf % 0`.
+    pub fn rem(&self, o: &Number) -> Result<Number, NumberError> {
+        if o.is_zero() {
+            return Ok(self.clone());
+        }
+        if let (Repr::Small { prec: pa, v: a }, Repr::Small { v: b, .. }) = (&self.0, &o.0) {
+            // Exact integers: the quotient truncation and products are exact
+            // at any precision >= 64, and the result has the dividend's precision.
+            if let Some(r) = a.checked_rem(*b) {
+                if *pa >= 64 {
+                    return Ok(Number::int_with_prec(r, *pa));
+                }
+            }
+        }
+        let (x, y) = (self.to_big(), o.to_big());
+        if x.form == Form::Inf {
+            return Err(if y.form == Form::Inf {
+                NumberError::ModuloZeroInfinity
+            } else {
+                NumberError::ModuloInfinitePanic
+            });
+        }
+        if y.form == Form::Inf {
+            // x/Inf = 0, trunc 0, then Inf * 0 panics with NaN.
+            return Err(NumberError::ModuloZeroInfinity);
+        }
+        let ratio = x.quo(&y, x.prec.max(y.prec)).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
+        let (int, _) = match ratio.trunc_int() {
+            Some(t) => t,
+            None => return Err(NumberError::ModuloInfinitePanic),
+        };
+        let p = x.prec;
+        let work = BigFloat::from_ibig(&int, p);
+        let work = y.mul(&work, p).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
+        let res = x.sub(&work, p).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
+        Ok(Number::from_big(res))
+    }
+
+    /// cty `Negate` (HCL unary `-`): `-0` is negative zero.
+    pub fn neg(&self) -> Number {
+        match &self.0 {
+            Repr::Small { prec, v } if *v != 0 && *v != i64::MIN => Number(Repr::Small { prec: *prec, v: -v }),
+            _ => Number::from_big(self.to_big().neg()),
+        }
+    }
+
+    /// cty `Absolute` (stdlib `abs`).
+    pub fn abs(&self) -> Number {
+        match &self.0 {
+            Repr::Small { prec, v } if *v != i64::MIN => Number(Repr::Small { prec: *prec, v: v.abs() }),
+            _ => Number::from_big(self.to_big().abs()),
+        }
+    }
+
+    /// stdlib `floor`: ±Inf unchanged; otherwise the integer, rounded to
+    /// this number's precision (as Go's `SetInt` on the argument does).
+    pub fn floor(&self) -> Number {
+        self.round_to_int(Ordering::Greater)
+    }
+
+    /// stdlib `ceil`.
+    pub fn ceil(&self) -> Number {
+        self.round_to_int(Ordering::Less)
+    }
+
+    /// Truncation toward zero at this number's precision; ±Inf unchanged.
+    pub fn trunc(&self) -> Number {
+        self.round_to_int(Ordering::Equal)
+    }
+
+    /// `adjust_when`: the truncation direction that calls for a ±1 step
+    /// (floor steps down after rounding up, i.e. after truncating a negative).
+    fn round_to_int(&self, adjust_when: Ordering) -> Number {
+        if let Repr::Small { .. } = self.0 {
+            return self.clone();
+        }
+        let x = self.to_big();
+        let (mut int, moved) = match x.trunc_int() {
+            Some(t) => t,
+            None => return self.clone(),
+        };
+        if moved != Ordering::Equal && moved == adjust_when {
+            if adjust_when == Ordering::Greater {
+                int -= IBig::ONE;
+            } else {
+                int += IBig::ONE;
+            }
+        }
+        Number::from_big(BigFloat::from_ibig(&int, x.prec))
+    }
+
+    // ----- comparison ---------------------------------------------------
+
+    /// Numeric order (-0 == +0; -Inf < everything < +Inf). This is Go's
+    /// `Cmp`, used by cty for `<`, `>`, and for ordering set elements.
+    #[allow(clippy::should_implement_trait)]
+    pub fn cmp(&self, o: &Number) -> Ordering {
+        if let (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) = (&self.0, &o.0) {
+            return a.cmp(b);
+        }
+        self.to_big().cmp(&o.to_big())
+    }
+
+    /// cty number equality: same sign and same `Text('f', -1)` (with -0 == 0).
+    /// Values at the same precision are equal exactly when their values are;
+    /// with different precisions two different values can print the same
+    /// (e.g. float64 0.1 and 512-bit 0.1) and are then equal.
+    ///
+    /// Beyond the text limit (see [`NumberError::TooLongToPrint`]) the texts
+    /// are not computed and exact value equality is used instead.
+    pub fn equals(&self, o: &Number) -> bool {
+        if let (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) = (&self.0, &o.0) {
+            return a == b;
+        }
+        let (x, y) = (self.to_big(), o.to_big());
+        if x.sign() != y.sign() {
+            return false;
+        }
+        if x.form != Form::Finite || y.form != Form::Finite {
+            return x.form == y.form; // same sign: both zero or both the same infinity
+        }
+        if x.prec == y.prec {
+            return x.same_value(&y);
+        }
+        if !text::within_text_limit(&x) || !text::within_text_limit(&y) {
+            return x.same_value(&y);
+        }
+        text::shortest_decimal(&x) == text::shortest_decimal(&y)
+    }
+
+    /// The string cty hashes numbers by in sets (`big.Float.String()`, i.e.
+    /// `Text('g', 10)`), e.g. "1", "0.3333333333", "1e+20", "-Inf".
+    /// Beyond the text limit a non-numeric marker with the exact binary value
+    /// is returned instead (cty's bucket order for such sets is not matched).
+    pub fn hash_text(&self) -> String {
+        match &self.0 {
+            Repr::Small { v, .. } if v.unsigned_abs() < 10_000_000_000 => v.to_string(),
+            _ => {
+                let x = self.to_big();
+                if text::within_text_limit(&x) {
+                    text::format_general10(&x)
+                } else {
+                    format!("{}huge:{}p{}", if x.neg { "-" } else { "" }, x.mant, x.exp)
+                }
+            }
+        }
+    }
+
+    // ----- output -------------------------------------------------------
+
+    /// Go's `Text('f', -1)`: the shortest decimal that rounds back to this
+    /// value at its precision, without exponent ("-0", "+Inf", "-Inf" too).
+    /// Errors for magnitudes beyond about 1e±100000.
+    pub fn to_text(&self) -> Result<String, NumberError> {
+        match &self.0 {
+            Repr::Small { v, .. } => Ok(v.to_string()),
+            Repr::Big(b) => {
+                if !text::within_text_limit(b) {
+                    return Err(NumberError::TooLongToPrint);
+                }
+                let d = match b.form {
+                    Form::Finite => text::shortest_decimal(b),
+                    _ => text::Decimal { digits: Vec::new(), exp: 0 },
+                };
+                Ok(text::format_fixed_shortest(b, &d))
+            }
+        }
+    }
+
+    // ----- queries ------------------------------------------------------
+
+    /// True for zero (either sign) and finite values without a fraction.
+    pub fn is_integer(&self) -> bool {
+        match &self.0 {
+            Repr::Small { .. } => true,
+            Repr::Big(b) => b.is_integer(),
+        }
+    }
+
+    /// The exact value as i64, if it is an integer in range.
+    pub fn to_i64(&self) -> Option<i64> {
+        match &self.0 {
+            Repr::Small { v, .. } => Some(*v),
+            Repr::Big(b) => {
+                if !b.is_integer() {
+                    return None;
+                }
+                let (int, _) = b.trunc_int()?;
+                i64::try_from(&int).ok()
+            }
+        }
+    }
+
+    /// The exact value as u64, if it is a nonnegative integer in range.
+    pub fn to_u64(&self) -> Option<u64> {
+        match &self.0 {
+            Repr::Small { v, .. } => u64::try_from(*v).ok(),
+            Repr::Big(b) => {
+                if !b.is_integer() {
+                    return None;
+                }
+                let (int, _) = b.trunc_int()?;
+                u64::try_from(&int).ok()
+            }
+        }
+    }
+
+    /// The nearest f64 (ties to even), like Go's `Float64`.
+    pub fn to_f64(&self) -> f64 {
+        match &self.0 {
+            Repr::Small { v, .. } => *v as f64,
+            Repr::Big(b) => b.to_f64(),
+        }
+    }
+
+    pub fn is_infinite(&self) -> bool {
+        matches!(&self.0, Repr::Big(b) if b.form == Form::Inf)
+    }
+
+    pub fn is_zero(&self) -> bool {
+        match &self.0 {
+            Repr::Small { v, .. } => *v == 0,
+            Repr::Big(b) => b.form == Form::Zero,
+        }
+    }
+
+    pub fn is_neg_zero(&self) -> bool {
+        matches!(&self.0, Repr::Big(b) if b.form == Form::Zero && b.neg)
+    }
+
+    /// -1, 0 (either zero) or +1.
+    pub fn sign(&self) -> i32 {
+        match &self.0 {
+            Repr::Small { v, .. } => v.signum() as i32,
+            Repr::Big(b) => b.sign(),
+        }
+    }
+}
+
+impl fmt::Display for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.to_text() {
+            Ok(t) => f.write_str(&t),
+            Err(_) => {
+                let x = self.to_big();
+                write!(f, "{}(about 2^{})", if x.neg { "-" } else { "" }, x.go_exp())
+            }
+        }
+    }
+}
+
+impl fmt::Debug for Number {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Number({}, prec {})", self, self.prec())
+    }
+}

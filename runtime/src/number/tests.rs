@@ -1,0 +1,1 @@
+// table tests: filled in below
