@@ -4,6 +4,16 @@
 
 pub mod diag;
 pub mod number;
+pub mod strings;
+pub mod types;
+pub mod value;
+pub mod convert;
+pub mod unify;
+pub mod json;
 
 pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span};
 pub use number::Number;
+pub use types::{ObjectType, TupleType, Type};
+pub use value::{Str, Tri, Value, ValueError};
+pub use convert::{convert, ConvError, Conversion};
+pub use unify::{unify, unify_unsafe};

@@ -1,0 +1,120 @@
+//! Type conversion, as cty's `convert` package.
+//!
+//! A conversion is planned once from an input type and an output type
+//! ([`get_conversion`] / [`get_conversion_unsafe`]) and then applied to
+//! values of the input type ([`Conversion::apply`]). "Safe" conversions
+//! never fail on a known value of the input type (number/bool → string,
+//! tuple → list, object → map, ...); "unsafe" ones may (string → number,
+//! string → bool, list → set, map → object, from dynamic). [`convert`] is
+//! cty's `Convert`: unsafe conversion of one value with cty's error text.
+
+mod mismatch;
+mod plan;
+
+pub use mismatch::mismatch_message;
+pub use plan::{dynamic_replace, Conversion};
+
+use crate::types::Type;
+use crate::value::Value;
+use std::fmt;
+use std::sync::Arc;
+
+/// One step of a path into a value, for error locations.
+#[derive(Clone, Debug)]
+pub enum PathStep {
+    /// `.name`
+    Attr(Arc<str>),
+    /// `[key]`: a number (list, tuple, set position) or string (map key).
+    Index(Value),
+}
+
+/// A conversion failure: cty's error message and where in the value it
+/// happened. `Display` is the message alone, as HCL shows it.
+#[derive(Clone, Debug)]
+pub struct ConvError {
+    pub path: Vec<PathStep>,
+    pub message: String,
+}
+
+impl ConvError {
+    pub(crate) fn new(path: &[PathStep], message: impl Into<String>) -> ConvError {
+        ConvError { path: path.to_vec(), message: message.into() }
+    }
+
+    /// The path in cty notation, e.g. `.foo[0]["k"]` (empty at the root).
+    pub fn path_string(&self) -> String {
+        let mut s = String::new();
+        for step in &self.path {
+            match step {
+                PathStep::Attr(n) => {
+                    s.push('.');
+                    s.push_str(n);
+                }
+                PathStep::Index(Value::String(k)) => {
+                    s.push('[');
+                    crate::strings::write_json_string(&mut s, k);
+                    s.push(']');
+                }
+                PathStep::Index(Value::Number(n)) => {
+                    s.push('[');
+                    s.push_str(&n.to_string());
+                    s.push(']');
+                }
+                PathStep::Index(_) => s.push_str("[?]"),
+            }
+        }
+        s
+    }
+
+    /// The message prefixed with the path (`.foo[0]: a number is required`),
+    /// or the message alone at the root.
+    pub fn with_path(&self) -> String {
+        let p = self.path_string();
+        if p.is_empty() {
+            self.message.clone()
+        } else {
+            format!("{p}: {}", self.message)
+        }
+    }
+}
+
+impl fmt::Display for ConvError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ConvError {}
+
+/// cty `GetConversion`: a safe conversion from `from` to `to`, if any.
+pub fn get_conversion(from: &Type, to: &Type) -> Option<Conversion> {
+    plan::get_conversion(from, to, false).map(Conversion::from_plan)
+}
+
+/// cty `GetConversionUnsafe`: a conversion that may fail for some values.
+pub fn get_conversion_unsafe(from: &Type, to: &Type) -> Option<Conversion> {
+    plan::get_conversion(from, to, true).map(Conversion::from_plan)
+}
+
+/// cty `Convert`: converts `v` to type `want` (unsafe conversions allowed);
+/// when no conversion exists the error is cty's `MismatchMessage`.
+pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvError> {
+    if v.has_type(want) {
+        return Ok(v.clone());
+    }
+    let from = v.ty();
+    match plan::get_conversion(&from, want, true) {
+        Some(p) => p.apply(v, &mut Vec::new()),
+        None => Err(ConvError::new(&[], mismatch_message(&from, want))),
+    }
+}
+
+/// The error cty gives for a string that is not "true"/"false"/"1"/"0"
+/// when converting it to bool.
+pub(crate) fn string_to_bool_error(s: &str) -> &'static str {
+    match s.to_lowercase().as_str() {
+        "true" => "a bool is required; to convert from string, use lowercase \"true\"",
+        "false" => "a bool is required; to convert from string, use lowercase \"false\"",
+        _ => "a bool is required",
+    }
+}

@@ -1,0 +1,538 @@
+//! Conversion plans: what cty's `getConversion` closures do, as data.
+
+use super::{ConvError, PathStep};
+use crate::number::Number;
+use crate::strings::go_quote;
+use crate::types::{ObjectType, Type};
+use crate::unify::unify_types;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// A conversion between two types (cty's `getConversion` result): unknown
+/// and null inputs become unknown/null of the output type, everything else
+/// goes through `known`.
+pub(crate) struct Plan {
+    out: Type,
+    known: Known,
+}
+
+/// What happens to a known, non-null input.
+enum Known {
+    /// To dynamic: the value as is.
+    Passthrough,
+    /// Unsafe conversion from dynamic: `Convert(v, want)` at run time.
+    DynamicFixup(Type),
+    NumberToString,
+    BoolToString,
+    StringToNumber,
+    StringToBool,
+    /// Attribute conversions parallel to the output type's names; input
+    /// attributes absent from the output are dropped.
+    ObjectToObject { out: Arc<ObjectType>, attrs: Vec<Option<Arc<Plan>>> },
+    TupleToTuple(Vec<Option<Arc<Plan>>>),
+    /// From a list or set (cty also reaches these with other sequences).
+    CollectionToList { ety: Type, conv: Option<Arc<Plan>> },
+    CollectionToSet { ety: Type, conv: Option<Arc<Plan>> },
+    CollectionToMap { ety: Type, conv: Option<Arc<Plan>> },
+    EmptyList(Type),
+    EmptySet(Type),
+    EmptyMap(Type),
+    TupleToList { convs: Vec<Option<Arc<Plan>>>, allow_unsafe: bool },
+    TupleToSet { convs: Vec<Option<Arc<Plan>>> },
+    /// Attribute conversions parallel to the input object's names.
+    ObjectToMap { ety: Type, names: Arc<ObjectType>, convs: Vec<Option<Arc<Plan>>>, allow_unsafe: bool },
+    /// Conversions parallel to the output type's names.
+    MapToObject { out: Arc<ObjectType>, convs: Vec<Option<Arc<Plan>>> },
+}
+
+/// A planned conversion, or a conversion produced by unification.
+#[derive(Clone)]
+pub struct Conversion(ConvKind);
+
+#[derive(Clone)]
+enum ConvKind {
+    Plan(Arc<Plan>),
+    /// Unification with dynamic members: every value becomes `DynamicVal`.
+    AllDynamic,
+    /// cty composes a tuple→list step with a list→list step but feeds the
+    /// original value to the second one; the first only contributes errors.
+    CheckThen(Box<Conversion>, Box<Conversion>),
+}
+
+impl Conversion {
+    pub(crate) fn from_plan(p: Arc<Plan>) -> Conversion {
+        Conversion(ConvKind::Plan(p))
+    }
+    pub(crate) fn all_dynamic() -> Conversion {
+        Conversion(ConvKind::AllDynamic)
+    }
+    pub(crate) fn check_then(first: Conversion, then: Conversion) -> Conversion {
+        Conversion(ConvKind::CheckThen(Box::new(first), Box::new(then)))
+    }
+
+    /// Converts `v`, which should have the conversion's input type.
+    pub fn apply(&self, v: &Value) -> Result<Value, ConvError> {
+        match &self.0 {
+            ConvKind::Plan(p) => p.apply(v, &mut Vec::new()),
+            ConvKind::AllDynamic => Ok(Value::dynamic_unknown()),
+            ConvKind::CheckThen(first, then) => {
+                first.apply(v)?;
+                then.apply(v)
+            }
+        }
+    }
+}
+
+impl std::fmt::Debug for Conversion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.0 {
+            ConvKind::Plan(p) => write!(f, "Conversion(to {:?})", p.out),
+            ConvKind::AllDynamic => f.write_str("Conversion(to DynamicVal)"),
+            ConvKind::CheckThen(a, b) => write!(f, "Conversion({a:?} then {b:?})"),
+        }
+    }
+}
+
+/// cty `getConversion`.
+pub(crate) fn get_conversion(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Arc<Plan>> {
+    let known = get_known(from, to, allow_unsafe)?;
+    Some(Arc::new(Plan { out: to.clone(), known }))
+}
+
+/// Element conversion inside a collection conversion: none needed when
+/// the types are equal.
+fn elem_conv(from: &Type, to: &Type, allow_unsafe: bool) -> Result<Option<Arc<Plan>>, ()> {
+    if from == to {
+        return Ok(None);
+    }
+    get_conversion(from, to, allow_unsafe).map(Some).ok_or(())
+}
+
+/// cty `getConversionKnown`.
+fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
+    match (from, to) {
+        (_, Type::Dynamic) => Some(Known::Passthrough),
+        (Type::Dynamic, _) if allow_unsafe => Some(Known::DynamicFixup(to.clone())),
+        (Type::Number, Type::String) => Some(Known::NumberToString),
+        (Type::Bool, Type::String) => Some(Known::BoolToString),
+        (Type::String, Type::Number) if allow_unsafe => Some(Known::StringToNumber),
+        (Type::String, Type::Bool) if allow_unsafe => Some(Known::StringToBool),
+        (Type::Object(fo), Type::Object(to_ty)) => {
+            let mut attrs = Vec::with_capacity(to_ty.len());
+            for (name, out_aty) in to_ty.iter() {
+                let in_aty = fo.attr_type(name)?;
+                attrs.push(elem_conv(in_aty, out_aty, allow_unsafe).ok()?);
+            }
+            Some(Known::ObjectToObject { out: to_ty.clone(), attrs })
+        }
+        (Type::Tuple(ft), Type::Tuple(tt)) => {
+            if ft.len() != tt.len() {
+                return None;
+            }
+            let convs = ft
+                .elems()
+                .iter()
+                .zip(tt.elems())
+                .map(|(i, o)| elem_conv(i, o, allow_unsafe))
+                .collect::<Result<Vec<_>, ()>>()
+                .ok()?;
+            Some(Known::TupleToTuple(convs))
+        }
+        (Type::List(fe) | Type::Set(fe), Type::List(te)) => {
+            let conv = elem_conv(fe, te, allow_unsafe).ok()?;
+            Some(Known::CollectionToList { ety: (**te).clone(), conv })
+        }
+        (Type::List(fe) | Type::Set(fe), Type::Set(te)) => {
+            if from.is_list() && !allow_unsafe {
+                return None;
+            }
+            let conv = elem_conv(fe, te, allow_unsafe).ok()?;
+            Some(Known::CollectionToSet { ety: (**te).clone(), conv })
+        }
+        (Type::Map(fe), Type::Map(te)) => {
+            // cty asks for an element conversion even for equal types, and
+            // there is none between equal primitive types.
+            let conv = get_conversion(fe, te, allow_unsafe)?;
+            Some(Known::CollectionToMap { ety: (**te).clone(), conv: Some(conv) })
+        }
+        (Type::Tuple(ft), Type::List(te) | Type::Set(te)) => {
+            let to_list = to.is_list();
+            if ft.is_empty() {
+                return Some(if to_list { Known::EmptyList((**te).clone()) } else { Known::EmptySet((**te).clone()) });
+            }
+            let mut ety = (**te).clone();
+            if ety.is_dynamic() {
+                let (unified, _) = unify_types(ft.elems(), allow_unsafe)?;
+                if unified.is_dynamic() && !ft.elems().iter().all(Type::is_dynamic) {
+                    return None;
+                }
+                ety = unified;
+            }
+            let convs = ft
+                .elems()
+                .iter()
+                .map(|e| elem_conv(e, &ety, allow_unsafe))
+                .collect::<Result<Vec<_>, ()>>()
+                .ok()?;
+            Some(if to_list { Known::TupleToList { convs, allow_unsafe } } else { Known::TupleToSet { convs } })
+        }
+        (Type::Object(fo), Type::Map(te)) => {
+            if fo.is_empty() {
+                return Some(Known::EmptyMap((**te).clone()));
+            }
+            let mut ety = (**te).clone();
+            if ety.is_dynamic() {
+                let (unified, _) = unify_types(fo.types(), allow_unsafe)?;
+                ety = unified;
+            }
+            let convs = fo
+                .types()
+                .iter()
+                .map(|a| elem_conv(a, &ety, allow_unsafe))
+                .collect::<Result<Vec<_>, ()>>()
+                .ok()?;
+            Some(Known::ObjectToMap { ety, names: fo.clone(), convs, allow_unsafe })
+        }
+        (Type::Map(fe), Type::Object(to_ty)) if allow_unsafe => {
+            let convs = to_ty
+                .types()
+                .iter()
+                .map(|a| elem_conv(fe, a, allow_unsafe))
+                .collect::<Result<Vec<_>, ()>>()
+                .ok()?;
+            Some(Known::MapToObject { out: to_ty.clone(), convs })
+        }
+        _ => None,
+    }
+}
+
+fn apply_opt(conv: &Option<Arc<Plan>>, v: &Value, path: &mut Vec<PathStep>) -> Result<Value, ConvError> {
+    match conv {
+        Some(c) => c.apply(v, path),
+        None => Ok(v.clone()),
+    }
+}
+
+fn with_step<T>(path: &mut Vec<PathStep>, step: PathStep, f: impl FnOnce(&mut Vec<PathStep>) -> T) -> T {
+    path.push(step);
+    let r = f(path);
+    path.pop();
+    r
+}
+
+fn index_step(i: usize) -> PathStep {
+    PathStep::Index(Value::int(i as i64))
+}
+
+impl Plan {
+    /// Applies the conversion (cty's wrapper around the known conversion).
+    pub(crate) fn apply(&self, v: &Value, path: &mut Vec<PathStep>) -> Result<Value, ConvError> {
+        if self.out.is_dynamic() {
+            return Ok(v.clone());
+        }
+        match v {
+            Value::Unknown(t) => return Ok(Value::Unknown(dynamic_replace(t, &self.out))),
+            Value::Null(t) => return Ok(Value::Null(dynamic_replace(t, &self.out))),
+            _ => {}
+        }
+        self.apply_known(v, path)
+    }
+
+    fn apply_known(&self, v: &Value, path: &mut Vec<PathStep>) -> Result<Value, ConvError> {
+        match &self.known {
+            Known::Passthrough => Ok(v.clone()),
+            Known::DynamicFixup(want) => super::convert(v, want).map_err(|e| {
+                let mut full = path.clone();
+                full.extend(e.path);
+                ConvError { path: full, message: e.message }
+            }),
+            Known::NumberToString => match v {
+                Value::Number(n) => {
+                    let text = n.to_text().map_err(|e| ConvError::new(path, e.to_string()))?;
+                    Ok(Value::from_string(text))
+                }
+                _ => Err(wrong_input(path)),
+            },
+            Known::BoolToString => match v {
+                Value::Bool(b) => Ok(Value::string(if *b { "true" } else { "false" })),
+                _ => Err(wrong_input(path)),
+            },
+            Known::StringToNumber => match v {
+                Value::String(s) => match Number::parse(s) {
+                    Ok(n) => Ok(Value::Number(n)),
+                    Err(_) => Err(ConvError::new(path, "a number is required")),
+                },
+                _ => Err(wrong_input(path)),
+            },
+            Known::StringToBool => match v {
+                Value::String(s) => match s.as_str() {
+                    "true" | "1" => Ok(Value::Bool(true)),
+                    "false" | "0" => Ok(Value::Bool(false)),
+                    other => Err(ConvError::new(path, super::string_to_bool_error(other))),
+                },
+                _ => Err(wrong_input(path)),
+            },
+            Known::ObjectToObject { out, attrs } => {
+                let mut vals = Vec::with_capacity(out.len());
+                for ((name, conv), aty) in out.names().iter().zip(attrs).zip(out.types()) {
+                    let Some(av) = v.get_attr(name) else {
+                        return Err(wrong_input(path));
+                    };
+                    let cv = with_step(path, PathStep::Attr(name.clone()), |p| apply_opt(conv, av, p))?;
+                    if !cv.has_type(aty) {
+                        return Err(wrong_input(path));
+                    }
+                    vals.push(cv);
+                }
+                Value::object_of(out.clone(), vals).map_err(|_| wrong_input(path))
+            }
+            Known::TupleToTuple(convs) => {
+                let elems = v.elements_slice();
+                if elems.len() != convs.len() {
+                    return Err(wrong_input(path));
+                }
+                let mut out = Vec::with_capacity(elems.len());
+                for (i, (e, conv)) in elems.iter().zip(convs).enumerate() {
+                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                }
+                Ok(Value::tuple(out))
+            }
+            Known::CollectionToList { ety, conv } | Known::CollectionToSet { ety, conv } => {
+                let to_list = matches!(self.known, Known::CollectionToList { .. });
+                let elems = v.elements_slice();
+                if elems.is_empty() {
+                    let ety = if ety.is_dynamic() { v.ty().element_type().cloned().unwrap_or(Type::Dynamic) } else { ety.clone() };
+                    return Ok(if to_list { Value::list_empty(ety) } else { Value::set_empty(ety) });
+                }
+                let mut out = Vec::with_capacity(elems.len());
+                for (i, e) in elems.iter().enumerate() {
+                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                }
+                if to_list {
+                    Value::list(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to list"))
+                } else {
+                    Value::set(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to set"))
+                }
+            }
+            Known::CollectionToMap { ety, conv } => {
+                let Some(pairs) = v.key_value_pairs() else {
+                    return Err(wrong_input(path));
+                };
+                if pairs.is_empty() {
+                    let ety = if ety.is_dynamic() { v.ty().element_type().cloned().unwrap_or(Type::Dynamic) } else { ety.clone() };
+                    return Ok(Value::map_empty(ety));
+                }
+                let mut out = Vec::with_capacity(pairs.len());
+                for (k, e) in pairs {
+                    let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| apply_opt(conv, e, p))?;
+                    out.push((k, cv));
+                }
+                if ety.is_collection() || ety.is_object() {
+                    out = unify_map_elements(out, path, false)?;
+                }
+                map_from_pairs(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to map"))
+            }
+            Known::EmptyList(ety) => Ok(Value::list_empty(ety.clone())),
+            Known::EmptySet(ety) => Ok(Value::set_empty(ety.clone())),
+            Known::EmptyMap(ety) => Ok(Value::map_empty(ety.clone())),
+            Known::TupleToList { convs, allow_unsafe } => {
+                let elems = v.elements_slice();
+                let mut out = Vec::with_capacity(elems.len());
+                for (i, e) in elems.iter().enumerate() {
+                    let conv = convs.get(i).ok_or_else(|| wrong_input(path))?;
+                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                }
+                // cty passes the path of the last element here, so errors
+                // from this step carry it.
+                let last = elems.len().saturating_sub(1);
+                let out = with_step(path, index_step(last), |p| unify_list_elements(out, p, *allow_unsafe))?;
+                Value::list(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to list"))
+            }
+            Known::TupleToSet { convs } => {
+                let elems = v.elements_slice();
+                let mut out = Vec::with_capacity(elems.len());
+                for (i, e) in elems.iter().enumerate() {
+                    let conv = convs.get(i).ok_or_else(|| wrong_input(path))?;
+                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                }
+                Value::set(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to set"))
+            }
+            Known::ObjectToMap { ety, names, convs, allow_unsafe } => {
+                let Some(pairs) = v.key_value_pairs() else {
+                    return Err(wrong_input(path));
+                };
+                let mut out = Vec::with_capacity(pairs.len());
+                for (k, e) in pairs {
+                    let conv = names.attr_index(&k).and_then(|i| convs.get(i)).ok_or_else(|| wrong_input(path))?;
+                    let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| apply_opt(conv, e, p))?;
+                    out.push((k, cv));
+                }
+                if ety.is_collection() || ety.is_object() {
+                    out = unify_map_elements(out, path, *allow_unsafe)?;
+                }
+                map_from_pairs(out).map_err(|_| ConvError::new(path, "attribute types must all match for conversion to map"))
+            }
+            Known::MapToObject { out, convs } => {
+                let Some(m) = v.as_map() else {
+                    return Err(wrong_input(path));
+                };
+                // cty converts the present elements first and only then
+                // reports a missing one.
+                let mut vals: Vec<Option<Value>> = Vec::with_capacity(out.len());
+                for ((name, conv), aty) in out.names().iter().zip(convs).zip(out.types()) {
+                    let Some(e) = m.get(name) else {
+                        vals.push(None);
+                        continue;
+                    };
+                    let key = PathStep::Index(Value::string(name));
+                    let cv = with_step(path, key, |p| apply_opt(conv, e, p))?;
+                    if !cv.has_type(aty) {
+                        return Err(wrong_input(path));
+                    }
+                    vals.push(Some(cv));
+                }
+                let mut present = Vec::with_capacity(vals.len());
+                for (v, name) in vals.into_iter().zip(out.names()) {
+                    match v {
+                        Some(v) => present.push(v),
+                        None => {
+                            return Err(ConvError::new(path, format!("map has no element for required attribute {}", go_quote(name))))
+                        }
+                    }
+                }
+                Value::object_of(out.clone(), present).map_err(|_| wrong_input(path))
+            }
+        }
+    }
+}
+
+/// A conversion applied to a value that is not of its input type. cty
+/// panics in these situations (they arise only from its composed
+/// unification conversions); here they are ordinary errors.
+fn wrong_input(path: &[PathStep]) -> ConvError {
+    ConvError::new(path, "value does not have the type this conversion expects")
+}
+
+fn map_from_pairs(pairs: Vec<(crate::value::Str, Value)>) -> Result<Value, crate::value::ValueError> {
+    Value::map(pairs.into_iter().map(|(k, v)| (k.as_arc().clone(), v)).collect::<Vec<(Arc<str>, Value)>>())
+}
+
+/// cty `conversionUnifyCollectionElements`.
+fn unify_map_elements(
+    elems: Vec<(crate::value::Str, Value)>,
+    path: &mut Vec<PathStep>,
+    allow_unsafe: bool,
+) -> Result<Vec<(crate::value::Str, Value)>, ConvError> {
+    let types: Vec<Type> = elems.iter().map(|(_, v)| v.ty()).collect();
+    let Some((unified, _)) = unify_types(&types, allow_unsafe) else {
+        return Err(ConvError::new(path, "cannot find a common base type for all elements"));
+    };
+    let mut out = Vec::with_capacity(elems.len());
+    for ((k, v), t) in elems.into_iter().zip(types) {
+        if t == unified {
+            out.push((k, v));
+            continue;
+        }
+        let Some(conv) = get_conversion(&t, &unified, allow_unsafe) else {
+            return Err(ConvError::new(path, "cannot find a common base type for all elements"));
+        };
+        let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| conv.apply(&v, p))?;
+        out.push((k, cv));
+    }
+    Ok(out)
+}
+
+/// cty `conversionUnifyListElements`.
+fn unify_list_elements(elems: Vec<Value>, path: &mut Vec<PathStep>, allow_unsafe: bool) -> Result<Vec<Value>, ConvError> {
+    let types: Vec<Type> = elems.iter().map(Value::ty).collect();
+    let Some((unified, _)) = unify_types(&types, allow_unsafe) else {
+        return Err(ConvError::new(path, "cannot find a common base type for all elements"));
+    };
+    let mut out = Vec::with_capacity(elems.len());
+    for (i, (v, t)) in elems.into_iter().zip(types).enumerate() {
+        if t == unified {
+            out.push(v);
+            continue;
+        }
+        let Some(conv) = get_conversion(&t, &unified, allow_unsafe) else {
+            return Err(ConvError::new(path, "cannot find a common base type for all elements"));
+        };
+        out.push(with_step(path, index_step(i), |p| conv.apply(&v, p))?);
+    }
+    Ok(out)
+}
+
+/// cty `dynamicReplace`: the type an unknown or null input of type `from`
+/// gets when converted to `to`, keeping what `from` knows where `to` is
+/// dynamic.
+pub fn dynamic_replace(from: &Type, to: &Type) -> Type {
+    if from.is_dynamic() {
+        return to.clone();
+    }
+    match to {
+        Type::Dynamic => from.clone(),
+        Type::String | Type::Number | Type::Bool => to.clone(),
+        Type::Map(te) => {
+            let elem = match from {
+                Type::Map(fe) => dynamic_replace(fe, te),
+                Type::Object(fo) => {
+                    let unified = unify_types(fo.types(), true).map(|(t, _)| t);
+                    match unified {
+                        Some(u) => dynamic_replace(&u, te),
+                        // cty's "no type" is replaced by the wanted type.
+                        None => (**te).clone(),
+                    }
+                }
+                _ => Type::Dynamic,
+            };
+            Type::map(elem)
+        }
+        Type::Object(to_ty) => {
+            let attrs: Vec<(Arc<str>, Type)> = to_ty
+                .iter()
+                .map(|(name, aty)| {
+                    let t = match from {
+                        Type::Map(fe) => dynamic_replace(fe, aty),
+                        Type::Object(fo) => match fo.attr_type(name) {
+                            Some(fa) => dynamic_replace(fa, aty),
+                            None => aty.clone(),
+                        },
+                        _ => Type::Dynamic,
+                    };
+                    (name.clone(), t)
+                })
+                .collect();
+            Type::object(attrs)
+        }
+        Type::Set(te) | Type::List(te) => {
+            let elem = match from {
+                Type::Set(fe) | Type::List(fe) => dynamic_replace(fe, te),
+                Type::Tuple(ft) => match unify_types(ft.elems(), true) {
+                    Some((u, _)) => dynamic_replace(&u, te),
+                    None => (**te).clone(),
+                },
+                _ => Type::Dynamic,
+            };
+            if to.is_set() {
+                Type::set(elem)
+            } else {
+                Type::list(elem)
+            }
+        }
+        Type::Tuple(tt) => {
+            let elems = tt
+                .elems()
+                .iter()
+                .enumerate()
+                .map(|(i, te)| match from {
+                    Type::Tuple(ft) => match ft.elems().get(i) {
+                        Some(fe) => dynamic_replace(fe, te),
+                        None => te.clone(),
+                    },
+                    _ => te.clone(),
+                })
+                .collect();
+            Type::tuple(elems)
+        }
+    }
+}

@@ -1,0 +1,402 @@
+//! JSON interop.
+//!
+//! * The **result encoding** of the conformance oracle (see the oracle's
+//!   README): compact, byte-identical to the oracle's Go output — numbers as
+//!   `Text('f', -1)`, `{"$number":"+Inf"}`, `{"$unknown":true}` at any depth,
+//!   sets in cty order, keys sorted, Go `encoding/json` string escaping.
+//! * **Implied-type decoding** (`ctyjson.ImpliedType` + `Unmarshal`):
+//!   objects become objects, arrays tuples, numbers exact, `null` a null of
+//!   dynamic type.
+//! * **Typed decoding** (`ctyjson.Unmarshal` against a type), including the
+//!   `{"type": T, "value": V}` form, and decoding of result-encoded values.
+
+use crate::number::{Number, NumberError};
+use crate::strings::write_json_string;
+use crate::types::Type;
+use crate::value::{Value, MAX_NESTING};
+use serde_json::Value as J;
+use std::fmt;
+
+/// Appends the oracle's encoding of a value. Fails only for a number too
+/// large or small to be written out (see `NumberError::TooLongToPrint`).
+pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
+    match v {
+        Value::Unknown(_) => out.push_str("{\"$unknown\":true}"),
+        Value::Null(_) => out.push_str("null"),
+        Value::Bool(true) => out.push_str("true"),
+        Value::Bool(false) => out.push_str("false"),
+        Value::String(s) => write_json_string(out, s),
+        Value::Number(n) => {
+            let text = n.to_text()?;
+            if n.is_infinite() {
+                out.push_str("{\"$number\":");
+                write_json_string(out, &text);
+                out.push('}');
+            } else {
+                out.push_str(&text);
+            }
+        }
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
+            out.push('[');
+            for (i, e) in v.elements_slice().iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_value(out, e)?;
+            }
+            out.push(']');
+        }
+        Value::Map(m) => {
+            out.push('{');
+            for (i, (k, e)) in m.keys().iter().zip(m.vals()).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(out, k);
+                out.push(':');
+                write_value(out, e)?;
+            }
+            out.push('}');
+        }
+        Value::Object(o) => {
+            out.push('{');
+            for (i, (k, e)) in o.object_type().names().iter().zip(o.vals()).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_json_string(out, k);
+                out.push(':');
+                write_value(out, e)?;
+            }
+            out.push('}');
+        }
+    }
+    Ok(())
+}
+
+/// Appends `"type":T,"value":V` and, when the value is not wholly known,
+/// `,"known":false` — the body of an oracle success line after `"ok":true,`.
+pub fn write_typed_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
+    out.push_str("\"type\":");
+    v.ty().write_json(out);
+    out.push_str(",\"value\":");
+    write_value(out, v)?;
+    if !v.is_wholly_known() {
+        out.push_str(",\"known\":false");
+    }
+    Ok(())
+}
+
+/// The oracle's encoding of a value as a string.
+pub fn value_to_result_string(v: &Value) -> Result<String, NumberError> {
+    let mut s = String::new();
+    write_value(&mut s, v)?;
+    Ok(s)
+}
+
+/// The oracle's encoding of a value as a `serde_json::Value` (numbers keep
+/// their exact text).
+pub fn value_to_result_json(v: &Value) -> Result<J, NumberError> {
+    let s = value_to_result_string(v)?;
+    // The encoder only produces valid JSON; the fallback is never taken.
+    Ok(serde_json::from_str(&s).unwrap_or(J::Null))
+}
+
+/// A JSON decoding error: the cty path of the offending value and what is
+/// wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsonError {
+    /// Path in cty notation (`.attr[0]["key"]`), empty at the root.
+    pub path: String,
+    pub message: String,
+}
+
+impl fmt::Display for JsonError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.path.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.path, self.message)
+        }
+    }
+}
+
+impl std::error::Error for JsonError {}
+
+fn err(path: &str, message: impl Into<String>) -> JsonError {
+    JsonError { path: path.to_string(), message: message.into() }
+}
+
+fn json_number_text(n: &serde_json::Number) -> String {
+    // With serde_json's `arbitrary_precision` feature the number keeps the
+    // exact text it was read from.
+    n.to_string()
+}
+
+fn parse_number(text: &str, path: &str) -> Result<Number, JsonError> {
+    Number::parse(text).map_err(|_| err(path, "a number is required"))
+}
+
+/// `ctyjson.ImpliedType` + `Unmarshal`: decodes plain JSON with implied
+/// types (objects → object, arrays → tuple, `null` → null of dynamic type).
+pub fn value_from_json_implied(j: &J) -> Result<Value, JsonError> {
+    implied(j, 0, &mut String::new())
+}
+
+fn implied(j: &J, depth: usize, path: &mut String) -> Result<Value, JsonError> {
+    if depth > MAX_NESTING {
+        return Err(err(path, "value is nested too deeply"));
+    }
+    Ok(match j {
+        J::Null => Value::Null(Type::Dynamic),
+        J::Bool(b) => Value::Bool(*b),
+        J::Number(n) => Value::Number(parse_number(&json_number_text(n), path)?),
+        J::String(s) => Value::string(s),
+        J::Array(items) => {
+            let mut elems = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                elems.push(implied(item, depth + 1, path)?);
+                path.truncate(len);
+            }
+            Value::tuple(elems)
+        }
+        J::Object(map) => {
+            let mut attrs = Vec::with_capacity(map.len());
+            for (k, item) in map {
+                let len = path.len();
+                path.push('.');
+                path.push_str(k);
+                attrs.push((k.as_str(), implied(item, depth + 1, path)?));
+                path.truncate(len);
+            }
+            Value::object(attrs)
+        }
+    })
+}
+
+/// `ctyjson.Unmarshal(j, ty)`. For type `dynamic` the JSON must be
+/// `{"type": T, "value": V}`; missing object attributes become nulls.
+pub fn value_from_json_typed(j: &J, ty: &Type) -> Result<Value, JsonError> {
+    typed(j, ty, 0, &mut String::new(), false)
+}
+
+/// Decodes a value in the oracle's result encoding against its type: like
+/// [`value_from_json_typed`] but also accepts `{"$unknown":true}` and
+/// `{"$number":"+Inf"}` anywhere, and a dynamic type only for unknowns and
+/// nulls.
+pub fn value_from_result_json(j: &J, ty: &Type) -> Result<Value, JsonError> {
+    typed(j, ty, 0, &mut String::new(), true)
+}
+
+/// The case-file shorthand: `{"type": T, "value": V}` (exactly those two
+/// keys) is typed, anything else is decoded with implied types.
+pub fn value_from_case_var(j: &J) -> Result<Value, JsonError> {
+    if let J::Object(map) = j {
+        if map.len() == 2 {
+            if let (Some(t), Some(v)) = (map.get("type"), map.get("value")) {
+                let ty = Type::from_json(t).map_err(|m| err("", m))?;
+                return value_from_json_typed(v, &ty);
+            }
+        }
+    }
+    value_from_json_implied(j)
+}
+
+fn typed(j: &J, ty: &Type, depth: usize, path: &mut String, result_form: bool) -> Result<Value, JsonError> {
+    if depth > MAX_NESTING {
+        return Err(err(path, "value is nested too deeply"));
+    }
+    if j.is_null() {
+        return Ok(Value::Null(ty.clone()));
+    }
+    if result_form {
+        if let J::Object(map) = j {
+            if map.len() == 1 && map.get("$unknown") == Some(&J::Bool(true)) {
+                return Ok(Value::Unknown(ty.clone()));
+            }
+            if *ty == Type::Number && map.len() == 1 {
+                if let Some(J::String(s)) = map.get("$number") {
+                    return Ok(Value::Number(parse_number(s, path)?));
+                }
+            }
+        }
+    }
+    match ty {
+        Type::Dynamic => {
+            if result_form {
+                return Err(err(path, "a known value needs a type other than dynamic"));
+            }
+            let J::Object(map) = j else {
+                return Err(err(path, "missing expected {"));
+            };
+            let mut t = None;
+            let mut body = None;
+            for (k, v) in map {
+                match k.as_str() {
+                    "type" => {
+                        t = Some(Type::from_json(v).map_err(|m| err(path, format!("failed to decode type for dynamic value: {m}")))?)
+                    }
+                    "value" => body = Some(v),
+                    other => return Err(err(path, format!("invalid key {other:?} in dynamically-typed value"))),
+                }
+            }
+            let t = t.ok_or_else(|| err(path, "missing type in dynamically-typed value"))?;
+            let body = body.ok_or_else(|| err(path, "missing value in dynamically-typed value"))?;
+            typed(body, &t, depth + 1, path, false)
+        }
+        Type::Bool => match j {
+            J::Bool(b) => Ok(Value::Bool(*b)),
+            J::String(s) => match s.as_str() {
+                "true" | "1" => Ok(Value::Bool(true)),
+                "false" | "0" => Ok(Value::Bool(false)),
+                other => Err(err(path, crate::convert::string_to_bool_error(other))),
+            },
+            _ => Err(err(path, "bool is required")),
+        },
+        Type::Number => match j {
+            J::Number(n) => Ok(Value::Number(parse_number(&json_number_text(n), path)?)),
+            J::String(s) => Ok(Value::Number(parse_number(s, path)?)),
+            _ => Err(err(path, "number is required")),
+        },
+        Type::String => match j {
+            J::String(s) => Ok(Value::string(s)),
+            J::Number(n) => Ok(Value::from_string(json_number_text(n))),
+            J::Bool(b) => Ok(Value::string(if *b { "true" } else { "false" })),
+            _ => Err(err(path, "string is required")),
+        },
+        Type::List(ety) | Type::Set(ety) => {
+            let J::Array(items) = j else {
+                return Err(err(path, "missing expected ["));
+            };
+            let mut elems = Vec::with_capacity(items.len());
+            for (i, item) in items.iter().enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                elems.push(typed(item, ety, depth + 1, path, result_form)?);
+                path.truncate(len);
+            }
+            let built = if ty.is_list() { Value::list_of((**ety).clone(), elems) } else { Value::set_of((**ety).clone(), elems) };
+            built.map_err(|e| err(path, e.to_string()))
+        }
+        Type::Map(ety) => {
+            let J::Object(map) = j else {
+                return Err(err(path, "missing expected {"));
+            };
+            let mut entries = Vec::with_capacity(map.len());
+            for (k, item) in map {
+                let len = path.len();
+                path.push('[');
+                write_json_string(path, k);
+                path.push(']');
+                entries.push((k.as_str(), typed(item, ety, depth + 1, path, result_form)?));
+                path.truncate(len);
+            }
+            Value::map_of((**ety).clone(), entries).map_err(|e| err(path, e.to_string()))
+        }
+        Type::Tuple(tt) => {
+            let J::Array(items) = j else {
+                return Err(err(path, "missing expected ["));
+            };
+            if items.len() > tt.len() {
+                return Err(err(path, format!("too many tuple elements (need {})", tt.len())));
+            }
+            if items.len() < tt.len() {
+                return Err(err(path, format!("not enough tuple elements (need {})", tt.len())));
+            }
+            let mut elems = Vec::with_capacity(items.len());
+            for (i, (item, ety)) in items.iter().zip(tt.elems()).enumerate() {
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                elems.push(typed(item, ety, depth + 1, path, result_form)?);
+                path.truncate(len);
+            }
+            Ok(Value::tuple(elems))
+        }
+        Type::Object(ot) => {
+            let J::Object(map) = j else {
+                return Err(err(path, "missing expected {"));
+            };
+            let mut vals: Vec<Option<Value>> = vec![None; ot.len()];
+            for (k, item) in map {
+                let Some(i) = ot.attr_index(k) else {
+                    return Err(err(path, format!("unsupported attribute {k:?}")));
+                };
+                let len = path.len();
+                path.push('.');
+                path.push_str(k);
+                vals[i] = Some(typed(item, &ot.types()[i], depth + 1, path, result_form)?);
+                path.truncate(len);
+            }
+            let vals = vals.into_iter().zip(ot.types()).map(|(v, t)| v.unwrap_or_else(|| Value::Null(t.clone()))).collect();
+            Value::object_of(ot.clone(), vals).map_err(|e| err(path, e.to_string()))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> J {
+        serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn implied_round_trip() {
+        let cases = [
+            (r#"{"b":[1,"x",true,null],"a":{}}"#, r#"["object",{"a":["object",{}],"b":["tuple",["number","string","bool","dynamic"]]}]"#, r#"{"a":{},"b":[1,"x",true,null]}"#),
+            ("0.1000000000000000000000001", r#""number""#, "0.1000000000000000000000001"),
+            ("-0", r#""number""#, "-0"),
+            ("1E+3", r#""number""#, "1000"),
+            (r#""<a&b>\u2028""#, r#""string""#, "\"<a&b>\\u2028\""),
+        ];
+        for (input, ty, enc) in cases {
+            let v = value_from_json_implied(&parse(input)).unwrap();
+            assert_eq!(v.ty().to_json_string(), ty, "{input}");
+            assert_eq!(value_to_result_string(&v).unwrap(), enc, "{input}");
+        }
+    }
+
+    #[test]
+    fn typed_decoding() {
+        let cases = [
+            (r#"["list","string"]"#, r#"[1,true,"x"]"#, r#"["1","true","x"]"#),
+            (r#"["object",{"a":"number","b":"string"}]"#, r#"{"a":"5"}"#, r#"{"a":5,"b":null}"#),
+            (r#"["map","bool"]"#, r#"{"y":"1","x":false}"#, r#"{"x":false,"y":true}"#),
+            (r#"["set","number"]"#, r#"[3,1,3,2]"#, "[1,2,3]"),
+            (r#""dynamic""#, r#"{"type":"number","value":"12"}"#, "12"),
+            (r#"["tuple",["number","dynamic"]]"#, r#"[1,null]"#, "[1,null]"),
+        ];
+        for (ty, input, enc) in cases {
+            let t = Type::from_json(&parse(ty)).unwrap();
+            let v = value_from_json_typed(&parse(input), &t).unwrap();
+            assert_eq!(value_to_result_string(&v).unwrap(), enc, "{ty} {input}");
+        }
+        let errors = [
+            (r#""bool""#, r#""True""#, "a bool is required; to convert from string, use lowercase \"true\""),
+            (r#"["tuple",["number"]]"#, "[1,2]", "too many tuple elements (need 1)"),
+            (r#"["object",{"a":"number"}]"#, r#"{"b":1}"#, "unsupported attribute \"b\""),
+            (r#"["list","number"]"#, r#"["x"]"#, "[0]: a number is required"),
+        ];
+        for (ty, input, msg) in errors {
+            let t = Type::from_json(&parse(ty)).unwrap();
+            let e = value_from_json_typed(&parse(input), &t).unwrap_err();
+            assert_eq!(e.to_string(), msg, "{ty} {input}");
+        }
+    }
+
+    #[test]
+    fn result_form_round_trip() {
+        let ty = Type::from_json(&parse(r#"["tuple",["number","string",["list","number"]]]"#)).unwrap();
+        let j = parse(r#"[{"$number":"-Inf"},{"$unknown":true},[1,{"$unknown":true}]]"#);
+        let v = value_from_result_json(&j, &ty).unwrap();
+        let mut out = String::new();
+        write_typed_value(&mut out, &v).unwrap();
+        assert_eq!(
+            out,
+            r#""type":["tuple",["number","string",["list","number"]]],"value":[{"$number":"-Inf"},{"$unknown":true},[1,{"$unknown":true}]],"known":false"#
+        );
+    }
+}

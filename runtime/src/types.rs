@@ -1,0 +1,473 @@
+//! cty's type system: primitives, collections (list, set, map), structural
+//! types (object, tuple) and the dynamic pseudo-type.
+//!
+//! Types are cheap to clone (at most one `Arc` increment) and compare
+//! structurally. Object attributes are kept sorted by name (byte order, as
+//! cty iterates them), so an attribute has a stable position that the VM can
+//! resolve once and then index.
+
+use crate::strings::{normalize_nfc, write_json_string};
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+/// A cty type.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub enum Type {
+    String,
+    Number,
+    Bool,
+    /// `cty.DynamicPseudoType`: "any type", the type of a value whose type
+    /// is not yet known.
+    Dynamic,
+    List(Arc<Type>),
+    Set(Arc<Type>),
+    Map(Arc<Type>),
+    Object(Arc<ObjectType>),
+    Tuple(Arc<TupleType>),
+}
+
+const _: () = assert!(std::mem::size_of::<Type>() == 16);
+
+/// The attributes of an object type, sorted by name (bytewise).
+#[derive(PartialEq, Eq, Hash)]
+pub struct ObjectType {
+    names: Box<[Arc<str>]>,
+    types: Box<[Type]>,
+}
+
+/// The element types of a tuple type.
+#[derive(PartialEq, Eq, Hash)]
+pub struct TupleType {
+    elems: Box<[Type]>,
+}
+
+impl ObjectType {
+    /// Builds an object type; names are NFC-normalized and sorted, and a
+    /// repeated name keeps the last type given (as a Go map would).
+    pub fn new<N: AsRef<str>>(attrs: impl IntoIterator<Item = (N, Type)>) -> ObjectType {
+        let mut pairs: Vec<(Arc<str>, Type)> = attrs
+            .into_iter()
+            .map(|(n, t)| (Arc::from(normalize_nfc(n.as_ref()).as_ref()), t))
+            .collect();
+        sort_dedup_last_wins(&mut pairs);
+        let (names, types): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
+        ObjectType { names: names.into(), types: types.into() }
+    }
+
+    /// Builds an object type from names that are already NFC, sorted and
+    /// unique (checked; returns `None` otherwise).
+    pub fn from_sorted(names: Vec<Arc<str>>, types: Vec<Type>) -> Option<ObjectType> {
+        if names.len() != types.len() || names.windows(2).any(|w| w[0].as_bytes() >= w[1].as_bytes()) {
+            return None;
+        }
+        Some(ObjectType { names: names.into(), types: types.into() })
+    }
+
+    /// For names already sorted, unique and NFC (internal callers only).
+    pub(crate) fn from_sorted_unchecked(names: Vec<Arc<str>>, types: Vec<Type>) -> ObjectType {
+        debug_assert!(names.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
+        ObjectType { names: names.into(), types: types.into() }
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+    /// Attribute names in cty order (sorted).
+    pub fn names(&self) -> &[Arc<str>] {
+        &self.names
+    }
+    /// Attribute types, parallel to [`ObjectType::names`].
+    pub fn types(&self) -> &[Type] {
+        &self.types
+    }
+    /// Position of an attribute (its index in [`ObjectType::names`]).
+    #[inline]
+    pub fn attr_index(&self, name: &str) -> Option<usize> {
+        if self.names.len() <= 8 {
+            return self.names.iter().position(|n| n.as_ref() == name);
+        }
+        self.names.binary_search_by(|n| n.as_bytes().cmp(name.as_bytes())).ok()
+    }
+    pub fn attr_type(&self, name: &str) -> Option<&Type> {
+        self.attr_index(name).map(|i| &self.types[i])
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Type)> + '_ {
+        self.names.iter().zip(self.types.iter())
+    }
+}
+
+impl TupleType {
+    pub fn new(elems: Vec<Type>) -> TupleType {
+        TupleType { elems: elems.into() }
+    }
+    pub fn elems(&self) -> &[Type] {
+        &self.elems
+    }
+    pub fn len(&self) -> usize {
+        self.elems.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.elems.is_empty()
+    }
+}
+
+/// Sorts `(name, x)` pairs by name bytes; for equal names the last one wins.
+pub(crate) fn sort_dedup_last_wins<T>(pairs: &mut Vec<(Arc<str>, T)>) {
+    pairs.reverse();
+    // Stable sort over the reversed input keeps the last-given duplicate first.
+    pairs.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    pairs.dedup_by(|later, earlier| later.0 == earlier.0);
+}
+
+pub(crate) fn empty_object_type() -> &'static Arc<ObjectType> {
+    static EMPTY: OnceLock<Arc<ObjectType>> = OnceLock::new();
+    EMPTY.get_or_init(|| Arc::new(ObjectType { names: Box::new([]), types: Box::new([]) }))
+}
+
+pub(crate) fn empty_tuple_type() -> &'static Arc<TupleType> {
+    static EMPTY: OnceLock<Arc<TupleType>> = OnceLock::new();
+    EMPTY.get_or_init(|| Arc::new(TupleType { elems: Box::new([]) }))
+}
+
+impl Type {
+    pub fn list(elem: Type) -> Type {
+        Type::List(Arc::new(elem))
+    }
+    pub fn set(elem: Type) -> Type {
+        Type::Set(Arc::new(elem))
+    }
+    pub fn map(elem: Type) -> Type {
+        Type::Map(Arc::new(elem))
+    }
+    /// An object type from `(name, type)` pairs in any order.
+    pub fn object<N: AsRef<str>>(attrs: impl IntoIterator<Item = (N, Type)>) -> Type {
+        let ot = ObjectType::new(attrs);
+        if ot.is_empty() {
+            return Type::empty_object();
+        }
+        Type::Object(Arc::new(ot))
+    }
+    pub fn tuple(elems: Vec<Type>) -> Type {
+        if elems.is_empty() {
+            return Type::empty_tuple();
+        }
+        Type::Tuple(Arc::new(TupleType::new(elems)))
+    }
+    pub fn empty_object() -> Type {
+        Type::Object(empty_object_type().clone())
+    }
+    pub fn empty_tuple() -> Type {
+        Type::Tuple(empty_tuple_type().clone())
+    }
+
+    pub fn is_primitive(&self) -> bool {
+        matches!(self, Type::String | Type::Number | Type::Bool)
+    }
+    pub fn is_dynamic(&self) -> bool {
+        matches!(self, Type::Dynamic)
+    }
+    pub fn is_list(&self) -> bool {
+        matches!(self, Type::List(_))
+    }
+    pub fn is_set(&self) -> bool {
+        matches!(self, Type::Set(_))
+    }
+    pub fn is_map(&self) -> bool {
+        matches!(self, Type::Map(_))
+    }
+    pub fn is_object(&self) -> bool {
+        matches!(self, Type::Object(_))
+    }
+    pub fn is_tuple(&self) -> bool {
+        matches!(self, Type::Tuple(_))
+    }
+    /// List, set or map.
+    pub fn is_collection(&self) -> bool {
+        matches!(self, Type::List(_) | Type::Set(_) | Type::Map(_))
+    }
+    /// The element type of a list, set or map.
+    pub fn element_type(&self) -> Option<&Type> {
+        match self {
+            Type::List(e) | Type::Set(e) | Type::Map(e) => Some(e),
+            _ => None,
+        }
+    }
+    pub fn object_type(&self) -> Option<&Arc<ObjectType>> {
+        match self {
+            Type::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+    pub fn tuple_type(&self) -> Option<&Arc<TupleType>> {
+        match self {
+            Type::Tuple(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// Whether the dynamic pseudo-type occurs anywhere in this type.
+    pub fn has_dynamic_types(&self) -> bool {
+        match self {
+            Type::Dynamic => true,
+            Type::String | Type::Number | Type::Bool => false,
+            Type::List(e) | Type::Set(e) | Type::Map(e) => e.has_dynamic_types(),
+            Type::Object(o) => o.types.iter().any(Type::has_dynamic_types),
+            Type::Tuple(t) => t.elems.iter().any(Type::has_dynamic_types),
+        }
+    }
+
+    /// cty `TestConformance(want) == nil`: `self` matches `want`, where
+    /// dynamic in `want` matches anything.
+    pub fn conforms_to(&self, want: &Type) -> bool {
+        match (self, want) {
+            (_, Type::Dynamic) => true,
+            (Type::List(a), Type::List(b)) | (Type::Set(a), Type::Set(b)) | (Type::Map(a), Type::Map(b)) => a.conforms_to(b),
+            (Type::Object(a), Type::Object(b)) => {
+                a.names == b.names && a.types.iter().zip(b.types.iter()).all(|(x, y)| x.conforms_to(y))
+            }
+            (Type::Tuple(a), Type::Tuple(b)) => {
+                a.elems.len() == b.elems.len() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.conforms_to(y))
+            }
+            _ => self == want,
+        }
+    }
+
+    /// cty `FriendlyName`: "string", "list of number", "object", "tuple", "dynamic".
+    pub fn friendly_name(&self) -> String {
+        let mut s = String::new();
+        self.write_friendly(&mut s, false);
+        s
+    }
+
+    /// cty `FriendlyNameForConstraint`: like [`Type::friendly_name`] but the
+    /// dynamic pseudo-type is "any type" ("any single type" as an element).
+    pub fn friendly_name_for_constraint(&self) -> String {
+        let mut s = String::new();
+        self.write_friendly(&mut s, true);
+        s
+    }
+
+    fn write_friendly(&self, out: &mut String, constraint: bool) {
+        let (prefix, elem) = match self {
+            Type::String => return out.push_str("string"),
+            Type::Number => return out.push_str("number"),
+            Type::Bool => return out.push_str("bool"),
+            Type::Dynamic => return out.push_str(if constraint { "any type" } else { "dynamic" }),
+            Type::Object(_) => return out.push_str("object"),
+            Type::Tuple(_) => return out.push_str("tuple"),
+            Type::List(e) => ("list of ", e),
+            Type::Set(e) => ("set of ", e),
+            Type::Map(e) => ("map of ", e),
+        };
+        out.push_str(prefix);
+        if constraint && elem.is_dynamic() {
+            out.push_str("any single type");
+        } else {
+            elem.write_friendly(out, constraint);
+        }
+    }
+
+    /// Appends the cty JSON form of the type (`"string"`, `["list","number"]`,
+    /// `["object",{"a":"string"}]`, `["tuple",[...]]`, `"dynamic"`), compact,
+    /// as the oracle writes it.
+    pub fn write_json(&self, out: &mut String) {
+        match self {
+            Type::String => out.push_str("\"string\""),
+            Type::Number => out.push_str("\"number\""),
+            Type::Bool => out.push_str("\"bool\""),
+            Type::Dynamic => out.push_str("\"dynamic\""),
+            Type::List(e) | Type::Set(e) | Type::Map(e) => {
+                out.push_str(match self {
+                    Type::List(_) => "[\"list\",",
+                    Type::Set(_) => "[\"set\",",
+                    _ => "[\"map\",",
+                });
+                e.write_json(out);
+                out.push(']');
+            }
+            Type::Object(o) => {
+                out.push_str("[\"object\",{");
+                for (i, (n, t)) in o.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    write_json_string(out, n);
+                    out.push(':');
+                    t.write_json(out);
+                }
+                out.push_str("}]");
+            }
+            Type::Tuple(t) => {
+                out.push_str("[\"tuple\",[");
+                for (i, e) in t.elems.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    e.write_json(out);
+                }
+                out.push_str("]]");
+            }
+        }
+    }
+
+    /// The cty JSON form as a compact string.
+    pub fn to_json_string(&self) -> String {
+        let mut s = String::new();
+        self.write_json(&mut s);
+        s
+    }
+
+    /// The cty JSON form as a `serde_json::Value`.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match self {
+            Type::String => J::from("string"),
+            Type::Number => J::from("number"),
+            Type::Bool => J::from("bool"),
+            Type::Dynamic => J::from("dynamic"),
+            Type::List(e) => J::Array(vec![J::from("list"), e.to_json()]),
+            Type::Set(e) => J::Array(vec![J::from("set"), e.to_json()]),
+            Type::Map(e) => J::Array(vec![J::from("map"), e.to_json()]),
+            Type::Object(o) => {
+                let attrs = o.iter().map(|(n, t)| (n.to_string(), t.to_json())).collect();
+                J::Array(vec![J::from("object"), J::Object(attrs)])
+            }
+            Type::Tuple(t) => J::Array(vec![J::from("tuple"), J::Array(t.elems.iter().map(Type::to_json).collect())]),
+        }
+    }
+
+    /// Parses the cty JSON type form (as `ctyjson.UnmarshalType`). Optional
+    /// object attributes (a third array element) are rejected: HCL native
+    /// syntax never produces them.
+    pub fn from_json(j: &serde_json::Value) -> Result<Type, String> {
+        Self::from_json_depth(j, 0)
+    }
+
+    fn from_json_depth(j: &serde_json::Value, depth: usize) -> Result<Type, String> {
+        use serde_json::Value as J;
+        if depth > crate::value::MAX_NESTING {
+            return Err("type is nested too deeply".to_string());
+        }
+        match j {
+            J::String(s) => match s.as_str() {
+                "string" => Ok(Type::String),
+                "number" => Ok(Type::Number),
+                "bool" => Ok(Type::Bool),
+                "dynamic" => Ok(Type::Dynamic),
+                other => Err(format!("invalid primitive type name {other:?}")),
+            },
+            J::Array(items) => {
+                let kind = match items.first() {
+                    Some(J::String(k)) => k.as_str(),
+                    _ => return Err("invalid complex type description".to_string()),
+                };
+                let arg = items.get(1).ok_or_else(|| format!("missing type argument for {kind}"))?;
+                match (kind, items.len()) {
+                    ("list", 2) => Ok(Type::list(Self::from_json_depth(arg, depth + 1)?)),
+                    ("set", 2) => Ok(Type::set(Self::from_json_depth(arg, depth + 1)?)),
+                    ("map", 2) => Ok(Type::map(Self::from_json_depth(arg, depth + 1)?)),
+                    ("object", 2) => {
+                        let J::Object(attrs) = arg else {
+                            return Err("object type requires an object of attribute types".to_string());
+                        };
+                        let mut pairs = Vec::with_capacity(attrs.len());
+                        for (n, t) in attrs {
+                            pairs.push((n.as_str(), Self::from_json_depth(t, depth + 1)?));
+                        }
+                        Ok(Type::object(pairs))
+                    }
+                    ("tuple", 2) => {
+                        let J::Array(elems) = arg else {
+                            return Err("tuple type requires an array of element types".to_string());
+                        };
+                        let elems = elems.iter().map(|t| Self::from_json_depth(t, depth + 1)).collect::<Result<Vec<_>, _>>()?;
+                        Ok(Type::tuple(elems))
+                    }
+                    ("object", 3) => Err("optional object attributes are not supported".to_string()),
+                    _ => Err(format!("invalid type kind {kind:?}")),
+                }
+            }
+            _ => Err("invalid type description".to_string()),
+        }
+    }
+}
+
+impl fmt::Display for Type {
+    /// The cty friendly name.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.friendly_name())
+    }
+}
+
+impl fmt::Debug for Type {
+    /// The compact JSON type form, which is unambiguous.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_json_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn friendly_names() {
+        let cases = [
+            (Type::String, "string", "string"),
+            (Type::Dynamic, "dynamic", "any type"),
+            (Type::list(Type::Number), "list of number", "list of number"),
+            (Type::map(Type::Dynamic), "map of dynamic", "map of any single type"),
+            (Type::set(Type::list(Type::Dynamic)), "set of list of dynamic", "set of list of any single type"),
+            (Type::object([("a", Type::String)]), "object", "object"),
+            (Type::tuple(vec![]), "tuple", "tuple"),
+        ];
+        for (t, name, constraint) in cases {
+            assert_eq!(t.friendly_name(), name);
+            assert_eq!(t.friendly_name_for_constraint(), constraint);
+        }
+    }
+
+    #[test]
+    fn json_round_trip() {
+        let cases = [
+            r#""string""#,
+            r#"["list","number"]"#,
+            r#"["object",{"a":"string","b":["set","bool"]}]"#,
+            r#"["tuple",["dynamic",["map","string"]]]"#,
+            r#"["object",{}]"#,
+            r#"["tuple",[]]"#,
+        ];
+        for c in cases {
+            let j: serde_json::Value = serde_json::from_str(c).unwrap();
+            let t = Type::from_json(&j).unwrap();
+            assert_eq!(t.to_json_string(), c);
+            assert_eq!(t.to_json(), j);
+        }
+        let j: serde_json::Value = serde_json::from_str(r#"["object",{"b":"string","a":"number"}]"#).unwrap();
+        assert_eq!(Type::from_json(&j).unwrap().to_json_string(), r#"["object",{"a":"number","b":"string"}]"#);
+        for bad in [r#""str""#, r#"["list"]"#, r#"["foo","string"]"#, "1", r#"["object",{"a":"string"},["a"]]"#] {
+            let j: serde_json::Value = serde_json::from_str(bad).unwrap();
+            assert!(Type::from_json(&j).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn object_attrs_sorted_and_indexed() {
+        let t = ObjectType::new([("b", Type::String), ("a", Type::Number), ("b", Type::Bool)]);
+        assert_eq!(t.names().iter().map(|n| n.as_ref()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(t.attr_type("b"), Some(&Type::Bool));
+        assert_eq!(t.attr_index("a"), Some(0));
+        assert_eq!(t.attr_index("c"), None);
+    }
+
+    #[test]
+    fn conformance() {
+        let lo = Type::list(Type::object([("a", Type::Dynamic)]));
+        assert!(Type::list(Type::object([("a", Type::String)])).conforms_to(&lo));
+        assert!(!Type::list(Type::object([("b", Type::String)])).conforms_to(&lo));
+        assert!(!lo.conforms_to(&Type::list(Type::object([("a", Type::String)]))));
+    }
+}

@@ -1,0 +1,200 @@
+//! cty `Equals` (the `==` operator: unknown-aware) and `RawEquals` (exact
+//! structural identity, for tests and set ordering).
+
+use super::Value;
+use crate::types::Type;
+
+/// A three-valued boolean: the result of cty `Equals`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tri {
+    True,
+    False,
+    Unknown,
+}
+
+impl Tri {
+    fn from_bool(b: bool) -> Tri {
+        if b {
+            Tri::True
+        } else {
+            Tri::False
+        }
+    }
+    /// As a cty value: a bool, or an unknown bool.
+    pub fn to_value(self) -> Value {
+        match self {
+            Tri::True => Value::Bool(true),
+            Tri::False => Value::Bool(false),
+            Tri::Unknown => Value::Unknown(Type::Bool),
+        }
+    }
+}
+
+/// Folds element comparisons as cty does: the first unknown result makes
+/// the whole comparison unknown, the first false one ends it as false.
+fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
+    for (a, b) in pairs {
+        match a.equals_tri(b) {
+            Tri::True => {}
+            other => return other,
+        }
+    }
+    Tri::True
+}
+
+impl Value {
+    /// cty `Equals`: a bool value, or an unknown bool when the answer
+    /// depends on unknown values.
+    pub fn equals(&self, other: &Value) -> Value {
+        self.equals_tri(other).to_value()
+    }
+
+    /// cty `Equals` as a [`Tri`].
+    pub fn equals_tri(&self, other: &Value) -> Tri {
+        match (self.is_known(), other.is_known()) {
+            (false, false) => return Tri::Unknown,
+            (true, false) => return known_vs_unknown(self, other),
+            (false, true) => return known_vs_unknown(other, self),
+            (true, true) => {}
+        }
+        match (self.is_null(), other.is_null()) {
+            (true, true) => return Tri::True,
+            (true, false) | (false, true) => return Tri::False,
+            (false, false) => {}
+        }
+        // Fast paths for the common primitive cases.
+        match (self, other) {
+            (Value::String(a), Value::String(b)) => return Tri::from_bool(a == b),
+            (Value::Number(a), Value::Number(b)) => return Tri::from_bool(a.equals(b)),
+            (Value::Bool(a), Value::Bool(b)) => return Tri::from_bool(a == b),
+            _ => {}
+        }
+        if !self.has_wholly_known_type() || !other.has_wholly_known_type() {
+            let (ta, tb) = (self.ty(), other.ty());
+            if !ta.conforms_to(&tb) && !tb.conforms_to(&ta) {
+                return Tri::False;
+            }
+            return Tri::Unknown;
+        }
+        match (self, other) {
+            (Value::List(a), Value::List(b)) => {
+                if a.ty != b.ty {
+                    return Tri::False;
+                }
+                if a.elems.len() != b.elems.len() {
+                    return Tri::False;
+                }
+                all_equal(a.elems.iter().zip(b.elems.iter()))
+            }
+            (Value::Tuple(a), Value::Tuple(b)) => {
+                if a.ty != b.ty {
+                    return Tri::False;
+                }
+                all_equal(a.elems.iter().zip(b.elems.iter()))
+            }
+            (Value::Object(a), Value::Object(b)) => {
+                if a.ty != b.ty {
+                    return Tri::False;
+                }
+                // cty walks attributes in Go map order (random); walking them
+                // in name order makes the unknown-versus-false choice stable.
+                all_equal(a.vals.iter().zip(b.vals.iter()))
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                if a.ty != b.ty {
+                    return Tri::False;
+                }
+                if a.keys.len() != b.keys.len() || a.keys != b.keys {
+                    // Same length with a missing key ends the walk as false
+                    // at that key; elements compared before it could have
+                    // made it unknown, which name order decides here.
+                    if a.keys.len() != b.keys.len() {
+                        return Tri::False;
+                    }
+                    for (i, k) in a.keys.iter().enumerate() {
+                        match b.get(k) {
+                            None => return Tri::False,
+                            Some(bv) => match a.vals[i].equals_tri(bv) {
+                                Tri::True => {}
+                                other => return other,
+                            },
+                        }
+                    }
+                    return Tri::True;
+                }
+                all_equal(a.vals.iter().zip(b.vals.iter()))
+            }
+            (Value::Set(a), Value::Set(b)) => {
+                if a.ty != b.ty {
+                    return Tri::False;
+                }
+                if a.elems.iter().chain(b.elems.iter()).any(|e| !e.is_known()) {
+                    return Tri::Unknown;
+                }
+                let mut equal = true;
+                for e in a.elems.iter() {
+                    if !b.contains(e) {
+                        equal = false;
+                    }
+                }
+                for e in b.elems.iter() {
+                    if !a.contains(e) {
+                        equal = false;
+                    }
+                }
+                Tri::from_bool(equal)
+            }
+            // Different kinds of value: different types.
+            _ => Tri::False,
+        }
+    }
+
+    /// cty `RawEquals`: same type, same knownness and nullness, and equal
+    /// content at every depth (unknowns of one type are raw-equal).
+    pub fn raw_equals(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Unknown(a), Value::Unknown(b)) | (Value::Null(a), Value::Null(b)) => a == b,
+            (Value::Unknown(_), _) | (_, Value::Unknown(_)) | (Value::Null(_), _) | (_, Value::Null(_)) => false,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a.equals(b),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::List(a), Value::List(b)) => {
+                a.ty == b.ty && a.elems.len() == b.elems.len() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
+            }
+            (Value::Set(a), Value::Set(b)) => {
+                a.ty == b.ty && a.elems.len() == b.elems.len() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
+            }
+            (Value::Tuple(a), Value::Tuple(b)) => {
+                a.ty == b.ty && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
+            }
+            (Value::Object(a), Value::Object(b)) => {
+                a.ty == b.ty && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y))
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                a.ty == b.ty
+                    && a.keys == b.keys
+                    && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// cty `Equals` when `known` is known and `unknown` is not.
+fn known_vs_unknown(known: &Value, unknown: &Value) -> Tri {
+    let ut = unknown.ty();
+    if known.is_null() || ut.has_dynamic_types() {
+        return Tri::Unknown;
+    }
+    if !known.has_type(&ut) {
+        return Tri::False;
+    }
+    Tri::Unknown
+}
+
+impl PartialEq for Value {
+    /// Raw equality (cty `RawEquals`), the notion tests want.
+    fn eq(&self, other: &Value) -> bool {
+        self.raw_equals(other)
+    }
+}

@@ -1,0 +1,695 @@
+//! cty values.
+//!
+//! A [`Value`] always carries its exact cty type: typed nulls and typed
+//! unknowns are variants of their own, primitives are inline (bools and
+//! small numbers never allocate), and collections are shared immutable
+//! nodes behind an `Arc`, so cloning any value is O(1).
+//!
+//! Collections are stored in cty iteration order: lists and tuples by
+//! index, maps and objects by key (bytewise sorted), sets deduplicated and
+//! ordered exactly as cty's set implementation iterates them.
+//!
+//! The payload types ([`Str`], [`ListVal`], ...) have private fields, so a
+//! `Value` can only be built through the checked constructors and always
+//! satisfies cty's validity rules (NFC strings, homogeneous collections).
+
+mod equality;
+mod set;
+
+pub use equality::Tri;
+pub use set::{set_hash_text, set_less};
+
+use crate::number::Number;
+use crate::strings::normalize_nfc;
+use crate::types::{sort_dedup_last_wins, ObjectType, TupleType, Type};
+use std::fmt;
+use std::ops::Deref;
+use std::sync::Arc;
+
+/// How deeply values and types may nest when they are built from external
+/// input (JSON). Recursive algorithms over values (equality, conversion,
+/// encoding) rely on the producers of values bounding depth like this.
+pub const MAX_NESTING: usize = 1000;
+
+/// An immutable, NFC-normalized string.
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Str(Arc<str>);
+
+impl Str {
+    /// Normalizes `s` to NFC.
+    pub fn new(s: &str) -> Str {
+        Str(Arc::from(normalize_nfc(s).as_ref()))
+    }
+    /// Normalizes `s` to NFC, reusing its buffer when it already is.
+    pub fn from_string(s: String) -> Str {
+        match normalize_nfc(&s) {
+            std::borrow::Cow::Borrowed(_) => Str(Arc::from(s)),
+            std::borrow::Cow::Owned(n) => Str(Arc::from(n)),
+        }
+    }
+    /// Wraps a string that is known to be NFC (e.g. an object attribute
+    /// name taken from a type).
+    pub(crate) fn from_nfc_arc(s: Arc<str>) -> Str {
+        Str(s)
+    }
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+    pub fn as_arc(&self) -> &Arc<str> {
+        &self.0
+    }
+}
+
+impl Deref for Str {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Str {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
+}
+
+/// A known list: `ty` is `list(E)` and every element has type `E`.
+pub struct ListVal {
+    ty: Type,
+    elems: Box<[Value]>,
+}
+
+/// A known set: `ty` is `set(E)`; elements are distinct and in cty order.
+pub struct SetVal {
+    ty: Type,
+    elems: Box<[Value]>,
+}
+
+/// A known map: `ty` is `map(E)`; keys sorted bytewise, unique.
+pub struct MapVal {
+    ty: Type,
+    keys: Box<[Str]>,
+    vals: Box<[Value]>,
+}
+
+/// A known object; attribute values parallel to the type's sorted names.
+pub struct ObjectVal {
+    ty: Arc<ObjectType>,
+    vals: Box<[Value]>,
+}
+
+/// A known tuple.
+pub struct TupleVal {
+    ty: Arc<TupleType>,
+    elems: Box<[Value]>,
+}
+
+/// A cty value.
+#[derive(Clone)]
+pub enum Value {
+    /// A null of the given type (`cty.NullVal(T)`).
+    Null(Type),
+    /// An unknown of the given type (`cty.UnknownVal(T)`); `Unknown(Dynamic)`
+    /// is `cty.DynamicVal`.
+    Unknown(Type),
+    Bool(bool),
+    Number(Number),
+    String(Str),
+    List(Arc<ListVal>),
+    Set(Arc<SetVal>),
+    Map(Arc<MapVal>),
+    Object(Arc<ObjectVal>),
+    Tuple(Arc<TupleVal>),
+}
+
+const _: () = assert!(std::mem::size_of::<Value>() <= 24);
+
+/// Why a value could not be constructed (cty panics in these cases).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ValueError {
+    /// `list_val`, `set_val` and `map_val` need at least one element (use the
+    /// `*_empty` constructors to give the element type).
+    Empty,
+    /// Elements of a list, set or map must all have the same type.
+    InconsistentElementTypes { first: Type, then: Type },
+    /// Object attribute values must match the object type.
+    AttributeMismatch,
+}
+
+impl fmt::Display for ValueError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ValueError::Empty => f.write_str("a collection needs at least one element to imply its element type"),
+            ValueError::InconsistentElementTypes { first, then } => {
+                write!(f, "inconsistent element types ({first:?} then {then:?})")
+            }
+            ValueError::AttributeMismatch => f.write_str("attribute values do not match the object type"),
+        }
+    }
+}
+
+impl std::error::Error for ValueError {}
+
+/// The element type cty implies for a homogeneous sequence: the first type
+/// that is not dynamic; values of dynamic type (null or unknown) are then
+/// retyped to it. Fails when two non-dynamic types differ.
+fn implied_element_type<'a>(types: impl Iterator<Item = Type> + 'a) -> Result<Type, ValueError> {
+    let mut ety = Type::Dynamic;
+    for t in types {
+        if ety.is_dynamic() {
+            ety = t;
+        } else if !t.is_dynamic() && t != ety {
+            return Err(ValueError::InconsistentElementTypes { first: ety, then: t });
+        }
+    }
+    Ok(ety)
+}
+
+/// cty stores a collection element's raw payload without its type, so an
+/// element whose type is dynamic (only possible for nulls and unknowns)
+/// takes the collection's element type.
+fn retype_dynamic(v: Value, ety: &Type) -> Value {
+    match v {
+        Value::Null(Type::Dynamic) if !ety.is_dynamic() => Value::Null(ety.clone()),
+        Value::Unknown(Type::Dynamic) if !ety.is_dynamic() => Value::Unknown(ety.clone()),
+        v => v,
+    }
+}
+
+impl Value {
+    // ----- constructors -------------------------------------------------
+
+    #[inline]
+    pub fn bool(b: bool) -> Value {
+        Value::Bool(b)
+    }
+    #[inline]
+    pub fn number(n: Number) -> Value {
+        Value::Number(n)
+    }
+    /// A number from an integer (`cty.NumberIntVal`).
+    #[inline]
+    pub fn int(i: i64) -> Value {
+        Value::Number(Number::from_i64(i))
+    }
+    /// A string value; the text is NFC-normalized.
+    pub fn string(s: &str) -> Value {
+        Value::String(Str::new(s))
+    }
+    /// A string value from an owned `String`; the text is NFC-normalized.
+    pub fn from_string(s: String) -> Value {
+        Value::String(Str::from_string(s))
+    }
+    #[inline]
+    pub fn null(ty: Type) -> Value {
+        Value::Null(ty)
+    }
+    #[inline]
+    pub fn unknown(ty: Type) -> Value {
+        Value::Unknown(ty)
+    }
+    /// `cty.DynamicVal`: an unknown value of unknown type.
+    #[inline]
+    pub fn dynamic_unknown() -> Value {
+        Value::Unknown(Type::Dynamic)
+    }
+
+    /// `cty.ListVal`: a non-empty list whose elements share one type.
+    pub fn list(elems: Vec<Value>) -> Result<Value, ValueError> {
+        if elems.is_empty() {
+            return Err(ValueError::Empty);
+        }
+        let ety = implied_element_type(elems.iter().map(Value::ty))?;
+        let elems = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
+        Ok(Value::List(Arc::new(ListVal { ty: Type::list(ety), elems })))
+    }
+    /// `cty.ListValEmpty`.
+    pub fn list_empty(ety: Type) -> Value {
+        Value::List(Arc::new(ListVal { ty: Type::list(ety), elems: Box::new([]) }))
+    }
+    /// A list of the given element type; every element must have that type
+    /// (or be a dynamic null/unknown). Useful when the element type is
+    /// already known, including for an empty list.
+    pub fn list_of(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
+        check_elements(&ety, &elems)?;
+        let elems = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
+        Ok(Value::List(Arc::new(ListVal { ty: Type::list(ety), elems })))
+    }
+    /// `cty.CanListVal` (also the rule for sets and maps).
+    pub fn can_list(elems: &[Value]) -> bool {
+        implied_element_type(elems.iter().map(Value::ty)).is_ok()
+    }
+
+    /// `cty.SetVal`: duplicates (by cty equality) are dropped and the
+    /// elements are put in cty's set iteration order.
+    pub fn set(elems: Vec<Value>) -> Result<Value, ValueError> {
+        if elems.is_empty() {
+            return Err(ValueError::Empty);
+        }
+        let ety = implied_element_type(elems.iter().map(Value::ty))?;
+        Ok(Self::set_of_unchecked(ety, elems))
+    }
+    /// `cty.SetValEmpty`.
+    pub fn set_empty(ety: Type) -> Value {
+        Value::Set(Arc::new(SetVal { ty: Type::set(ety), elems: Box::new([]) }))
+    }
+    /// A set of the given element type (see [`Value::list_of`]).
+    pub fn set_of(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
+        check_elements(&ety, &elems)?;
+        Ok(Self::set_of_unchecked(ety, elems))
+    }
+    fn set_of_unchecked(ety: Type, elems: Vec<Value>) -> Value {
+        let elems: Vec<Value> = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
+        let elems = set::build_set(&ety, elems);
+        Value::Set(Arc::new(SetVal { ty: Type::set(ety), elems: elems.into() }))
+    }
+
+    /// `cty.MapVal`: keys are NFC-normalized; a repeated key keeps the last
+    /// value.
+    pub fn map<K: AsRef<str>>(entries: Vec<(K, Value)>) -> Result<Value, ValueError> {
+        if entries.is_empty() {
+            return Err(ValueError::Empty);
+        }
+        let ety = implied_element_type(entries.iter().map(|(_, v)| v.ty()))?;
+        Ok(Self::map_of_unchecked(ety, entries))
+    }
+    /// `cty.MapValEmpty`.
+    pub fn map_empty(ety: Type) -> Value {
+        Value::Map(Arc::new(MapVal { ty: Type::map(ety), keys: Box::new([]), vals: Box::new([]) }))
+    }
+    /// A map of the given element type (see [`Value::list_of`]).
+    pub fn map_of<K: AsRef<str>>(ety: Type, entries: Vec<(K, Value)>) -> Result<Value, ValueError> {
+        for (_, v) in &entries {
+            let t = v.ty();
+            if !t.is_dynamic() && t != ety {
+                return Err(ValueError::InconsistentElementTypes { first: ety, then: t });
+            }
+        }
+        Ok(Self::map_of_unchecked(ety, entries))
+    }
+    fn map_of_unchecked<K: AsRef<str>>(ety: Type, entries: Vec<(K, Value)>) -> Value {
+        let mut pairs: Vec<(Arc<str>, Value)> = entries
+            .into_iter()
+            .map(|(k, v)| (Arc::from(normalize_nfc(k.as_ref()).as_ref()), retype_dynamic(v, &ety)))
+            .collect();
+        sort_dedup_last_wins(&mut pairs);
+        let (keys, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
+        let keys: Vec<Str> = keys.into_iter().map(Str).collect();
+        Value::Map(Arc::new(MapVal { ty: Type::map(ety), keys: keys.into(), vals: vals.into() }))
+    }
+
+    /// `cty.ObjectVal`: attribute names are NFC-normalized; a repeated name
+    /// keeps the last value.
+    pub fn object<N: AsRef<str>>(attrs: Vec<(N, Value)>) -> Value {
+        let mut pairs: Vec<(Arc<str>, Value)> =
+            attrs.into_iter().map(|(k, v)| (Arc::from(normalize_nfc(k.as_ref()).as_ref()), v)).collect();
+        sort_dedup_last_wins(&mut pairs);
+        let (names, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
+        let types: Vec<Type> = vals.iter().map(Value::ty).collect();
+        let ty = Arc::new(ObjectType::from_sorted_unchecked(names, types));
+        Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() }))
+    }
+    /// An object of a given type, values parallel to the type's sorted
+    /// attribute names. Each value must have exactly its attribute's type.
+    pub fn object_of(ty: Arc<ObjectType>, vals: Vec<Value>) -> Result<Value, ValueError> {
+        if vals.len() != ty.len() || vals.iter().zip(ty.types()).any(|(v, t)| !v.has_type(t)) {
+            return Err(ValueError::AttributeMismatch);
+        }
+        Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
+    }
+    /// `cty.EmptyObjectVal`.
+    pub fn empty_object() -> Value {
+        Value::Object(Arc::new(ObjectVal { ty: crate::types::empty_object_type().clone(), vals: Box::new([]) }))
+    }
+
+    /// `cty.TupleVal`.
+    pub fn tuple(elems: Vec<Value>) -> Value {
+        let types: Vec<Type> = elems.iter().map(Value::ty).collect();
+        let ty = if types.is_empty() { crate::types::empty_tuple_type().clone() } else { Arc::new(TupleType::new(types)) };
+        Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }))
+    }
+    /// `cty.EmptyTupleVal`.
+    pub fn empty_tuple() -> Value {
+        Value::tuple(Vec::new())
+    }
+
+    // ----- type and state -----------------------------------------------
+
+    /// The value's exact type.
+    #[inline]
+    pub fn ty(&self) -> Type {
+        match self {
+            Value::Null(t) | Value::Unknown(t) => t.clone(),
+            Value::Bool(_) => Type::Bool,
+            Value::Number(_) => Type::Number,
+            Value::String(_) => Type::String,
+            Value::List(l) => l.ty.clone(),
+            Value::Set(s) => s.ty.clone(),
+            Value::Map(m) => m.ty.clone(),
+            Value::Object(o) => Type::Object(o.ty.clone()),
+            Value::Tuple(t) => Type::Tuple(t.ty.clone()),
+        }
+    }
+
+    /// Whether the value's type equals `t`, without cloning the type.
+    pub fn has_type(&self, t: &Type) -> bool {
+        match (self, t) {
+            (Value::Null(a) | Value::Unknown(a), t) => a == t,
+            (Value::Bool(_), Type::Bool) | (Value::Number(_), Type::Number) | (Value::String(_), Type::String) => true,
+            (Value::List(l), t) => &l.ty == t,
+            (Value::Set(s), t) => &s.ty == t,
+            (Value::Map(m), t) => &m.ty == t,
+            (Value::Object(o), Type::Object(ot)) => &o.ty == ot,
+            (Value::Tuple(v), Type::Tuple(tt)) => &v.ty == tt,
+            _ => false,
+        }
+    }
+
+    /// Top-level knownness (`IsKnown`): a known collection may still hold
+    /// unknown elements.
+    #[inline]
+    pub fn is_known(&self) -> bool {
+        !matches!(self, Value::Unknown(_))
+    }
+    #[inline]
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null(_))
+    }
+    /// No unknowns at any depth (`IsWhollyKnown`).
+    pub fn is_wholly_known(&self) -> bool {
+        match self {
+            Value::Unknown(_) => false,
+            Value::Null(_) | Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
+            _ => self.elements_slice().iter().all(Value::is_wholly_known),
+        }
+    }
+    /// `HasWhollyKnownType`: no unknown of dynamic type at any depth.
+    pub fn has_wholly_known_type(&self) -> bool {
+        match self {
+            Value::Null(_) => true,
+            Value::Unknown(t) => !t.has_dynamic_types(),
+            Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
+            _ => {
+                // Elements carry the types in the collection's type, so a
+                // type without dynamic parts cannot hold a dynamic unknown.
+                if !self.ty().has_dynamic_types() {
+                    return true;
+                }
+                self.elements_slice().iter().all(Value::has_wholly_known_type)
+            }
+        }
+    }
+
+    // ----- primitive accessors ------------------------------------------
+
+    #[inline]
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn as_number(&self) -> Option<&Number> {
+        match self {
+            Value::Number(n) => Some(n),
+            _ => None,
+        }
+    }
+    #[inline]
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    // ----- collection accessors -----------------------------------------
+
+    /// Number of elements of a known list, set, map, tuple or attributes of
+    /// an object.
+    pub fn length(&self) -> Option<usize> {
+        match self {
+            Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => {
+                Some(self.elements_slice().len())
+            }
+            _ => None,
+        }
+    }
+
+    /// The element values in cty iteration order, for any known collection
+    /// or structural value (maps and objects: the values in key order).
+    /// Empty for everything else.
+    #[inline]
+    pub fn elements_slice(&self) -> &[Value] {
+        match self {
+            Value::List(l) => &l.elems,
+            Value::Set(s) => &s.elems,
+            Value::Tuple(t) => &t.elems,
+            Value::Map(m) => &m.vals,
+            Value::Object(o) => &o.vals,
+            _ => &[],
+        }
+    }
+
+    /// Element `i` of a known list or tuple.
+    #[inline]
+    pub fn index(&self, i: usize) -> Option<&Value> {
+        match self {
+            Value::List(l) => l.elems.get(i),
+            Value::Tuple(t) => t.elems.get(i),
+            _ => None,
+        }
+    }
+
+    /// Attribute `name` of a known object.
+    #[inline]
+    pub fn get_attr(&self, name: &str) -> Option<&Value> {
+        match self {
+            Value::Object(o) => o.ty.attr_index(name).map(|i| &o.vals[i]),
+            _ => None,
+        }
+    }
+
+    /// Attribute at position `i` (see [`ObjectType::attr_index`]).
+    #[inline]
+    pub fn attr_at(&self, i: usize) -> Option<&Value> {
+        match self {
+            Value::Object(o) => o.vals.get(i),
+            _ => None,
+        }
+    }
+
+    /// Element `key` of a known map.
+    pub fn map_get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Map(m) => {
+                m.keys.binary_search_by(|k| k.as_bytes().cmp(key.as_bytes())).ok().map(|i| &m.vals[i])
+            }
+            _ => None,
+        }
+    }
+
+    /// Keys (maps) or attribute names (objects) in cty order, paired with
+    /// values; `None` for other values.
+    pub fn key_value_pairs(&self) -> Option<Vec<(Str, &Value)>> {
+        match self {
+            Value::Map(m) => Some(m.keys.iter().cloned().zip(m.vals.iter()).collect()),
+            Value::Object(o) => {
+                Some(o.ty.names().iter().map(|n| Str::from_nfc_arc(n.clone())).zip(o.vals.iter()).collect())
+            }
+            _ => None,
+        }
+    }
+
+    /// Visits `(key, element)` in cty order, as cty's `ElementIterator`:
+    /// lists, sets and tuples give number keys (sets: the element itself as
+    /// key, as cty does), maps and objects string keys.
+    pub fn for_each_element(&self, mut f: impl FnMut(Value, &Value)) {
+        match self {
+            Value::List(_) | Value::Tuple(_) => {
+                for (i, v) in self.elements_slice().iter().enumerate() {
+                    f(Value::int(i as i64), v);
+                }
+            }
+            Value::Set(s) => {
+                for v in s.elems.iter() {
+                    f(v.clone(), v);
+                }
+            }
+            Value::Map(m) => {
+                for (k, v) in m.keys.iter().zip(m.vals.iter()) {
+                    f(Value::String(k.clone()), v);
+                }
+            }
+            Value::Object(o) => {
+                for (k, v) in o.ty.names().iter().zip(o.vals.iter()) {
+                    f(Value::String(Str::from_nfc_arc(k.clone())), v);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    pub fn as_list(&self) -> Option<&ListVal> {
+        match self {
+            Value::List(l) => Some(l),
+            _ => None,
+        }
+    }
+    pub fn as_set(&self) -> Option<&SetVal> {
+        match self {
+            Value::Set(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_map(&self) -> Option<&MapVal> {
+        match self {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+    pub fn as_object(&self) -> Option<&ObjectVal> {
+        match self {
+            Value::Object(o) => Some(o),
+            _ => None,
+        }
+    }
+    pub fn as_tuple(&self) -> Option<&TupleVal> {
+        match self {
+            Value::Tuple(t) => Some(t),
+            _ => None,
+        }
+    }
+}
+
+fn check_elements(ety: &Type, elems: &[Value]) -> Result<(), ValueError> {
+    for v in elems {
+        let t = v.ty();
+        if !t.is_dynamic() && &t != ety {
+            return Err(ValueError::InconsistentElementTypes { first: ety.clone(), then: t });
+        }
+    }
+    Ok(())
+}
+
+impl ListVal {
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+    pub fn element_type(&self) -> &Type {
+        match &self.ty {
+            Type::List(e) => e,
+            _ => &Type::Dynamic,
+        }
+    }
+    pub fn elems(&self) -> &[Value] {
+        &self.elems
+    }
+}
+
+impl SetVal {
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+    pub fn element_type(&self) -> &Type {
+        match &self.ty {
+            Type::Set(e) => e,
+            _ => &Type::Dynamic,
+        }
+    }
+    /// Elements in cty set iteration order.
+    pub fn elems(&self) -> &[Value] {
+        &self.elems
+    }
+    /// Set membership as cty's `Has` (an element equal by cty `Equals`;
+    /// unknowns are never members).
+    pub fn contains(&self, v: &Value) -> bool {
+        self.elems.iter().any(|e| e.equals_tri(v) == Tri::True)
+    }
+}
+
+impl MapVal {
+    pub fn ty(&self) -> &Type {
+        &self.ty
+    }
+    pub fn element_type(&self) -> &Type {
+        match &self.ty {
+            Type::Map(e) => e,
+            _ => &Type::Dynamic,
+        }
+    }
+    /// Keys in sorted order.
+    pub fn keys(&self) -> &[Str] {
+        &self.keys
+    }
+    /// Values parallel to [`MapVal::keys`].
+    pub fn vals(&self) -> &[Value] {
+        &self.vals
+    }
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.keys.binary_search_by(|k| k.as_bytes().cmp(key.as_bytes())).ok().map(|i| &self.vals[i])
+    }
+}
+
+impl ObjectVal {
+    pub fn object_type(&self) -> &Arc<ObjectType> {
+        &self.ty
+    }
+    /// Attribute values parallel to the type's sorted names.
+    pub fn vals(&self) -> &[Value] {
+        &self.vals
+    }
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.ty.attr_index(name).map(|i| &self.vals[i])
+    }
+}
+
+impl TupleVal {
+    pub fn tuple_type(&self) -> &Arc<TupleType> {
+        &self.ty
+    }
+    pub fn elems(&self) -> &[Value] {
+        &self.elems
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
+    }
+}
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::string(s)
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::from_string(s)
+    }
+}
+impl From<Number> for Value {
+    fn from(n: Number) -> Value {
+        Value::Number(n)
+    }
+}
+impl From<i64> for Value {
+    fn from(i: i64) -> Value {
+        Value::int(i)
+    }
+}
+
+impl fmt::Debug for Value {
+    /// The oracle's compact result encoding of the value followed by its
+    /// type, e.g. `["a",1] : ["tuple",["string","number"]]`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut s = String::new();
+        if crate::json::write_value(&mut s, self).is_err() {
+            s.push_str("<number too long to print>");
+        }
+        s.push_str(" : ");
+        self.ty().write_json(&mut s);
+        f.write_str(&s)
+    }
+}

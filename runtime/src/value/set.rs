@@ -1,0 +1,145 @@
+//! Sets in cty order.
+//!
+//! cty keeps set elements in hash buckets (CRC-32 of a "hash text"), keeps
+//! the first of equal elements, and iterates by bucket order followed by a
+//! stable sort with its `Less` rule: nulls last, unknowns just before
+//! them, strings bytewise, numbers numerically, false before true, and any
+//! other type by comparing hash texts bytewise. Elements that `Less` cannot
+//! tell apart always share a hash text and therefore a bucket, where cty
+//! keeps insertion order; so deduplicating in insertion order and then
+//! stable-sorting by `Less` reproduces cty's iteration order exactly,
+//! without computing CRCs.
+
+use super::{Tri, Value};
+use crate::strings::write_go_quoted;
+use crate::types::Type;
+use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
+
+/// Deduplicates (keeping the first of equal elements) and orders `elems`.
+pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
+    if elems.len() <= 1 {
+        return elems;
+    }
+    let kept = dedup(elems);
+    order(ety, kept)
+}
+
+/// Deduplicates in insertion order, keeping the first of equal elements.
+/// Strings and bools are keyed exactly; numbers and structured values are
+/// grouped by hash text (equal values share it) and compared with cty
+/// `Equals` inside a group. Unknowns are never equal to anything.
+fn dedup(elems: Vec<Value>) -> Vec<Value> {
+    let mut keep = vec![true; elems.len()];
+    let mut seen_null = false;
+    let mut strings: HashSet<&str> = HashSet::new();
+    let mut bools = [false; 2];
+    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, v) in elems.iter().enumerate() {
+        keep[i] = match v {
+            Value::Unknown(_) => true,
+            Value::Null(_) => !std::mem::replace(&mut seen_null, true),
+            Value::String(s) => strings.insert(s),
+            Value::Bool(b) => !std::mem::replace(&mut bools[*b as usize], true),
+            _ => {
+                let group = groups.entry(set_hash_text(v)).or_default();
+                if group.iter().any(|&j| elems[j].equals_tri(v) == Tri::True) {
+                    false
+                } else {
+                    group.push(i);
+                    true
+                }
+            }
+        };
+    }
+    elems.into_iter().zip(keep).filter_map(|(v, k)| k.then_some(v)).collect()
+}
+
+fn order(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
+    if ety.is_primitive() {
+        let mut elems = elems;
+        elems.sort_by(|a, b| compare(a, b, None));
+        return elems;
+    }
+    let mut keyed: Vec<(String, Value)> = elems.into_iter().map(|v| (set_hash_text(&v), v)).collect();
+    keyed.sort_by(|(ka, a), (kb, b)| compare(a, b, Some((ka, kb))));
+    keyed.into_iter().map(|(_, v)| v).collect()
+}
+
+/// Total order derived from cty's `Less` (ties compare equal, so the
+/// stable sort keeps insertion order among them). `texts` are the
+/// precomputed hash texts for non-primitive elements.
+fn compare(a: &Value, b: &Value, texts: Option<(&String, &String)>) -> Ordering {
+    // Nulls after everything else, unknowns after known values.
+    let rank = |v: &Value| match v {
+        Value::Null(_) => 2u8,
+        Value::Unknown(_) => 1,
+        _ => 0,
+    };
+    let (ra, rb) = (rank(a), rank(b));
+    if ra != rb || ra != 0 {
+        return ra.cmp(&rb);
+    }
+    match (a, b) {
+        (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Number(x), Value::Number(y)) => x.cmp(y),
+        _ => match texts {
+            Some((ka, kb)) => ka.as_bytes().cmp(kb.as_bytes()),
+            None => set_hash_text(a).as_bytes().cmp(set_hash_text(b).as_bytes()),
+        },
+    }
+}
+
+/// cty's set `Less(a, b)` for two elements of one set.
+pub fn set_less(a: &Value, b: &Value) -> bool {
+    if a.raw_equals(b) {
+        return false;
+    }
+    compare(a, b, None) == Ordering::Less
+}
+
+/// cty's set hash text of a value (`makeSetHashBytes`): `?` unknown, `~`
+/// null, numbers as `big.Float.String()`, bools `T`/`F`, strings Go-quoted,
+/// maps `{k:v;}`, lists and sets `[e;]`, objects and tuples `<e;>`.
+pub fn set_hash_text(v: &Value) -> String {
+    let mut out = String::new();
+    append_hash_text(v, &mut out);
+    out
+}
+
+fn append_hash_text(v: &Value, out: &mut String) {
+    match v {
+        Value::Unknown(_) => out.push('?'),
+        Value::Null(_) => out.push('~'),
+        Value::Number(n) => out.push_str(&n.hash_text()),
+        Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
+        Value::String(s) => write_go_quoted(out, s),
+        Value::Map(m) => {
+            out.push('{');
+            for (k, e) in m.keys().iter().zip(m.vals()) {
+                write_go_quoted(out, k);
+                out.push(':');
+                append_hash_text(e, out);
+                out.push(';');
+            }
+            out.push('}');
+        }
+        Value::List(_) | Value::Set(_) => {
+            out.push('[');
+            for e in v.elements_slice() {
+                append_hash_text(e, out);
+                out.push(';');
+            }
+            out.push(']');
+        }
+        Value::Object(_) | Value::Tuple(_) => {
+            out.push('<');
+            for e in v.elements_slice() {
+                append_hash_text(e, out);
+                out.push(';');
+            }
+            out.push('>');
+        }
+    }
+}
