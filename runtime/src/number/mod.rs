@@ -97,7 +97,9 @@ impl fmt::Display for NumberError {
             NumberError::ZeroTimesInfinity => "can't multiply zero by infinity",
             NumberError::Indeterminate => "can't divide zero by zero or infinity by infinity",
             NumberError::ModuloZeroInfinity => "can't use modulo with zero and infinity",
-            NumberError::ModuloInfinitePanic => "runtime error: invalid memory address or nil pointer dereference",
+            NumberError::ModuloInfinitePanic => {
+                "panic in function implementation: runtime error: invalid memory address or nil pointer dereference"
+            }
             NumberError::TooLongToPrint => {
                 "number is too large or too small to be written out in decimal (magnitude beyond about 1e±100000)"
             }
@@ -260,7 +262,7 @@ impl Number {
     /// precision; `x/0` is ±Inf, `0/0` and `Inf/Inf` are errors.
     pub fn div(&self, o: &Number) -> Result<Number, NumberError> {
         if let (Repr::Small { prec: pa, v: a }, Repr::Small { prec: pb, v: b }) = (&self.0, &o.0) {
-            if *b != 0 && *a != 0 && a % b == 0 {
+            if *b != 0 && *a != 0 && a.checked_rem(*b) == Some(0) {
                 if let Some(q) = a.checked_div(*b) {
                     return Ok(Number::int_with_prec(q, (*pa).max(*pb)));
                 }
