@@ -274,17 +274,14 @@ impl Plan {
             },
             Known::ObjectToObject { out, attrs } => {
                 let mut vals = Vec::with_capacity(out.len());
-                for ((name, conv), aty) in out.names().iter().zip(attrs).zip(out.types()) {
+                for (name, conv) in out.names().iter().zip(attrs) {
                     let Some(av) = v.get_attr(name) else {
                         return Err(wrong_input(path));
                     };
                     let cv = with_step(path, PathStep::Attr(name.clone()), |p| apply_opt(conv, av, p))?;
-                    if !cv.has_type(aty) {
-                        return Err(wrong_input(path));
-                    }
                     vals.push(cv);
                 }
-                Value::object_of(out.clone(), vals).map_err(|_| wrong_input(path))
+                Value::object_like(out, vals).map_err(|_| wrong_input(path))
             }
             Known::TupleToTuple(convs) => {
                 let elems = v.elements_slice();
@@ -299,6 +296,12 @@ impl Plan {
             }
             Known::CollectionToList { ety, conv } | Known::CollectionToSet { ety, conv } => {
                 let to_list = matches!(self.known, Known::CollectionToList { .. });
+                if to_list && !v.cty_length().is_known() {
+                    // cty gives up on a set whose length is unknown, typing
+                    // the result by the *input* element type.
+                    let in_ety = v.ty().element_type().cloned().unwrap_or(Type::Dynamic);
+                    return Ok(Value::Unknown(Type::list(in_ety)));
+                }
                 let elems = v.elements_slice();
                 if elems.is_empty() {
                     let ety = if ety.is_dynamic() { v.ty().element_type().cloned().unwrap_or(Type::Dynamic) } else { ety.clone() };
@@ -379,16 +382,13 @@ impl Plan {
                 // cty converts the present elements first and only then
                 // reports a missing one.
                 let mut vals: Vec<Option<Value>> = Vec::with_capacity(out.len());
-                for ((name, conv), aty) in out.names().iter().zip(convs).zip(out.types()) {
+                for (name, conv) in out.names().iter().zip(convs) {
                     let Some(e) = m.get(name) else {
                         vals.push(None);
                         continue;
                     };
                     let key = PathStep::Index(Value::string(name));
                     let cv = with_step(path, key, |p| apply_opt(conv, e, p))?;
-                    if !cv.has_type(aty) {
-                        return Err(wrong_input(path));
-                    }
                     vals.push(Some(cv));
                 }
                 let mut present = Vec::with_capacity(vals.len());
@@ -400,7 +400,7 @@ impl Plan {
                         }
                     }
                 }
-                Value::object_of(out.clone(), present).map_err(|_| wrong_input(path))
+                Value::object_like(out, present).map_err(|_| wrong_input(path))
             }
         }
     }

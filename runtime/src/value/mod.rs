@@ -317,6 +317,20 @@ impl Value {
         }
         Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
     }
+    /// An object with the attribute names of `shape` (values parallel to
+    /// them) whose type is implied by the values, as `cty.ObjectVal` does;
+    /// `shape` itself is reused when the value types match it.
+    pub fn object_like(shape: &Arc<ObjectType>, vals: Vec<Value>) -> Result<Value, ValueError> {
+        if vals.len() != shape.len() {
+            return Err(ValueError::AttributeMismatch);
+        }
+        if vals.iter().zip(shape.types()).all(|(v, t)| v.has_type(t)) {
+            return Ok(Value::Object(Arc::new(ObjectVal { ty: shape.clone(), vals: vals.into() })));
+        }
+        let types = vals.iter().map(Value::ty).collect();
+        let ty = Arc::new(ObjectType::from_sorted_unchecked(shape.names().to_vec(), types));
+        Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
+    }
     /// `cty.EmptyObjectVal`.
     pub fn empty_object() -> Value {
         Value::Object(Arc::new(ObjectVal { ty: crate::types::empty_object_type().clone(), vals: Box::new([]) }))
@@ -348,6 +362,23 @@ impl Value {
             Value::Map(m) => m.ty.clone(),
             Value::Object(o) => Type::Object(o.ty.clone()),
             Value::Tuple(t) => Type::Tuple(t.ty.clone()),
+        }
+    }
+
+    /// cty `Length()`: the element count of a known collection as a number
+    /// value. Tuples always have a known length; a set holding unknowns
+    /// (at any depth) has an unknown length unless it has one element,
+    /// since unknowns may turn out equal to other elements.
+    pub fn cty_length(&self) -> Value {
+        match self {
+            Value::Tuple(t) => Value::int(t.elems.len() as i64),
+            Value::Unknown(Type::Tuple(tt)) => Value::int(tt.len() as i64),
+            Value::Unknown(_) => Value::Unknown(Type::Number),
+            Value::Set(s) if s.elems.len() != 1 && !self.is_wholly_known() => Value::Unknown(Type::Number),
+            _ => match self.length() {
+                Some(n) => Value::int(n as i64),
+                None => Value::Unknown(Type::Number),
+            },
         }
     }
 

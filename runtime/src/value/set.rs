@@ -7,8 +7,9 @@
 //! other type by comparing hash texts bytewise. Elements that `Less` cannot
 //! tell apart always share a hash text and therefore a bucket, where cty
 //! keeps insertion order; so deduplicating in insertion order and then
-//! stable-sorting by `Less` reproduces cty's iteration order exactly,
-//! without computing CRCs.
+//! stable-sorting by `Less` reproduces cty's iteration order. The one
+//! exception is numbers that compare equal without being cty-equal (-0
+//! and 0): they land in different buckets, so their CRC-32 decides.
 
 use super::{Tri, Value};
 use crate::strings::write_go_quoted;
@@ -83,12 +84,31 @@ fn compare(a: &Value, b: &Value, texts: Option<(&String, &String)>) -> Ordering 
     match (a, b) {
         (Value::String(x), Value::String(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
-        (Value::Number(x), Value::Number(y)) => x.cmp(y),
+        (Value::Number(x), Value::Number(y)) => match x.cmp(y) {
+            // Numerically equal but not cty-equal (e.g. -0 and 0) numbers
+            // sit in different hash buckets, and cty's iteration visits the
+            // buckets in ascending CRC-32 order before its stable sort.
+            Ordering::Equal => crc32_ieee(x.hash_text().as_bytes()).cmp(&crc32_ieee(y.hash_text().as_bytes())),
+            o => o,
+        },
         _ => match texts {
             Some((ka, kb)) => ka.as_bytes().cmp(kb.as_bytes()),
             None => set_hash_text(a).as_bytes().cmp(set_hash_text(b).as_bytes()),
         },
     }
+}
+
+/// CRC-32 (IEEE), the checksum cty buckets set elements by.
+fn crc32_ieee(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &b in bytes {
+        crc ^= b as u32;
+        for _ in 0..8 {
+            let mask = (crc & 1).wrapping_neg();
+            crc = (crc >> 1) ^ (0xEDB8_8320 & mask);
+        }
+    }
+    !crc
 }
 
 /// cty's set `Less(a, b)` for two elements of one set.
@@ -141,5 +161,14 @@ fn append_hash_text(v: &Value, out: &mut String) {
             }
             out.push('>');
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn crc32_matches_zlib() {
+        assert_eq!(super::crc32_ieee(b"-0"), 1193965756);
+        assert_eq!(super::crc32_ieee(b"0"), 4108050209);
     }
 }
