@@ -197,17 +197,38 @@ pub struct ObjectItem<'a> {
 }
 
 impl<'a> ObjectItem<'a> {
-    /// The literal name a bare-identifier key stands for (`{a = 1}`), the way
-    /// the reference decides it; `None` when the key is an expression.
-    pub fn literal_name(&self) -> Option<Symbol> {
-        if self.force_non_literal {
-            return None;
-        }
+    /// The keyword a key expression stands for, the way the reference's
+    /// `hcl.ExprAsKeyword` decides it: a bare identifier (`{a = 1}`) or one of
+    /// `null`, `true`, `false`. Parenthesised keys are never keywords. This
+    /// ignores `force_non_literal` (the reference's variable walk does too);
+    /// see [`ObjectItem::literal_key`] for evaluation.
+    pub fn key_keyword(&self) -> Option<KeyKeyword> {
         match self.key.kind {
-            ExprKind::ScopeTraversal(t) if t.steps.is_empty() => Some(t.root.name),
+            ExprKind::ScopeTraversal(t) if t.steps.is_empty() => Some(KeyKeyword::Name(t.root.name)),
+            ExprKind::Literal(Literal::Null) => Some(KeyKeyword::Null),
+            ExprKind::Literal(Literal::Bool(b)) => Some(KeyKeyword::Bool(b)),
             _ => None,
         }
     }
+
+    /// The literal key this item evaluates to without evaluating the key
+    /// expression (`{a = 1}` is the key "a"), or `None` when the key
+    /// expression must be evaluated. (`{a.b = 1}` is neither: evaluation
+    /// reports "Ambiguous attribute key".)
+    pub fn literal_key(&self) -> Option<KeyKeyword> {
+        if self.force_non_literal {
+            return None;
+        }
+        self.key_keyword()
+    }
+}
+
+/// A bare word used as an object key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyKeyword {
+    Name(Symbol),
+    Null,
+    Bool(bool),
 }
 
 #[derive(Clone, Copy, Debug)]

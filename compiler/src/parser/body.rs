@@ -1,0 +1,374 @@
+//! Bodies: attributes and blocks.
+
+use super::{between, go_quote, Parser};
+use crate::ast::*;
+use crate::intern::Symbol;
+use crate::lexer::{Token, TokenKind as T};
+use bumpalo::collections::Vec as BumpVec;
+use runtime::Span;
+use std::collections::HashMap;
+
+enum Item<'a> {
+    Attribute(Attribute<'a>),
+    Block(Block<'a>),
+}
+
+/// Parses a whole file body.
+pub(crate) fn parse_body_tokens<'a>(p: &mut Parser<'a, '_>) -> Body<'a> {
+    p.parse_body(T::Eof)
+}
+
+/// Finds earlier definitions of an attribute name: a scan for small
+/// bodies, a map once a body grows.
+struct SeenNames {
+    map: Option<HashMap<Symbol, usize, ahash::RandomState>>,
+}
+
+const SCAN_LIMIT: usize = 16;
+
+impl SeenNames {
+    fn find(&mut self, attrs: &[Attribute<'_>], name: Symbol) -> Option<usize> {
+        if attrs.len() <= SCAN_LIMIT {
+            return attrs.iter().position(|a| a.name.name == name);
+        }
+        let map = self.map.get_or_insert_with(|| {
+            let mut m = HashMap::with_capacity_and_hasher(attrs.len() * 2, ahash::RandomState::with_seeds(5, 6, 7, 8));
+            for (i, a) in attrs.iter().enumerate() {
+                m.entry(a.name.name).or_insert(i);
+            }
+            m
+        });
+        map.get(&name).copied()
+    }
+
+    fn added(&mut self, name: Symbol, index: usize) {
+        if let Some(m) = self.map.as_mut() {
+            m.entry(name).or_insert(index);
+        }
+    }
+}
+
+impl<'a, 'i> Parser<'a, 'i> {
+    pub fn parse_body(&mut self, end: T) -> Body<'a> {
+        let start = self.prev_span();
+        let mut attributes: BumpVec<'a, Attribute<'a>> = BumpVec::new_in(self.arena);
+        let mut blocks: BumpVec<'a, Block<'a>> = BumpVec::new_in(self.arena);
+        let mut seen = SeenNames { map: None };
+        let end_span;
+        loop {
+            let next = self.peek();
+            if next.kind == end {
+                end_span = next.span();
+                self.read();
+                break;
+            }
+            match next.kind {
+                T::Newline => {
+                    self.read();
+                }
+                T::Ident => match self.parse_body_item() {
+                    Some(Item::Block(b)) => blocks.push(b),
+                    Some(Item::Attribute(a)) => match seen.find(&attributes, a.name.name) {
+                        Some(first) => {
+                            let first_span = attributes[first].name.span;
+                            let name = self.interner.resolve(a.name.name).to_owned();
+                            let at = self.range_string(first_span);
+                            self.error(
+                                "Attribute redefined",
+                                format!(
+                                    "The argument {} was already set at {}. Each argument may be set only once.",
+                                    go_quote(name.as_bytes()),
+                                    at
+                                ),
+                                a.name.span,
+                            );
+                        }
+                        None => {
+                            seen.added(a.name.name, attributes.len());
+                            attributes.push(a);
+                        }
+                    },
+                    None => {}
+                },
+                _ => {
+                    let bad = self.read();
+                    if !self.recovery {
+                        match bad.kind {
+                            T::OQuote => self.error("Invalid argument name", "Argument names must not be quoted.", bad.span()),
+                            T::Eof if end == T::CBrace => self.error(
+                                "Unclosed configuration block",
+                                "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                                start,
+                            ),
+                            T::Eof => self.error(
+                                "Unclosed configuration body",
+                                "Found end of file before the end of this configuration body.",
+                                start,
+                            ),
+                            _ => self.error(
+                                "Argument or block definition required",
+                                "An argument or block definition is required here.",
+                                bad.span(),
+                            ),
+                        }
+                    }
+                    end_span = self.prev_span();
+                    self.recover(end);
+                    break;
+                }
+            }
+        }
+        Body {
+            attributes: attributes.into_bump_slice(),
+            blocks: blocks.into_bump_slice(),
+            span: between(start, end_span),
+            end_span: Span::new(end_span.end, end_span.end),
+        }
+    }
+
+    fn parse_body_item(&mut self) -> Option<Item<'a>> {
+        let ident = self.read();
+        match self.peek().kind {
+            T::Equal => Some(Item::Attribute(self.finish_attribute(ident, false))),
+            T::OQuote | T::OBrace | T::Ident => Some(Item::Block(self.finish_block(ident))),
+            _ => {
+                self.recover_after_body_item();
+                self.error(
+                    "Argument or block definition required",
+                    "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
+                    ident.span(),
+                );
+                None
+            }
+        }
+    }
+
+    fn finish_attribute(&mut self, ident: Token, single_line: bool) -> Attribute<'a> {
+        let eq = self.read();
+        let mark = self.mark();
+        let expr = self.parse_expression();
+        let end;
+        if self.recovery && self.errors_since(mark) {
+            end = self.prev_span();
+            self.recover_after_body_item();
+        } else if single_line {
+            end = self.prev_span();
+        } else {
+            let after = self.peek();
+            if after.kind != T::Newline && after.kind != T::Eof {
+                if !self.recovery {
+                    let (summary, detail) = if after.kind == T::Comma {
+                        (
+                            "Unexpected comma after argument",
+                            "Argument definitions must be separated by newlines, not commas. An argument definition must end with a newline.",
+                        )
+                    } else {
+                        ("Missing newline after argument", "An argument definition must end with a newline.")
+                    };
+                    self.error_ctx(summary, detail, after.span(), between(ident.span(), after.span()));
+                }
+                end = self.prev_span();
+                self.recover_after_body_item();
+            } else {
+                end = self.prev_span();
+                self.read();
+            }
+        }
+        let name = self.ident(ident);
+        Attribute { name, expr, span: between(ident.span(), end), equals_span: eq.span() }
+    }
+
+    fn finish_block(&mut self, ident: Token) -> Block<'a> {
+        let block_type = self.ident(ident);
+        let mut labels: BumpVec<'a, &'a str> = BumpVec::new_in(self.arena);
+        let mut label_spans: BumpVec<'a, Span> = BumpVec::new_in(self.arena);
+        let open;
+        loop {
+            let tok = self.peek();
+            match tok.kind {
+                T::OBrace => {
+                    open = self.read();
+                    break;
+                }
+                T::OQuote => {
+                    let (label, span) = self.parse_quoted_string_literal();
+                    labels.push(label);
+                    label_spans.push(span);
+                }
+                T::Ident => {
+                    let tok = self.read();
+                    labels.push(self.ident_str(tok));
+                    label_spans.push(tok.span());
+                }
+                _ => {
+                    let context = between(ident.span(), tok.span());
+                    match tok.kind {
+                        T::Equal => self.error_ctx(
+                            "Invalid block definition",
+                            "The equals sign \"=\" indicates an argument definition, and must not be used when defining a block.",
+                            tok.span(),
+                            context,
+                        ),
+                        T::Newline => self.error_ctx(
+                            "Invalid block definition",
+                            "A block definition must have block content delimited by \"{\" and \"}\", starting on the same line as the block header.",
+                            tok.span(),
+                            context,
+                        ),
+                        _ => {
+                            if !self.recovery {
+                                self.error_ctx(
+                                    "Invalid block definition",
+                                    "Either a quoted string block label or an opening brace (\"{\") is expected here.",
+                                    tok.span(),
+                                    context,
+                                );
+                            }
+                        }
+                    }
+                    self.recover_after_body_item();
+                    return Block {
+                        block_type,
+                        labels: labels.into_bump_slice(),
+                        label_spans: label_spans.into_bump_slice(),
+                        body: Body { attributes: &[], blocks: &[], span: ident.span(), end_span: ident.span() },
+                        open_brace_span: ident.span(),
+                        close_brace_span: ident.span(),
+                    };
+                }
+            }
+        }
+
+        let body_mark = self.mark();
+        let body = if !self.enter(open.span()) {
+            self.recover(T::CBrace);
+            None
+        } else {
+            let body = match self.peek().kind {
+                T::Newline | T::Eof | T::CBrace => Some(self.parse_body(T::CBrace)),
+                _ => {
+                    let body = self.parse_single_attr_body();
+                    // The reference reports the body's own errors after
+                    // these checks of how the one-line block ends.
+                    let body_diags = self.diags.split_off(body_mark);
+                    self.finish_single_line_block(ident, open);
+                    self.diags.extend(body_diags);
+                    body
+                }
+            };
+            self.leave();
+            body
+        };
+        let close_span = self.prev_span();
+        let eol = self.peek();
+        if eol.kind == T::Newline || eol.kind == T::Eof {
+            self.read();
+        } else {
+            if !self.recovery {
+                self.error_ctx(
+                    "Missing newline after block definition",
+                    "A block definition must end with a newline.",
+                    eol.span(),
+                    between(ident.span(), eol.span()),
+                );
+            }
+            self.recover_after_body_item();
+        }
+        let body = body.unwrap_or(Body {
+            attributes: &[],
+            blocks: &[],
+            span: between(open.span(), close_span),
+            end_span: close_span,
+        });
+        Block {
+            block_type,
+            labels: labels.into_bump_slice(),
+            label_spans: label_spans.into_bump_slice(),
+            body,
+            open_brace_span: open.span(),
+            close_brace_span: close_span,
+        }
+    }
+
+    fn finish_single_line_block(&mut self, ident: Token, open: Token) {
+        let next = self.peek();
+        match next.kind {
+            T::CBrace => {
+                self.read();
+            }
+            T::Comma => {
+                self.error(
+                    "Invalid single-argument block definition",
+                    "Single-line block syntax can include only one argument definition. To define multiple arguments, use the multi-line block syntax with one argument definition per line.",
+                    next.span(),
+                );
+                self.recover(T::CBrace);
+            }
+            T::Newline => {
+                self.error(
+                    "Invalid single-argument block definition",
+                    "An argument definition on the same line as its containing block creates a single-line block definition, which must also be closed on the same line. Place the block's closing brace immediately after the argument definition.",
+                    next.span(),
+                );
+                self.recover(T::CBrace);
+            }
+            _ => {
+                if !self.recovery {
+                    if next.kind == T::Eof {
+                        self.error_ctx(
+                            "Unclosed configuration block",
+                            "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            open.span(),
+                            between(ident.span(), open.span()),
+                        );
+                    } else {
+                        self.error(
+                            "Invalid single-argument block definition",
+                            "A single-line block definition must end with a closing brace immediately after its single argument definition.",
+                            next.span(),
+                        );
+                    }
+                }
+                self.recover(T::CBrace);
+            }
+        }
+    }
+
+    /// `{ name = value }` on one line.
+    fn parse_single_attr_body(&mut self) -> Option<Body<'a>> {
+        let ident = self.read();
+        if ident.kind != T::Ident {
+            self.recover_after_body_item();
+            self.error("Argument or block definition required", "An argument or block definition is required here.", ident.span());
+            return None;
+        }
+        let next = self.peek();
+        match next.kind {
+            T::Equal => {
+                let attr = self.finish_attribute(ident, true);
+                let span = attr.span;
+                let attributes = self.arena.alloc_slice_copy(&[attr]);
+                Some(Body { attributes, blocks: &[], span, end_span: Span::new(span.end, span.end) })
+            }
+            T::OQuote | T::OBrace | T::Ident => {
+                self.recover_after_body_item();
+                let name = go_quote(self.text(ident));
+                self.error(
+                    "Argument definition required",
+                    format!("A single-line block definition can contain only a single argument. If you meant to define argument {name}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block."),
+                    between(ident.span(), next.span()),
+                );
+                None
+            }
+            _ => {
+                self.recover_after_body_item();
+                self.error(
+                    "Argument or block definition required",
+                    "An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value.",
+                    ident.span(),
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,867 @@
+//! Expressions: operators, terms, traversals, calls, collections, `for`.
+
+use super::{between, Parser};
+use crate::ast::*;
+use crate::lexer::{Token, TokenKind as T};
+use bumpalo::collections::Vec as BumpVec;
+use runtime::Span;
+
+/// Binary operators and their precedence level (higher binds tighter).
+#[inline]
+fn binary_op(kind: T) -> Option<(BinaryOp, u8)> {
+    Some(match kind {
+        T::Or => (BinaryOp::Or, 0),
+        T::And => (BinaryOp::And, 1),
+        T::EqualOp => (BinaryOp::Equal, 2),
+        T::NotEqual => (BinaryOp::NotEqual, 2),
+        T::GreaterThan => (BinaryOp::GreaterThan, 3),
+        T::GreaterThanEq => (BinaryOp::GreaterThanOrEqual, 3),
+        T::LessThan => (BinaryOp::LessThan, 3),
+        T::LessThanEq => (BinaryOp::LessThanOrEqual, 3),
+        T::Plus => (BinaryOp::Add, 4),
+        T::Minus => (BinaryOp::Subtract, 4),
+        T::Star => (BinaryOp::Multiply, 5),
+        T::Slash => (BinaryOp::Divide, 5),
+        T::Percent => (BinaryOp::Modulo, 5),
+        _ => return None,
+    })
+}
+
+/// Whether `text` is a number the reference accepts (Go's big.Float
+/// syntax restricted to what the scanner produces): digits, an optional
+/// fraction, an optional exponent with at most int64 magnitude.
+pub(crate) fn is_valid_number(text: &[u8]) -> bool {
+    let mut i = 0;
+    let n = text.len();
+    let digits = |i: &mut usize| {
+        let s = *i;
+        while *i < n && text[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        *i - s
+    };
+    if digits(&mut i) == 0 {
+        return false;
+    }
+    if i < n && text[i] == b'.' {
+        i += 1;
+        digits(&mut i);
+    }
+    if i < n && (text[i] == b'e' || text[i] == b'E') {
+        i += 1;
+        if i < n && (text[i] == b'+' || text[i] == b'-') {
+            i += 1;
+        }
+        let s = i;
+        if digits(&mut i) == 0 {
+            return false;
+        }
+        let exp = &text[s..i];
+        let significant = exp.iter().skip_while(|&&d| d == b'0').count();
+        if significant > 19 || (significant == 19 && &exp[exp.len() - 19..] > b"9223372036854775807".as_slice()) {
+            return false;
+        }
+    }
+    i == n
+}
+
+/// A traversal under construction: literal steps are collected until
+/// something that is not a literal step needs the expression.
+enum Chain<'a> {
+    Done(&'a Expr<'a>),
+    Scope { root: Ident, steps: BumpVec<'a, Traverser<'a>>, end: u32 },
+    Relative { source: &'a Expr<'a>, steps: BumpVec<'a, Traverser<'a>>, end: u32 },
+}
+
+impl<'a, 'i> Parser<'a, 'i> {
+    fn finish_chain(&self, chain: Chain<'a>) -> &'a Expr<'a> {
+        match chain {
+            Chain::Done(e) => e,
+            Chain::Scope { root, steps, end } => {
+                let t = self.arena.alloc(Traversal { root, steps: steps.into_bump_slice() });
+                self.alloc(ExprKind::ScopeTraversal(t), Span::new(root.span.start, end))
+            }
+            Chain::Relative { source, steps, end } => {
+                let t = self.arena.alloc(RelativeTraversal { source, steps: steps.into_bump_slice() });
+                self.alloc(ExprKind::RelativeTraversal(t), Span::new(source.span.start, end))
+            }
+        }
+    }
+
+    /// Adds a literal step (the reference's makeRelativeTraversal).
+    fn extend_chain(&self, chain: Chain<'a>, step: Traverser<'a>) -> Chain<'a> {
+        let end = step.span().end;
+        match chain {
+            Chain::Done(e) => match e.kind {
+                ExprKind::ScopeTraversal(t) => {
+                    let mut steps = BumpVec::with_capacity_in(t.steps.len() + 2, self.arena);
+                    steps.extend_from_slice(t.steps);
+                    steps.push(step);
+                    Chain::Scope { root: t.root, steps, end: end.max(e.span.end) }
+                }
+                _ => {
+                    let mut steps = BumpVec::with_capacity_in(2, self.arena);
+                    steps.push(step);
+                    Chain::Relative { source: e, steps, end: end.max(e.span.end) }
+                }
+            },
+            Chain::Scope { root, mut steps, end: old } => {
+                steps.push(step);
+                Chain::Scope { root, steps, end: end.max(old) }
+            }
+            Chain::Relative { source, mut steps, end: old } => {
+                steps.push(step);
+                Chain::Relative { source, steps, end: end.max(old) }
+            }
+        }
+    }
+
+    /// `ParseExpression`: a full expression, including the conditional.
+    pub fn parse_expression(&mut self) -> &'a Expr<'a> {
+        let start = self.peek().span();
+        if !self.enter(start) {
+            return self.placeholder(start);
+        }
+        let e = self.parse_conditional(start);
+        self.leave();
+        e
+    }
+
+    fn parse_conditional(&mut self, start: Span) -> &'a Expr<'a> {
+        let mark = self.mark();
+        let cond = self.parse_binary(0);
+        if self.recovery && self.errors_since(mark) {
+            return cond;
+        }
+        if self.peek().kind != T::Question {
+            return cond;
+        }
+        self.read();
+        let mark = self.mark();
+        let true_result = self.parse_expression();
+        if self.recovery && self.errors_since(mark) {
+            return cond;
+        }
+        let colon = self.peek();
+        if colon.kind != T::Colon {
+            self.error_ctx(
+                "Missing false expression in conditional",
+                "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+                colon.span(),
+                between(start, colon.span()),
+            );
+            return cond;
+        }
+        self.read();
+        let mark = self.mark();
+        let false_result = self.parse_expression();
+        if self.recovery && self.errors_since(mark) {
+            return cond;
+        }
+        let c = self.arena.alloc(Conditional { condition: cond, true_result, false_result });
+        self.alloc(ExprKind::Conditional(c), between(start, false_result.span))
+    }
+
+    /// Binary operators by precedence climbing; same trees as the
+    /// reference's level-by-level recursion, with fewer stack frames.
+    fn parse_binary(&mut self, min_level: u8) -> &'a Expr<'a> {
+        let mark = self.mark();
+        let mut lhs = self.parse_with_traversals();
+        if self.recovery && self.errors_since(mark) {
+            return lhs;
+        }
+        loop {
+            let Some((op, level)) = binary_op(self.peek().kind) else { break };
+            if level < min_level {
+                break;
+            }
+            self.read();
+            let mark = self.mark();
+            let rhs = self.parse_binary(level + 1);
+            if self.recovery && self.errors_since(mark) {
+                return lhs;
+            }
+            let b = self.arena.alloc(Binary { op, lhs, rhs });
+            lhs = self.alloc(ExprKind::Binary(b), between(lhs.span, rhs.span));
+        }
+        lhs
+    }
+
+    pub fn parse_with_traversals(&mut self) -> &'a Expr<'a> {
+        let term = self.parse_term();
+        self.parse_traversals(term)
+    }
+
+    fn parse_term(&mut self) -> &'a Expr<'a> {
+        let start = self.peek();
+        match start.kind {
+            T::OParen => self.parse_parens(),
+            T::NumberLit => {
+                let tok = self.read();
+                let text = self.text(tok);
+                if !is_valid_number(text) {
+                    self.invalid_number(tok);
+                    return self.placeholder(tok.span());
+                }
+                let text = std::str::from_utf8(text).unwrap_or("0");
+                self.alloc(ExprKind::Literal(Literal::Number(text)), tok.span())
+            }
+            T::Ident => {
+                let tok = self.read();
+                if self.peek().kind == T::OParen {
+                    let name = self.ident(tok);
+                    return self.finish_call(name);
+                }
+                if let Some(e) = self.try_namespaced_call(tok) {
+                    return e;
+                }
+                let lit = match self.text(tok) {
+                    b"true" => Some(Literal::Bool(true)),
+                    b"false" => Some(Literal::Bool(false)),
+                    b"null" => Some(Literal::Null),
+                    _ => None,
+                };
+                if let Some(lit) = lit {
+                    return self.alloc(ExprKind::Literal(lit), tok.span());
+                }
+                let root = self.ident(tok);
+                let t = self.arena.alloc(Traversal { root, steps: &[] });
+                self.alloc(ExprKind::ScopeTraversal(t), tok.span())
+            }
+            T::OQuote | T::OHeredoc => {
+                let open = self.read();
+                if !self.enter(open.span()) {
+                    return self.placeholder(open.span());
+                }
+                let closer = if open.kind == T::OQuote { T::CQuote } else { T::CHeredoc };
+                let flush = open.kind == T::OHeredoc && self.text(open).starts_with(b"<<-");
+                let (parts, passthru, _) = self.parse_template_inner(closer, flush);
+                self.leave();
+                let span = between(open.span(), self.prev_span());
+                if passthru {
+                    if let Some(only) = parts.first() {
+                        return self.alloc(ExprKind::TemplateWrap(only), span);
+                    }
+                }
+                self.alloc(ExprKind::Template(parts), span)
+            }
+            T::Minus | T::Bang => {
+                let tok = self.read();
+                if !self.enter(tok.span()) {
+                    return self.placeholder(tok.span());
+                }
+                let operand = self.parse_with_traversals();
+                self.leave();
+                let op = if tok.kind == T::Minus { UnaryOp::Negate } else { UnaryOp::Not };
+                let u = self.arena.alloc(Unary { op, operand, symbol_span: tok.span() });
+                self.alloc(ExprKind::Unary(u), between(tok.span(), operand.span))
+            }
+            T::OBrack => self.parse_tuple(),
+            T::OBrace => self.parse_object(),
+            _ => {
+                if !self.recovery {
+                    if start.kind == T::Eof {
+                        self.error(
+                            "Missing expression",
+                            "Expected the start of an expression, but found the end of the file.",
+                            start.span(),
+                        );
+                    } else {
+                        self.error(
+                            "Invalid expression",
+                            "Expected the start of an expression, but found an invalid expression token.",
+                            start.span(),
+                        );
+                    }
+                }
+                self.set_recovery();
+                self.placeholder(start.span())
+            }
+        }
+    }
+
+    #[cold]
+    fn invalid_number(&mut self, tok: Token) {
+        self.error("Invalid number literal", "Failed to recognize the value of this number literal.", tok.span());
+    }
+
+    fn parse_parens(&mut self) -> &'a Expr<'a> {
+        let open = self.read();
+        self.push_newlines(false);
+        let mark = self.mark();
+        let inner = self.parse_expression();
+        if self.errors_since(mark) {
+            self.recover(T::CParen);
+            self.pop_newlines();
+            return inner;
+        }
+        let close = self.peek();
+        if close.kind != T::CParen {
+            self.error_ctx(
+                "Unbalanced parentheses",
+                "Expected a closing parenthesis to terminate the expression.",
+                close.span(),
+                between(open.span(), close.span()),
+            );
+            self.set_recovery();
+        }
+        let close = self.read();
+        self.pop_newlines();
+        self.alloc(ExprKind::Parens(inner), between(open.span(), close.span()))
+    }
+
+    /// `a::b::f(` — namespaced function names (HCL 2.18+). Only taken when
+    /// the whole `ident :: ident ... (` sequence is present without spaces
+    /// around the `::`, so everything 2.14 accepts parses as before.
+    fn try_namespaced_call(&mut self, first: Token) -> Option<&'a Expr<'a>> {
+        let mut i = self.next;
+        let mut end = first.end;
+        loop {
+            let c1 = self.raw_at(i)?;
+            let c2 = self.raw_at(i + 1)?;
+            let id = self.raw_at(i + 2)?;
+            if c1.kind != T::Colon || c2.kind != T::Colon || id.kind != T::Ident || c1.start != end || c2.start != c1.end || id.start != c2.end {
+                return None;
+            }
+            end = id.end;
+            i += 3;
+            let after = self.raw_at(i)?;
+            if after.kind == T::OParen {
+                break;
+            }
+        }
+        self.next = i;
+        let text = std::str::from_utf8(self.src.get(first.start as usize..end as usize)?).ok()?;
+        let name = Ident { name: self.interner.intern(text), span: Span::new(first.start, end) };
+        Some(self.finish_call(name))
+    }
+
+    fn finish_call(&mut self, name: Ident) -> &'a Expr<'a> {
+        let open = self.read();
+        let mut args = BumpVec::new_in(self.arena);
+        let mut expand_final = false;
+        let mut close: Option<Token> = None;
+        self.push_newlines(false);
+        loop {
+            let tok = self.peek();
+            if tok.kind == T::CParen {
+                close = Some(self.read());
+                break;
+            }
+            let mark = self.mark();
+            let arg = self.parse_expression();
+            args.push(*arg);
+            if self.recovery && self.errors_since(mark) {
+                close = Some(self.recover(T::CParen));
+                break;
+            }
+            let sep = self.read();
+            if sep.kind == T::CParen {
+                close = Some(sep);
+                break;
+            }
+            if sep.kind == T::Ellipsis {
+                expand_final = true;
+                if self.peek().kind != T::CParen {
+                    if !self.recovery {
+                        self.error_ctx(
+                            "Missing closing parenthesis",
+                            "An expanded function argument (with ...) must be immediately followed by closing parentheses.",
+                            sep.span(),
+                            between(name.span, sep.span()),
+                        );
+                    }
+                    close = Some(self.recover(T::CParen));
+                } else {
+                    close = Some(self.read());
+                }
+                break;
+            }
+            if sep.kind != T::Comma {
+                if sep.kind == T::Eof {
+                    self.error(
+                        "Unterminated function call",
+                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parethesis nesting elsewhere in this file.",
+                        between(name.span, open.span()),
+                    );
+                } else {
+                    self.error_ctx(
+                        "Missing argument separator",
+                        "A comma is required to separate each function argument from the next.",
+                        sep.span(),
+                        between(name.span, sep.span()),
+                    );
+                }
+                close = Some(self.recover(T::CParen));
+                break;
+            }
+            if self.peek().kind == T::CParen {
+                close = Some(self.read());
+                break;
+            }
+        }
+        self.pop_newlines();
+        let close_span = close.map(|t| t.span()).unwrap_or(open.span());
+        let call = self.arena.alloc(Call {
+            name,
+            args: args.into_bump_slice(),
+            expand_final,
+            open_paren_span: open.span(),
+            close_paren_span: close_span,
+        });
+        self.alloc(ExprKind::Call(call), between(name.span, close_span))
+    }
+
+    /// Postfix steps after a term: `.attr`, `.0`, `.*`, `[key]`, `[*]`.
+    pub fn parse_traversals(&mut self, from: &'a Expr<'a>) -> &'a Expr<'a> {
+        let mut chain = Chain::Done(from);
+        loop {
+            let next = self.peek();
+            match next.kind {
+                T::Dot => {
+                    let dot = self.read();
+                    let attr = self.peek();
+                    match attr.kind {
+                        T::Ident => {
+                            let attr = self.read();
+                            let name = self.ident(attr);
+                            chain = self.extend_chain(chain, Traverser::Attr { name, span: between(dot.span(), attr.span()) });
+                        }
+                        T::NumberLit => {
+                            let num = self.read();
+                            let key = self.legacy_index_key(num, num, false);
+                            chain = self.extend_chain(chain, Traverser::Index { key, span: between(dot.span(), num.span()) });
+                        }
+                        T::Star => {
+                            let source = self.finish_chain(chain);
+                            chain = Chain::Done(self.parse_attr_splat(from, source, dot));
+                        }
+                        _ => {
+                            self.error("Invalid attribute name", "An attribute name is required after a dot.", attr.span());
+                            self.set_recovery();
+                        }
+                    }
+                }
+                T::OBrack => {
+                    let open = self.read();
+                    if self.peek().kind == T::Star {
+                        self.read();
+                        let mut close = self.read();
+                        if close.kind != T::CBrack && !self.recovery {
+                            self.error(
+                                "Missing close bracket on splat index",
+                                "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
+                                close.span(),
+                            );
+                            close = self.recover(T::CBrack);
+                        }
+                        let marker = between(open.span(), close.span());
+                        let source = self.finish_chain(chain);
+                        let id = self.new_splat_id();
+                        let item = self.alloc(ExprKind::AnonSymbol(id), marker);
+                        if !self.enter(marker) {
+                            return self.placeholder(marker);
+                        }
+                        let each = self.parse_traversals(item);
+                        self.leave();
+                        let s = self.arena.alloc(Splat { source, each, item: id, marker_span: marker });
+                        chain = Chain::Done(self.alloc(ExprKind::Splat(s), between(from.span, each.span)));
+                    } else {
+                        self.push_newlines(false);
+                        let mark = self.mark();
+                        let key = self.parse_expression();
+                        let close = if self.recovery && self.errors_since(mark) {
+                            self.recover(T::CBrack)
+                        } else {
+                            let close = self.read();
+                            if close.kind != T::CBrack && !self.recovery {
+                                self.error(
+                                    "Missing close bracket on index",
+                                    "The index operator must end with a closing bracket (\"]\").",
+                                    close.span(),
+                                );
+                                self.recover(T::CBrack)
+                            } else {
+                                close
+                            }
+                        };
+                        self.pop_newlines();
+                        let rng = between(open.span(), close.span());
+                        let literal_key = match key.kind {
+                            ExprKind::Literal(lit) => Some(lit),
+                            ExprKind::Template(parts) if parts.len() == 1 => match parts[0].kind {
+                                ExprKind::Literal(lit) => Some(lit),
+                                _ => None,
+                            },
+                            _ => None,
+                        };
+                        if let Some(key) = literal_key {
+                            chain = self.extend_chain(chain, Traverser::Index { key, span: rng });
+                        } else {
+                            let collection = self.finish_chain(chain);
+                            let ix = self.arena.alloc(Index { collection, key, open_span: open.span(), bracket_span: rng });
+                            chain = Chain::Done(self.alloc(ExprKind::Index(ix), between(from.span, rng)));
+                        }
+                    }
+                }
+                _ => break,
+            }
+        }
+        self.finish_chain(chain)
+    }
+
+    /// The key of a legacy `.N` index; `N.M` is rejected (reported on
+    /// `subject`).
+    fn legacy_index_key(&mut self, num: Token, subject: Token, in_splat: bool) -> Literal<'a> {
+        let text = self.text(num);
+        if let Some(dot) = text.iter().position(|&b| b == b'.') {
+            let first = String::from_utf8_lossy(&text[..dot]);
+            let second = String::from_utf8_lossy(&text[dot + 1..]);
+            let detail = if in_splat {
+                format!("When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax with a full splat expression [*] instead, like [{first}][{second}].")
+            } else {
+                format!("When using the legacy index syntax, chaining two indexes together is not permitted. Use the proper index syntax instead, like [{first}][{second}].")
+            };
+            self.error("Invalid legacy index syntax", detail, subject.span());
+            return Literal::Dynamic;
+        }
+        if !is_valid_number(text) {
+            self.invalid_number(num);
+            return Literal::Dynamic;
+        }
+        Literal::Number(std::str::from_utf8(text).unwrap_or("0"))
+    }
+
+    /// `source.*.a.b` — the attribute-only splat; `dot` was read and the
+    /// next token is the star.
+    fn parse_attr_splat(&mut self, from: &'a Expr<'a>, source: &'a Expr<'a>, dot: Token) -> &'a Expr<'a> {
+        let marker = self.read();
+        let mut steps: BumpVec<'a, Traverser<'a>> = BumpVec::new_in(self.arena);
+        let first = self.peek().span();
+        let mut last = marker.span();
+        while self.peek().kind == T::Dot {
+            let step_dot = self.read();
+            if self.peek().kind == T::NumberLit {
+                let num = self.read();
+                let key = self.legacy_index_key(num, marker, true);
+                steps.push(Traverser::Index { key, span: between(step_dot.span(), num.span()) });
+                last = num.span();
+                continue;
+            }
+            if self.peek().kind != T::Ident {
+                if !self.recovery {
+                    let bad = self.peek();
+                    if bad.kind == T::Star {
+                        self.error(
+                            "Nested splat expression not allowed",
+                            "A splat expression (*) cannot be used inside another attribute-only splat expression.",
+                            bad.span(),
+                        );
+                    } else {
+                        self.error("Invalid attribute name", "An attribute name is required after a dot.", marker.span());
+                    }
+                }
+                self.set_recovery();
+                // The reference abandons the splat here.
+                return source;
+            }
+            let attr = self.read();
+            let name = self.ident(attr);
+            steps.push(Traverser::Attr { name, span: between(step_dot.span(), attr.span()) });
+            last = attr.span();
+        }
+        let marker_span = between(dot.span(), marker.span());
+        let id = self.new_splat_id();
+        let item = self.alloc(ExprKind::AnonSymbol(id), marker_span);
+        let each = if steps.is_empty() {
+            item
+        } else {
+            let t = self.arena.alloc(RelativeTraversal { source: item, steps: steps.into_bump_slice() });
+            self.alloc(ExprKind::RelativeTraversal(t), between(first, last))
+        };
+        let s = self.arena.alloc(Splat { source, each, item: id, marker_span });
+        self.alloc(ExprKind::Splat(s), between(from.span, last))
+    }
+
+    fn parse_tuple(&mut self) -> &'a Expr<'a> {
+        let open = self.read();
+        self.push_newlines(false);
+        let e = self.parse_tuple_inner(open);
+        self.pop_newlines();
+        e
+    }
+
+    fn parse_tuple_inner(&mut self, open: Token) -> &'a Expr<'a> {
+        if self.is_keyword(self.peek(), "for") {
+            return self.finish_for(open);
+        }
+        let mut exprs = BumpVec::new_in(self.arena);
+        let close;
+        loop {
+            if self.peek().kind == T::CBrack {
+                close = self.read();
+                break;
+            }
+            let mark = self.mark();
+            let e = self.parse_expression();
+            exprs.push(*e);
+            if self.recovery && self.errors_since(mark) {
+                close = self.recover(T::CBrack);
+                break;
+            }
+            let next = self.peek();
+            if next.kind == T::CBrack {
+                close = self.read();
+                break;
+            }
+            if next.kind != T::Comma {
+                if !self.recovery {
+                    if next.kind == T::Eof {
+                        self.error(
+                            "Unterminated tuple constructor expression",
+                            "There is no corresponding closing bracket before the end of the file. This may be caused by incorrect bracket nesting elsewhere in this file.",
+                            open.span(),
+                        );
+                    } else {
+                        self.error_ctx(
+                            "Missing item separator",
+                            "Expected a comma to mark the beginning of the next item.",
+                            next.span(),
+                            between(open.span(), next.span()),
+                        );
+                    }
+                }
+                close = self.recover(T::CBrack);
+                break;
+            }
+            self.read();
+        }
+        self.alloc(ExprKind::Tuple(exprs.into_bump_slice()), between(open.span(), close.span()))
+    }
+
+    fn parse_object(&mut self) -> &'a Expr<'a> {
+        let open = self.read();
+        self.push_newlines(false);
+        let is_for = self.is_keyword(self.peek(), "for");
+        self.pop_newlines();
+        if is_for {
+            self.push_newlines(false);
+            let e = self.finish_for(open);
+            self.pop_newlines();
+            return e;
+        }
+        self.push_newlines(true);
+        let e = self.parse_object_items(open);
+        self.pop_newlines();
+        e
+    }
+
+    fn parse_object_items(&mut self, open: Token) -> &'a Expr<'a> {
+        let mut items = BumpVec::new_in(self.arena);
+        let close;
+        loop {
+            let next = self.peek();
+            if next.kind == T::Newline {
+                self.read();
+                continue;
+            }
+            if next.kind == T::CBrace {
+                close = self.read();
+                break;
+            }
+            let force_non_literal = next.kind == T::OParen;
+            let mark = self.mark();
+            let key = self.parse_expression();
+            if self.recovery && self.errors_since(mark) {
+                close = self.recover(T::CBrace);
+                break;
+            }
+            let next = self.peek();
+            if next.kind != T::Equal && next.kind != T::Colon {
+                if !self.recovery {
+                    match next.kind {
+                        T::Newline | T::Comma => self.error_ctx(
+                            "Missing attribute value",
+                            "Expected an attribute value, introduced by an equals sign (\"=\").",
+                            next.span(),
+                            between(open.span(), next.span()),
+                        ),
+                        T::Ident => self.error_ctx(
+                            "Missing key/value separator",
+                            "Expected an equals sign (\"=\") to mark the beginning of the attribute value. If you intended to given an attribute name containing periods or spaces, write the name in quotes to create a string literal.",
+                            next.span(),
+                            between(open.span(), next.span()),
+                        ),
+                        T::Eof => self.error(
+                            "Unterminated object constructor expression",
+                            "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            open.span(),
+                        ),
+                        _ => self.error_ctx(
+                            "Missing key/value separator",
+                            "Expected an equals sign (\"=\") to mark the beginning of the attribute value.",
+                            next.span(),
+                            between(open.span(), next.span()),
+                        ),
+                    }
+                }
+                close = self.recover(T::CBrace);
+                break;
+            }
+            self.read();
+            let mark = self.mark();
+            let value = self.parse_expression();
+            if self.recovery && self.errors_since(mark) {
+                close = self.recover(T::CBrace);
+                break;
+            }
+            items.push(ObjectItem { key, value, force_non_literal });
+            let next = self.peek();
+            if next.kind == T::CBrace {
+                close = self.read();
+                break;
+            }
+            if next.kind != T::Comma && next.kind != T::Newline {
+                if !self.recovery {
+                    if next.kind == T::Eof {
+                        self.error(
+                            "Unterminated object constructor expression",
+                            "There is no corresponding closing brace before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                            open.span(),
+                        );
+                    } else {
+                        self.error_ctx(
+                            "Missing attribute separator",
+                            "Expected a newline or comma to mark the beginning of the next attribute.",
+                            next.span(),
+                            between(open.span(), next.span()),
+                        );
+                    }
+                }
+                close = self.recover(T::CBrace);
+                break;
+            }
+            self.read();
+        }
+        self.alloc(ExprKind::Object(items.into_bump_slice()), between(open.span(), close.span()))
+    }
+
+    /// `[for ...]` / `{for ...}` after the opening bracket; the peeker is at `for`.
+    fn finish_for(&mut self, open: Token) -> &'a Expr<'a> {
+        self.push_newlines(false);
+        let e = self.finish_for_inner(open);
+        self.pop_newlines();
+        e
+    }
+
+    #[cold]
+    fn for_error(&mut self, open: Token, detail: &str) {
+        if !self.recovery {
+            let at = self.peek().span();
+            self.error_ctx("Invalid 'for' expression", detail, at, between(open.span(), at));
+        }
+    }
+
+    fn for_bail(&mut self, open: Token, close_kind: T) -> &'a Expr<'a> {
+        let close = self.recover(close_kind);
+        self.placeholder(between(open.span(), close.span()))
+    }
+
+    fn finish_for_inner(&mut self, open: Token) -> &'a Expr<'a> {
+        self.read(); // `for`
+        let make_object = open.kind == T::OBrace;
+        let close_kind = if make_object { T::CBrace } else { T::CBrack };
+        if self.peek().kind != T::Ident {
+            self.for_error(open, "For expression requires variable name after 'for'.");
+            return self.for_bail(open, close_kind);
+        }
+        let first = self.read();
+        let mut val_var = self.ident(first);
+        let mut key_var = None;
+        if self.peek().kind == T::Comma {
+            key_var = Some(val_var);
+            self.read();
+            if self.peek().kind != T::Ident {
+                self.for_error(open, "For expression requires value variable name after comma.");
+                return self.for_bail(open, close_kind);
+            }
+            let v = self.read();
+            val_var = self.ident(v);
+        }
+        if !self.is_keyword(self.peek(), "in") {
+            self.for_error(open, "For expression requires the 'in' keyword after its name declarations.");
+            return self.for_bail(open, close_kind);
+        }
+        self.read();
+        let mark = self.mark();
+        let collection = self.parse_expression();
+        if self.recovery && self.errors_since(mark) {
+            return self.for_bail(open, close_kind);
+        }
+        if self.peek().kind != T::Colon {
+            self.for_error(open, "For expression requires a colon after the collection expression.");
+            return self.for_bail(open, close_kind);
+        }
+        self.read();
+        let mark = self.mark();
+        let mut val_expr = self.parse_expression();
+        let mut key_expr = None;
+        if self.peek().kind == T::FatArrow {
+            self.read();
+            key_expr = Some(val_expr);
+            val_expr = self.parse_expression();
+        }
+        if self.recovery && self.errors_since(mark) {
+            return self.for_bail(open, close_kind);
+        }
+        let mut group = None;
+        if self.peek().kind == T::Ellipsis {
+            group = Some(self.read());
+        }
+        let mut cond_expr = None;
+        if self.is_keyword(self.peek(), "if") {
+            self.read();
+            let mark = self.mark();
+            let c = self.parse_expression();
+            if self.recovery && self.errors_since(mark) {
+                return self.for_bail(open, close_kind);
+            }
+            cond_expr = Some(c);
+        }
+        let close = if self.peek().kind == close_kind {
+            self.read()
+        } else {
+            self.for_error(open, "Extra characters after the end of the 'for' expression.");
+            self.recover(close_kind)
+        };
+        let whole = between(open.span(), close.span());
+        if !make_object {
+            if let Some(k) = key_expr {
+                self.error_ctx("Invalid 'for' expression", "Key expression is not valid when building a tuple.", k.span, whole);
+            }
+            if let Some(e) = group {
+                self.error_ctx(
+                    "Invalid 'for' expression",
+                    "Grouping ellipsis (...) cannot be used when building a tuple.",
+                    e.span(),
+                    whole,
+                );
+            }
+        } else if key_expr.is_none() {
+            self.error_ctx("Invalid 'for' expression", "Key expression is required when building an object.", val_expr.span, whole);
+        }
+        let f = self.arena.alloc(ForExpr {
+            key_var,
+            val_var,
+            collection,
+            key_expr,
+            val_expr,
+            cond_expr,
+            group: group.is_some(),
+            open_span: open.span(),
+            close_span: close.span(),
+        });
+        self.alloc(ExprKind::For(f), whole)
+    }
+}
+

@@ -1,0 +1,393 @@
+//! Recursive-descent parser over the token vector.
+//!
+//! The structure follows the reference parser step by step (including its
+//! error recovery, which decides which diagnostics appear and where), so
+//! both accept the same sources and report their first error at the same
+//! place. Differences: nesting is limited to [`MAX_NESTING`] levels (the
+//! reference overflows its stack instead), and namespaced function names
+//! (`ns::f()`, HCL 2.18+) are accepted.
+
+mod body;
+mod expr;
+mod template;
+
+use crate::ast::{Expr, ExprKind, Ident, Literal};
+use crate::intern::Interner;
+use crate::lexer::{Token, TokenKind};
+use bumpalo::Bump;
+use runtime::{Diagnostic, LineIndex, Span};
+
+pub(crate) use body::parse_body_tokens;
+pub(crate) use expr::is_valid_number;
+
+/// How deeply expressions, template sequences and blocks may nest. Deep
+/// enough for any real configuration (the conformance suite nests 1000
+/// parentheses), shallow enough that the recursive parser and the later
+/// tree walks stay within a 2 MiB thread stack even in debug builds.
+pub const MAX_NESTING: u32 = 1100;
+
+pub(crate) struct Parser<'a, 'i> {
+    pub arena: &'a Bump,
+    pub src: &'a [u8],
+    tokens: Vec<Token>,
+    /// Index of the next unread token (the reference peeker's NextIndex).
+    next: usize,
+    /// Whether newlines are significant, innermost last.
+    newlines: Vec<bool>,
+    /// Set once any recovery was attempted; suppresses follow-on errors.
+    pub recovery: bool,
+    pub interner: &'i mut Interner,
+    pub diags: Vec<Diagnostic>,
+    depth: u32,
+    too_deep_reported: bool,
+    next_splat_id: u32,
+    filename: &'a str,
+    line_index: Option<LineIndex>,
+}
+
+impl<'a, 'i> Parser<'a, 'i> {
+    pub fn new(arena: &'a Bump, src: &'a [u8], tokens: Vec<Token>, interner: &'i mut Interner, filename: &'a str) -> Self {
+        Parser {
+            arena,
+            src,
+            tokens,
+            next: 0,
+            newlines: vec![true],
+            recovery: false,
+            interner,
+            diags: Vec::new(),
+            depth: 0,
+            too_deep_reported: false,
+            next_splat_id: 0,
+            filename,
+            line_index: None,
+        }
+    }
+
+    // ---- token access (the reference's peeker) ----
+
+    #[inline]
+    fn including_newlines(&self) -> bool {
+        self.newlines.last().copied().unwrap_or(true)
+    }
+
+    #[inline]
+    fn peek_index(&self) -> usize {
+        let mut i = self.next;
+        let last = self.tokens.len() - 1;
+        if i > last {
+            return last;
+        }
+        if !self.including_newlines() {
+            // The vector ends with Eof, so this stops.
+            while self.tokens[i].kind == TokenKind::Newline {
+                i += 1;
+            }
+        }
+        i
+    }
+
+    #[inline]
+    pub fn peek(&self) -> Token {
+        self.tokens[self.peek_index()]
+    }
+
+    #[inline]
+    pub fn read(&mut self) -> Token {
+        let i = self.peek_index();
+        self.next = (i + 1).min(self.tokens.len());
+        self.tokens[i]
+    }
+
+    /// The span of the last token read (or of the next one, at the start).
+    pub fn prev_span(&self) -> Span {
+        if self.next == 0 {
+            return self.peek().span();
+        }
+        self.tokens[self.next - 1].span()
+    }
+
+    /// The token `n` places after the next one, ignoring newline mode.
+    fn raw_at(&self, index: usize) -> Option<Token> {
+        self.tokens.get(index).copied()
+    }
+
+    pub fn push_newlines(&mut self, include: bool) {
+        self.newlines.push(include);
+    }
+
+    pub fn pop_newlines(&mut self) {
+        if self.newlines.len() > 1 {
+            self.newlines.pop();
+        }
+    }
+
+    pub fn text(&self, tok: Token) -> &'a [u8] {
+        self.src.get(tok.start as usize..tok.end as usize).unwrap_or(&[])
+    }
+
+    /// Text of an identifier token (always valid UTF-8 by construction).
+    pub fn ident_str(&self, tok: Token) -> &'a str {
+        std::str::from_utf8(self.text(tok)).unwrap_or("")
+    }
+
+    pub fn ident(&mut self, tok: Token) -> Ident {
+        let name = self.ident_str(tok);
+        Ident { name: self.interner.intern(name), span: tok.span() }
+    }
+
+    pub fn is_keyword(&self, tok: Token, kw: &str) -> bool {
+        tok.kind == TokenKind::Ident && self.text(tok) == kw.as_bytes()
+    }
+
+    // ---- diagnostics ----
+
+    pub fn mark(&self) -> usize {
+        self.diags.len()
+    }
+
+    /// Whether errors were reported since `mark` (all parse diagnostics are errors).
+    pub fn errors_since(&self, mark: usize) -> bool {
+        self.diags.len() > mark
+    }
+
+    #[cold]
+    pub fn error(&mut self, summary: &str, detail: impl Into<String>, subject: Span) {
+        self.diags.push(Diagnostic::error(summary, detail, Some(subject)));
+    }
+
+    #[cold]
+    pub fn error_ctx(&mut self, summary: &str, detail: impl Into<String>, subject: Span, context: Span) {
+        self.diags.push(Diagnostic::error(summary, detail, Some(subject)).with_context(context));
+    }
+
+    /// `file:line,col-col` as hcl prints a range.
+    #[cold]
+    pub fn range_string(&mut self, span: Span) -> String {
+        let src = self.src;
+        let idx = self.line_index.get_or_insert_with(|| LineIndex::new(src));
+        let bom = src.starts_with(b"\xEF\xBB\xBF");
+        let fix = |p: runtime::Pos| {
+            // hcl skips a leading byte order mark without counting a column.
+            if bom && p.line == 1 && p.byte >= 3 {
+                p.column.saturating_sub(1).max(1)
+            } else {
+                p.column
+            }
+        };
+        let start = idx.pos(src, span.start);
+        let end = idx.pos(src, span.end);
+        if start.line == end.line {
+            format!("{}:{},{}-{}", self.filename, start.line, fix(start), fix(end))
+        } else {
+            format!("{}:{},{}-{},{}", self.filename, start.line, fix(start), end.line, fix(end))
+        }
+    }
+
+    // ---- nesting limit ----
+
+    /// Enters one nesting level; `false` (after reporting once, and entering
+    /// recovery so callers unwind) when the limit is reached.
+    pub fn enter(&mut self, at: Span) -> bool {
+        if self.depth >= MAX_NESTING {
+            if !self.too_deep_reported {
+                self.too_deep_reported = true;
+                self.error(
+                    "Nesting too deep",
+                    format!("This configuration nests expressions, templates or blocks more than {MAX_NESTING} levels deep."),
+                    at,
+                );
+            }
+            self.recovery = true;
+            return false;
+        }
+        self.depth += 1;
+        true
+    }
+
+    pub fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+
+    // ---- recovery (the reference's recover helpers) ----
+
+    pub fn set_recovery(&mut self) {
+        self.recovery = true;
+    }
+
+    /// Skips to the token `end` that closes the current bracket, counting
+    /// nested pairs; returns it (or Eof).
+    pub fn recover(&mut self, end: TokenKind) -> Token {
+        let start = opposite_bracket(end);
+        self.recovery = true;
+        let mut nest = 0u32;
+        loop {
+            let tok = self.read();
+            let mut kind = tok.kind;
+            if end == TokenKind::TemplateSeqEnd && kind == TokenKind::TemplateControl {
+                kind = TokenKind::TemplateInterp;
+            }
+            if Some(kind) == start {
+                nest += 1;
+            } else if kind == end {
+                if nest == 0 {
+                    return tok;
+                }
+                nest -= 1;
+            } else if kind == TokenKind::Eof {
+                return tok;
+            }
+        }
+    }
+
+    /// Skips to the end of the current body item: the next newline outside
+    /// any brackets.
+    pub fn recover_after_body_item(&mut self) {
+        use TokenKind as T;
+        self.recovery = true;
+        let mut open: Vec<TokenKind> = Vec::new();
+        loop {
+            let tok = self.read();
+            match tok.kind {
+                T::Newline => {
+                    if open.is_empty() {
+                        break;
+                    }
+                }
+                T::Eof => break,
+                T::OBrace | T::OBrack | T::OParen | T::OQuote | T::OHeredoc | T::TemplateInterp | T::TemplateControl => {
+                    open.push(tok.kind)
+                }
+                T::CBrace | T::CBrack | T::CParen | T::CQuote | T::CHeredoc => {
+                    let opener = opposite_bracket(tok.kind);
+                    while let Some(&top) = open.last() {
+                        if Some(top) == opener {
+                            break;
+                        }
+                        open.pop();
+                    }
+                    open.pop();
+                }
+                T::TemplateSeqEnd => {
+                    while let Some(&top) = open.last() {
+                        if top == T::TemplateInterp || top == T::TemplateControl {
+                            break;
+                        }
+                        open.pop();
+                    }
+                    open.pop();
+                }
+                _ => {}
+            }
+        }
+    }
+
+    // ---- arena helpers ----
+
+    pub fn alloc(&self, kind: ExprKind<'a>, span: Span) -> &'a Expr<'a> {
+        self.arena.alloc(Expr::new(kind, span))
+    }
+
+    pub fn placeholder(&self, span: Span) -> &'a Expr<'a> {
+        self.alloc(ExprKind::Literal(Literal::Dynamic), span)
+    }
+
+    pub fn new_splat_id(&mut self) -> u32 {
+        let id = self.next_splat_id;
+        self.next_splat_id = self.next_splat_id.wrapping_add(1);
+        id
+    }
+
+    pub fn into_diags(self) -> Vec<Diagnostic> {
+        self.diags
+    }
+}
+
+fn opposite_bracket(kind: TokenKind) -> Option<TokenKind> {
+    use TokenKind as T;
+    Some(match kind {
+        T::OBrace => T::CBrace,
+        T::OBrack => T::CBrack,
+        T::OParen => T::CParen,
+        T::OQuote => T::CQuote,
+        T::OHeredoc => T::CHeredoc,
+        T::CBrace => T::OBrace,
+        T::CBrack => T::OBrack,
+        T::CParen => T::OParen,
+        T::CQuote => T::OQuote,
+        T::CHeredoc => T::OHeredoc,
+        T::TemplateControl | T::TemplateInterp => T::TemplateSeqEnd,
+        T::TemplateSeqEnd => T::TemplateInterp,
+        _ => return None,
+    })
+}
+
+/// Between two spans: from the start of `a` to the end of `b`.
+#[inline]
+pub(crate) fn between(a: Span, b: Span) -> Span {
+    Span::new(a.start, b.end.max(a.start))
+}
+
+/// Go's `%q` for a string: quoted, with escapes for quotes, backslashes,
+/// control characters and invalid UTF-8.
+pub(crate) fn go_quote(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 2);
+    out.push('"');
+    let mut i = 0;
+    while i < bytes.len() {
+        let rest = &bytes[i..];
+        let valid = match std::str::from_utf8(rest) {
+            Ok(s) => s,
+            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
+        };
+        if let Some(c) = valid.chars().next() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{7}' => out.push_str("\\a"),
+                '\u{8}' => out.push_str("\\b"),
+                '\u{c}' => out.push_str("\\f"),
+                '\u{b}' => out.push_str("\\v"),
+                c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
+                c if c.is_control() => {
+                    if (c as u32) < 0x10000 {
+                        out.push_str(&format!("\\u{:04x}", c as u32))
+                    } else {
+                        out.push_str(&format!("\\U{:08x}", c as u32))
+                    }
+                }
+                c => out.push(c),
+            }
+            i += c.len_utf8();
+        } else {
+            out.push_str(&format!("\\x{:02x}", bytes[i]));
+            i += 1;
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Converts bytes to text the way Go converts invalid UTF-8 when decoding:
+/// each byte that does not start a valid sequence becomes one U+FFFD.
+pub(crate) fn lossy_go(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 8);
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                return out;
+            }
+            Err(e) => {
+                let good = e.valid_up_to();
+                out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or(""));
+                out.push('\u{FFFD}');
+                rest = &rest[good + 1..];
+            }
+        }
+    }
+}

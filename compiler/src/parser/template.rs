@@ -1,0 +1,716 @@
+//! Templates: quoted strings, heredocs and bare templates.
+//!
+//! As in the reference, parsing is two passes: the token stream is first
+//! raised to template "atoms" (literal text with escapes resolved and strip
+//! markers applied, interpolations, directive openers and closers), then the
+//! atoms are nested into if/for structures.
+
+use super::{between, go_quote, lossy_go, Parser};
+use crate::ast::*;
+use crate::lexer::{Token, TokenKind as T};
+use bumpalo::collections::Vec as BumpVec;
+use runtime::Span;
+use unicode_segmentation::UnicodeSegmentation;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum EndKind {
+    EndIf,
+    Else,
+    EndFor,
+}
+
+impl EndKind {
+    fn name(self) -> &'static str {
+        match self {
+            EndKind::EndIf => "endif",
+            EndKind::Else => "else",
+            EndKind::EndFor => "endfor",
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Atom<'a> {
+    Lit { val: &'a str, span: Span },
+    Interp { expr: &'a Expr<'a> },
+    If { cond: &'a Expr<'a>, span: Span },
+    For { key: Option<Ident>, val: Ident, coll: &'a Expr<'a>, span: Span },
+    EndCtrl { kind: EndKind, span: Span },
+    End { span: Span },
+}
+
+fn trim_start_space(s: &str) -> &str {
+    s.trim_start_matches(char::is_whitespace)
+}
+
+fn trim_end_space(s: &str) -> &str {
+    s.trim_end_matches(char::is_whitespace)
+}
+
+/// The reference's "did you mean" rule: the first candidate within
+/// edit distance 2.
+fn name_suggestion(given: &str, candidates: &[&'static str]) -> Option<&'static str> {
+    candidates.iter().copied().find(|c| levenshtein(given, c) < 3)
+}
+
+fn levenshtein(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        cur[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}
+
+impl<'a, 'i> Parser<'a, 'i> {
+    /// A whole bare template (`ParseTemplate`).
+    pub fn parse_template_root(&mut self) -> &'a Expr<'a> {
+        let (parts, passthru, span) = self.parse_template_inner(T::Eof, false);
+        if passthru {
+            if let Some(only) = parts.first() {
+                return self.alloc(ExprKind::TemplateWrap(only), span);
+            }
+        }
+        self.alloc(ExprKind::Template(parts), span)
+    }
+
+    /// The parts of a template up to `end`; `passthru` when the template is
+    /// exactly one interpolation (its value is then the interpolated value).
+    pub fn parse_template_inner(&mut self, end: T, flush: bool) -> (&'a [Expr<'a>], bool, Span) {
+        let (mut atoms, span) = self.parse_template_atoms(end);
+        if flush {
+            flush_heredoc(&mut atoms);
+        }
+        let passthru = atoms.len() == 2 && matches!(atoms[0], Atom::Interp { .. });
+        let mut pos = 0usize;
+        let mut exprs = BumpVec::new_in(self.arena);
+        while !matches!(atoms.get(pos), Some(Atom::End { .. }) | None) {
+            let e = self.template_part(&atoms, &mut pos);
+            exprs.push(*e);
+        }
+        (exprs.into_bump_slice(), passthru, span)
+    }
+
+    fn parse_template_atoms(&mut self, end: T) -> (Vec<Atom<'a>>, Span) {
+        let mut atoms: Vec<Atom<'a>> = Vec::new();
+        let start = self.peek().span();
+        let mut ltrim_next = false;
+        let mut next_can_trim_prev = false;
+        let end_span;
+        loop {
+            let next = self.read();
+            if next.kind == end {
+                end_span = next.span();
+                break;
+            }
+            let ltrim = std::mem::take(&mut ltrim_next);
+            let can_trim_prev = std::mem::take(&mut next_can_trim_prev);
+            match next.kind {
+                T::StringLit | T::QuotedLit => {
+                    let mut val = self.literal_text(next);
+                    if ltrim {
+                        val = trim_start_space(val);
+                    }
+                    atoms.push(Atom::Lit { val, span: next.span() });
+                    next_can_trim_prev = true;
+                }
+                T::TemplateInterp => {
+                    if can_trim_prev && next.end - next.start == 3 {
+                        if let Some(Atom::Lit { val, .. }) = atoms.last_mut() {
+                            *val = trim_end_space(val);
+                        }
+                    }
+                    self.push_newlines(false);
+                    let expr = self.parse_expression();
+                    let close = self.peek();
+                    if close.kind != T::TemplateSeqEnd {
+                        if !self.recovery {
+                            self.interp_not_closed(close, start, end);
+                        }
+                        self.recover(T::TemplateSeqEnd);
+                    } else {
+                        self.read();
+                        if close.end - close.start == 2 {
+                            ltrim_next = true;
+                        }
+                    }
+                    self.pop_newlines();
+                    atoms.push(Atom::Interp { expr });
+                }
+                T::TemplateControl => {
+                    if can_trim_prev && next.end - next.start == 3 {
+                        if let Some(Atom::Lit { val, .. }) = atoms.last_mut() {
+                            *val = trim_end_space(val);
+                        }
+                    }
+                    self.push_newlines(false);
+                    let ok = self.parse_directive(next, start, &mut atoms, &mut ltrim_next);
+                    let _ = ok;
+                    self.pop_newlines();
+                }
+                _ => {
+                    if !self.recovery {
+                        self.error_ctx(
+                            "Unterminated template string",
+                            "No closing marker was found for the string.",
+                            next.span(),
+                            between(start, next.span()),
+                        );
+                    }
+                    let last = self.recover(end);
+                    end_span = last.span();
+                    break;
+                }
+            }
+        }
+        if atoms.is_empty() {
+            atoms.push(Atom::Lit { val: "", span: Span::new(start.end, start.end) });
+        }
+        atoms.push(Atom::End { span: end_span });
+        (atoms, between(start, end_span))
+    }
+
+    #[cold]
+    fn interp_not_closed(&mut self, close: Token, start: Span, end: T) {
+        match close.kind {
+            T::Eof => self.error(
+                "Unclosed template interpolation sequence",
+                "There is no closing brace for this interpolation sequence before the end of the file. This might be caused by incorrect nesting inside the given expression.",
+                start,
+            ),
+            T::Colon => self.error_ctx(
+                "Extra characters after interpolation expression",
+                "Template interpolation doesn't expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with \"$${\" instead of just \"${\".",
+                close.span(),
+                between(start, close.span()),
+            ),
+            T::CQuote | T::OQuote if end == T::CQuote => self.error(
+                "Unclosed template interpolation sequence",
+                "There is no closing brace for this interpolation sequence before the end of the quoted template. This might be caused by incorrect nesting inside the given expression.",
+                start,
+            ),
+            _ => self.error_ctx(
+                "Extra characters after interpolation expression",
+                "Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\".",
+                close.span(),
+                between(start, close.span()),
+            ),
+        }
+    }
+
+    /// One `%{ ... }` directive; the opener was read.
+    fn parse_directive(&mut self, open: Token, start: Span, atoms: &mut Vec<Atom<'a>>, ltrim_next: &mut bool) -> bool {
+        let kw = self.peek();
+        if kw.kind != T::Ident {
+            if !self.recovery {
+                self.error_ctx(
+                    "Invalid template directive",
+                    "A template directive keyword (\"if\", \"for\", etc) is expected at the beginning of a %{ sequence.",
+                    kw.span(),
+                    between(open.span(), kw.span()),
+                );
+            }
+            self.recover(T::TemplateSeqEnd);
+            return false;
+        }
+        self.read();
+        let word = self.text(kw);
+        match word {
+            b"if" => {
+                let cond = self.parse_expression();
+                let span = between(open.span(), self.peek().span());
+                atoms.push(Atom::If { cond, span });
+            }
+            b"else" | b"endif" | b"endfor" => {
+                let kind = match word {
+                    b"else" => EndKind::Else,
+                    b"endif" => EndKind::EndIf,
+                    _ => EndKind::EndFor,
+                };
+                let span = between(open.span(), self.peek().span());
+                atoms.push(Atom::EndCtrl { kind, span });
+            }
+            b"for" => {
+                if self.peek().kind != T::Ident {
+                    if !self.recovery {
+                        let at = self.peek().span();
+                        self.error("Invalid 'for' directive", "For directive requires variable name after 'for'.", at);
+                    }
+                    self.recover(T::TemplateSeqEnd);
+                    return false;
+                }
+                let first = self.read();
+                let mut val = self.ident(first);
+                let mut key = None;
+                if self.peek().kind == T::Comma {
+                    key = Some(val);
+                    self.read();
+                    if self.peek().kind != T::Ident {
+                        if !self.recovery {
+                            let at = self.peek().span();
+                            self.error("Invalid 'for' directive", "For directive requires value variable name after comma.", at);
+                        }
+                        self.recover(T::TemplateSeqEnd);
+                        return false;
+                    }
+                    let v = self.read();
+                    val = self.ident(v);
+                }
+                if !self.is_keyword(self.peek(), "in") {
+                    if !self.recovery {
+                        let at = self.peek().span();
+                        self.error("Invalid 'for' directive", "For directive requires 'in' keyword after names.", at);
+                    }
+                    self.recover(T::TemplateSeqEnd);
+                    return false;
+                }
+                self.read();
+                let coll = self.parse_expression();
+                let span = between(open.span(), self.peek().span());
+                atoms.push(Atom::For { key, val, coll, span });
+            }
+            _ => {
+                if !self.recovery {
+                    let given = String::from_utf8_lossy(word).into_owned();
+                    let suggestion = match name_suggestion(&given, &["if", "for", "else", "endif", "endfor"]) {
+                        Some(s) => format!(" Did you mean {}?", go_quote(s.as_bytes())),
+                        None => String::new(),
+                    };
+                    self.error_ctx(
+                        "Invalid template control keyword",
+                        format!("{} is not a valid template control keyword.{}", go_quote(word), suggestion),
+                        kw.span(),
+                        between(open.span(), kw.span()),
+                    );
+                }
+                self.recover(T::TemplateSeqEnd);
+                return false;
+            }
+        }
+        let close = self.peek();
+        if close.kind != T::TemplateSeqEnd {
+            if !self.recovery {
+                let summary = format!("Extra characters in {} marker", String::from_utf8_lossy(word));
+                self.error_ctx(
+                    &summary,
+                    "Expected a closing brace to end the sequence, but found extra characters.",
+                    close.span(),
+                    between(start, close.span()),
+                );
+            }
+            self.recover(T::TemplateSeqEnd);
+        } else {
+            self.read();
+            if close.end - close.start == 2 {
+                *ltrim_next = true;
+            }
+        }
+        true
+    }
+
+    /// The text of a literal token with escapes resolved. Invalid UTF-8
+    /// (which the scanner lets through inside strings) becomes U+FFFD.
+    pub fn literal_text(&mut self, tok: Token) -> &'a str {
+        let bytes = self.text(tok);
+        let quoted = tok.kind == T::QuotedLit;
+        let escaped = (quoted && memchr::memchr(b'\\', bytes).is_some()) || bytes.starts_with(b"$${") || bytes.starts_with(b"%%{");
+        if !escaped {
+            return match std::str::from_utf8(bytes) {
+                Ok(s) => s,
+                Err(_) => self.arena.alloc_str(&lossy_go(bytes)),
+            };
+        }
+        let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
+        let base = tok.start;
+        let n = bytes.len();
+        let mut i = 0;
+        while i < n {
+            let b = bytes[i];
+            if quoted && b == b'\\' {
+                let Some(&c) = bytes.get(i + 1) else {
+                    self.error(
+                        "Invalid escape sequence",
+                        "Backslash must be followed by an escape sequence selector character.",
+                        Span::new(base + i as u32, base + i as u32 + 1),
+                    );
+                    out.push(b'\\');
+                    i += 1;
+                    continue;
+                };
+                let simple = match c {
+                    b'n' => Some(b'\n'),
+                    b'r' => Some(b'\r'),
+                    b't' => Some(b'\t'),
+                    b'"' => Some(b'"'),
+                    b'\\' => Some(b'\\'),
+                    _ => None,
+                };
+                if let Some(s) = simple {
+                    out.push(s);
+                    i += 2;
+                    continue;
+                }
+                if c == b'u' || c == b'U' {
+                    let want = if c == b'u' { 4 } else { 8 };
+                    let mut j = i + 2;
+                    while j < n && j - (i + 2) < want && bytes[j].is_ascii_hexdigit() {
+                        j += 1;
+                    }
+                    let span = Span::new(base + i as u32, base + j as u32);
+                    if j - (i + 2) != want {
+                        let detail = if c == b'u' {
+                            "The \\u escape sequence must be followed by four hexadecimal digits."
+                        } else {
+                            "The \\U escape sequence must be followed by eight hexadecimal digits."
+                        };
+                        self.error("Invalid escape sequence", detail, span);
+                        out.extend_from_slice(&bytes[i..j]);
+                        i = j;
+                        continue;
+                    }
+                    let hex = std::str::from_utf8(&bytes[i + 2..j]).unwrap_or("0");
+                    let num = u32::from_str_radix(hex, 16).unwrap_or(u32::MAX);
+                    match char::from_u32(num) {
+                        Some(ch) => {
+                            let mut buf = [0u8; 4];
+                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                        }
+                        None => {
+                            self.error("Invalid escape sequence", format!("Cannot encode character U+{num:04x} in UTF-8."), span);
+                            out.extend_from_slice(&bytes[i..j]);
+                        }
+                    }
+                    i = j;
+                    continue;
+                }
+                let len = crate::lexer::scanner_char_len(&bytes[i + 1..]).max(1);
+                let sel = &bytes[i + 1..(i + 1 + len).min(n)];
+                self.error(
+                    "Invalid escape sequence",
+                    format!("The symbol {} is not a valid escape sequence selector.", go_quote(sel)),
+                    Span::new(base + i as u32, base + (i + 1 + sel.len()) as u32),
+                );
+                out.extend_from_slice(sel);
+                i += 1 + sel.len();
+                continue;
+            }
+            if (b == b'$' || b == b'%') && bytes.get(i + 1) == Some(&b) && bytes.get(i + 2) == Some(&b'{') {
+                out.push(b);
+                out.push(b'{');
+                i += 3;
+                continue;
+            }
+            out.push(b);
+            i += 1;
+        }
+        match String::from_utf8(out) {
+            Ok(s) => self.arena.alloc_str(&s),
+            Err(e) => self.arena.alloc_str(&lossy_go(e.as_bytes())),
+        }
+    }
+
+    /// One part of the template at `atoms[*pos]`.
+    fn template_part(&mut self, atoms: &[Atom<'a>], pos: &mut usize) -> &'a Expr<'a> {
+        let Some(&atom) = atoms.get(*pos) else {
+            return self.placeholder(Span::default());
+        };
+        match atom {
+            Atom::Lit { val, span } => {
+                *pos += 1;
+                self.alloc(ExprKind::Literal(Literal::String(val)), span)
+            }
+            Atom::Interp { expr } => {
+                *pos += 1;
+                expr
+            }
+            Atom::If { cond, span } => {
+                if !self.enter(span) {
+                    *pos = atoms.len() - 1;
+                    return self.placeholder(span);
+                }
+                let e = self.template_if(atoms, pos, cond, span);
+                self.leave();
+                e
+            }
+            Atom::For { key, val, coll, span } => {
+                if !self.enter(span) {
+                    *pos = atoms.len() - 1;
+                    return self.placeholder(span);
+                }
+                let e = self.template_for(atoms, pos, key, val, coll, span);
+                self.leave();
+                e
+            }
+            Atom::End { span } => {
+                self.error("Unexpected end of template", "The control directives within this template are unbalanced.", span);
+                self.placeholder(span)
+            }
+            Atom::EndCtrl { kind, span } => {
+                *pos += 1;
+                let summary = format!("Unexpected {} directive", kind.name());
+                self.error(&summary, "The control directives within this template are unbalanced.", span);
+                self.placeholder(span)
+            }
+        }
+    }
+
+    fn template_parts_expr(&mut self, parts: BumpVec<'a, Expr<'a>>) -> &'a Expr<'a> {
+        let span = match (parts.first(), parts.last()) {
+            (Some(f), Some(l)) => between(f.span, l.span),
+            _ => Span::default(),
+        };
+        self.alloc(ExprKind::Template(parts.into_bump_slice()), span)
+    }
+
+    fn template_if(&mut self, atoms: &[Atom<'a>], pos: &mut usize, cond: &'a Expr<'a>, if_span: Span) -> &'a Expr<'a> {
+        *pos += 1;
+        let mut if_parts = BumpVec::new_in(self.arena);
+        let mut else_parts = BumpVec::new_in(self.arena);
+        let mut in_else = false;
+        let endif_span;
+        loop {
+            match atoms.get(*pos).copied() {
+                Some(Atom::End { .. }) | None => {
+                    let detail = format!("The if directive at {} is missing its corresponding endif directive.", self.range_string(if_span));
+                    let end_span = end_atom_span(atoms);
+                    self.error("Unexpected end of template", detail, end_span);
+                    return self.placeholder(end_span);
+                }
+                Some(Atom::EndCtrl { kind, span }) => {
+                    *pos += 1;
+                    match kind {
+                        EndKind::Else if !in_else => {
+                            in_else = true;
+                            continue;
+                        }
+                        EndKind::Else => {
+                            let detail = format!("Already in the else clause for the if started at {}.", self.range_string(if_span));
+                            self.error("Unexpected else directive", detail, span);
+                        }
+                        EndKind::EndIf => {
+                            endif_span = span;
+                            break;
+                        }
+                        EndKind::EndFor => {
+                            let detail = format!("Expecting an endif directive for the if started at {}.", self.range_string(if_span));
+                            self.error("Unexpected endfor directive", detail, span);
+                        }
+                    }
+                    return self.placeholder(span);
+                }
+                Some(_) => {
+                    let e = self.template_part(atoms, pos);
+                    if in_else {
+                        else_parts.push(*e);
+                    } else {
+                        if_parts.push(*e);
+                    }
+                }
+            }
+        }
+        if if_parts.is_empty() {
+            if_parts.push(Expr::new(ExprKind::Literal(Literal::String("")), Span::new(if_span.end, if_span.end)));
+        }
+        if else_parts.is_empty() {
+            else_parts.push(Expr::new(ExprKind::Literal(Literal::String("")), Span::new(endif_span.start, endif_span.start)));
+        }
+        let true_result = self.template_parts_expr(if_parts);
+        let false_result = self.template_parts_expr(else_parts);
+        let c = self.arena.alloc(Conditional { condition: cond, true_result, false_result });
+        self.alloc(ExprKind::Conditional(c), between(if_span, endif_span))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn template_for(
+        &mut self,
+        atoms: &[Atom<'a>],
+        pos: &mut usize,
+        key: Option<Ident>,
+        val: Ident,
+        coll: &'a Expr<'a>,
+        for_span: Span,
+    ) -> &'a Expr<'a> {
+        *pos += 1;
+        let mut parts = BumpVec::new_in(self.arena);
+        let endfor_span;
+        loop {
+            match atoms.get(*pos).copied() {
+                Some(Atom::End { .. }) | None => {
+                    let detail = format!("The for directive at {} is missing its corresponding endfor directive.", self.range_string(for_span));
+                    let end_span = end_atom_span(atoms);
+                    self.error("Unexpected end of template", detail, end_span);
+                    return self.placeholder(end_span);
+                }
+                Some(Atom::EndCtrl { kind, span }) => {
+                    *pos += 1;
+                    match kind {
+                        EndKind::Else => {
+                            self.error("Unexpected else directive", "An else clause is not expected for a for directive.", span);
+                        }
+                        EndKind::EndFor => {
+                            endfor_span = span;
+                            break;
+                        }
+                        EndKind::EndIf => {
+                            let detail = format!(
+                                "Expecting an endfor directive corresponding to the for directive at {}.",
+                                self.range_string(for_span)
+                            );
+                            self.error("Unexpected endif directive", detail, span);
+                        }
+                    }
+                    return self.placeholder(span);
+                }
+                Some(_) => {
+                    let e = self.template_part(atoms, pos);
+                    parts.push(*e);
+                }
+            }
+        }
+        if parts.is_empty() {
+            parts.push(Expr::new(ExprKind::Literal(Literal::String("")), Span::new(for_span.end, for_span.end)));
+        }
+        let val_expr = self.template_parts_expr(parts);
+        let whole = between(for_span, endfor_span);
+        let f = self.arena.alloc(ForExpr {
+            key_var: key,
+            val_var: val,
+            collection: coll,
+            key_expr: None,
+            val_expr,
+            cond_expr: None,
+            group: false,
+            open_span: for_span,
+            close_span: endfor_span,
+        });
+        let for_expr = self.alloc(ExprKind::For(f), whole);
+        self.alloc(ExprKind::TemplateJoin(for_expr), whole)
+    }
+
+    /// A quoted string that may not contain template sequences (block
+    /// labels); the peeker is at the opening quote.
+    pub fn parse_quoted_string_literal(&mut self) -> (&'a str, Span) {
+        let open = self.read();
+        let mut text: Option<&'a str> = None;
+        let mut owned: Option<String> = None;
+        let end_span;
+        loop {
+            let tok = self.read();
+            match tok.kind {
+                T::CQuote => {
+                    end_span = tok.span();
+                    break;
+                }
+                T::QuotedLit => {
+                    let s = self.literal_text(tok);
+                    match (&mut owned, text) {
+                        (Some(o), _) => o.push_str(s),
+                        (None, None) => text = Some(s),
+                        (None, Some(prev)) => {
+                            let mut o = String::from(prev);
+                            o.push_str(s);
+                            owned = Some(o);
+                        }
+                    }
+                }
+                T::TemplateControl | T::TemplateInterp => {
+                    let which = if tok.kind == T::TemplateControl { "%" } else { "$" };
+                    self.error_ctx(
+                        "Invalid string literal",
+                        format!(
+                            "Template sequences are not allowed in this string. To include a literal {}, double it (as \"{which}{which}\") to escape it.",
+                            go_quote(which.as_bytes())
+                        ),
+                        tok.span(),
+                        between(open.span(), tok.span()),
+                    );
+                    let o = owned.get_or_insert_with(|| String::from(text.unwrap_or("")));
+                    o.push_str(which);
+                    o.push_str("{ ... }");
+                    self.recover(T::TemplateSeqEnd);
+                }
+                T::Eof => {
+                    self.error_ctx(
+                        "Unterminated string literal",
+                        "Unable to find the closing quote mark before the end of the file.",
+                        tok.span(),
+                        between(open.span(), tok.span()),
+                    );
+                    end_span = tok.span();
+                    break;
+                }
+                _ => {
+                    self.error_ctx(
+                        "Invalid string literal",
+                        "This item is not valid in a string literal.",
+                        tok.span(),
+                        between(open.span(), tok.span()),
+                    );
+                    self.recover(T::CQuote);
+                    end_span = tok.span();
+                    break;
+                }
+            }
+        }
+        let s = match owned {
+            Some(o) => &*self.arena.alloc_str(&o),
+            None => text.unwrap_or(""),
+        };
+        (s, between(open.span(), end_span))
+    }
+}
+
+fn end_atom_span(atoms: &[Atom<'_>]) -> Span {
+    match atoms.last() {
+        Some(Atom::End { span }) => *span,
+        _ => Span::default(),
+    }
+}
+
+/// The `<<-` rule: remove from every line-leading literal the smallest
+/// indentation (in characters) of any non-blank line.
+fn flush_heredoc(atoms: &mut [Atom<'_>]) {
+    let mut min_spaces = usize::MAX;
+    let mut newline = true;
+    let mut adjust: Vec<usize> = Vec::new();
+    for (i, atom) in atoms.iter().enumerate() {
+        if newline {
+            newline = false;
+            let mut spaces = 0;
+            match atom {
+                Atom::Lit { val, .. } => {
+                    let trimmed = trim_start_space(val);
+                    if trimmed.is_empty() && val.ends_with('\n') {
+                        spaces = usize::MAX;
+                    } else {
+                        let space_bytes = val.len() - trimmed.len();
+                        spaces = val[..space_bytes].graphemes(true).count();
+                        adjust.push(i);
+                    }
+                }
+                Atom::End { .. } => break,
+                _ => {}
+            }
+            min_spaces = min_spaces.min(spaces);
+        }
+        if let Atom::Lit { val, .. } = atom {
+            if val.ends_with('\n') {
+                newline = true;
+            }
+        }
+    }
+    for i in adjust {
+        if let Some(Atom::Lit { val, span }) = atoms.get_mut(i) {
+            let cut = val.grapheme_indices(true).nth(min_spaces).map(|(at, _)| at).unwrap_or(val.len());
+            *val = &val[cut..];
+            span.start = span.start.saturating_add(cut as u32).min(span.end);
+        }
+    }
+}
