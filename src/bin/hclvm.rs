@@ -1,3 +1,5 @@
-fn main() {
-    println!("hclvm");
+//! The `hclvm` command; see `hclvm --help` and [`hclvm::cli`].
+
+fn main() -> std::process::ExitCode {
+    hclvm::cli::main()
 }

@@ -1,0 +1,101 @@
+//! The `hclvm` command line: argument parsing and dispatch to one module per
+//! subcommand. Exit codes: 0 success, 1 problems found in the input, 2 usage
+//! or I/O error.
+
+mod check;
+mod conformance;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::IsTerminal;
+use std::process::ExitCode;
+
+#[derive(Parser, Debug)]
+#[command(name = "hclvm", version, about = "A fast, exact HCL (native syntax v2) engine")]
+pub struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Parse files and report their diagnostics (exit 1 when any has errors).
+    Check(check::CheckArgs),
+    /// Run conformance cases (oracle JSON Lines format), one result line per case.
+    Conformance(conformance::ConformanceArgs),
+}
+
+/// When to colour diagnostics.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    /// When the output is a terminal and `NO_COLOR` is not set.
+    Auto,
+    Always,
+    Never,
+}
+
+impl ColorChoice {
+    /// Whether to colour text written to a stream for which `is_terminal` holds.
+    pub fn enabled(self, is_terminal: bool) -> bool {
+        match self {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => is_terminal && std::env::var_os("NO_COLOR").map_or(true, |v| v.is_empty()),
+        }
+    }
+
+    pub fn for_stderr(self) -> bool {
+        self.enabled(std::io::stderr().is_terminal())
+    }
+}
+
+/// Outcome of a subcommand, as the process exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Status {
+    Ok = 0,
+    ProblemsFound = 1,
+    UsageOrIo = 2,
+}
+
+impl From<Status> for ExitCode {
+    fn from(s: Status) -> ExitCode {
+        ExitCode::from(s as u8)
+    }
+}
+
+/// Runs the command line given in `std::env::args`.
+pub fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            // --help and --version are not errors.
+            let status = if e.use_stderr() { Status::UsageOrIo } else { Status::Ok };
+            let _ = e.print();
+            return status.into();
+        }
+    };
+    // Parsing and evaluation recurse with the input's nesting (within their
+    // depth limits), so the work runs on a thread with a known, generous stack
+    // rather than on whatever the main thread got.
+    let worker = std::thread::Builder::new().name("hclvm".into()).stack_size(WORKER_STACK_SIZE).spawn(move || run(cli));
+    match worker {
+        Ok(handle) => match handle.join() {
+            Ok(status) => status.into(),
+            Err(panic) => std::panic::resume_unwind(panic),
+        },
+        Err(e) => {
+            eprintln!("hclvm: cannot start the worker thread: {e}");
+            Status::UsageOrIo.into()
+        }
+    }
+}
+
+/// Stack size of the thread the CLI works on (address space is reserved,
+/// memory is only used as deep inputs need it).
+pub const WORKER_STACK_SIZE: usize = 256 << 20;
+
+fn run(cli: Cli) -> Status {
+    match cli.command {
+        Command::Check(args) => check::run(args),
+        Command::Conformance(args) => conformance::run(args),
+    }
+}

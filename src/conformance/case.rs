@@ -1,0 +1,270 @@
+//! Decoding one conformance case line, with the checks (and the check order)
+//! of the oracle, so that a malformed line fails the same way in both.
+
+use base64::Engine as _;
+use serde_json::{Map, Value as Json};
+
+/// How a case's source is parsed and evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// One expression (`hclsyntax.ParseExpression`).
+    Expr,
+    /// A standalone template (`hclsyntax.ParseTemplate`).
+    Template,
+    /// A whole config file; every attribute of every block is evaluated.
+    Body,
+}
+
+/// The function table a case evaluates with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FuncTable {
+    /// The oracle's `stdlib` table (the default).
+    Stdlib,
+    /// An empty table: every call is "Call to unknown function".
+    None,
+    /// No table at all: every call is "Function calls not allowed".
+    Nil,
+}
+
+/// One decoded case. Variables stay raw JSON here: converting them needs the
+/// value model, which the evaluator brings (see [`super::Evaluator::bind`]).
+#[derive(Clone, Debug)]
+pub struct Case {
+    pub id: String,
+    pub mode: Mode,
+    pub src: Vec<u8>,
+    /// `vars`, sorted by name: each a TYPED value (`{"type": T, "value": V}`
+    /// or a plain JSON value whose type is implied).
+    pub vars: Vec<(String, Json)>,
+    /// `unknowns`, sorted by name: each a go-cty JSON type.
+    pub unknowns: Vec<(String, Json)>,
+    pub funcs: FuncTable,
+}
+
+/// A malformed case line (result phase `case`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaseError {
+    /// The case id when it could be read.
+    pub id: Option<String>,
+    pub message: String,
+}
+
+const KNOWN_KEYS: [&str; 7] = ["id", "mode", "src", "src_base64", "vars", "unknowns", "funcs"];
+
+/// Decodes one (non-blank) case line.
+///
+/// JSON `null` for a string field reads as `""`, and a `null` line as an
+/// empty object, as Go's `encoding/json` does; invalid UTF-8 inside strings
+/// becomes U+FFFD for the same reason.
+pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
+    let text = String::from_utf8_lossy(line);
+    let fail = |id: &Option<String>, message: String| CaseError { id: id.clone(), message };
+    let raw: Map<String, Json> = match super::parse_json(&text) {
+        Ok(Json::Object(m)) => m,
+        Ok(Json::Null) => Map::new(),
+        Ok(other) => {
+            let msg = format!("invalid JSON: json: cannot unmarshal {} into Go value of type map[string]json.RawMessage", json_kind(&other));
+            return Err(fail(&None, msg));
+        }
+        Err(e) => return Err(fail(&None, format!("invalid JSON: {e}"))),
+    };
+
+    let id = match raw.get("id") {
+        None => None,
+        Some(v) => match string_or_null(v) {
+            Some(s) => Some(s),
+            None => return Err(fail(&None, "\"id\" must be a string".into())),
+        },
+    };
+
+    let mut keys: Vec<&String> = raw.keys().collect();
+    keys.sort();
+    if let Some(k) = keys.iter().find(|k| !KNOWN_KEYS.contains(&k.as_str()) && !k.starts_with('_')) {
+        return Err(fail(&id, format!("unknown case key {} (prefix metadata keys with \"_\")", go_quote(k))));
+    }
+
+    let mode_text = raw.get("mode").and_then(string_or_null);
+    let mode = match mode_text.as_deref() {
+        Some("expr") => Mode::Expr,
+        Some("template") => Mode::Template,
+        Some("body") => Mode::Body,
+        Some(other) => {
+            return Err(fail(&id, format!("\"mode\" must be \"expr\", \"template\" or \"body\", not {}", go_quote(other))))
+        }
+        None => return Err(fail(&id, "\"mode\" must be \"expr\", \"template\" or \"body\"".into())),
+    };
+
+    let src = match (raw.get("src"), raw.get("src_base64")) {
+        (Some(_), Some(_)) => return Err(fail(&id, "give only one of \"src\" and \"src_base64\"".into())),
+        (Some(s), None) => match string_or_null(s) {
+            Some(s) => s.into_bytes(),
+            None => return Err(fail(&id, "\"src\" must be a string".into())),
+        },
+        (None, Some(b)) => {
+            let Some(b) = string_or_null(b) else {
+                return Err(fail(&id, "\"src_base64\" must be a string".into()));
+            };
+            // Go's base64 decoder skips line breaks.
+            let cleaned: Vec<u8> = b.bytes().filter(|&c| c != b'\r' && c != b'\n').collect();
+            match base64::engine::general_purpose::STANDARD.decode(cleaned) {
+                Ok(bytes) => bytes,
+                Err(e) => return Err(fail(&id, format!("\"src_base64\": illegal base64 data at input byte {}", base64_error_offset(&e)))),
+            }
+        }
+        (None, None) => return Err(fail(&id, "missing \"src\"".into())),
+    };
+
+    let vars = match raw.get("vars") {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Object(m)) => sorted_entries(m),
+        Some(_) => return Err(fail(&id, "\"vars\" must be an object".into())),
+    };
+    let unknowns = match raw.get("unknowns") {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Object(m)) => sorted_entries(m),
+        Some(_) => return Err(fail(&id, "\"unknowns\" must be an object".into())),
+    };
+    if let Some((name, _)) = unknowns.iter().find(|(name, _)| vars.iter().any(|(v, _)| v == name)) {
+        return Err(fail(&id, format!("{} is in both vars and unknowns", go_quote(name))));
+    }
+
+    let funcs_text = match raw.get("funcs") {
+        None | Some(Json::Null) => "stdlib".to_string(),
+        Some(Json::String(s)) => s.clone(),
+        Some(_) => return Err(fail(&id, "\"funcs\" must be a string".into())),
+    };
+    let funcs = match funcs_text.as_str() {
+        "stdlib" => FuncTable::Stdlib,
+        "none" => FuncTable::None,
+        "nil" => FuncTable::Nil,
+        other => return Err(fail(&id, format!("\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not {}", go_quote(other)))),
+    };
+
+    Ok(Case { id: id.unwrap_or_default(), mode, src, vars, unknowns, funcs })
+}
+
+/// Where decoding failed, for Go's error text.
+fn base64_error_offset(e: &base64::DecodeError) -> usize {
+    match *e {
+        base64::DecodeError::InvalidByte(i, _) | base64::DecodeError::InvalidLastSymbol(i, _) => i,
+        base64::DecodeError::InvalidLength(len) => len,
+        base64::DecodeError::InvalidPadding => 0,
+    }
+}
+
+/// A JSON string, or `""` for `null` (Go leaves the target untouched).
+fn string_or_null(v: &Json) -> Option<String> {
+    match v {
+        Json::String(s) => Some(s.clone()),
+        Json::Null => Some(String::new()),
+        _ => None,
+    }
+}
+
+fn sorted_entries(m: &Map<String, Json>) -> Vec<(String, Json)> {
+    let mut out: Vec<(String, Json)> = m.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
+fn json_kind(v: &Json) -> &'static str {
+    match v {
+        Json::Null => "null",
+        Json::Bool(_) => "bool",
+        Json::Number(_) => "number",
+        Json::String(_) => "string",
+        Json::Array(_) => "array",
+        Json::Object(_) => "object",
+    }
+}
+
+/// Go's `%q` for the plain strings that appear in case errors.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(line: &str) -> CaseError {
+        decode_case(line.as_bytes()).expect_err("line should be rejected")
+    }
+
+    #[test]
+    fn decodes_a_full_case() {
+        let c = decode_case(br#"{"id":"a","mode":"body","src":"x = 1","vars":{"b":1,"a":{"type":"string","value":"s"}},"unknowns":{"u":"number"},"funcs":"none","_note":"n"}"#).unwrap();
+        assert_eq!(c.id, "a");
+        assert_eq!(c.mode, Mode::Body);
+        assert_eq!(c.src, b"x = 1");
+        assert_eq!(c.vars.iter().map(|v| v.0.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(c.unknowns.len(), 1);
+        assert_eq!(c.funcs, FuncTable::None);
+    }
+
+    #[test]
+    fn base64_source_and_defaults() {
+        let c = decode_case(br#"{"id":"b","mode":"expr","src_base64":"IsO/Ig=="}"#).unwrap();
+        assert_eq!(c.src, "\"\u{ff}\"".as_bytes());
+        assert_eq!(c.funcs, FuncTable::Stdlib);
+        assert!(c.vars.is_empty() && c.unknowns.is_empty());
+    }
+
+    #[test]
+    fn numbers_in_vars_keep_their_text() {
+        let c = decode_case(br#"{"id":"n","mode":"expr","src":"x","vars":{"x":0.1000000000000000000000000001}}"#).unwrap();
+        assert_eq!(c.vars[0].1.to_string(), "0.1000000000000000000000000001");
+    }
+
+    #[test]
+    fn malformed_lines_fail_like_the_oracle() {
+        let table: &[(&str, Option<&str>, &str)] = &[
+            (r#"{"id":1,"mode":"expr","src":"1"}"#, None, "\"id\" must be a string"),
+            (r#"{"id":"k","mode":"expr","src":"1","extra":1}"#, Some("k"), "unknown case key \"extra\" (prefix metadata keys with \"_\")"),
+            (r#"{"id":"m","src":"1"}"#, Some("m"), "\"mode\" must be \"expr\", \"template\" or \"body\""),
+            (r#"{"id":"m","mode":"x","src":"1"}"#, Some("m"), "\"mode\" must be \"expr\", \"template\" or \"body\", not \"x\""),
+            (r#"{"id":"s","mode":"expr"}"#, Some("s"), "missing \"src\""),
+            (r#"{"id":"s","mode":"expr","src":"1","src_base64":"MQ=="}"#, Some("s"), "give only one of \"src\" and \"src_base64\""),
+            (r#"{"id":"s","mode":"expr","src":1}"#, Some("s"), "\"src\" must be a string"),
+            (r#"{"id":"v","mode":"expr","src":"1","vars":[]}"#, Some("v"), "\"vars\" must be an object"),
+            (r#"{"id":"u","mode":"expr","src":"1","unknowns":3}"#, Some("u"), "\"unknowns\" must be an object"),
+            (r#"{"id":"d","mode":"expr","src":"1","vars":{"a":1},"unknowns":{"a":"number"}}"#, Some("d"), "\"a\" is in both vars and unknowns"),
+            (r#"{"id":"f","mode":"expr","src":"1","funcs":"all"}"#, Some("f"), "\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not \"all\""),
+            (r#"{"id":"f","mode":"expr","src":"1","funcs":1}"#, Some("f"), "\"funcs\" must be a string"),
+        ];
+        for (line, id, msg) in table {
+            let e = err(line);
+            assert_eq!(e.id.as_deref(), *id, "{line}");
+            assert_eq!(e.message, *msg, "{line}");
+        }
+    }
+
+    #[test]
+    fn invalid_json_has_no_id() {
+        let e = err("{\"id\":\"x\",");
+        assert_eq!(e.id, None);
+        assert!(e.message.starts_with("invalid JSON: "), "{}", e.message);
+        assert!(err("[1]").message.contains("cannot unmarshal array"));
+    }
+
+    #[test]
+    fn null_fields_read_as_empty_strings() {
+        let e = err(r#"{"id":null,"mode":null,"src":"1"}"#);
+        assert_eq!(e.id.as_deref(), Some(""));
+        assert_eq!(e.message, "\"mode\" must be \"expr\", \"template\" or \"body\", not \"\"");
+    }
+}

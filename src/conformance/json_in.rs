@@ -1,0 +1,85 @@
+//! Reading JSON of any reasonable nesting. serde_json stops at 128 levels by
+//! default, but conformance cases and results nest deeper (a 200-deep
+//! variable, a 400-deep result type). The limit here is Go's
+//! `encoding/json` limit, checked before parsing so that a hostile line
+//! cannot exhaust the stack.
+
+use serde_json::Value as Json;
+
+/// The deepest nesting accepted, as Go's `encoding/json` (`maxNestingDepth`).
+pub const MAX_JSON_DEPTH: usize = 10_000;
+
+/// Parses one JSON text, accepting up to [`MAX_JSON_DEPTH`] levels of arrays
+/// and objects. Errors are serde_json's, or Go's text for too deep nesting.
+///
+/// Parsing recurses once per level: callers reading deep input should run
+/// on a thread with a generous stack (the CLI does).
+pub fn parse_json(text: &str) -> Result<Json, String> {
+    if let Some(bracket) = first_too_deep(text.as_bytes()) {
+        return Err(format!("invalid character '{}' exceeded max depth", bracket as char));
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    de.disable_recursion_limit();
+    let mut values = de.into_iter::<Json>();
+    let value = match values.next() {
+        Some(v) => v.map_err(|e| e.to_string())?,
+        None => return Err("EOF while parsing a value at line 1 column 0".into()),
+    };
+    match values.next() {
+        None => Ok(value),
+        Some(Err(e)) => Err(e.to_string()),
+        Some(Ok(_)) => Err(format!("trailing characters at byte {}", values.byte_offset())),
+    }
+}
+
+/// The first bracket (outside strings) that opens a level past
+/// [`MAX_JSON_DEPTH`], if any. Syntax is left to the parser: this only
+/// bounds its recursion.
+fn first_too_deep(bytes: &[u8]) -> Option<u8> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for &b in bytes {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_JSON_DEPTH {
+                    return Some(b);
+                }
+            }
+            b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deep_but_bounded_nesting() {
+        let deep = format!("{}1{}", "[".repeat(500), "]".repeat(500));
+        assert!(parse_json(&deep).is_ok());
+        let too_deep = format!("{}1{}", "[".repeat(MAX_JSON_DEPTH + 1), "]".repeat(MAX_JSON_DEPTH + 1));
+        assert_eq!(parse_json(&too_deep), Err("invalid character '[' exceeded max depth".to_string()));
+        // Brackets inside strings do not count.
+        let quoted = format!("\"{}\\\"{}\"", "[".repeat(MAX_JSON_DEPTH + 1), "{");
+        assert!(parse_json(&quoted).is_ok());
+    }
+
+    #[test]
+    fn trailing_garbage_is_an_error() {
+        assert!(parse_json("{} x").is_err());
+        assert!(parse_json("1").is_ok());
+    }
+}

@@ -1,0 +1,234 @@
+//! Renders diagnostics as text for people, in the layout of hcl's text
+//! diagnostic writer:
+//!
+//! ```text
+//! Error: Missing newline after argument
+//!
+//!   on main.tf line 3, in resource "a" "b":
+//!    3:   x = 1 y = 2
+//!                 ^
+//!
+//! An argument definition must end with a newline.
+//!
+//! ```
+//!
+//! With colour the severity is red/yellow and the subject is bold and
+//! underlined (as hcl does); without colour a caret line under each source
+//! line marks the subject instead.
+
+use compiler::{ast, Interner};
+use runtime::{Diagnostic, LineIndex, Severity, Span};
+use std::fmt::Write as _;
+
+/// One source file as diagnostics about it are rendered.
+pub struct SourceFile<'a> {
+    pub name: &'a str,
+    pub src: &'a [u8],
+    lines: LineIndex,
+    /// Byte range and header text (`resource "a" "b"`) of each top-level
+    /// block, for the "in ..." context of the location line.
+    block_headers: Vec<(Span, String)>,
+}
+
+impl<'a> SourceFile<'a> {
+    pub fn new(name: &'a str, src: &'a [u8]) -> SourceFile<'a> {
+        SourceFile { name, src, lines: LineIndex::new(src), block_headers: Vec::new() }
+    }
+
+    /// Adds the top-level blocks of the file's parsed body, so that a
+    /// diagnostic inside one names it (as hcl's `ContextString`).
+    pub fn with_blocks(mut self, body: &ast::Body<'_>, interner: &Interner) -> SourceFile<'a> {
+        self.block_headers = body
+            .blocks
+            .iter()
+            .map(|b| {
+                let mut header = interner.resolve(b.block_type.name).to_string();
+                for label in b.labels {
+                    header.push(' ');
+                    header.push_str(&go_quote(label));
+                }
+                (Span::new(b.block_type.span.start, b.close_brace_span.end), header)
+            })
+            .collect();
+        self
+    }
+
+    fn context_of(&self, byte: u32) -> Option<&str> {
+        self.block_headers.iter().find(|(span, _)| span.start <= byte && byte < span.end).map(|(_, h)| h.as_str())
+    }
+}
+
+const RED: &str = "\x1b[31m";
+const YELLOW: &str = "\x1b[33m";
+const HIGHLIGHT: &str = "\x1b[1;4m";
+const RESET: &str = "\x1b[0m";
+
+/// Appends the text of one diagnostic about `file` to `out`.
+pub fn render_diagnostic(out: &mut String, file: &SourceFile<'_>, diag: &Diagnostic, color: bool) {
+    let (severity, severity_color) = match diag.severity {
+        Severity::Error => ("Error", RED),
+        Severity::Warning => ("Warning", YELLOW),
+    };
+    if color {
+        let _ = write!(out, "{severity_color}{severity}{RESET}: {}\n\n", diag.summary);
+    } else {
+        let _ = write!(out, "{severity}: {}\n\n", diag.summary);
+    }
+    if let Some(subject) = diag.subject {
+        render_snippet(out, file, subject, diag.context, color);
+    }
+    if !diag.detail.is_empty() {
+        let _ = write!(out, "{}\n\n", diag.detail);
+    }
+}
+
+/// Appends every diagnostic of `diags`.
+pub fn render_diagnostics(out: &mut String, file: &SourceFile<'_>, diags: &[Diagnostic], color: bool) {
+    for d in diags {
+        render_diagnostic(out, file, d, color);
+    }
+}
+
+fn render_snippet(out: &mut String, file: &SourceFile<'_>, subject: Span, context: Option<Span>, color: bool) {
+    let src = file.src;
+    let len = src.len() as u32;
+    let subject = Span::new(subject.start.min(len), subject.end.min(len).max(subject.start.min(len)));
+    // An empty range cannot be shown, so it becomes one character wide (it
+    // may then point just past the end of a line, which is fine).
+    let widen = |s: Span| if s.is_empty() { Span::new(s.start, s.start.saturating_add(1)) } else { s };
+    let highlight = widen(subject);
+    let snippet = widen(context.map_or(subject, |c| subject.to(c)));
+
+    let start = file.lines.pos(src, subject.start);
+    let _ = write!(out, "  on {} line {}", file.name, start.line);
+    if let Some(ctx) = file.context_of(subject.start) {
+        let _ = write!(out, ", in {ctx}");
+    }
+    out.push_str(":\n");
+
+    // One line before the snippet too: hcl's overlap test also counts a line
+    // whose end touches the snippet's start.
+    let first = file.lines.line_of(snippet.start.min(len)).saturating_sub(1);
+    let last = file.lines.line_of(len);
+    for line_no in first..=last {
+        let (ls, le) = file.lines.line_range(src, line_no);
+        if ls as u32 > snippet.end {
+            break;
+        }
+        let line = Span::new(ls as u32, le as u32);
+        if overlaps(line, snippet) {
+            render_line(out, src, line_no + 1, line, highlight, color);
+        }
+    }
+    out.push('\n');
+}
+
+fn render_line(out: &mut String, src: &[u8], number: usize, line: Span, highlight: Span, color: bool) {
+    let text = |s: Span| String::from_utf8_lossy(src.get(s.start as usize..s.end as usize).unwrap_or_default()).into_owned();
+    let marked = if overlaps(line, highlight) {
+        Span::new(line.start.max(highlight.start), line.end.min(highlight.end))
+    } else {
+        Span::new(line.start, line.start)
+    };
+    let _ = write!(out, "{number:4}: ");
+    if marked.is_empty() {
+        out.push_str(&text(line));
+        out.push('\n');
+        return;
+    }
+    let before = text(Span::new(line.start, marked.start));
+    let inside = text(marked);
+    let after = text(Span::new(marked.end, line.end));
+    if color {
+        let _ = writeln!(out, "{before}{HIGHLIGHT}{inside}{RESET}{after}");
+    } else {
+        let _ = writeln!(out, "{before}{inside}{after}");
+        // Tabs are kept so that the carets line up under tab-indented text.
+        let pad: String = before.chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let carets = inside.chars().filter(|c| !is_combining(*c)).count().max(1);
+        let _ = writeln!(out, "      {pad}{}", "^".repeat(carets));
+    }
+}
+
+/// hcl's `Range.Overlaps`: neither empty, and one holds an end point of the
+/// other (its end offset included, as hcl checks it).
+fn overlaps(a: Span, b: Span) -> bool {
+    let contains = |r: Span, o: u32| o >= r.start && o < r.end;
+    !a.is_empty() && !b.is_empty() && (contains(a, b.start) || contains(a, b.end) || contains(b, a.start) || contains(b, a.end))
+}
+
+fn is_combining(c: char) -> bool {
+    matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
+}
+
+/// Go's `%q` as hcl uses it for block labels.
+fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_summary_location_snippet_and_detail() {
+        let src = b"a = 1\nb = 2 3\n";
+        let file = SourceFile::new("main.hcl", src);
+        let diag = Diagnostic::error("Missing newline after argument", "An argument definition must end with a newline.", Some(Span::new(12, 13)));
+        let mut out = String::new();
+        render_diagnostic(&mut out, &file, &diag, false);
+        assert_eq!(
+            out,
+            "Error: Missing newline after argument\n\n  on main.hcl line 2:\n   2: b = 2 3\n            ^\n\nAn argument definition must end with a newline.\n\n"
+        );
+    }
+
+    #[test]
+    fn colour_highlights_instead_of_carets() {
+        let src = b"x = \"\xc3\xa9\" + y\n";
+        let file = SourceFile::new("f", src);
+        let diag = Diagnostic::warning("W", "", Some(Span::new(4, 8)));
+        let mut out = String::new();
+        render_diagnostic(&mut out, &file, &diag, true);
+        assert_eq!(out, "\x1b[33mWarning\x1b[0m: W\n\n  on f line 1:\n   1: x = \x1b[1;4m\"é\"\x1b[0m + y\n\n");
+    }
+
+    #[test]
+    fn multi_line_subject_and_empty_subject_at_end() {
+        let src = b"a = [\n  1,\n";
+        let file = SourceFile::new("f", src);
+        let mut out = String::new();
+        render_diagnostic(&mut out, &file, &Diagnostic::error("S", "", Some(Span::new(4, 11))), false);
+        assert_eq!(out, "Error: S\n\n  on f line 1:\n   1: a = [\n          ^\n   2:   1,\n      ^^^^\n\n");
+        let mut out = String::new();
+        render_diagnostic(&mut out, &file, &Diagnostic::error("Unclosed", "", Some(Span::new(11, 11))), false);
+        assert_eq!(out, "Error: Unclosed\n\n  on f line 3:\n\n");
+    }
+
+    #[test]
+    fn out_of_range_subjects_do_not_panic() {
+        let src = b"abc";
+        let file = SourceFile::new("f", src);
+        for (s, e) in [(0, 100), (50, 60), (2, 1), (u32::MAX - 1, u32::MAX)] {
+            let mut out = String::new();
+            render_diagnostic(&mut out, &file, &Diagnostic::error("S", "", Some(Span::new(s, e))), false);
+            assert!(out.starts_with("Error: S"));
+        }
+    }
+}

@@ -1,0 +1,73 @@
+//! Helpers shared by the root integration tests: where the test data is and
+//! how to read case and result files.
+#![allow(dead_code)]
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+
+pub fn data_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
+}
+
+/// `(name, cases file, expected file)` for every case file of the copy under
+/// tests/data/conformance, sorted by name.
+pub fn conformance_files() -> Vec<(String, PathBuf, PathBuf)> {
+    let dir = data_dir().join("conformance");
+    let mut out = Vec::new();
+    let entries = std::fs::read_dir(dir.join("cases")).expect("tests/data/conformance/cases is missing; run tests/data/refresh.sh");
+    for entry in entries {
+        let path = entry.expect("readable directory entry").path();
+        let Some(name) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".jsonl")) else {
+            continue;
+        };
+        let expected = dir.join("expected").join(format!("{name}.expected.jsonl"));
+        out.push((name.to_string(), path.clone(), expected));
+    }
+    out.sort();
+    assert!(!out.is_empty(), "no conformance case files found");
+    out
+}
+
+/// The non-blank lines of a JSON Lines file with their 1-based line numbers.
+pub fn lines(path: &Path) -> Vec<(usize, Vec<u8>)> {
+    let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.strip_suffix(b"\r").unwrap_or(l).to_vec()))
+        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+        .collect()
+}
+
+/// Result lines by id, in file order.
+pub fn results(path: &Path) -> Vec<(String, Json)> {
+    lines(path)
+        .into_iter()
+        .map(|(n, l)| {
+            let text = std::str::from_utf8(&l).unwrap_or_else(|e| panic!("{}:{n}: not UTF-8: {e}", path.display()));
+            let v: Json = hclvm::conformance::parse_json(text).unwrap_or_else(|e| panic!("{}:{n}: bad JSON: {e}", path.display()));
+            let id = v.get("id").and_then(Json::as_str).unwrap_or_else(|| panic!("{}:{n}: no id", path.display())).to_string();
+            (id, v)
+        })
+        .collect()
+}
+
+/// The shared folder next to the repository (or `$HCLVM_SHARED`), if present.
+pub fn shared_dir() -> Option<PathBuf> {
+    let dir = match std::env::var_os("HCLVM_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    dir.join("conformance/compare.py").is_file().then_some(dir)
+}
+
+/// Runs `f` on a thread with the stack the `hclvm` binary works with (test
+/// threads get less).
+pub fn with_cli_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(hclvm::cli::WORKER_STACK_SIZE)
+        .spawn(f)
+        .expect("spawn test thread")
+        .join()
+        .unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
