@@ -1,1 +1,325 @@
-pub fn variables() {}
+//! Static analysis of expressions without evaluating them (spec section
+//! "Static Analysis"): the variables an expression references, static
+//! lists, maps, calls and traversals, and the text form of traversals.
+//!
+//! All walks use explicit stacks: expression trees can be deep (a long
+//! `a + b + ...` chain is a left-deep tree) and must not exhaust the stack.
+
+use crate::ast::*;
+use crate::intern::{Interner, Symbol};
+use runtime::{Diagnostic, Span};
+
+/// Every root traversal `expr` references, in the reference's order
+/// (`hclsyntax.Variables`): a depth-first walk in source order, skipping
+/// references to `for` iterator names inside the `for`'s key, value and
+/// condition expressions.
+pub fn variables<'a>(expr: &'a Expr<'a>) -> Vec<Traversal<'a>> {
+    enum Work<'a> {
+        Visit(&'a Expr<'a>),
+        /// Enter a `for` scope (its names), then visit the expression.
+        Scoped(&'a ForExpr<'a>, &'a Expr<'a>),
+        PopScope,
+    }
+    let mut out = Vec::new();
+    let mut scopes: Vec<&'a ForExpr<'a>> = Vec::new();
+    let mut stack = vec![Work::Visit(expr)];
+    let local = |scopes: &[&ForExpr<'_>], name: Symbol| {
+        scopes.iter().any(|f| f.val_var.name == name || f.key_var.is_some_and(|k| k.name == name))
+    };
+    while let Some(work) = stack.pop() {
+        let e = match work {
+            Work::Visit(e) => e,
+            Work::Scoped(f, e) => {
+                scopes.push(f);
+                stack.push(Work::PopScope);
+                e
+            }
+            Work::PopScope => {
+                scopes.pop();
+                continue;
+            }
+        };
+        // Children are pushed in reverse so they are visited in order.
+        match e.kind {
+            ExprKind::Literal(_) | ExprKind::AnonSymbol(_) => {}
+            ExprKind::ScopeTraversal(t) => {
+                if !local(&scopes, t.root.name) {
+                    out.push(*t);
+                }
+            }
+            ExprKind::RelativeTraversal(r) => stack.push(Work::Visit(r.source)),
+            ExprKind::Call(c) => stack.extend(c.args.iter().rev().map(Work::Visit)),
+            ExprKind::Conditional(c) => {
+                stack.push(Work::Visit(c.false_result));
+                stack.push(Work::Visit(c.true_result));
+                stack.push(Work::Visit(c.condition));
+            }
+            ExprKind::Index(ix) => {
+                stack.push(Work::Visit(ix.key));
+                stack.push(Work::Visit(ix.collection));
+            }
+            ExprKind::Tuple(items) | ExprKind::Template(items) => stack.extend(items.iter().rev().map(Work::Visit)),
+            ExprKind::Object(items) => {
+                for item in items.iter().rev() {
+                    stack.push(Work::Visit(item.value));
+                    // A key that reads as a bare word is a name, not a reference.
+                    if item.key_keyword().is_none() {
+                        stack.push(Work::Visit(item.key));
+                    }
+                }
+            }
+            ExprKind::For(f) => {
+                if let Some(c) = f.cond_expr {
+                    stack.push(Work::Scoped(f, c));
+                }
+                stack.push(Work::Scoped(f, f.val_expr));
+                if let Some(k) = f.key_expr {
+                    stack.push(Work::Scoped(f, k));
+                }
+                stack.push(Work::Visit(f.collection));
+            }
+            ExprKind::Splat(s) => {
+                stack.push(Work::Visit(s.each));
+                stack.push(Work::Visit(s.source));
+            }
+            ExprKind::Binary(b) => {
+                stack.push(Work::Visit(b.rhs));
+                stack.push(Work::Visit(b.lhs));
+            }
+            ExprKind::Unary(u) => stack.push(Work::Visit(u.operand)),
+            ExprKind::TemplateJoin(inner) | ExprKind::TemplateWrap(inner) | ExprKind::Parens(inner) => {
+                stack.push(Work::Visit(inner))
+            }
+        }
+    }
+    out
+}
+
+/// Renders a traversal as the oracle does: `root.attr[0]["key"]`. Number
+/// keys print in their canonical decimal form, string keys JSON-quoted.
+pub fn render_traversal(t: &Traversal<'_>, interner: &Interner) -> String {
+    let mut out = String::from(interner.resolve(t.root.name));
+    render_steps(&mut out, t.steps, interner);
+    out
+}
+
+fn render_steps(out: &mut String, steps: &[Traverser<'_>], interner: &Interner) {
+    for step in steps {
+        match step {
+            Traverser::Attr { name, .. } => {
+                out.push('.');
+                out.push_str(interner.resolve(name.name));
+            }
+            Traverser::Index { key, .. } => {
+                out.push('[');
+                match key {
+                    Literal::Dynamic => out.push('?'),
+                    Literal::Null => out.push_str("null"),
+                    Literal::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+                    Literal::Number(text) => match runtime::Number::parse(text) {
+                        Ok(n) => out.push_str(&n.to_string()),
+                        Err(_) => out.push_str(text),
+                    },
+                    Literal::String(s) => json_quote(out, s),
+                }
+                out.push(']');
+            }
+        }
+    }
+}
+
+/// JSON string quoting as Go's encoder writes it with HTML escaping off.
+fn json_quote(out: &mut String, s: &str) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Where the reference's `StartRange()` of an expression is: the part of
+/// it that introduces it (an operator's symbol, a call's name and
+/// parenthesis, a collection's opening bracket).
+pub fn start_span(expr: &Expr<'_>) -> Span {
+    let mut e = expr;
+    loop {
+        match e.kind {
+            ExprKind::Call(c) => return Span::new(c.name.span.start, c.open_paren_span.end),
+            ExprKind::Conditional(c) => e = c.condition,
+            ExprKind::Index(ix) => return ix.open_span,
+            ExprKind::Tuple(_) | ExprKind::Object(_) => return Span::new(e.span.start, e.span.start + 1),
+            ExprKind::For(f) => return f.open_span,
+            ExprKind::Splat(s) => return s.marker_span,
+            ExprKind::Binary(b) => e = b.lhs,
+            ExprKind::Unary(u) => return u.symbol_span,
+            ExprKind::Template(parts) => match parts.first() {
+                Some(p) => e = p,
+                None => return e.span,
+            },
+            ExprKind::TemplateJoin(inner) | ExprKind::Parens(inner) => e = inner,
+            _ => return e.span,
+        }
+    }
+}
+
+/// The root of a static traversal: a name, or one of the keywords the
+/// parser turned into literals.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RootName {
+    Name(Symbol),
+    Null,
+    True,
+    False,
+}
+
+impl RootName {
+    pub fn as_str<'i>(&self, interner: &'i Interner) -> &'i str {
+        match self {
+            RootName::Name(s) => interner.resolve(*s),
+            RootName::Null => "null",
+            RootName::True => "true",
+            RootName::False => "false",
+        }
+    }
+}
+
+/// A traversal found statically in an expression (`hcl.AbsTraversalForExpr`).
+#[derive(Clone, Debug)]
+pub struct StaticTraversal<'a> {
+    pub root: RootName,
+    pub root_span: Span,
+    pub steps: Vec<Traverser<'a>>,
+}
+
+impl StaticTraversal<'_> {
+    pub fn render(&self, interner: &Interner) -> String {
+        let mut out = String::from(self.root.as_str(interner));
+        render_steps(&mut out, &self.steps, interner);
+        out
+    }
+}
+
+fn keyword_root(lit: &Literal<'_>) -> Option<RootName> {
+    match lit {
+        Literal::Null => Some(RootName::Null),
+        Literal::Bool(true) => Some(RootName::True),
+        Literal::Bool(false) => Some(RootName::False),
+        _ => None,
+    }
+}
+
+fn as_traversal<'a>(expr: &'a Expr<'a>) -> Option<StaticTraversal<'a>> {
+    // Relative traversals nest leftwards: collect their steps, then the root.
+    let mut pending: Vec<&'a [Traverser<'a>]> = Vec::new();
+    let mut e = expr;
+    let mut out = loop {
+        match e.kind {
+            ExprKind::ScopeTraversal(t) => {
+                break StaticTraversal { root: RootName::Name(t.root.name), root_span: t.root.span, steps: t.steps.to_vec() }
+            }
+            ExprKind::Literal(lit) => break StaticTraversal { root: keyword_root(&lit)?, root_span: e.span, steps: Vec::new() },
+            ExprKind::RelativeTraversal(r) => {
+                pending.push(r.steps);
+                e = r.source;
+            }
+            _ => return None,
+        }
+    };
+    for steps in pending.into_iter().rev() {
+        out.steps.extend_from_slice(steps);
+    }
+    Some(out)
+}
+
+fn invalid(detail: &str, subject: Span) -> Diagnostic {
+    Diagnostic::error("Invalid expression", detail, Some(subject))
+}
+
+/// `hcl.AbsTraversalForExpr`: the expression as a single static variable
+/// reference (`a.b[0]`, also `null`/`true`/`false` roots).
+pub fn abs_traversal<'a>(expr: &'a Expr<'a>) -> Result<StaticTraversal<'a>, Diagnostic> {
+    as_traversal(expr).ok_or_else(|| {
+        invalid(
+            "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.",
+            expr.span,
+        )
+    })
+}
+
+/// `hcl.AbsTraversalForExpr` on an object constructor key, which refuses
+/// parenthesised keys.
+pub fn abs_traversal_for_key<'a>(item: &ObjectItem<'a>) -> Result<StaticTraversal<'a>, Diagnostic> {
+    if item.force_non_literal {
+        return Err(invalid(
+            "A single static variable reference is required: only attribute access and indexing with constant keys. No calculations, function calls, template expressions, etc are allowed here.",
+            item.key.span,
+        ));
+    }
+    abs_traversal(item.key)
+}
+
+/// `hcl.RelTraversalForExpr`: like [`abs_traversal`], the root read as a
+/// first attribute step (`root_span` then covers that step).
+pub fn rel_traversal<'a>(expr: &'a Expr<'a>) -> Result<StaticTraversal<'a>, Diagnostic> {
+    abs_traversal(expr)
+}
+
+/// `hcl.ExprAsKeyword`: the bare word an expression consists of.
+pub fn expr_as_keyword(expr: &Expr<'_>) -> Option<RootName> {
+    match expr.kind {
+        ExprKind::ScopeTraversal(t) if t.steps.is_empty() => Some(RootName::Name(t.root.name)),
+        ExprKind::Literal(lit) => keyword_root(&lit),
+        _ => None,
+    }
+}
+
+/// `hcl.ExprList`: the elements of a tuple constructor.
+pub fn static_list<'a>(expr: &'a Expr<'a>) -> Result<&'a [Expr<'a>], Diagnostic> {
+    match expr.kind {
+        ExprKind::Tuple(items) => Ok(items),
+        _ => Err(invalid("A static list expression is required.", start_span(expr))),
+    }
+}
+
+/// `hcl.ExprMap`: the items of an object constructor (keys keep their
+/// bare-word and parenthesised status; see [`ObjectItem`]).
+pub fn static_map<'a>(expr: &'a Expr<'a>) -> Result<&'a [ObjectItem<'a>], Diagnostic> {
+    match expr.kind {
+        ExprKind::Object(items) => Ok(items),
+        _ => Err(invalid("A static map expression is required.", start_span(expr))),
+    }
+}
+
+/// A function call found statically (`hcl.StaticCall`).
+#[derive(Clone, Copy, Debug)]
+pub struct StaticCall<'a> {
+    pub name: Ident,
+    pub arguments: &'a [Expr<'a>],
+    /// From `(` through `)`.
+    pub args_span: Span,
+}
+
+/// `hcl.ExprCall`: the expression as a function call.
+pub fn static_call<'a>(expr: &'a Expr<'a>) -> Result<StaticCall<'a>, Diagnostic> {
+    match expr.kind {
+        ExprKind::Call(c) => Ok(StaticCall {
+            name: c.name,
+            arguments: c.args,
+            args_span: Span::new(c.open_paren_span.start, c.close_paren_span.end),
+        }),
+        _ => Err(invalid("A static function call is required.", start_span(expr))),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -340,7 +340,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let open = self.read();
         let mut args = BumpVec::new_in(self.arena);
         let mut expand_final = false;
-        let mut close: Option<Token> = None;
+        let close: Option<Token>;
         self.push_newlines(false);
         loop {
             let tok = self.peek();

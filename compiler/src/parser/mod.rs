@@ -18,7 +18,6 @@ use bumpalo::Bump;
 use runtime::{Diagnostic, LineIndex, Span};
 
 pub(crate) use body::parse_body_tokens;
-pub(crate) use expr::is_valid_number;
 
 /// How deeply expressions, template sequences and blocks may nest. Deep
 /// enough for any real configuration (the conformance suite nests 1000
@@ -391,3 +390,6 @@ pub(crate) fn lossy_go(bytes: &[u8]) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -13,6 +13,8 @@
 //! All children are arena references (`&'a`), lists are arena slices, names
 //! are interned [`Symbol`]s, and spans are `u32` byte offsets.
 
+pub mod print;
+
 use crate::intern::Symbol;
 use runtime::Span;
 
