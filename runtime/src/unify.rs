@@ -52,6 +52,12 @@ pub(crate) fn unify_types(types: &[Type], allow_unsafe: bool) -> Option<Unified>
         return None;
     }
     let n = types.len();
+    // Identical types unify to themselves without conversions along every
+    // path of cty's algorithm; checking it first avoids the quadratic
+    // preference sort for long homogeneous tuples.
+    if types[1..].iter().all(|t| *t == types[0]) {
+        return Some((types[0].clone(), vec![None; n]));
+    }
     let count = |f: fn(&Type) -> bool| types.iter().filter(|t| f(t)).count();
     let (maps, lists, sets) = (count(Type::is_map), count(Type::is_list), count(Type::is_set));
     let (objects, tuples, dynamics) = (count(Type::is_object), count(Type::is_tuple), count(Type::is_dynamic));
