@@ -1,6 +1,6 @@
 //! Bodies: attributes and blocks.
 
-use super::{between, go_quote, Parser};
+use super::{between, go_quote, Parser, HEAVY_NESTING};
 use crate::ast::*;
 use crate::intern::Symbol;
 use crate::lexer::{Token, TokenKind as T};
@@ -69,20 +69,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 T::Ident => match self.parse_body_item() {
                     Some(Item::Block(b)) => blocks.push(b),
                     Some(Item::Attribute(a)) => match seen.find(&attributes, a.name.name) {
-                        Some(first) => {
-                            let first_span = attributes[first].name.span;
-                            let name = self.interner.resolve(a.name.name).to_owned();
-                            let at = self.range_string(first_span);
-                            self.error(
-                                "Attribute redefined",
-                                format!(
-                                    "The argument {} was already set at {}. Each argument may be set only once.",
-                                    go_quote(name.as_bytes()),
-                                    at
-                                ),
-                                a.name.span,
-                            );
-                        }
+                        Some(first) => self.attribute_redefined(attributes[first].name.span, a.name),
                         None => {
                             seen.added(a.name.name, attributes.len());
                             attributes.push(a);
@@ -91,27 +78,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                     None => {}
                 },
                 _ => {
-                    let bad = self.read();
-                    if !self.recovery {
-                        match bad.kind {
-                            T::OQuote => self.error("Invalid argument name", "Argument names must not be quoted.", bad.span()),
-                            T::Eof if end == T::CBrace => self.error(
-                                "Unclosed configuration block",
-                                "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
-                                start,
-                            ),
-                            T::Eof => self.error(
-                                "Unclosed configuration body",
-                                "Found end of file before the end of this configuration body.",
-                                start,
-                            ),
-                            _ => self.error(
-                                "Argument or block definition required",
-                                "An argument or block definition is required here.",
-                                bad.span(),
-                            ),
-                        }
-                    }
+                    self.body_bad_token(end, start);
                     end_span = self.prev_span();
                     self.recover(end);
                     break;
@@ -126,6 +93,39 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
     }
 
+    #[cold]
+    #[inline(never)]
+    fn attribute_redefined(&mut self, first: Span, again: Ident) {
+        let name = self.interner.resolve(again.name).to_owned();
+        let at = self.range_string(first);
+        self.error(
+            "Attribute redefined",
+            format!("The argument {} was already set at {}. Each argument may be set only once.", go_quote(name.as_bytes()), at),
+            again.span,
+        );
+    }
+
+    /// A token that cannot start a body item: report it (reads it).
+    #[cold]
+    #[inline(never)]
+    fn body_bad_token(&mut self, end: T, start: Span) {
+        let bad = self.read();
+        if self.recovery {
+            return;
+        }
+        match bad.kind {
+            T::OQuote => self.error("Invalid argument name", "Argument names must not be quoted.", bad.span()),
+            T::Eof if end == T::CBrace => self.error(
+                "Unclosed configuration block",
+                "There is no closing brace for this block before the end of the file. This may be caused by incorrect brace nesting elsewhere in this file.",
+                start,
+            ),
+            T::Eof => self.error("Unclosed configuration body", "Found end of file before the end of this configuration body.", start),
+            _ => self.error("Argument or block definition required", "An argument or block definition is required here.", bad.span()),
+        }
+    }
+
+    #[inline(never)]
     fn parse_body_item(&mut self) -> Option<Item<'a>> {
         let ident = self.read();
         match self.peek().kind {
@@ -178,17 +178,18 @@ impl<'a, 'i> Parser<'a, 'i> {
         Attribute { name, expr, span: between(ident.span(), end), equals_span: eq.span() }
     }
 
-    fn finish_block(&mut self, ident: Token) -> Block<'a> {
-        let block_type = self.ident(ident);
+    /// Labels up to the opening brace; `None` (after recovery) when the
+    /// header is malformed.
+    #[inline(never)]
+    fn parse_block_header(&mut self, ident: Token) -> (&'a [&'a str], &'a [Span], Option<Token>) {
         let mut labels: BumpVec<'a, &'a str> = BumpVec::new_in(self.arena);
         let mut label_spans: BumpVec<'a, Span> = BumpVec::new_in(self.arena);
-        let open;
         loop {
             let tok = self.peek();
             match tok.kind {
                 T::OBrace => {
-                    open = self.read();
-                    break;
+                    let open = self.read();
+                    return (labels.into_bump_slice(), label_spans.into_bump_slice(), Some(open));
                 }
                 T::OQuote => {
                     let (label, span) = self.parse_quoted_string_literal();
@@ -227,36 +228,36 @@ impl<'a, 'i> Parser<'a, 'i> {
                         }
                     }
                     self.recover_after_body_item();
-                    return Block {
-                        block_type,
-                        labels: labels.into_bump_slice(),
-                        label_spans: label_spans.into_bump_slice(),
-                        body: Body { attributes: &[], blocks: &[], span: ident.span(), end_span: ident.span() },
-                        open_brace_span: ident.span(),
-                        close_brace_span: ident.span(),
-                    };
+                    return (labels.into_bump_slice(), label_spans.into_bump_slice(), None);
                 }
             }
         }
+    }
 
+    #[inline(never)]
+    fn finish_block(&mut self, ident: Token) -> Block<'a> {
+        let block_type = self.ident(ident);
+        let (labels, label_spans, open) = self.parse_block_header(ident);
+        let Some(open) = open else {
+            return Block {
+                block_type,
+                labels,
+                label_spans,
+                body: Body { attributes: &[], blocks: &[], span: ident.span(), end_span: ident.span() },
+                open_brace_span: ident.span(),
+                close_brace_span: ident.span(),
+            };
+        };
         let body_mark = self.mark();
-        let body = if !self.enter(open.span()) {
+        let body = if !self.enter_weighted(open.span(), HEAVY_NESTING) {
             self.recover(T::CBrace);
             None
         } else {
             let body = match self.peek().kind {
                 T::Newline | T::Eof | T::CBrace => Some(self.parse_body(T::CBrace)),
-                _ => {
-                    let body = self.parse_single_attr_body();
-                    // The reference reports the body's own errors after
-                    // these checks of how the one-line block ends.
-                    let body_diags = self.diags.split_off(body_mark);
-                    self.finish_single_line_block(ident, open);
-                    self.diags.extend(body_diags);
-                    body
-                }
+                _ => self.parse_single_line_block(ident, open, body_mark),
             };
-            self.leave();
+            self.leave_weighted(HEAVY_NESTING);
             body
         };
         let close_span = self.prev_span();
@@ -264,15 +265,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         if eol.kind == T::Newline || eol.kind == T::Eof {
             self.read();
         } else {
-            if !self.recovery {
-                self.error_ctx(
-                    "Missing newline after block definition",
-                    "A block definition must end with a newline.",
-                    eol.span(),
-                    between(ident.span(), eol.span()),
-                );
-            }
-            self.recover_after_body_item();
+            self.missing_newline_after_block(ident);
         }
         let body = body.unwrap_or(Body {
             attributes: &[],
@@ -282,12 +275,38 @@ impl<'a, 'i> Parser<'a, 'i> {
         });
         Block {
             block_type,
-            labels: labels.into_bump_slice(),
-            label_spans: label_spans.into_bump_slice(),
+            labels,
+            label_spans,
             body,
             open_brace_span: open.span(),
             close_brace_span: close_span,
         }
+    }
+
+    #[inline(never)]
+    fn parse_single_line_block(&mut self, ident: Token, open: Token, body_mark: usize) -> Option<Body<'a>> {
+        let body = self.parse_single_attr_body();
+        // The reference reports the body's own errors after these checks
+        // of how the one-line block ends.
+        let body_diags = self.diags.split_off(body_mark);
+        self.finish_single_line_block(ident, open);
+        self.diags.extend(body_diags);
+        body
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing_newline_after_block(&mut self, ident: Token) {
+        let eol = self.peek();
+        if !self.recovery {
+            self.error_ctx(
+                "Missing newline after block definition",
+                "A block definition must end with a newline.",
+                eol.span(),
+                between(ident.span(), eol.span()),
+            );
+        }
+        self.recover_after_body_item();
     }
 
     fn finish_single_line_block(&mut self, ident: Token, open: Token) {

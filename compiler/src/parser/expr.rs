@@ -1,6 +1,6 @@
 //! Expressions: operators, terms, traversals, calls, collections, `for`.
 
-use super::{between, Parser};
+use super::{between, Parser, HEAVY_NESTING};
 use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
 use bumpalo::collections::Vec as BumpVec;
@@ -74,21 +74,23 @@ enum Chain<'a> {
 }
 
 impl<'a, 'i> Parser<'a, 'i> {
+    #[cfg_attr(debug_assertions, inline(never))]
     fn finish_chain(&self, chain: Chain<'a>) -> &'a Expr<'a> {
         match chain {
             Chain::Done(e) => e,
             Chain::Scope { root, steps, end } => {
-                let t = self.arena.alloc(Traversal { root, steps: steps.into_bump_slice() });
+                let t = self.node(Traversal { root, steps: steps.into_bump_slice() });
                 self.alloc(ExprKind::ScopeTraversal(t), Span::new(root.span.start, end))
             }
             Chain::Relative { source, steps, end } => {
-                let t = self.arena.alloc(RelativeTraversal { source, steps: steps.into_bump_slice() });
+                let t = self.node(RelativeTraversal { source, steps: steps.into_bump_slice() });
                 self.alloc(ExprKind::RelativeTraversal(t), Span::new(source.span.start, end))
             }
         }
     }
 
     /// Adds a literal step (the reference's makeRelativeTraversal).
+    #[cfg_attr(debug_assertions, inline(never))]
     fn extend_chain(&self, chain: Chain<'a>, step: Traverser<'a>) -> Chain<'a> {
         let end = step.span().end;
         match chain {
@@ -142,14 +144,8 @@ impl<'a, 'i> Parser<'a, 'i> {
         if self.recovery && self.errors_since(mark) {
             return cond;
         }
-        let colon = self.peek();
-        if colon.kind != T::Colon {
-            self.error_ctx(
-                "Missing false expression in conditional",
-                "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
-                colon.span(),
-                between(start, colon.span()),
-            );
+        if self.peek().kind != T::Colon {
+            self.missing_false_expression(start);
             return cond;
         }
         self.read();
@@ -158,8 +154,20 @@ impl<'a, 'i> Parser<'a, 'i> {
         if self.recovery && self.errors_since(mark) {
             return cond;
         }
-        let c = self.arena.alloc(Conditional { condition: cond, true_result, false_result });
+        let c = self.node(Conditional { condition: cond, true_result, false_result });
         self.alloc(ExprKind::Conditional(c), between(start, false_result.span))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn missing_false_expression(&mut self, start: Span) {
+        let colon = self.peek();
+        self.error_ctx(
+            "Missing false expression in conditional",
+            "The conditional operator (...?...:...) requires a false expression, delimited by a colon.",
+            colon.span(),
+            between(start, colon.span()),
+        );
     }
 
     /// Binary operators by precedence climbing; same trees as the
@@ -181,7 +189,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             if self.recovery && self.errors_since(mark) {
                 return lhs;
             }
-            let b = self.arena.alloc(Binary { op, lhs, rhs });
+            let b = self.node(Binary { op, lhs, rhs });
             lhs = self.alloc(ExprKind::Binary(b), between(lhs.span, rhs.span));
         }
         lhs
@@ -192,92 +200,106 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.parse_traversals(term)
     }
 
+    /// One term. Each kind of term has its own function so that this
+    /// frame, which is on every level of nested recursion, stays small.
     fn parse_term(&mut self) -> &'a Expr<'a> {
-        let start = self.peek();
-        match start.kind {
+        match self.peek().kind {
             T::OParen => self.parse_parens(),
-            T::NumberLit => {
-                let tok = self.read();
-                let text = self.text(tok);
-                if !is_valid_number(text) {
-                    self.invalid_number(tok);
-                    return self.placeholder(tok.span());
-                }
-                let text = std::str::from_utf8(text).unwrap_or("0");
-                self.alloc(ExprKind::Literal(Literal::Number(text)), tok.span())
-            }
-            T::Ident => {
-                let tok = self.read();
-                if self.peek().kind == T::OParen {
-                    let name = self.ident(tok);
-                    return self.finish_call(name);
-                }
-                if let Some(e) = self.try_namespaced_call(tok) {
-                    return e;
-                }
-                let lit = match self.text(tok) {
-                    b"true" => Some(Literal::Bool(true)),
-                    b"false" => Some(Literal::Bool(false)),
-                    b"null" => Some(Literal::Null),
-                    _ => None,
-                };
-                if let Some(lit) = lit {
-                    return self.alloc(ExprKind::Literal(lit), tok.span());
-                }
-                let root = self.ident(tok);
-                let t = self.arena.alloc(Traversal { root, steps: &[] });
-                self.alloc(ExprKind::ScopeTraversal(t), tok.span())
-            }
-            T::OQuote | T::OHeredoc => {
-                let open = self.read();
-                if !self.enter(open.span()) {
-                    return self.placeholder(open.span());
-                }
-                let closer = if open.kind == T::OQuote { T::CQuote } else { T::CHeredoc };
-                let flush = open.kind == T::OHeredoc && self.text(open).starts_with(b"<<-");
-                let (parts, passthru, _) = self.parse_template_inner(closer, flush);
-                self.leave();
-                let span = between(open.span(), self.prev_span());
-                if passthru {
-                    if let Some(only) = parts.first() {
-                        return self.alloc(ExprKind::TemplateWrap(only), span);
-                    }
-                }
-                self.alloc(ExprKind::Template(parts), span)
-            }
-            T::Minus | T::Bang => {
-                let tok = self.read();
-                if !self.enter(tok.span()) {
-                    return self.placeholder(tok.span());
-                }
-                let operand = self.parse_with_traversals();
-                self.leave();
-                let op = if tok.kind == T::Minus { UnaryOp::Negate } else { UnaryOp::Not };
-                let u = self.arena.alloc(Unary { op, operand, symbol_span: tok.span() });
-                self.alloc(ExprKind::Unary(u), between(tok.span(), operand.span))
-            }
+            T::NumberLit => self.parse_number(),
+            T::Ident => self.parse_ident_term(),
+            T::OQuote | T::OHeredoc => self.parse_template_term(),
+            T::Minus | T::Bang => self.parse_unary(),
             T::OBrack => self.parse_tuple(),
             T::OBrace => self.parse_object(),
-            _ => {
-                if !self.recovery {
-                    if start.kind == T::Eof {
-                        self.error(
-                            "Missing expression",
-                            "Expected the start of an expression, but found the end of the file.",
-                            start.span(),
-                        );
-                    } else {
-                        self.error(
-                            "Invalid expression",
-                            "Expected the start of an expression, but found an invalid expression token.",
-                            start.span(),
-                        );
-                    }
-                }
-                self.set_recovery();
-                self.placeholder(start.span())
+            _ => self.term_error(),
+        }
+    }
+
+    #[inline(never)]
+    fn parse_number(&mut self) -> &'a Expr<'a> {
+        let tok = self.read();
+        let text = self.text(tok);
+        if !is_valid_number(text) {
+            self.invalid_number(tok);
+            return self.placeholder(tok.span());
+        }
+        let text = std::str::from_utf8(text).unwrap_or("0");
+        self.alloc(ExprKind::Literal(Literal::Number(text)), tok.span())
+    }
+
+    #[inline(never)]
+    fn parse_ident_term(&mut self) -> &'a Expr<'a> {
+        let tok = self.read();
+        if self.peek().kind == T::OParen {
+            let name = self.ident(tok);
+            return self.finish_call(name);
+        }
+        if let Some(e) = self.try_namespaced_call(tok) {
+            return e;
+        }
+        let lit = match self.text(tok) {
+            b"true" => Some(Literal::Bool(true)),
+            b"false" => Some(Literal::Bool(false)),
+            b"null" => Some(Literal::Null),
+            _ => None,
+        };
+        if let Some(lit) = lit {
+            return self.alloc(ExprKind::Literal(lit), tok.span());
+        }
+        let root = self.ident(tok);
+        let t = self.node(Traversal { root, steps: &[] });
+        self.alloc(ExprKind::ScopeTraversal(t), tok.span())
+    }
+
+    #[inline(never)]
+    fn parse_template_term(&mut self) -> &'a Expr<'a> {
+        let open = self.read();
+        if !self.enter(open.span()) {
+            return self.placeholder(open.span());
+        }
+        let closer = if open.kind == T::OQuote { T::CQuote } else { T::CHeredoc };
+        let flush = open.kind == T::OHeredoc && self.text(open).starts_with(b"<<-");
+        let (parts, passthru, _) = self.parse_template_inner(closer, flush);
+        self.leave();
+        let span = between(open.span(), self.prev_span());
+        if passthru {
+            if let Some(only) = parts.first() {
+                return self.alloc(ExprKind::TemplateWrap(only), span);
             }
         }
+        self.alloc(ExprKind::Template(parts), span)
+    }
+
+    #[inline(never)]
+    fn parse_unary(&mut self) -> &'a Expr<'a> {
+        let tok = self.read();
+        if !self.enter(tok.span()) {
+            return self.placeholder(tok.span());
+        }
+        let operand = self.parse_with_traversals();
+        self.leave();
+        let op = if tok.kind == T::Minus { UnaryOp::Negate } else { UnaryOp::Not };
+        let u = self.node(Unary { op, operand, symbol_span: tok.span() });
+        self.alloc(ExprKind::Unary(u), between(tok.span(), operand.span))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn term_error(&mut self) -> &'a Expr<'a> {
+        let start = self.peek();
+        if !self.recovery {
+            if start.kind == T::Eof {
+                self.error("Missing expression", "Expected the start of an expression, but found the end of the file.", start.span());
+            } else {
+                self.error(
+                    "Invalid expression",
+                    "Expected the start of an expression, but found an invalid expression token.",
+                    start.span(),
+                );
+            }
+        }
+        self.set_recovery();
+        self.placeholder(start.span())
     }
 
     #[cold]
@@ -285,6 +307,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.error("Invalid number literal", "Failed to recognize the value of this number literal.", tok.span());
     }
 
+    #[inline(never)]
     fn parse_parens(&mut self) -> &'a Expr<'a> {
         let open = self.read();
         self.push_newlines(false);
@@ -295,19 +318,25 @@ impl<'a, 'i> Parser<'a, 'i> {
             self.pop_newlines();
             return inner;
         }
-        let close = self.peek();
-        if close.kind != T::CParen {
-            self.error_ctx(
-                "Unbalanced parentheses",
-                "Expected a closing parenthesis to terminate the expression.",
-                close.span(),
-                between(open.span(), close.span()),
-            );
-            self.set_recovery();
+        if self.peek().kind != T::CParen {
+            self.unbalanced_parens(open);
         }
         let close = self.read();
         self.pop_newlines();
         self.alloc(ExprKind::Parens(inner), between(open.span(), close.span()))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unbalanced_parens(&mut self, open: Token) {
+        let close = self.peek();
+        self.error_ctx(
+            "Unbalanced parentheses",
+            "Expected a closing parenthesis to terminate the expression.",
+            close.span(),
+            between(open.span(), close.span()),
+        );
+        self.set_recovery();
     }
 
     /// `a::b::f(` — namespaced function names (HCL 2.18+). Only taken when
@@ -402,7 +431,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         self.pop_newlines();
         let close_span = close.map(|t| t.span()).unwrap_or(open.span());
-        let call = self.arena.alloc(Call {
+        let call = self.node(Call {
             name,
             args: args.into_bump_slice(),
             expand_final,
@@ -416,98 +445,108 @@ impl<'a, 'i> Parser<'a, 'i> {
     pub fn parse_traversals(&mut self, from: &'a Expr<'a>) -> &'a Expr<'a> {
         let mut chain = Chain::Done(from);
         loop {
-            let next = self.peek();
-            match next.kind {
-                T::Dot => {
-                    let dot = self.read();
-                    let attr = self.peek();
-                    match attr.kind {
-                        T::Ident => {
-                            let attr = self.read();
-                            let name = self.ident(attr);
-                            chain = self.extend_chain(chain, Traverser::Attr { name, span: between(dot.span(), attr.span()) });
-                        }
-                        T::NumberLit => {
-                            let num = self.read();
-                            let key = self.legacy_index_key(num, num, false);
-                            chain = self.extend_chain(chain, Traverser::Index { key, span: between(dot.span(), num.span()) });
-                        }
-                        T::Star => {
-                            let source = self.finish_chain(chain);
-                            chain = Chain::Done(self.parse_attr_splat(from, source, dot));
-                        }
-                        _ => {
-                            self.error("Invalid attribute name", "An attribute name is required after a dot.", attr.span());
-                            self.set_recovery();
-                        }
-                    }
-                }
-                T::OBrack => {
-                    let open = self.read();
-                    if self.peek().kind == T::Star {
-                        self.read();
-                        let mut close = self.read();
-                        if close.kind != T::CBrack && !self.recovery {
-                            self.error(
-                                "Missing close bracket on splat index",
-                                "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
-                                close.span(),
-                            );
-                            close = self.recover(T::CBrack);
-                        }
-                        let marker = between(open.span(), close.span());
-                        let source = self.finish_chain(chain);
-                        let id = self.new_splat_id();
-                        let item = self.alloc(ExprKind::AnonSymbol(id), marker);
-                        if !self.enter(marker) {
-                            return self.placeholder(marker);
-                        }
-                        let each = self.parse_traversals(item);
-                        self.leave();
-                        let s = self.arena.alloc(Splat { source, each, item: id, marker_span: marker });
-                        chain = Chain::Done(self.alloc(ExprKind::Splat(s), between(from.span, each.span)));
-                    } else {
-                        self.push_newlines(false);
-                        let mark = self.mark();
-                        let key = self.parse_expression();
-                        let close = if self.recovery && self.errors_since(mark) {
-                            self.recover(T::CBrack)
-                        } else {
-                            let close = self.read();
-                            if close.kind != T::CBrack && !self.recovery {
-                                self.error(
-                                    "Missing close bracket on index",
-                                    "The index operator must end with a closing bracket (\"]\").",
-                                    close.span(),
-                                );
-                                self.recover(T::CBrack)
-                            } else {
-                                close
-                            }
-                        };
-                        self.pop_newlines();
-                        let rng = between(open.span(), close.span());
-                        let literal_key = match key.kind {
-                            ExprKind::Literal(lit) => Some(lit),
-                            ExprKind::Template(parts) if parts.len() == 1 => match parts[0].kind {
-                                ExprKind::Literal(lit) => Some(lit),
-                                _ => None,
-                            },
-                            _ => None,
-                        };
-                        if let Some(key) = literal_key {
-                            chain = self.extend_chain(chain, Traverser::Index { key, span: rng });
-                        } else {
-                            let collection = self.finish_chain(chain);
-                            let ix = self.arena.alloc(Index { collection, key, open_span: open.span(), bracket_span: rng });
-                            chain = Chain::Done(self.alloc(ExprKind::Index(ix), between(from.span, rng)));
-                        }
-                    }
-                }
+            chain = match self.peek().kind {
+                T::Dot => self.parse_dot_step(from, chain),
+                T::OBrack => match self.parse_bracket_step(from, chain) {
+                    Ok(c) => c,
+                    Err(e) => return e,
+                },
                 _ => break,
-            }
+            };
         }
         self.finish_chain(chain)
+    }
+
+    #[inline(never)]
+    fn parse_dot_step(&mut self, from: &'a Expr<'a>, chain: Chain<'a>) -> Chain<'a> {
+        let dot = self.read();
+        let attr = self.peek();
+        match attr.kind {
+            T::Ident => {
+                let attr = self.read();
+                let name = self.ident(attr);
+                self.extend_chain(chain, Traverser::Attr { name, span: between(dot.span(), attr.span()) })
+            }
+            T::NumberLit => {
+                let num = self.read();
+                let key = self.legacy_index_key(num, num, false);
+                self.extend_chain(chain, Traverser::Index { key, span: between(dot.span(), num.span()) })
+            }
+            T::Star => {
+                let source = self.finish_chain(chain);
+                Chain::Done(self.parse_attr_splat(from, source, dot))
+            }
+            _ => {
+                self.error("Invalid attribute name", "An attribute name is required after a dot.", attr.span());
+                self.set_recovery();
+                chain
+            }
+        }
+    }
+
+    /// `[key]` or `[*]`; `Err` carries a placeholder when nesting is too deep.
+    #[inline(never)]
+    fn parse_bracket_step(&mut self, from: &'a Expr<'a>, chain: Chain<'a>) -> Result<Chain<'a>, &'a Expr<'a>> {
+        let open = self.read();
+        if self.peek().kind == T::Star {
+            return self.parse_full_splat(from, chain, open);
+        }
+        self.push_newlines(false);
+        let mark = self.mark();
+        let key = self.parse_expression();
+        let close = if self.recovery && self.errors_since(mark) {
+            self.recover(T::CBrack)
+        } else {
+            let close = self.read();
+            if close.kind != T::CBrack && !self.recovery {
+                self.error("Missing close bracket on index", "The index operator must end with a closing bracket (\"]\").", close.span());
+                self.recover(T::CBrack)
+            } else {
+                close
+            }
+        };
+        self.pop_newlines();
+        let rng = between(open.span(), close.span());
+        let literal_key = match key.kind {
+            ExprKind::Literal(lit) => Some(lit),
+            ExprKind::Template(parts) if parts.len() == 1 => match parts[0].kind {
+                ExprKind::Literal(lit) => Some(lit),
+                _ => None,
+            },
+            _ => None,
+        };
+        Ok(if let Some(key) = literal_key {
+            self.extend_chain(chain, Traverser::Index { key, span: rng })
+        } else {
+            let collection = self.finish_chain(chain);
+            let ix = self.node(Index { collection, key, open_span: open.span(), bracket_span: rng });
+            Chain::Done(self.alloc(ExprKind::Index(ix), between(from.span, rng)))
+        })
+    }
+
+    #[inline(never)]
+    fn parse_full_splat(&mut self, from: &'a Expr<'a>, chain: Chain<'a>, open: Token) -> Result<Chain<'a>, &'a Expr<'a>> {
+        self.read();
+        let mut close = self.read();
+        if close.kind != T::CBrack && !self.recovery {
+            self.error(
+                "Missing close bracket on splat index",
+                "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
+                close.span(),
+            );
+            close = self.recover(T::CBrack);
+        }
+        let marker = between(open.span(), close.span());
+        let source = self.finish_chain(chain);
+        let id = self.new_splat_id();
+        let item = self.alloc(ExprKind::AnonSymbol(id), marker);
+        if !self.enter(marker) {
+            return Err(self.placeholder(marker));
+        }
+        let each = self.parse_traversals(item);
+        self.leave();
+        let s = self.node(Splat { source, each, item: id, marker_span: marker });
+        Ok(Chain::Done(self.alloc(ExprKind::Splat(s), between(from.span, each.span))))
     }
 
     /// The key of a legacy `.N` index; `N.M` is rejected (reported on
@@ -576,10 +615,10 @@ impl<'a, 'i> Parser<'a, 'i> {
         let each = if steps.is_empty() {
             item
         } else {
-            let t = self.arena.alloc(RelativeTraversal { source: item, steps: steps.into_bump_slice() });
+            let t = self.node(RelativeTraversal { source: item, steps: steps.into_bump_slice() });
             self.alloc(ExprKind::RelativeTraversal(t), between(first, last))
         };
-        let s = self.arena.alloc(Splat { source, each, item: id, marker_span });
+        let s = self.node(Splat { source, each, item: id, marker_span });
         self.alloc(ExprKind::Splat(s), between(from.span, last))
     }
 
@@ -748,9 +787,14 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     /// `[for ...]` / `{for ...}` after the opening bracket; the peeker is at `for`.
     fn finish_for(&mut self, open: Token) -> &'a Expr<'a> {
+        if !self.enter_weighted(open.span(), HEAVY_NESTING) {
+            let close = self.recover(if open.kind == T::OBrace { T::CBrace } else { T::CBrack });
+            return self.placeholder(between(open.span(), close.span()));
+        }
         self.push_newlines(false);
         let e = self.finish_for_inner(open);
         self.pop_newlines();
+        self.leave_weighted(HEAVY_NESTING);
         e
     }
 
@@ -834,9 +878,26 @@ impl<'a, 'i> Parser<'a, 'i> {
             self.for_error(open, "Extra characters after the end of the 'for' expression.");
             self.recover(close_kind)
         };
-        let whole = between(open.span(), close.span());
+        self.build_for(ForExpr {
+            key_var,
+            val_var,
+            collection,
+            key_expr,
+            val_expr,
+            cond_expr,
+            group: group.is_some(),
+            open_span: open.span(),
+            close_span: close.span(),
+        }, group)
+    }
+
+    /// Checks a parsed `for` against its brackets and allocates it.
+    #[inline(never)]
+    fn build_for(&mut self, f: ForExpr<'a>, group: Option<Token>) -> &'a Expr<'a> {
+        let whole = between(f.open_span, f.close_span);
+        let make_object = self.src.get(f.open_span.start as usize) == Some(&b'{');
         if !make_object {
-            if let Some(k) = key_expr {
+            if let Some(k) = f.key_expr {
                 self.error_ctx("Invalid 'for' expression", "Key expression is not valid when building a tuple.", k.span, whole);
             }
             if let Some(e) = group {
@@ -847,20 +908,10 @@ impl<'a, 'i> Parser<'a, 'i> {
                     whole,
                 );
             }
-        } else if key_expr.is_none() {
-            self.error_ctx("Invalid 'for' expression", "Key expression is required when building an object.", val_expr.span, whole);
+        } else if f.key_expr.is_none() {
+            self.error_ctx("Invalid 'for' expression", "Key expression is required when building an object.", f.val_expr.span, whole);
         }
-        let f = self.arena.alloc(ForExpr {
-            key_var,
-            val_var,
-            collection,
-            key_expr,
-            val_expr,
-            cond_expr,
-            group: group.is_some(),
-            open_span: open.span(),
-            close_span: close.span(),
-        });
+        let f = self.node(f);
         self.alloc(ExprKind::For(f), whole)
     }
 }

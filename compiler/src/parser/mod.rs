@@ -21,9 +21,13 @@ pub(crate) use body::parse_body_tokens;
 
 /// How deeply expressions, template sequences and blocks may nest. Deep
 /// enough for any real configuration (the conformance suite nests 1000
-/// parentheses), shallow enough that the recursive parser and the later
-/// tree walks stay within a 2 MiB thread stack even in debug builds.
+/// parentheses), shallow enough that the recursive parser stays within a
+/// 2 MiB thread stack even in debug builds. Blocks and `for` expressions
+/// count [`HEAVY_NESTING`] levels each.
 pub const MAX_NESTING: u32 = 1100;
+
+/// Nesting levels one block or `for` expression costs.
+pub const HEAVY_NESTING: u32 = 2;
 
 pub(crate) struct Parser<'a, 'i> {
     pub arena: &'a Bump,
@@ -188,7 +192,13 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// Enters one nesting level; `false` (after reporting once, and entering
     /// recovery so callers unwind) when the limit is reached.
     pub fn enter(&mut self, at: Span) -> bool {
-        if self.depth >= MAX_NESTING {
+        self.enter_weighted(at, 1)
+    }
+
+    /// Enters a construct whose recursion costs `weight` levels of stack
+    /// (blocks and `for` expressions have larger parser frames).
+    pub fn enter_weighted(&mut self, at: Span, weight: u32) -> bool {
+        if self.depth + weight > MAX_NESTING {
             if !self.too_deep_reported {
                 self.too_deep_reported = true;
                 self.error(
@@ -200,12 +210,16 @@ impl<'a, 'i> Parser<'a, 'i> {
             self.recovery = true;
             return false;
         }
-        self.depth += 1;
+        self.depth += weight;
         true
     }
 
     pub fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+        self.leave_weighted(1);
+    }
+
+    pub fn leave_weighted(&mut self, weight: u32) {
+        self.depth = self.depth.saturating_sub(weight);
     }
 
     // ---- recovery (the reference's recover helpers) ----
@@ -283,10 +297,22 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     // ---- arena helpers ----
 
+    // Arena allocation is inlined aggressively by bumpalo; in unoptimized
+    // builds that would bloat the frames of the recursive parse functions,
+    // so allocation stays out of line there.
+
+    #[cfg_attr(debug_assertions, inline(never))]
     pub fn alloc(&self, kind: ExprKind<'a>, span: Span) -> &'a Expr<'a> {
         self.arena.alloc(Expr::new(kind, span))
     }
 
+    /// Moves a node into the arena.
+    #[cfg_attr(debug_assertions, inline(never))]
+    pub fn node<T>(&self, value: T) -> &'a mut T {
+        self.arena.alloc(value)
+    }
+
+    #[cfg_attr(debug_assertions, inline(never))]
     pub fn placeholder(&self, span: Span) -> &'a Expr<'a> {
         self.alloc(ExprKind::Literal(Literal::Dynamic), span)
     }

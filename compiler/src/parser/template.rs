@@ -477,12 +477,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let endif_span;
         loop {
             match atoms.get(*pos).copied() {
-                Some(Atom::End { .. }) | None => {
-                    let detail = format!("The if directive at {} is missing its corresponding endif directive.", self.range_string(if_span));
-                    let end_span = end_atom_span(atoms);
-                    self.error("Unexpected end of template", detail, end_span);
-                    return self.placeholder(end_span);
-                }
+                Some(Atom::End { .. }) | None => return self.unclosed_directive(atoms, "if", "endif", if_span),
                 Some(Atom::EndCtrl { kind, span }) => {
                     *pos += 1;
                     match kind {
@@ -490,20 +485,12 @@ impl<'a, 'i> Parser<'a, 'i> {
                             in_else = true;
                             continue;
                         }
-                        EndKind::Else => {
-                            let detail = format!("Already in the else clause for the if started at {}.", self.range_string(if_span));
-                            self.error("Unexpected else directive", detail, span);
-                        }
                         EndKind::EndIf => {
                             endif_span = span;
                             break;
                         }
-                        EndKind::EndFor => {
-                            let detail = format!("Expecting an endif directive for the if started at {}.", self.range_string(if_span));
-                            self.error("Unexpected endfor directive", detail, span);
-                        }
+                        _ => return self.misplaced_in_if(kind, span, if_span),
                     }
-                    return self.placeholder(span);
                 }
                 Some(_) => {
                     let e = self.template_part(atoms, pos);
@@ -523,8 +510,44 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         let true_result = self.template_parts_expr(if_parts);
         let false_result = self.template_parts_expr(else_parts);
-        let c = self.arena.alloc(Conditional { condition: cond, true_result, false_result });
+        let c = self.node(Conditional { condition: cond, true_result, false_result });
         self.alloc(ExprKind::Conditional(c), between(if_span, endif_span))
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn unclosed_directive(&mut self, atoms: &[Atom<'a>], name: &str, closer: &str, open: Span) -> &'a Expr<'a> {
+        let detail = format!("The {name} directive at {} is missing its corresponding {closer} directive.", self.range_string(open));
+        let end_span = end_atom_span(atoms);
+        self.error("Unexpected end of template", detail, end_span);
+        self.placeholder(end_span)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn misplaced_in_if(&mut self, kind: EndKind, span: Span, if_span: Span) -> &'a Expr<'a> {
+        if kind == EndKind::Else {
+            let detail = format!("Already in the else clause for the if started at {}.", self.range_string(if_span));
+            self.error("Unexpected else directive", detail, span);
+        } else {
+            let detail = format!("Expecting an endif directive for the if started at {}.", self.range_string(if_span));
+            let summary = format!("Unexpected {} directive", kind.name());
+            self.error(&summary, detail, span);
+        }
+        self.placeholder(span)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn misplaced_in_for(&mut self, kind: EndKind, span: Span, for_span: Span) -> &'a Expr<'a> {
+        if kind == EndKind::Else {
+            self.error("Unexpected else directive", "An else clause is not expected for a for directive.", span);
+        } else {
+            let detail = format!("Expecting an endfor directive corresponding to the for directive at {}.", self.range_string(for_span));
+            let summary = format!("Unexpected {} directive", kind.name());
+            self.error(&summary, detail, span);
+        }
+        self.placeholder(span)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -542,31 +565,16 @@ impl<'a, 'i> Parser<'a, 'i> {
         let endfor_span;
         loop {
             match atoms.get(*pos).copied() {
-                Some(Atom::End { .. }) | None => {
-                    let detail = format!("The for directive at {} is missing its corresponding endfor directive.", self.range_string(for_span));
-                    let end_span = end_atom_span(atoms);
-                    self.error("Unexpected end of template", detail, end_span);
-                    return self.placeholder(end_span);
-                }
+                Some(Atom::End { .. }) | None => return self.unclosed_directive(atoms, "for", "endfor", for_span),
                 Some(Atom::EndCtrl { kind, span }) => {
                     *pos += 1;
                     match kind {
-                        EndKind::Else => {
-                            self.error("Unexpected else directive", "An else clause is not expected for a for directive.", span);
-                        }
                         EndKind::EndFor => {
                             endfor_span = span;
                             break;
                         }
-                        EndKind::EndIf => {
-                            let detail = format!(
-                                "Expecting an endfor directive corresponding to the for directive at {}.",
-                                self.range_string(for_span)
-                            );
-                            self.error("Unexpected endif directive", detail, span);
-                        }
+                        _ => return self.misplaced_in_for(kind, span, for_span),
                     }
-                    return self.placeholder(span);
                 }
                 Some(_) => {
                     let e = self.template_part(atoms, pos);
@@ -579,7 +587,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         let val_expr = self.template_parts_expr(parts);
         let whole = between(for_span, endfor_span);
-        let f = self.arena.alloc(ForExpr {
+        let f = self.node(ForExpr {
             key_var: key,
             val_var: val,
             collection: coll,
