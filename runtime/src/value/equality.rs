@@ -42,6 +42,23 @@ fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
     Tri::True
 }
 
+/// Element comparisons for maps and objects. cty walks these in Go map
+/// order, which is random, so when some elements compare unknown and
+/// others false the reference answers either way from run to run. Here a
+/// definite difference wins: the result is false if any element differs,
+/// else unknown if any comparison is unknown.
+fn unordered_all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
+    let mut result = Tri::True;
+    for (a, b) in pairs {
+        match a.equals_tri(b) {
+            Tri::True => {}
+            Tri::False => return Tri::False,
+            Tri::Unknown => result = Tri::Unknown,
+        }
+    }
+    result
+}
+
 impl Value {
     /// cty `Equals`: a bool value, or an unknown bool when the answer
     /// depends on unknown values.
@@ -96,33 +113,13 @@ impl Value {
                 if a.ty != b.ty {
                     return Tri::False;
                 }
-                // cty walks attributes in Go map order (random); walking them
-                // in name order makes the unknown-versus-false choice stable.
-                all_equal(a.vals.iter().zip(b.vals.iter()))
+                unordered_all_equal(a.vals.iter().zip(b.vals.iter()))
             }
             (Value::Map(a), Value::Map(b)) => {
-                if a.ty != b.ty {
+                if a.ty != b.ty || a.keys != b.keys {
                     return Tri::False;
                 }
-                if a.keys.len() != b.keys.len() || a.keys != b.keys {
-                    // Same length with a missing key ends the walk as false
-                    // at that key; elements compared before it could have
-                    // made it unknown, which name order decides here.
-                    if a.keys.len() != b.keys.len() {
-                        return Tri::False;
-                    }
-                    for (i, k) in a.keys.iter().enumerate() {
-                        match b.get(k) {
-                            None => return Tri::False,
-                            Some(bv) => match a.vals[i].equals_tri(bv) {
-                                Tri::True => {}
-                                other => return other,
-                            },
-                        }
-                    }
-                    return Tri::True;
-                }
-                all_equal(a.vals.iter().zip(b.vals.iter()))
+                unordered_all_equal(a.vals.iter().zip(b.vals.iter()))
             }
             (Value::Set(a), Value::Set(b)) => {
                 if a.ty != b.ty {
