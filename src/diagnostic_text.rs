@@ -132,8 +132,18 @@ fn render_line(out: &mut String, src: &[u8], number: usize, line: Span, highligh
     };
     let _ = write!(out, "{number:4}: ");
     if marked.is_empty() {
-        out.push_str(&text(line));
+        let whole = text(line);
+        out.push_str(&whole);
         out.push('\n');
+        // A subject that is this line's own line break (e.g. "Invalid
+        // multi-line string") gets a caret just past the text.
+        let at_line_break = matches!(src.get(highlight.start as usize), Some(b'\n' | b'\r'))
+            && highlight.start >= line.end
+            && highlight.start <= line.end.saturating_add(1);
+        if !color && at_line_break {
+            let pad: String = whole.chars().filter(|c| !is_combining(*c)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+            let _ = writeln!(out, "      {pad}^");
+        }
         return;
     }
     let before = text(Span::new(line.start, marked.start));
@@ -144,7 +154,7 @@ fn render_line(out: &mut String, src: &[u8], number: usize, line: Span, highligh
     } else {
         let _ = writeln!(out, "{before}{inside}{after}");
         // Tabs are kept so that the carets line up under tab-indented text.
-        let pad: String = before.chars().map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+        let pad: String = before.chars().filter(|c| !is_combining(*c)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
         let carets = inside.chars().filter(|c| !is_combining(*c)).count().max(1);
         let _ = writeln!(out, "      {pad}{}", "^".repeat(carets));
     }
@@ -219,6 +229,15 @@ mod tests {
         let mut out = String::new();
         render_diagnostic(&mut out, &file, &Diagnostic::error("Unclosed", "", Some(Span::new(11, 11))), false);
         assert_eq!(out, "Error: Unclosed\n\n  on f line 3:\n\n");
+    }
+
+    #[test]
+    fn a_line_break_subject_gets_a_caret_after_the_line() {
+        let src = b"a = \"x\ny\"\n";
+        let file = SourceFile::new("f", src);
+        let mut out = String::new();
+        render_diagnostic(&mut out, &file, &Diagnostic::error("Invalid multi-line string", "", Some(Span::new(6, 7))), false);
+        assert_eq!(out, "Error: Invalid multi-line string\n\n  on f line 1:\n   1: a = \"x\n            ^\n   2: y\"\n\n");
     }
 
     #[test]
