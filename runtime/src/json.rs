@@ -102,6 +102,100 @@ pub fn value_to_result_json(v: &Value) -> Result<J, NumberError> {
     Ok(serde_json::from_str(&s).unwrap_or(J::Null))
 }
 
+/// cty `json.Marshal(v, ty)`, the encoding behind `jsonencode`: compact,
+/// Go's HTML-escaped strings, numbers as `Text('f', -1)`, sets in cty
+/// order, object keys sorted. Where `ty` is dynamic but the value's type is
+/// not, the value is wrapped as `{"value":V,"type":T}`. Unknown values and
+/// infinities are errors.
+pub fn marshal(v: &Value, ty: &Type) -> Result<String, JsonError> {
+    let mut out = String::new();
+    marshal_into(&mut out, v, ty, &mut String::new())?;
+    Ok(out)
+}
+
+fn marshal_into(out: &mut String, v: &Value, ty: &Type, path: &mut String) -> Result<(), JsonError> {
+    if ty.is_dynamic() && !v.ty().is_dynamic() {
+        out.push_str("{\"value\":");
+        marshal_into(out, v, &v.ty(), path)?;
+        out.push_str(",\"type\":");
+        v.ty().write_json(out);
+        out.push('}');
+        return Ok(());
+    }
+    match v {
+        Value::Null(_) => {
+            out.push_str("null");
+            Ok(())
+        }
+        Value::Unknown(_) => Err(err(path, "value is not known")),
+        Value::String(s) => {
+            crate::strings::write_json_string_html(out, s);
+            Ok(())
+        }
+        Value::Number(n) => {
+            if n.is_infinite() {
+                return Err(err(path, "cannot serialize infinity as JSON"));
+            }
+            out.push_str(&n.to_text().map_err(|e| err(path, e.to_string()))?);
+            Ok(())
+        }
+        Value::Bool(b) => {
+            out.push_str(if *b { "true" } else { "false" });
+            Ok(())
+        }
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
+            out.push('[');
+            let ety = ty.element_type();
+            let tuple_types = ty.tuple_type();
+            for (i, e) in v.elements_slice().iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let ety = match (ety, tuple_types) {
+                    (Some(t), _) => t.clone(),
+                    (None, Some(tt)) => tt.elems().get(i).cloned().unwrap_or(Type::Dynamic),
+                    _ => e.ty(),
+                };
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                marshal_into(out, e, &ety, path)?;
+                path.truncate(len);
+            }
+            out.push(']');
+            Ok(())
+        }
+        Value::Map(_) | Value::Object(_) => {
+            out.push('{');
+            let pairs = v.key_value_pairs().unwrap_or_default();
+            for (i, (k, e)) in pairs.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                let ety = match ty {
+                    Type::Map(t) => (**t).clone(),
+                    Type::Object(ot) => ot.attr_type(&k).cloned().unwrap_or(Type::Dynamic),
+                    _ => e.ty(),
+                };
+                crate::strings::write_json_string_html(out, &k);
+                out.push(':');
+                let len = path.len();
+                if v.as_map().is_some() {
+                    path.push('[');
+                    write_json_string(path, &k);
+                    path.push(']');
+                } else {
+                    path.push('.');
+                    path.push_str(&k);
+                }
+                marshal_into(out, e, &ety, path)?;
+                path.truncate(len);
+            }
+            out.push('}');
+            Ok(())
+        }
+    }
+}
+
 /// A JSON decoding error: the cty path of the offending value and what is
 /// wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -385,6 +479,19 @@ mod tests {
             let e = value_from_json_typed(&parse(input), &t).unwrap_err();
             assert_eq!(e.to_string(), msg, "{ty} {input}");
         }
+    }
+
+    #[test]
+    fn marshal_like_cty() {
+        let v = value_from_json_implied(&parse(r#"[null,"<&>",{"b":[1,true]}]"#)).unwrap();
+        // Expected text from the reference: jsonencode([null, "<&>", {b=[1,true]}]).
+        assert_eq!(marshal(&v, &v.ty()).unwrap(), r#"[null,"\u003c\u0026\u003e",{"b":[1,true]}]"#);
+        let t = Type::from_json(&parse(r#"["tuple",["dynamic"]]"#)).unwrap();
+        let v = Value::tuple(vec![Value::string("x")]);
+        assert_eq!(marshal(&v, &t).unwrap(), r#"[{"value":"x","type":"string"}]"#);
+        let inf = Value::Number(Number::pos_inf());
+        assert_eq!(marshal(&Value::tuple(vec![inf.clone()]), &Type::tuple(vec![Type::Number])).unwrap_err().to_string(), "[0]: cannot serialize infinity as JSON");
+        assert!(marshal(&Value::unknown(Type::String), &Type::String).is_err());
     }
 
     #[test]

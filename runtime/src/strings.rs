@@ -32,6 +32,17 @@ const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
 /// bytes as `\u00XX` (lower-case hex), and U+2028/U+2029 as `\u2028`/`\u2029`.
 /// Everything else, including DEL and `<>&`, is written verbatim.
 pub fn write_json_string(out: &mut String, s: &str) {
+    write_json_string_impl(out, s, false)
+}
+
+/// Like [`write_json_string`] but with Go's default HTML escaping (as
+/// `json.Marshal` does): `<`, `>` and `&` become `\u003c`, `\u003e`,
+/// `\u0026`. This is what cty's JSON marshalling (`jsonencode`) writes.
+pub fn write_json_string_html(out: &mut String, s: &str) {
+    write_json_string_impl(out, s, true)
+}
+
+fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
     out.push('"');
     let bytes = s.as_bytes();
     let mut start = 0;
@@ -39,7 +50,7 @@ pub fn write_json_string(out: &mut String, s: &str) {
     while i < bytes.len() {
         let b = bytes[i];
         if b < 0x80 {
-            if b >= 0x20 && b != b'"' && b != b'\\' {
+            if b >= 0x20 && b != b'"' && b != b'\\' && !(escape_html && (b == b'<' || b == b'>' || b == b'&')) {
                 i += 1;
                 continue;
             }
