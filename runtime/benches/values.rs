@@ -28,6 +28,11 @@ fn construction(c: &mut Criterion) {
     c.bench_function("construct/set of 100 strings", |b| b.iter(|| Value::set(black_box(items.clone()))));
     let objs: Vec<Value> = (0..20).map(|i| Value::object(vec![("k", Value::int(i % 7))])).collect();
     c.bench_function("construct/set of 20 objects", |b| b.iter(|| Value::set(black_box(objs.clone()))));
+    let shape = object10().ty().object_type().cloned().unwrap();
+    let vals: Vec<Value> = object10().elements_slice().to_vec();
+    c.bench_function("construct/object of 10 attrs from a cached shape", |b| {
+        b.iter(|| Value::object_like(black_box(&shape), black_box(vals.clone())))
+    });
     c.bench_function("construct/ascii string", |b| b.iter(|| Value::string(black_box("hello, world"))));
     c.bench_function("construct/non-NFC string", |b| b.iter(|| Value::string(black_box("cafe\u{301} au lait"))));
 }
@@ -40,6 +45,11 @@ fn clone_and_access(c: &mut Criterion) {
     c.bench_function("access/get_attr by name", |b| b.iter(|| black_box(&o).get_attr(black_box("attr_7")).is_some()));
     let idx = o.ty().object_type().and_then(|t| t.attr_index("attr_7")).unwrap_or(0);
     c.bench_function("access/attr_at index", |b| b.iter(|| black_box(&o).attr_at(black_box(idx)).is_some()));
+    let set = Value::set(strings(1000)).unwrap();
+    let needle = Value::string("item-0777");
+    c.bench_function("access/set of 1000 strings contains", |b| {
+        b.iter(|| black_box(&set).as_set().map(|s| s.contains(black_box(&needle))))
+    });
     c.bench_function("access/index 50", |b| b.iter(|| black_box(&l).index(black_box(50)).is_some()));
 }
 

@@ -230,8 +230,16 @@ fn constructors_follow_cty_rules() {
     assert_eq!(enc(&s), r#"["a","b"]"#);
     let s = Value::set(vec![Value::bool(true), Value::null(Type::Bool), Value::unknown(Type::Bool), Value::bool(false)]).unwrap();
     assert_eq!(enc(&s), r#"[false,true,{"$unknown":true},null]"#);
-    assert_eq!(s.cty_length().is_known(), false);
+    assert!(!s.cty_length().is_known());
     assert_eq!(Value::empty_tuple().length(), Some(0));
+    // Membership: by cty equality; unknowns are never members.
+    let s = Value::set(vec![Value::string("b"), Value::unknown(Type::String), Value::string("a"), Value::null(Type::String)]).unwrap();
+    let set = s.as_set().unwrap();
+    assert!(set.contains(&Value::string("a")) && set.contains(&Value::string("b")));
+    assert!(!set.contains(&Value::string("c")) && !set.contains(&Value::unknown(Type::String)));
+    assert!(set.contains(&Value::null(Type::String)));
+    let n = Value::set(vec![Value::int(2), Value::number(runtime::Number::parse("0.5").unwrap())]).unwrap();
+    assert!(n.as_set().unwrap().contains(&Value::number(runtime::Number::from_f64(0.5).unwrap())));
     assert!(Value::object_of(ot.object_type().unwrap().clone(), vec![Value::int(1), Value::bool(true)]).is_err());
 }
 

@@ -636,6 +636,17 @@ impl SetVal {
     /// Set membership as cty's `Has` (an element equal by cty `Equals`;
     /// unknowns are never members).
     pub fn contains(&self, v: &Value) -> bool {
+        if let Value::String(needle) = v {
+            // Known strings come first, sorted bytewise, and string equality
+            // is byte equality, so a binary search over them suffices.
+            let known = self.elems.partition_point(|e| matches!(e, Value::String(_)));
+            return self.elems[..known]
+                .binary_search_by(|e| match e {
+                    Value::String(s) => s.as_bytes().cmp(needle.as_bytes()),
+                    _ => std::cmp::Ordering::Less,
+                })
+                .is_ok();
+        }
         self.elems.iter().any(|e| e.equals_tri(v) == Tri::True)
     }
 }
