@@ -85,6 +85,10 @@ fn normalize(s: &str) -> String {
 }
 
 fn check(failures: &mut Vec<String>, what: String, got: String, want: &str) {
+    let nonconforming = "panic in function implementation: returned value ";
+    if got.ends_with("returned value does not conform to expected return type.") && want.contains(nonconforming) {
+        return;
+    }
     if normalize(&got) != normalize(want) {
         failures.push(format!("{what}\n   got: {got}\n  want: {want}"));
     }
@@ -138,7 +142,40 @@ fn fuzz_tables() {
         let what = format!("{}({})", meta[0], fuzz::FUZZ_VALUES[meta[1].parse::<usize>().unwrap()].0);
         check(&mut failures, what, to_func(idx(meta[1]), &to_target(meta[0])), want);
     }
-    report("FUZZ", failures, fuzz::FUZZ_COND.len() + fuzz::FUZZ_EQ.len() + fuzz::FUZZ_TO.len());
+    for (meta, want) in fuzz::FUZZ_COAL {
+        let args: Vec<&Value> = meta.iter().map(|m| idx(m)).collect();
+        let names: Vec<&str> = meta.iter().map(|m| fuzz::FUZZ_VALUES[m.parse::<usize>().unwrap()].0).collect();
+        check(&mut failures, format!("coalesce({})", names.join(", ")), coalesce(&args), want);
+    }
+    report("FUZZ", failures, fuzz::FUZZ_COND.len() + fuzz::FUZZ_EQ.len() + fuzz::FUZZ_TO.len() + fuzz::FUZZ_COAL.len());
+}
+
+/// cty's `coalesce`: `UnifyUnsafe` over all argument types, then the first
+/// non-null argument `Convert`ed to the unified type.
+fn coalesce(args: &[&Value]) -> String {
+    let failed = |msg: &str| format!("err Error in function call: Call to function \"coalesce\" failed: {msg}.");
+    let types: Vec<Type> = args.iter().map(|a| a.ty()).collect();
+    let Some((ty, _)) = unify_unsafe(&types) else {
+        return failed("all arguments must have the same type");
+    };
+    for a in args {
+        if !a.is_known() {
+            return ok(&Value::unknown(ty));
+        }
+        if a.is_null() {
+            continue;
+        }
+        return match convert(a, &ty) {
+            // cty's function machinery rejects a result whose type does not
+            // conform to the declared one (reached through cty's own quirk
+            // of typing an unknown-length set's list conversion by the
+            // input element type); only that outcome is compared here.
+            Ok(v) if !v.ty().conforms_to(&ty) => failed("returned value does not conform to expected return type"),
+            Ok(v) => ok(&v),
+            Err(e) => failed(&e.to_string()),
+        };
+    }
+    failed("no non-null arguments")
 }
 
 /// Whether a value holds a map or object with two or more elements.
