@@ -13,9 +13,11 @@
 //! `Value` can only be built through the checked constructors and always
 //! satisfies cty's validity rules (NFC strings, homogeneous collections).
 
+mod compare;
 mod equality;
 mod set;
 
+pub use compare::OpError;
 pub use equality::Tri;
 pub use set::{set_hash_text, set_less};
 
@@ -493,11 +495,12 @@ impl Value {
         }
     }
 
-    /// Attribute `name` of a known object.
+    /// Attribute `name` of a known object (the name is NFC-normalized
+    /// first, as cty's `GetAttr` does).
     #[inline]
     pub fn get_attr(&self, name: &str) -> Option<&Value> {
         match self {
-            Value::Object(o) => o.ty.attr_index(name).map(|i| &o.vals[i]),
+            Value::Object(o) => o.ty.attr_index(&normalize_nfc(name)).map(|i| &o.vals[i]),
             _ => None,
         }
     }
