@@ -41,6 +41,7 @@ mod text;
 #[cfg(test)]
 mod tests;
 
+use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::fmt;
 
@@ -143,9 +144,17 @@ impl Number {
     }
 
     fn to_big(&self) -> BigFloat {
+        self.as_big().into_owned()
+    }
+
+    /// The big form, borrowed when there is one.
+    fn as_big(&self) -> Cow<'_, BigFloat> {
         match &self.0 {
-            Repr::Small { prec, v } => BigFloat::from_ibig(&IBig::from(*v), *prec),
-            Repr::Big(b) => (**b).clone(),
+            Repr::Small { prec, v } => {
+                let mag = UBig::from(v.unsigned_abs());
+                Cow::Owned(BigFloat::round_from(*v < 0, mag, 0, false, *prec))
+            }
+            Repr::Big(b) => Cow::Borrowed(&**b),
         }
     }
 
@@ -220,7 +229,7 @@ impl Number {
                 return Ok(Number::int_with_prec(s, (*pa).max(*pb)));
             }
         }
-        let (x, y) = (self.to_big(), o.to_big());
+        let (x, y) = (self.as_big(), o.as_big());
         x.add(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::OpposingInfinities)
     }
 
@@ -232,7 +241,7 @@ impl Number {
                 return Ok(Number::int_with_prec(s, (*pa).max(*pb)));
             }
         }
-        let (x, y) = (self.to_big(), o.to_big());
+        let (x, y) = (self.as_big(), o.as_big());
         x.sub(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::InfinityMinusInfinity)
     }
 
@@ -251,7 +260,7 @@ impl Number {
                 }
             }
         }
-        let (x, y) = (self.to_big(), o.to_big());
+        let (x, y) = (self.as_big(), o.as_big());
         let res_prec = x.prec.max(y.prec);
         let product = x.mul(&y, 512).map_err(|NaN| NumberError::ZeroTimesInfinity)?;
         let res_prec = res_prec.max(product.min_prec());
@@ -268,7 +277,7 @@ impl Number {
                 }
             }
         }
-        let (x, y) = (self.to_big(), o.to_big());
+        let (x, y) = (self.as_big(), o.as_big());
         x.quo(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::Indeterminate)
     }
 
@@ -288,7 +297,7 @@ impl Number {
                 }
             }
         }
-        let (x, y) = (self.to_big(), o.to_big());
+        let (x, y) = (self.as_big(), o.as_big());
         if x.form == Form::Inf {
             return Err(if y.form == Form::Inf {
                 NumberError::ModuloZeroInfinity
@@ -374,7 +383,7 @@ impl Number {
         if let (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) = (&self.0, &o.0) {
             return a.cmp(b);
         }
-        self.to_big().cmp(&o.to_big())
+        self.as_big().cmp(&o.as_big())
     }
 
     /// cty number equality: same sign and same `Text('f', -1)` (with -0 == 0).
@@ -388,7 +397,7 @@ impl Number {
         if let (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) = (&self.0, &o.0) {
             return a == b;
         }
-        let (x, y) = (self.to_big(), o.to_big());
+        let (x, y) = (self.as_big(), o.as_big());
         if x.sign() != y.sign() {
             return false;
         }

@@ -91,6 +91,47 @@ fn oracle_table() {
     assert!(failures.is_empty(), "{} of {} rows differ:\n{}", failures.len(), ORACLE_ROWS.len(), failures.join("\n"));
 }
 
+/// The windowed shortest-digit walk must agree with the walk over full
+/// expansions on every value: pseudo-random mantissas, exponents and
+/// precisions, including exact short decimals and values near powers of ten.
+#[test]
+fn windowed_shortest_matches_exact_walk() {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let mut checked = 0;
+    for round in 0..3000 {
+        let digits = 1 + (next() % 60) as usize;
+        let mut lit = String::new();
+        for _ in 0..digits {
+            lit.push((b'0' + (next() % 10) as u8) as char);
+        }
+        let exp = (next() % 700) as i64 - 350;
+        let lit = format!("{lit}e{exp}");
+        let base = Number::parse(&lit).expect("generated literal");
+        let candidates = [
+            base.clone(),
+            base.div(&Number::from_i64(3 + (round % 17) as i64)).expect("finite"),
+            base.mul(&Number::from_f64(0.1).expect("finite")).expect("finite"),
+            Number::from_f64(f64::from_bits(next() >> 2)).expect("finite"),
+            Number::from_i64(1).div(&Number::from_i64(7 + round as i64)).expect("finite"),
+        ];
+        for n in candidates {
+            if let Repr::Big(b) = &n.0 {
+                if b.form == Form::Finite && text::within_text_limit(b) {
+                    assert_eq!(text::shortest_decimal(b), text::shortest_exact(b), "value {lit}, prec {}", b.prec);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 10_000, "only {checked} values checked");
+}
+
 #[rustfmt::skip]
 const ORACLE_ROWS: &[(&str, &str, &str, &str)] = &[
     ("add", "18446744073709551615", "1", "18446744073709551616"),

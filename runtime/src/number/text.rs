@@ -6,6 +6,7 @@
 //! rounds; we do the same with big-integer arithmetic (`m * 5^k` instead of
 //! Go's repeated halving), so the result is identical digit for digit.
 
+use dashu::base::DivRem;
 use dashu::integer::UBig;
 
 use super::float::{bit_len, BigFloat, Form};
@@ -46,9 +47,9 @@ impl Decimal {
         } else {
             // m / 2^k == m * 5^k / 10^k
             let k = (-shift) as usize;
-            (m * UBig::from(5u8).pow(k), k as i64)
+            (m * &*pow5(k), k as i64)
         };
-        let mut digits = n.to_string().into_bytes();
+        let mut digits = to_decimal_digits(&n);
         let int_len = digits.len() as i64;
         while digits.last() == Some(&b'0') {
             digits.pop();
@@ -116,6 +117,12 @@ impl Decimal {
 /// (Go's `roundShortest`, including its symmetric half-ulp interval).
 /// `x` must be finite and within the text limit.
 pub(crate) fn shortest_decimal(x: &BigFloat) -> Decimal {
+    shortest_windowed(x).unwrap_or_else(|| shortest_exact(x))
+}
+
+/// Go's algorithm on the full exact expansions of x and of its half-ulp
+/// bounds. Reference implementation; the windowed version below must agree.
+pub(crate) fn shortest_exact(x: &BigFloat) -> Decimal {
     let mut d = Decimal::exact(&x.mant, x.exp);
     if d.digits.is_empty() {
         return d;
@@ -273,4 +280,248 @@ pub(crate) fn format_general10(x: &BigFloat) -> String {
     }
     push_fixed(&mut out, (prec - d.exp).max(0), &d);
     out
+}
+
+/// Go's digit walk, reading only a window of leading digits.
+///
+/// With `M` = x's mantissa widened to prec+1 bits (its lowest bit is half an
+/// ulp) and `x = M * 2^-k`, the exact decimals of x and its bounds are the
+/// integers `X = M*5^k` and `X -/+ 5^k` with the decimal point k places from
+/// the right. These three differ from each other within their first
+/// ~0.302*(prec+1) + 2 digits, which is all the walk ever inspects, so it is
+/// enough to divide them by a power of ten and convert only the top digits.
+/// Lengths (after trimming trailing zeros) are known arithmetically: x's
+/// expansion has min(widening shift, k) trailing zeros, and the bounds, odd
+/// multiples of 5^k, have none. Returns `None` (caller uses the exact walk)
+/// for integers with a nonnegative exponent and if the window would not do.
+fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
+    let bits = bit_len(&x.mant);
+    let widen = x.prec as i64 + 1 - bits;
+    if widen < 1 {
+        return None;
+    }
+    let e = x.exp - widen;
+    if e >= 0 {
+        return None;
+    }
+    let k = -e;
+    let m = &x.mant << widen as usize;
+    let p5 = pow5(k as usize);
+    let big_x = &m * &*p5;
+    let window = ((x.prec as f64 + 1.0) * 0.30103).ceil() as i64 + 8;
+    // A lower bound on X's digit count, so each window keeps >= `window` digits.
+    let min_digits = ((bit_len(&big_x) - 1) as f64 * 0.301_029_99) as i64 + 1;
+    let skip = (min_digits - window).max(0);
+    let (xs, ls, us) = if skip == 0 {
+        (to_decimal_digits(&big_x), to_decimal_digits(&(&big_x - &*p5)), to_decimal_digits(&(&big_x + &*p5)))
+    } else {
+        // floor((X -/+ P) / 10^s) from X = X'*10^s + rx and P = P'*10^s + rp:
+        // X' - P' - [rp > rx] and X' + P' + [rx + rp >= 10^s]; P' is small.
+        let scale = pow10(skip as usize);
+        let (xq, xr) = (&big_x).div_rem(&*scale);
+        let (pq, pr) = (&*p5).div_rem(&*scale);
+        let pq = u64::try_from(&pq).ok()?;
+        let down = pq.checked_add(u64::from(pr > xr))?;
+        let up = pq.checked_add(u64::from(&xr + &pr >= *scale))?;
+        let xs = to_decimal_digits(&xq);
+        let ls = decimal_sub_small(&xs, down)?;
+        let us = decimal_add_small(&xs, up);
+        (xs, ls, us)
+    };
+    let x_digits = xs.len() as i64 + skip;
+    let len_d = x_digits - widen.min(k);
+    let (len_l, len_u) = if skip == 0 {
+        (trimmed_len(&ls), trimmed_len(&us))
+    } else {
+        (ls.len() as i64 + skip, us.len() as i64 + skip)
+    };
+    // Digit i of a number whose expansion has `len` digits and whose
+    // window is `w`; None when the window is too short.
+    let at = |w: &[u8], len: i64, i: usize| -> Option<u8> {
+        if (i as i64) < len {
+            w.get(i).copied()
+        } else {
+            Some(b'0')
+        }
+    };
+    let inclusive = !m.bit_is_set(1);
+    let mut d = Decimal { digits: xs[..(len_d.min(xs.len() as i64).max(0) as usize)].to_vec(), exp: x_digits - k };
+    let full_window = len_d <= xs.len() as i64;
+    for i in 0..len_d.max(0) as usize {
+        // The rounding below may look two digits ahead.
+        if !full_window && i + 2 >= d.digits.len() {
+            return None;
+        }
+        let md = at(&xs, len_d, i)?;
+        let l = at(&ls, len_l, i)?;
+        let u = at(&us, len_u, i)?;
+        let ok_down = l != md || inclusive && (i as i64) + 1 == len_l;
+        let ok_up = md != u && (inclusive || md + 1 < u || (i as i64) + 1 < len_u);
+        match (ok_down, ok_up) {
+            (true, true) => {
+                d.round(i as i64 + 1);
+                return Some(d);
+            }
+            (true, false) => {
+                d.round_down(i + 1);
+                return Some(d);
+            }
+            (false, true) => {
+                d.round_up(i + 1);
+                return Some(d);
+            }
+            (false, false) => {}
+        }
+    }
+    if full_window {
+        Some(d)
+    } else {
+        None
+    }
+}
+
+/// `digits - c` for a decimal digit string, without leading zeros
+/// (`None` if the result would be negative).
+fn decimal_sub_small(digits: &[u8], c: u64) -> Option<Vec<u8>> {
+    let mut out = digits.to_vec();
+    let mut borrow = c;
+    for slot in out.iter_mut().rev() {
+        if borrow == 0 {
+            break;
+        }
+        let sub = (borrow % 10) as u8;
+        borrow /= 10;
+        let d = *slot - b'0';
+        if d >= sub {
+            *slot = b'0' + d - sub;
+        } else {
+            *slot = b'0' + d + 10 - sub;
+            borrow += 1;
+        }
+    }
+    if borrow != 0 {
+        return None;
+    }
+    let start = out.iter().position(|&b| b != b'0').unwrap_or(out.len().saturating_sub(1));
+    out.drain(..start);
+    Some(out)
+}
+
+/// `digits + c` for a decimal digit string.
+fn decimal_add_small(digits: &[u8], c: u64) -> Vec<u8> {
+    let mut out = digits.to_vec();
+    let mut carry = c;
+    for slot in out.iter_mut().rev() {
+        if carry == 0 {
+            break;
+        }
+        let sum = (*slot - b'0') as u64 + carry % 10;
+        carry /= 10;
+        *slot = b'0' + (sum % 10) as u8;
+        carry += sum / 10;
+    }
+    if carry != 0 {
+        let mut head = carry.to_string().into_bytes();
+        head.extend_from_slice(&out);
+        out = head;
+    }
+    out
+}
+
+fn trimmed_len(digits: &[u8]) -> i64 {
+    let mut n = digits.len();
+    while n > 0 && digits[n - 1] == b'0' {
+        n -= 1;
+    }
+    n as i64
+}
+
+/// Decimal digits of `n` (no sign, "0" for zero). Schoolbook conversion on
+/// 32-bit limbs, nine digits per pass, for the sizes numbers here have;
+/// dashu's converter for anything larger.
+pub(crate) fn to_decimal_digits(n: &UBig) -> Vec<u8> {
+    let words = n.as_words();
+    if words.len() > 48 {
+        return n.to_string().into_bytes();
+    }
+    let mut limbs: Vec<u32> = Vec::with_capacity(words.len() * 2);
+    for &w in words {
+        let w = w as u64;
+        limbs.push(w as u32);
+        limbs.push((w >> 32) as u32);
+    }
+    while limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    if limbs.is_empty() {
+        return vec![b'0'];
+    }
+    const CHUNK: u64 = 1_000_000_000;
+    let mut chunks: Vec<u32> = Vec::with_capacity(limbs.len() * 32 / 29 + 1);
+    while !limbs.is_empty() {
+        let mut rem: u64 = 0;
+        for limb in limbs.iter_mut().rev() {
+            let cur = (rem << 32) | *limb as u64;
+            *limb = (cur / CHUNK) as u32;
+            rem = cur % CHUNK;
+        }
+        chunks.push(rem as u32);
+        while limbs.last() == Some(&0) {
+            limbs.pop();
+        }
+    }
+    let mut out = Vec::with_capacity(chunks.len() * 9);
+    let mut first = true;
+    for &c in chunks.iter().rev() {
+        let mut buf = [b'0'; 9];
+        let mut v = c;
+        for slot in buf.iter_mut().rev() {
+            *slot = b'0' + (v % 10) as u8;
+            v /= 10;
+        }
+        if first {
+            let start = buf.iter().position(|&b| b != b'0').unwrap_or(8);
+            out.extend_from_slice(&buf[start..]);
+            first = false;
+        } else {
+            out.extend_from_slice(&buf);
+        }
+    }
+    out
+}
+
+thread_local! {
+    static POW5_CACHE: std::cell::RefCell<Vec<(usize, std::rc::Rc<UBig>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static POW10_CACHE: std::cell::RefCell<Vec<(usize, std::rc::Rc<UBig>)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Small most-recently-used cache: numbers of one program tend to share a
+/// handful of magnitudes and precisions, hence of exponents here.
+fn cached_pow(
+    cache: &'static std::thread::LocalKey<std::cell::RefCell<Vec<(usize, std::rc::Rc<UBig>)>>>,
+    base: u8,
+    k: usize,
+) -> std::rc::Rc<UBig> {
+    const SLOTS: usize = 16;
+    cache.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(pos) = c.iter().position(|(key, _)| *key == k) {
+            let hit = c.remove(pos);
+            let v = hit.1.clone();
+            c.insert(0, hit);
+            return v;
+        }
+        let v = std::rc::Rc::new(UBig::from(base).pow(k));
+        c.insert(0, (k, v.clone()));
+        c.truncate(SLOTS);
+        v
+    })
+}
+
+fn pow5(k: usize) -> std::rc::Rc<UBig> {
+    cached_pow(&POW5_CACHE, 5, k)
+}
+
+fn pow10(k: usize) -> std::rc::Rc<UBig> {
+    cached_pow(&POW10_CACHE, 10, k)
 }
