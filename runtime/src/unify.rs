@@ -58,6 +58,15 @@ pub(crate) fn unify_types(types: &[Type], allow_unsafe: bool) -> Option<Unified>
     if types[1..].iter().all(|t| *t == types[0]) {
         return Some((types[0].clone(), vec![None; n]));
     }
+    if n > DEDUP_THRESHOLD {
+        return unify_distinct(types, allow_unsafe);
+    }
+    unify_all(types, allow_unsafe)
+}
+
+/// cty's `unify` proper.
+fn unify_all(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
+    let n = types.len();
     let count = |f: fn(&Type) -> bool| types.iter().filter(|t| f(t)).count();
     let (maps, lists, sets) = (count(Type::is_map), count(Type::is_list), count(Type::is_set));
     let (objects, tuples, dynamics) = (count(Type::is_object), count(Type::is_tuple), count(Type::is_dynamic));
@@ -101,6 +110,33 @@ pub(crate) fn unify_types(types: &[Type], allow_unsafe: bool) -> Option<Unified>
         return Some((want.clone(), convs));
     }
     None
+}
+
+/// Above this many input types, unification runs over the distinct types
+/// only. cty's preference sort is quadratic in the number of inputs (a
+/// 100,000-element tuple would take minutes); conversions depend only on
+/// the types, so each input gets its representative's conversion.
+const DEDUP_THRESHOLD: usize = 64;
+
+fn unify_distinct(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
+    let mut distinct: Vec<Type> = Vec::new();
+    let mut seen: std::collections::HashMap<&Type, usize> = std::collections::HashMap::new();
+    let mut rep = Vec::with_capacity(types.len());
+    for t in types {
+        let i = *seen.entry(t).or_insert_with(|| {
+            distinct.push(t.clone());
+            distinct.len() - 1
+        });
+        rep.push(i);
+    }
+    if distinct.len() == types.len() {
+        // Nothing to gain: run cty's algorithm as is (below the threshold
+        // for every recursive call on fewer types).
+        return unify_all(types, allow_unsafe);
+    }
+    let (target, convs) = unify_types(&distinct, allow_unsafe)?;
+    let convs = types.iter().zip(rep).map(|(t, i)| if *t == target { None } else { convs[i].clone() }).collect();
+    Some((target, convs))
 }
 
 #[derive(Clone, Copy)]

@@ -288,3 +288,28 @@ fn implied_json_decoding() {
     assert_eq!(v.ty().to_json_string(), r#"["object",{"l":["tuple",["dynamic",["object",{"x":"bool"}]]],"n":"number"}]"#);
     assert_eq!(enc(&v), r#"{"l":[null,{"x":true}],"n":0.00001}"#);
 }
+
+#[test]
+fn long_mixed_tuples_unify_like_short_ones() {
+    // Reference: tolist(concat([for i in range(35): "a"], [for i in range(35): 1], [true]))[69] is "1",
+    // and the same with objects {a=1} / {b="x"} gives list(map(string)).
+    let mut elems: Vec<Value> = (0..35).map(|_| Value::string("a")).collect();
+    elems.extend((0..35).map(|_| Value::int(1)));
+    elems.push(Value::bool(true));
+    let l = convert(&Value::tuple(elems), &Type::list(Type::Dynamic)).unwrap();
+    assert_eq!(l.ty(), Type::list(Type::String));
+    assert_eq!(l.index(69).and_then(Value::as_str), Some("1"));
+    assert_eq!(l.index(70).and_then(Value::as_str), Some("true"));
+    let mut objs: Vec<Value> = (0..35).map(|_| Value::object(vec![("a", Value::int(1))])).collect();
+    objs.extend((0..35).map(|_| Value::object(vec![("b", Value::string("x"))])));
+    let l = convert(&Value::tuple(objs), &Type::list(Type::Dynamic)).unwrap();
+    assert_eq!(l.ty().to_json_string(), r#"["list",["map","string"]]"#);
+    assert_eq!(enc(l.index(0).unwrap()), r#"{"a":"1"}"#);
+    // Sets compare by cty membership: -0 and 0 hash differently.
+    let z = |s: &str| Value::number(runtime::Number::parse(s).unwrap());
+    let neg_zero = z("0").as_number().unwrap().neg();
+    let a = Value::set(vec![z("0")]).unwrap();
+    let b = Value::set(vec![Value::number(neg_zero.clone())]).unwrap();
+    assert_eq!(a.equals_tri(&b), Tri::False);
+    assert_eq!(Value::tuple(vec![z("0")]).equals_tri(&Value::tuple(vec![Value::number(neg_zero)])), Tri::True);
+}

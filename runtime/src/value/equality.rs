@@ -128,18 +128,7 @@ impl Value {
                 if a.elems.iter().chain(b.elems.iter()).any(|e| !e.is_known()) {
                     return Tri::Unknown;
                 }
-                let mut equal = true;
-                for e in a.elems.iter() {
-                    if !b.contains(e) {
-                        equal = false;
-                    }
-                }
-                for e in b.elems.iter() {
-                    if !a.contains(e) {
-                        equal = false;
-                    }
-                }
-                Tri::from_bool(equal)
+                Tri::from_bool(a.elems.len() == b.elems.len() && set_subset(a, b) && set_subset(b, a))
             }
             // Different kinds of value: different types.
             _ => Tri::False,
@@ -175,6 +164,22 @@ impl Value {
             _ => false,
         }
     }
+}
+
+/// Whether every element of `a` is in `b` by cty's set membership (`Has`:
+/// same hash bucket and equal), for sets of one type with known elements.
+/// Large sets are matched through an index on the hash text.
+fn set_subset(a: &super::SetVal, b: &super::SetVal) -> bool {
+    if b.elems.len() <= 16 || matches!(b.element_type(), Type::String) {
+        return a.elems.iter().all(|x| b.contains(x));
+    }
+    let mut index: std::collections::HashMap<String, Vec<&Value>> = std::collections::HashMap::with_capacity(b.elems.len());
+    for y in b.elems.iter() {
+        index.entry(super::set_hash_text(y)).or_default().push(y);
+    }
+    a.elems.iter().all(|x| {
+        index.get(&super::set_hash_text(x)).is_some_and(|ys| ys.iter().any(|y| y.equals_tri(x) == Tri::True))
+    })
 }
 
 /// cty `Equals` when `known` is known and `unknown` is not.

@@ -636,8 +636,10 @@ impl SetVal {
     pub fn elems(&self) -> &[Value] {
         &self.elems
     }
-    /// Set membership as cty's `Has` (an element equal by cty `Equals`;
-    /// unknowns are never members).
+    /// Set membership as cty's `Has`: an element in the same hash bucket
+    /// (equal set hash text) that is equal by cty `Equals`. Unknowns are
+    /// never members; -0 is not a member of a set holding 0 (their hash
+    /// texts differ) although `-0 == 0`.
     pub fn contains(&self, v: &Value) -> bool {
         if let Value::String(needle) = v {
             // Known strings come first, sorted bytewise, and string equality
@@ -650,7 +652,13 @@ impl SetVal {
                 })
                 .is_ok();
         }
-        self.elems.iter().any(|e| e.equals_tri(v) == Tri::True)
+        let mut hash: Option<String> = None;
+        self.elems.iter().any(|e| {
+            e.equals_tri(v) == Tri::True && {
+                let h = hash.get_or_insert_with(|| set_hash_text(v));
+                set_hash_text(e) == *h
+            }
+        })
     }
 }
 
