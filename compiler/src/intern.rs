@@ -2,11 +2,9 @@
 //!
 //! Identifiers repeat a lot in configuration files (`name`, `type`, `var`),
 //! so each distinct name is stored once and referred to by a 4-byte
-//! [`Symbol`]. Lookup hashes with ahash; the common case (name already
-//! present) allocates nothing.
-
-use ahash::RandomState;
-use std::collections::HashMap;
+//! [`Symbol`]. The table is open-addressed and keyed by bytes, so the
+//! common case (name already present) costs one hash of a short slice and
+//! one comparison, with no allocation and no UTF-8 check.
 
 /// An interned name; resolve it with [`Interner::resolve`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,43 +16,167 @@ impl Symbol {
     }
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Copy)]
+struct Entry {
+    start: u32,
+    len: u32,
+    hash: u32,
+}
+
+/// One table slot: the symbol (`sym + 1`, 0 = empty) with its name's hash
+/// and place, so a lookup touches only the slot and the text.
+#[derive(Debug, Clone, Copy, Default)]
+struct Slot {
+    sym1: u32,
+    hash: u32,
+    start: u32,
+    len: u32,
+}
+
+#[derive(Debug)]
 pub struct Interner {
-    names: Vec<Box<str>>,
-    ids: HashMap<Box<str>, Symbol, RandomState>,
+    /// All names, back to back.
+    text: String,
+    entries: Vec<Entry>,
+    /// Open-addressed table; its length is a power of two.
+    slots: Vec<Slot>,
+}
+
+impl Default for Interner {
+    fn default() -> Self {
+        Interner::new()
+    }
+}
+
+/// A fast multiplicative hash over 8-byte words (names are short).
+#[inline]
+fn hash_bytes(bytes: &[u8]) -> u32 {
+    const K: u64 = 0x9E37_79B9_7F4A_7C15;
+    let mut h: u64 = bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for c in &mut chunks {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(c);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    (h >> 32) as u32
+}
+
+/// Equality of two equally long slices, without a library call for the
+/// short names identifiers usually are.
+#[inline]
+fn short_eq(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        let mut x = [0u8; 16];
+        let mut y = [0u8; 16];
+        x[..a.len()].copy_from_slice(a);
+        y[..b.len()].copy_from_slice(b);
+        return x == y;
+    }
+    a == b
 }
 
 impl Interner {
     pub fn new() -> Interner {
-        Interner { names: Vec::new(), ids: HashMap::with_hasher(RandomState::with_seeds(1, 2, 3, 4)) }
+        Interner { text: String::new(), entries: Vec::new(), slots: vec![Slot::default(); 256] }
     }
 
     pub fn intern(&mut self, name: &str) -> Symbol {
-        if let Some(&sym) = self.ids.get(name) {
-            return sym;
+        let hash = hash_bytes(name.as_bytes());
+        match self.find(name.as_bytes(), hash) {
+            Ok(sym) => sym,
+            Err(slot) => self.insert(name, hash, slot),
         }
-        let sym = Symbol(self.names.len() as u32);
-        self.names.push(name.into());
-        self.ids.insert(name.into(), sym);
+    }
+
+    /// Interns UTF-8 bytes; `None` (and nothing interned) when they are not
+    /// valid UTF-8.
+    #[inline]
+    pub fn intern_bytes(&mut self, name: &[u8]) -> Option<Symbol> {
+        let hash = hash_bytes(name);
+        match self.find(name, hash) {
+            Ok(sym) => Some(sym),
+            Err(slot) => {
+                let name = std::str::from_utf8(name).ok()?;
+                Some(self.insert(name, hash, slot))
+            }
+        }
+    }
+
+    /// The symbol of `name`, or the empty slot where it would go.
+    #[inline]
+    fn find(&self, name: &[u8], hash: u32) -> Result<Symbol, usize> {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            let s = self.slots[i];
+            if s.sym1 == 0 {
+                return Err(i);
+            }
+            if s.hash == hash && s.len as usize == name.len() {
+                let stored = self.text.as_bytes().get(s.start as usize..(s.start + s.len) as usize).unwrap_or(&[]);
+                if short_eq(stored, name) {
+                    return Ok(Symbol(s.sym1 - 1));
+                }
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, name: &str, hash: u32, slot: usize) -> Symbol {
+        let sym = Symbol(self.entries.len() as u32);
+        let entry = Entry { start: self.text.len() as u32, len: name.len() as u32, hash };
+        self.entries.push(entry);
+        self.text.push_str(name);
+        self.slots[slot] = Slot { sym1: sym.0 + 1, hash, start: entry.start, len: entry.len };
+        if self.entries.len() * 2 > self.slots.len() {
+            self.grow();
+        }
         sym
+    }
+
+    fn grow(&mut self) {
+        let size = self.slots.len() * 2;
+        let mut slots = vec![Slot::default(); size];
+        let mask = size - 1;
+        for (n, e) in self.entries.iter().enumerate() {
+            let mut i = e.hash as usize & mask;
+            while slots[i].sym1 != 0 {
+                i = (i + 1) & mask;
+            }
+            slots[i] = Slot { sym1: n as u32 + 1, hash: e.hash, start: e.start, len: e.len };
+        }
+        self.slots = slots;
     }
 
     /// The symbol of `name` if it was ever interned.
     pub fn get(&self, name: &str) -> Option<Symbol> {
-        self.ids.get(name).copied()
+        self.find(name.as_bytes(), hash_bytes(name.as_bytes())).ok()
     }
 
     /// The text of a symbol made by this interner ("" for a foreign symbol).
     pub fn resolve(&self, sym: Symbol) -> &str {
-        self.names.get(sym.0 as usize).map(|s| &**s).unwrap_or("")
+        match self.entries.get(sym.0 as usize) {
+            Some(e) => self.text.get(e.start as usize..(e.start + e.len) as usize).unwrap_or(""),
+            None => "",
+        }
     }
 
     pub fn len(&self) -> usize {
-        self.names.len()
+        self.entries.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
+        self.entries.is_empty()
     }
 }
 
@@ -71,5 +193,18 @@ mod tests {
         assert_eq!(i.intern("alpha"), a);
         assert_eq!(i.resolve(b), "beta");
         assert_eq!(i.get("gamma"), None);
+        assert_eq!(i.intern_bytes(b"beta"), Some(b));
+        assert_eq!(i.intern_bytes(b"\xff"), None);
+    }
+
+    #[test]
+    fn survives_growth() {
+        let mut i = Interner::new();
+        let syms: Vec<Symbol> = (0..5000).map(|n| i.intern(&format!("name_{n}"))).collect();
+        for (n, s) in syms.iter().enumerate() {
+            assert_eq!(i.resolve(*s), format!("name_{n}"));
+            assert_eq!(i.get(&format!("name_{n}")), Some(*s));
+        }
+        assert_eq!(i.len(), 5000);
     }
 }

@@ -123,7 +123,7 @@ pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
     let mut lx = Lexer {
         src,
         pos: 0,
-        tokens: Vec::with_capacity(src.len() / 5 + 4),
+        tokens: Vec::with_capacity(src.len() / 3 + 4),
         stack: Vec::new(),
         braces: 0,
         ret_braces: Vec::new(),
@@ -160,9 +160,21 @@ fn is_ident_start_ascii(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_'
 }
 
+/// ASCII bytes that continue an identifier: letters, digits, `_`, `-`.
+static IDENT_CONTINUE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = c.is_ascii_alphanumeric() || c == b'_' || c == b'-';
+        b += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_ident_continue_ascii(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'-'
+    IDENT_CONTINUE[b as usize]
 }
 
 /// Length of the multi-byte sequence at `s[0..]` as the reference scanner
@@ -800,9 +812,23 @@ pub(crate) fn trim_space(s: &[u8]) -> &[u8] {
     }
 }
 
+impl TokenKind {
+    /// Kinds reported before parsing by [`invalid_token_diagnostics`].
+    pub fn is_reported_invalid(self) -> bool {
+        use TokenKind as T;
+        matches!(
+            self,
+            T::BitwiseAnd | T::BitwiseOr | T::BitwiseXor | T::BitwiseNot | T::Backtick | T::Apostrophe | T::Semicolon | T::BadUtf8 | T::QuotedNewline | T::Invalid
+        )
+    }
+}
+
 /// The reference's pre-parse check: diagnostics for tokens that never belong
 /// in HCL, with its limits on repetition.
 pub fn invalid_token_diagnostics(src: &[u8], tokens: &[Token], diags: &mut Vec<Diagnostic>) {
+    if !tokens.iter().any(|t| t.kind.is_reported_invalid()) {
+        return;
+    }
     let mut told_bitwise = 0;
     let mut told_backtick = 0;
     let mut told_apostrophe = 0;

@@ -1,6 +1,6 @@
 //! Bodies: attributes and blocks.
 
-use super::{between, go_quote, Parser, HEAVY_NESTING};
+use super::{between, drain_to_arena, go_quote, Parser, HEAVY_NESTING};
 use crate::ast::*;
 use crate::intern::Symbol;
 use crate::lexer::{Token, TokenKind as T};
@@ -51,8 +51,8 @@ impl SeenNames {
 impl<'a, 'i> Parser<'a, 'i> {
     pub fn parse_body(&mut self, end: T) -> Body<'a> {
         let start = self.prev_span();
-        let mut attributes: BumpVec<'a, Attribute<'a>> = BumpVec::new_in(self.arena);
-        let mut blocks: BumpVec<'a, Block<'a>> = BumpVec::new_in(self.arena);
+        let attr_base = self.scratch_attrs.len();
+        let block_base = self.scratch_blocks.len();
         let mut seen = SeenNames { map: None };
         let end_span;
         loop {
@@ -67,12 +67,12 @@ impl<'a, 'i> Parser<'a, 'i> {
                     self.read();
                 }
                 T::Ident => match self.parse_body_item() {
-                    Some(Item::Block(b)) => blocks.push(b),
-                    Some(Item::Attribute(a)) => match seen.find(&attributes, a.name.name) {
-                        Some(first) => self.attribute_redefined(attributes[first].name.span, a.name),
+                    Some(Item::Block(b)) => self.scratch_blocks.push(b),
+                    Some(Item::Attribute(a)) => match seen.find(&self.scratch_attrs[attr_base..], a.name.name) {
+                        Some(first) => self.attribute_redefined(self.scratch_attrs[attr_base + first].name.span, a.name),
                         None => {
-                            seen.added(a.name.name, attributes.len());
-                            attributes.push(a);
+                            seen.added(a.name.name, self.scratch_attrs.len() - attr_base);
+                            self.scratch_attrs.push(a);
                         }
                     },
                     None => {}
@@ -86,8 +86,8 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
         }
         Body {
-            attributes: attributes.into_bump_slice(),
-            blocks: blocks.into_bump_slice(),
+            attributes: drain_to_arena(self.arena, &mut self.scratch_attrs, attr_base),
+            blocks: drain_to_arena(self.arena, &mut self.scratch_blocks, block_base),
             span: between(start, end_span),
             end_span: Span::new(end_span.end, end_span.end),
         }

@@ -1,9 +1,8 @@
 //! Expressions: operators, terms, traversals, calls, collections, `for`.
 
-use super::{between, Parser, HEAVY_NESTING};
+use super::{between, drain_to_arena, Parser, HEAVY_NESTING};
 use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
-use bumpalo::collections::Vec as BumpVec;
 use runtime::Span;
 
 /// Binary operators and their precedence level (higher binds tighter).
@@ -69,21 +68,24 @@ pub(crate) fn is_valid_number(text: &[u8]) -> bool {
 /// something that is not a literal step needs the expression.
 enum Chain<'a> {
     Done(&'a Expr<'a>),
-    Scope { root: Ident, steps: BumpVec<'a, Traverser<'a>>, end: u32 },
-    Relative { source: &'a Expr<'a>, steps: BumpVec<'a, Traverser<'a>>, end: u32 },
+    /// Steps are `scratch_steps[base..]`.
+    Scope { root: Ident, base: usize, end: u32 },
+    Relative { source: &'a Expr<'a>, base: usize, end: u32 },
 }
 
 impl<'a, 'i> Parser<'a, 'i> {
     #[cfg_attr(debug_assertions, inline(never))]
-    fn finish_chain(&self, chain: Chain<'a>) -> &'a Expr<'a> {
+    fn finish_chain(&mut self, chain: Chain<'a>) -> &'a Expr<'a> {
         match chain {
             Chain::Done(e) => e,
-            Chain::Scope { root, steps, end } => {
-                let t = self.node(Traversal { root, steps: steps.into_bump_slice() });
+            Chain::Scope { root, base, end } => {
+                let steps = drain_to_arena(self.arena, &mut self.scratch_steps, base);
+                let t = self.node(Traversal { root, steps });
                 self.alloc(ExprKind::ScopeTraversal(t), Span::new(root.span.start, end))
             }
-            Chain::Relative { source, steps, end } => {
-                let t = self.node(RelativeTraversal { source, steps: steps.into_bump_slice() });
+            Chain::Relative { source, base, end } => {
+                let steps = drain_to_arena(self.arena, &mut self.scratch_steps, base);
+                let t = self.node(RelativeTraversal { source, steps });
                 self.alloc(ExprKind::RelativeTraversal(t), Span::new(source.span.start, end))
             }
         }
@@ -91,29 +93,30 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     /// Adds a literal step (the reference's makeRelativeTraversal).
     #[cfg_attr(debug_assertions, inline(never))]
-    fn extend_chain(&self, chain: Chain<'a>, step: Traverser<'a>) -> Chain<'a> {
+    fn extend_chain(&mut self, chain: Chain<'a>, step: Traverser<'a>) -> Chain<'a> {
         let end = step.span().end;
         match chain {
-            Chain::Done(e) => match e.kind {
-                ExprKind::ScopeTraversal(t) => {
-                    let mut steps = BumpVec::with_capacity_in(t.steps.len() + 2, self.arena);
-                    steps.extend_from_slice(t.steps);
-                    steps.push(step);
-                    Chain::Scope { root: t.root, steps, end: end.max(e.span.end) }
+            Chain::Done(e) => {
+                let base = self.scratch_steps.len();
+                match e.kind {
+                    ExprKind::ScopeTraversal(t) => {
+                        self.scratch_steps.extend_from_slice(t.steps);
+                        self.scratch_steps.push(step);
+                        Chain::Scope { root: t.root, base, end: end.max(e.span.end) }
+                    }
+                    _ => {
+                        self.scratch_steps.push(step);
+                        Chain::Relative { source: e, base, end: end.max(e.span.end) }
+                    }
                 }
-                _ => {
-                    let mut steps = BumpVec::with_capacity_in(2, self.arena);
-                    steps.push(step);
-                    Chain::Relative { source: e, steps, end: end.max(e.span.end) }
-                }
-            },
-            Chain::Scope { root, mut steps, end: old } => {
-                steps.push(step);
-                Chain::Scope { root, steps, end: end.max(old) }
             }
-            Chain::Relative { source, mut steps, end: old } => {
-                steps.push(step);
-                Chain::Relative { source, steps, end: end.max(old) }
+            Chain::Scope { root, base, end: old } => {
+                self.scratch_steps.push(step);
+                Chain::Scope { root, base, end: end.max(old) }
+            }
+            Chain::Relative { source, base, end: old } => {
+                self.scratch_steps.push(step);
+                Chain::Relative { source, base, end: end.max(old) }
             }
         }
     }
@@ -367,7 +370,7 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     fn finish_call(&mut self, name: Ident) -> &'a Expr<'a> {
         let open = self.read();
-        let mut args = BumpVec::new_in(self.arena);
+        let base = self.scratch_exprs.len();
         let mut expand_final = false;
         let close: Option<Token>;
         self.push_newlines(false);
@@ -379,7 +382,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             let mark = self.mark();
             let arg = self.parse_expression();
-            args.push(*arg);
+            self.scratch_exprs.push(*arg);
             if self.recovery && self.errors_since(mark) {
                 close = Some(self.recover(T::CParen));
                 break;
@@ -431,9 +434,10 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         self.pop_newlines();
         let close_span = close.map(|t| t.span()).unwrap_or(open.span());
+        let args = drain_to_arena(self.arena, &mut self.scratch_exprs, base);
         let call = self.node(Call {
             name,
-            args: args.into_bump_slice(),
+            args,
             expand_final,
             open_paren_span: open.span(),
             close_paren_span: close_span,
@@ -575,7 +579,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// next token is the star.
     fn parse_attr_splat(&mut self, from: &'a Expr<'a>, source: &'a Expr<'a>, dot: Token) -> &'a Expr<'a> {
         let marker = self.read();
-        let mut steps: BumpVec<'a, Traverser<'a>> = BumpVec::new_in(self.arena);
+        let base = self.scratch_steps.len();
         let first = self.peek().span();
         let mut last = marker.span();
         while self.peek().kind == T::Dot {
@@ -583,7 +587,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             if self.peek().kind == T::NumberLit {
                 let num = self.read();
                 let key = self.legacy_index_key(num, marker, true);
-                steps.push(Traverser::Index { key, span: between(step_dot.span(), num.span()) });
+                self.scratch_steps.push(Traverser::Index { key, span: between(step_dot.span(), num.span()) });
                 last = num.span();
                 continue;
             }
@@ -601,21 +605,23 @@ impl<'a, 'i> Parser<'a, 'i> {
                     }
                 }
                 self.set_recovery();
+                self.scratch_steps.truncate(base);
                 // The reference abandons the splat here.
                 return source;
             }
             let attr = self.read();
             let name = self.ident(attr);
-            steps.push(Traverser::Attr { name, span: between(step_dot.span(), attr.span()) });
+            self.scratch_steps.push(Traverser::Attr { name, span: between(step_dot.span(), attr.span()) });
             last = attr.span();
         }
         let marker_span = between(dot.span(), marker.span());
         let id = self.new_splat_id();
         let item = self.alloc(ExprKind::AnonSymbol(id), marker_span);
+        let steps = drain_to_arena(self.arena, &mut self.scratch_steps, base);
         let each = if steps.is_empty() {
             item
         } else {
-            let t = self.node(RelativeTraversal { source: item, steps: steps.into_bump_slice() });
+            let t = self.node(RelativeTraversal { source: item, steps });
             self.alloc(ExprKind::RelativeTraversal(t), between(first, last))
         };
         let s = self.node(Splat { source, each, item: id, marker_span });
@@ -634,7 +640,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         if self.is_keyword(self.peek(), "for") {
             return self.finish_for(open);
         }
-        let mut exprs = BumpVec::new_in(self.arena);
+        let base = self.scratch_exprs.len();
         let close;
         loop {
             if self.peek().kind == T::CBrack {
@@ -643,7 +649,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             let mark = self.mark();
             let e = self.parse_expression();
-            exprs.push(*e);
+            self.scratch_exprs.push(*e);
             if self.recovery && self.errors_since(mark) {
                 close = self.recover(T::CBrack);
                 break;
@@ -675,7 +681,8 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             self.read();
         }
-        self.alloc(ExprKind::Tuple(exprs.into_bump_slice()), between(open.span(), close.span()))
+        let exprs = drain_to_arena(self.arena, &mut self.scratch_exprs, base);
+        self.alloc(ExprKind::Tuple(exprs), between(open.span(), close.span()))
     }
 
     fn parse_object(&mut self) -> &'a Expr<'a> {
@@ -696,7 +703,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     }
 
     fn parse_object_items(&mut self, open: Token) -> &'a Expr<'a> {
-        let mut items = BumpVec::new_in(self.arena);
+        let base = self.scratch_items.len();
         let close;
         loop {
             let next = self.peek();
@@ -754,7 +761,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 close = self.recover(T::CBrace);
                 break;
             }
-            items.push(ObjectItem { key, value, force_non_literal });
+            self.scratch_items.push(ObjectItem { key, value, force_non_literal });
             let next = self.peek();
             if next.kind == T::CBrace {
                 close = self.read();
@@ -782,7 +789,8 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             self.read();
         }
-        self.alloc(ExprKind::Object(items.into_bump_slice()), between(open.span(), close.span()))
+        let items = drain_to_arena(self.arena, &mut self.scratch_items, base);
+        self.alloc(ExprKind::Object(items), between(open.span(), close.span()))
     }
 
     /// `[for ...]` / `{for ...}` after the opening bracket; the peeker is at `for`.

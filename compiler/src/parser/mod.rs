@@ -46,6 +46,27 @@ pub(crate) struct Parser<'a, 'i> {
     next_splat_id: u32,
     filename: &'a str,
     line_index: Option<LineIndex>,
+    /// Whether newlines are significant right now (top of `newlines`).
+    newlines_now: bool,
+    // Lists under construction are built on these stacks (inner lists are
+    // finished before outer ones continue) and copied into the arena once.
+    pub scratch_exprs: Vec<Expr<'a>>,
+    pub scratch_items: Vec<crate::ast::ObjectItem<'a>>,
+    pub scratch_attrs: Vec<crate::ast::Attribute<'a>>,
+    pub scratch_blocks: Vec<crate::ast::Block<'a>>,
+    pub scratch_steps: Vec<crate::ast::Traverser<'a>>,
+}
+
+/// Copies `v[base..]` into the arena and truncates `v` to `base`.
+#[inline]
+pub(crate) fn drain_to_arena<'a, T: Copy>(arena: &'a Bump, v: &mut Vec<T>, base: usize) -> &'a [T] {
+    if v.len() <= base {
+        v.truncate(base);
+        return &[];
+    }
+    let out = arena.alloc_slice_copy(&v[base..]);
+    v.truncate(base);
+    out
 }
 
 impl<'a, 'i> Parser<'a, 'i> {
@@ -64,6 +85,12 @@ impl<'a, 'i> Parser<'a, 'i> {
             next_splat_id: 0,
             filename,
             line_index: None,
+            newlines_now: true,
+            scratch_exprs: Vec::new(),
+            scratch_items: Vec::new(),
+            scratch_attrs: Vec::new(),
+            scratch_blocks: Vec::new(),
+            scratch_steps: Vec::new(),
         }
     }
 
@@ -71,7 +98,7 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     #[inline]
     fn including_newlines(&self) -> bool {
-        self.newlines.last().copied().unwrap_or(true)
+        self.newlines_now
     }
 
     #[inline]
@@ -117,12 +144,14 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     pub fn push_newlines(&mut self, include: bool) {
         self.newlines.push(include);
+        self.newlines_now = include;
     }
 
     pub fn pop_newlines(&mut self) {
         if self.newlines.len() > 1 {
             self.newlines.pop();
         }
+        self.newlines_now = self.newlines.last().copied().unwrap_or(true);
     }
 
     pub fn text(&self, tok: Token) -> &'a [u8] {
@@ -135,8 +164,13 @@ impl<'a, 'i> Parser<'a, 'i> {
     }
 
     pub fn ident(&mut self, tok: Token) -> Ident {
-        let name = self.ident_str(tok);
-        Ident { name: self.interner.intern(name), span: tok.span() }
+        let text = self.text(tok);
+        // Identifier tokens are valid UTF-8 by construction.
+        let name = match self.interner.intern_bytes(text) {
+            Some(sym) => sym,
+            None => self.interner.intern(""),
+        };
+        Ident { name, span: tok.span() }
     }
 
     pub fn is_keyword(&self, tok: Token, kw: &str) -> bool {

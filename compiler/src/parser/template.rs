@@ -5,7 +5,7 @@
 //! markers applied, interpolations, directive openers and closers), then the
 //! atoms are nested into if/for structures.
 
-use super::{between, go_quote, lossy_go, Parser};
+use super::{between, drain_to_arena, go_quote, lossy_go, Parser};
 use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
 use bumpalo::collections::Vec as BumpVec;
@@ -90,12 +90,12 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         let passthru = atoms.len() == 2 && matches!(atoms[0], Atom::Interp { .. });
         let mut pos = 0usize;
-        let mut exprs = BumpVec::new_in(self.arena);
+        let base = self.scratch_exprs.len();
         while !matches!(atoms.get(pos), Some(Atom::End { .. }) | None) {
             let e = self.template_part(&atoms, &mut pos);
-            exprs.push(*e);
+            self.scratch_exprs.push(*e);
         }
-        (exprs.into_bump_slice(), passthru, span)
+        (drain_to_arena(self.arena, &mut self.scratch_exprs, base), passthru, span)
     }
 
     fn parse_template_atoms(&mut self, end: T) -> (Vec<Atom<'a>>, Span) {
@@ -699,7 +699,8 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
                         spaces = usize::MAX;
                     } else {
                         let space_bytes = val.len() - trimmed.len();
-                        spaces = val[..space_bytes].graphemes(true).count();
+                        let lead = &val[..space_bytes];
+                        spaces = if lead.is_ascii() && !lead.contains('\r') { space_bytes } else { lead.graphemes(true).count() };
                         adjust.push(i);
                     }
                 }
@@ -716,7 +717,16 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
     }
     for i in adjust {
         if let Some(Atom::Lit { val, span }) = atoms.get_mut(i) {
-            let cut = val.grapheme_indices(true).nth(min_spaces).map(|(at, _)| at).unwrap_or(val.len());
+            // Plain ASCII indentation followed by ASCII: one character per
+            // byte; otherwise count grapheme clusters as the reference does.
+            let ascii = val.len() > min_spaces
+                && val.as_bytes()[..=min_spaces].is_ascii()
+                && !val.as_bytes()[..=min_spaces].contains(&b'\r');
+            let cut = if ascii {
+                min_spaces
+            } else {
+                val.grapheme_indices(true).nth(min_spaces).map(|(at, _)| at).unwrap_or(val.len())
+            };
             *val = &val[cut..];
             span.start = span.start.saturating_add(cut as u32).min(span.end);
         }
