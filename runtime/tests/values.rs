@@ -313,3 +313,67 @@ fn long_mixed_tuples_unify_like_short_ones() {
     assert_eq!(a.equals_tri(&b), Tri::False);
     assert_eq!(Value::tuple(vec![z("0")]).equals_tri(&Value::tuple(vec![Value::number(neg_zero)])), Tri::True);
 }
+
+#[test]
+fn string_to_number_accepts_what_go_parsefloat_accepts() {
+    // Reference: tonumber(x) for each string x (long results abbreviated
+    // to first character and digit count).
+    let cases: &[(&str, &str)] = &[
+        ("inf", "{\"$number\":\"+Inf\"}"),
+        ("+inf", "{\"$number\":\"+Inf\"}"),
+        ("-inf", "{\"$number\":\"-Inf\"}"),
+        ("Inf", "{\"$number\":\"+Inf\"}"),
+        ("INF", "err"),
+        ("Infinity", "err"),
+        ("infinity", "err"),
+        ("nan", "err"),
+        ("NaN", "err"),
+        ("1e", "err"),
+        ("1e+", "err"),
+        (".", "err"),
+        (" .5", "err"),
+        ("1.e5", "100000"),
+        (".e5", "err"),
+        ("1E5", "100000"),
+        ("1e-5", "0.00001"),
+        ("+.5", "0.5"),
+        ("-.5", "-0.5"),
+        ("0x10", "err"),
+        ("0x1p4", "err"),
+        ("1_000", "err"),
+        ("1 ", "err"),
+        ("1,5", "err"),
+        ("\u{0661}", "err"),
+        ("00012", "12"),
+        ("-0", "-0"),
+        ("+0", "0"),
+        ("1e400", "1<401 digits>"),
+        ("1e-400", "0<402 digits>"),
+        ("9223372036854775808", "9223372036854775808"),
+        ("0.0000", "0"),
+        ("1.", "1"),
+        ("-", "err"),
+        ("+", "err"),
+        ("", "err"),
+        ("e5", "err"),
+        ("1e+05", "100000"),
+        ("1E-05", "0.00001"),
+        ("0b101", "err"),
+        ("0o17", "err"),
+        ("1p4", "16"),
+    ];
+    for (input, want) in cases {
+        let got = match convert(&Value::string(input), &Type::Number) {
+            Ok(v) => {
+                let e = enc(&v);
+                if e.len() > 60 {
+                    format!("{}<{} digits>", &e[..1], e.len())
+                } else {
+                    e
+                }
+            }
+            Err(_) => "err".to_string(),
+        };
+        assert_eq!(&got, want, "tonumber({input:?})");
+    }
+}
