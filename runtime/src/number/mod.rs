@@ -404,7 +404,7 @@ impl Number {
         if x.form != Form::Finite || y.form != Form::Finite {
             return x.form == y.form; // same sign: both zero or both the same infinity
         }
-        if x.prec == y.prec {
+        if x.prec == y.prec || text::prints_exactly(&x) && text::prints_exactly(&y) {
             return x.same_value(&y);
         }
         if !text::within_text_limit(&x) || !text::within_text_limit(&y) {
@@ -487,6 +487,19 @@ impl Number {
                 let (int, _) = b.trunc_int()?;
                 u64::try_from(&int).ok()
             }
+        }
+    }
+
+    /// The f64 that gocty gives a Go float64 parameter (stdlib `pow`, `log`):
+    /// the nearest f64, or `None` when a finite number is beyond the f64
+    /// range (gocty: "value must be between -1.79...e+308 and ... inclusive").
+    /// Infinities convert to infinities.
+    pub fn to_f64_in_range(&self) -> Option<f64> {
+        let v = self.to_f64();
+        if v.is_infinite() && !self.is_infinite() {
+            None
+        } else {
+            Some(v)
         }
     }
 

@@ -132,6 +132,33 @@ fn windowed_shortest_matches_exact_walk() {
     assert!(checked > 10_000, "only {checked} values checked");
 }
 
+/// `prints_exactly` may only say yes when the shortest text is the exact value.
+#[test]
+fn prints_exactly_is_sound() {
+    let mut yes = 0;
+    for num in 1..400i64 {
+        for den_pow in 0..12u32 {
+            for prec_source in 0..4 {
+                let n = match prec_source {
+                    0 => Number::from_i64(num),
+                    1 => Number::from_f64(num as f64).expect("finite"),
+                    2 => Number::parse(&num.to_string()).expect("literal"),
+                    _ => Number::from_f64(num as f64 / (1u64 << den_pow) as f64).expect("finite"),
+                };
+                let n = if prec_source == 3 { n } else { n.div(&Number::from_i64(1 << den_pow)).expect("finite") };
+                if let Repr::Big(b) = &n.0 {
+                    if text::prints_exactly(b) {
+                        yes += 1;
+                        let exact = text::Decimal::exact(&b.mant, b.exp);
+                        assert_eq!(text::shortest_exact(b), exact, "{num}/2^{den_pow} at prec {}", b.prec);
+                    }
+                }
+            }
+        }
+    }
+    assert!(yes > 1000, "only {yes} values qualified");
+}
+
 #[rustfmt::skip]
 const ORACLE_ROWS: &[(&str, &str, &str, &str)] = &[
     ("add", "18446744073709551615", "1", "18446744073709551616"),

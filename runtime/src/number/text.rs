@@ -57,6 +57,41 @@ impl Decimal {
         Decimal { digits, exp: int_len - frac_digits }
     }
 
+    /// The first `keep` (or a few more) digits of the exact expansion of
+    /// `m * 2^shift`, followed by a sentinel digit 1 when the expansion goes
+    /// on with anything nonzero. Rounding to fewer than `keep - 1` digits
+    /// then behaves exactly as on the full expansion (a tie is only a tie if
+    /// nothing follows the 5).
+    pub fn leading(m: &UBig, shift: i64, keep: i64) -> Decimal {
+        if m.is_zero() {
+            return Decimal { digits: Vec::new(), exp: 0 };
+        }
+        let (n, frac_digits) = if shift >= 0 {
+            (m << shift as usize, 0i64)
+        } else {
+            let k = (-shift) as usize;
+            (m * &*pow5(k), k as i64)
+        };
+        let min_digits = ((bit_len(&n) - 1) as f64 * 0.301_029_99) as i64 + 1;
+        let skip = (min_digits - keep).max(0);
+        let (q, rest_nonzero) = if skip == 0 {
+            (n, false)
+        } else {
+            let (q, r) = n.div_rem(&*pow10(skip as usize));
+            (q, !r.is_zero())
+        };
+        let mut digits = to_decimal_digits(&q);
+        let total = digits.len() as i64 + skip;
+        if rest_nonzero {
+            digits.push(b'1');
+        } else {
+            while digits.last() == Some(&b'0') {
+                digits.pop();
+            }
+        }
+        Decimal { digits, exp: total - frac_digits }
+    }
+
     fn at(&self, i: usize) -> u8 {
         self.digits.get(i).copied().unwrap_or(b'0')
     }
@@ -257,7 +292,7 @@ pub(crate) fn format_general10(x: &BigFloat) -> String {
         return out;
     }
     let mut d = match x.form {
-        Form::Finite => Decimal::exact(&x.mant, x.exp),
+        Form::Finite => Decimal::leading(&x.mant, x.exp, 14),
         _ => Decimal { digits: Vec::new(), exp: 0 },
     };
     let mut prec: i64 = 10;
@@ -524,4 +559,20 @@ fn pow5(k: usize) -> std::rc::Rc<UBig> {
 
 fn pow10(k: usize) -> std::rc::Rc<UBig> {
     cached_pow(&POW10_CACHE, 10, k)
+}
+
+/// Cheap test for "the shortest text of `x` is its exact value": true when
+/// x's exact decimal is short and half an ulp is clearly below one unit of
+/// its last digit, so Go's walk keeps every digit (the bounds agree with x
+/// up to the last digit, where only the lower one differs). False means
+/// "unknown", not "no".
+pub(crate) fn prints_exactly(x: &BigFloat) -> bool {
+    if x.form != Form::Finite || bit_len(&x.mant) > 64 || x.exp < -64 || x.exp > 64 {
+        return false;
+    }
+    let d = Decimal::exact(&x.mant, x.exp);
+    let unit_exp10 = d.exp - d.digits.len() as i64;
+    let half_ulp_exp2 = x.go_exp() - x.prec as i64 - 1;
+    // 2^half_ulp_exp2 < 10^unit_exp10, with a margin for the float log.
+    (half_ulp_exp2 as f64) < unit_exp10 as f64 * std::f64::consts::LOG2_10 - 1.0
 }
