@@ -257,6 +257,11 @@ impl<'a, 'i> Parser<'a, 'i> {
     #[inline(never)]
     fn parse_template_term(&mut self) -> &'a Expr<'a> {
         let open = self.read();
+        if open.kind == T::OQuote {
+            if let Some(e) = self.simple_quoted_string(open) {
+                return e;
+            }
+        }
         if !self.enter(open.span()) {
             return self.placeholder(open.span());
         }
@@ -271,6 +276,31 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
         }
         self.alloc(ExprKind::Template(parts), span)
+    }
+
+    /// Fast path for the most common template, `"text"` or `""`: the same
+    /// tree the general template parser builds, without its machinery.
+    fn simple_quoted_string(&mut self, open: Token) -> Option<&'a Expr<'a>> {
+        let first = self.raw_at(self.next)?;
+        let (lit_tok, close) = match first.kind {
+            T::CQuote => (None, first),
+            T::QuotedLit => {
+                let close = self.raw_at(self.next + 1)?;
+                if close.kind != T::CQuote {
+                    return None;
+                }
+                (Some(first), close)
+            }
+            _ => return None,
+        };
+        let (val, span) = match lit_tok {
+            Some(tok) => (self.literal_text(tok), tok.span()),
+            None => ("", Span::new(close.end, close.end)),
+        };
+        self.next += if lit_tok.is_some() { 2 } else { 1 };
+        let part = Expr::new(ExprKind::Literal(Literal::String(val)), span);
+        let parts = std::slice::from_ref(self.node(part));
+        Some(self.alloc(ExprKind::Template(parts), between(open.span(), close.span())))
     }
 
     #[inline(never)]

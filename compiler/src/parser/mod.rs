@@ -55,6 +55,8 @@ pub(crate) struct Parser<'a, 'i> {
     pub scratch_attrs: Vec<crate::ast::Attribute<'a>>,
     pub scratch_blocks: Vec<crate::ast::Block<'a>>,
     pub scratch_steps: Vec<crate::ast::Traverser<'a>>,
+    /// Spare template atom buffers (templates nest, so one per level).
+    pub(crate) atom_pool: Vec<Vec<template::Atom<'a>>>,
 }
 
 /// Copies `v[base..]` into the arena and truncates `v` to `base`.
@@ -91,6 +93,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             scratch_attrs: Vec::new(),
             scratch_blocks: Vec::new(),
             scratch_steps: Vec::new(),
+            atom_pool: Vec::new(),
         }
     }
 

@@ -13,7 +13,7 @@ use runtime::Span;
 use unicode_segmentation::UnicodeSegmentation;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum EndKind {
+pub(crate) enum EndKind {
     EndIf,
     Else,
     EndFor,
@@ -30,7 +30,7 @@ impl EndKind {
 }
 
 #[derive(Clone, Copy)]
-enum Atom<'a> {
+pub(crate) enum Atom<'a> {
     Lit { val: &'a str, span: Span },
     Interp { expr: &'a Expr<'a> },
     If { cond: &'a Expr<'a>, span: Span },
@@ -84,7 +84,9 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// The parts of a template up to `end`; `passthru` when the template is
     /// exactly one interpolation (its value is then the interpolated value).
     pub fn parse_template_inner(&mut self, end: T, flush: bool) -> (&'a [Expr<'a>], bool, Span) {
-        let (mut atoms, span) = self.parse_template_atoms(end);
+        let mut atoms = self.atom_pool.pop().unwrap_or_default();
+        atoms.clear();
+        let span = self.parse_template_atoms(end, &mut atoms);
         if flush {
             flush_heredoc(&mut atoms);
         }
@@ -95,11 +97,12 @@ impl<'a, 'i> Parser<'a, 'i> {
             let e = self.template_part(&atoms, &mut pos);
             self.scratch_exprs.push(*e);
         }
+        atoms.clear();
+        self.atom_pool.push(atoms);
         (drain_to_arena(self.arena, &mut self.scratch_exprs, base), passthru, span)
     }
 
-    fn parse_template_atoms(&mut self, end: T) -> (Vec<Atom<'a>>, Span) {
-        let mut atoms: Vec<Atom<'a>> = Vec::new();
+    fn parse_template_atoms(&mut self, end: T, atoms: &mut Vec<Atom<'a>>) -> Span {
         let start = self.peek().span();
         let mut ltrim_next = false;
         let mut next_can_trim_prev = false;
@@ -151,8 +154,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                         }
                     }
                     self.push_newlines(false);
-                    let ok = self.parse_directive(next, start, &mut atoms, &mut ltrim_next);
-                    let _ = ok;
+                    self.parse_directive(next, start, atoms, &mut ltrim_next);
                     self.pop_newlines();
                 }
                 _ => {
@@ -174,7 +176,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             atoms.push(Atom::Lit { val: "", span: Span::new(start.end, start.end) });
         }
         atoms.push(Atom::End { span: end_span });
-        (atoms, between(start, end_span))
+        between(start, end_span)
     }
 
     #[cold]
