@@ -16,8 +16,10 @@
 mod compare;
 mod equality;
 mod set;
+mod traverse;
 
 pub use compare::OpError;
+pub use traverse::TraversalError;
 pub use equality::Tri;
 pub use set::{set_hash_text, set_less};
 
