@@ -60,11 +60,16 @@ pub fn parse_body_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, i
 
 /// Parses a standalone expression (`hclsyntax.ParseExpression`).
 pub fn parse_expression<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
+    parse_expression_named(arena, src, DEFAULT_FILENAME, interner)
+}
+
+/// [`parse_expression`] with the file name to use in diagnostic texts.
+pub fn parse_expression_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     if src.len() > MAX_SOURCE_LEN {
         return too_large(arena);
     }
     let (tokens, mut diags) = lex(src, LexMode::Normal);
-    let mut p = Parser::new(arena, src, tokens, interner, DEFAULT_FILENAME);
+    let mut p = Parser::new(arena, src, tokens, interner, filename);
     p.push_newlines(false);
     let expr = p.parse_expression();
     let next = p.peek();
@@ -82,11 +87,16 @@ pub fn parse_expression<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Inter
 
 /// Parses a standalone template (`hclsyntax.ParseTemplate`).
 pub fn parse_template<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
+    parse_template_named(arena, src, DEFAULT_FILENAME, interner)
+}
+
+/// [`parse_template`] with the file name to use in diagnostic texts.
+pub fn parse_template_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     if src.len() > MAX_SOURCE_LEN {
         return too_large(arena);
     }
     let (tokens, mut diags) = lex(src, LexMode::Template);
-    let mut p = Parser::new(arena, src, tokens, interner, DEFAULT_FILENAME);
+    let mut p = Parser::new(arena, src, tokens, interner, filename);
     let expr = p.parse_template_root();
     diags.extend(p.into_diags());
     (expr, diags)
