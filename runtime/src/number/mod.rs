@@ -7,7 +7,8 @@
 //! - [`Number::from_i64`] / [`Number::from_u64`] (cty.NumberIntVal / NumberUIntVal, 64-bit precision)
 //! - [`Number::from_f64`] (cty.NumberFloatVal, 53-bit precision; `None` for NaN)
 //! - [`Number::parse`] (cty.ParseNumberVal: HCL literals, JSON numbers, string → number; 512 bits)
-//! - [`Number::pos_inf`], [`Number::neg_inf`], [`Number::zero`]
+//! - [`Number::from_ibig`] (Go `SetInt`: stdlib `parseint`, precision max(bits, 64))
+//! - [`Number::pos_inf`], [`Number::neg_inf`], [`Number::zero`] (cty's constants)
 //!
 //! Arithmetic, each exactly as the cty operation (and the HCL operator built on it):
 //! [`Number::add`], [`Number::sub`], [`Number::mul`], [`Number::div`], [`Number::rem`],
@@ -22,7 +23,9 @@
 //! [`NumberError::TooLongToPrint`]), `Display` (same text, or an approximate
 //! marker beyond the limit — for messages only).
 //!
-//! Queries: [`Number::is_integer`], [`Number::to_i64`], [`Number::to_u64`], [`Number::to_f64`],
+//! Queries: [`Number::is_integer`], [`Number::to_i64`], [`Number::to_u64`] (exact, as gocty's
+//! int conversions: `None` ⇒ "value must be a whole number, between ..."), [`Number::to_f64`],
+//! [`Number::to_f64_in_range`] (gocty float64), [`Number::to_ibig_trunc`],
 //! [`Number::is_infinite`], [`Number::is_zero`], [`Number::is_neg_zero`], [`Number::sign`],
 //! [`Number::precision`].
 //!
@@ -195,17 +198,39 @@ impl Number {
         parse::parse(text).map(Number::from_big)
     }
 
+    /// cty.Zero (`big.NewFloat(0)`, precision 53).
     pub fn zero() -> Number {
-        Number::from_i64(0)
+        Number(Repr::Small { prec: FLOAT_PREC, v: 0 })
     }
 
-    /// cty.PositiveInfinity (made from a float64, so precision 53).
+    /// cty.PositiveInfinity (`SetInf` on a zero Float: precision 0, which
+    /// any arithmetic partner's precision overrides).
     pub fn pos_inf() -> Number {
-        Number(Repr::Big(Box::new(BigFloat::inf(false, FLOAT_PREC))))
+        Number(Repr::Big(Box::new(BigFloat::inf(false, 0))))
     }
 
+    /// cty.NegativeInfinity.
     pub fn neg_inf() -> Number {
-        Number(Repr::Big(Box::new(BigFloat::inf(true, FLOAT_PREC))))
+        Number(Repr::Big(Box::new(BigFloat::inf(true, 0))))
+    }
+
+    /// Go's `new(big.Float).SetInt(v)`: exact, with precision
+    /// max(bit length, 64). This is what stdlib `parseint` returns.
+    pub fn from_ibig(v: &IBig) -> Number {
+        let prec = (float::bit_len(&dashu::base::UnsignedAbs::unsigned_abs(v)) as u64).clamp(64, u32::MAX as u64) as u32;
+        if let Ok(small) = i64::try_from(v) {
+            return Number::int_with_prec(small, prec);
+        }
+        Number::from_big(BigFloat::from_ibig(v, prec))
+    }
+
+    /// The value truncated toward zero as a big integer (Go's `Float.Int`);
+    /// `None` for ±Inf. The flag is true when no fraction was dropped.
+    pub fn to_ibig_trunc(&self) -> Option<(IBig, bool)> {
+        match &self.0 {
+            Repr::Small { v, .. } => Some((IBig::from(*v), true)),
+            Repr::Big(b) => b.trunc_int().map(|(i, moved)| (i, moved == Ordering::Equal)),
+        }
     }
 
     // ----- arithmetic ---------------------------------------------------

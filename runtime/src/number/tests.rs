@@ -1,7 +1,7 @@
 //! Table tests. Every expected string was produced by the reference
 //! (hcl-oracle: hashicorp/hcl 2.14.1 + go-cty 1.12.1) from the equivalent HCL
 //! expression: literal operands as HCL literals, `i:N` as `parseint("N", 10)`
-//! (a 64-bit cty number), `f:X` as `pow(X, 1)` (a float64 cty number), `inf`
+//! (Go `SetInt`: 64 bits, or more for bigger integers), `f:X` as `pow(X, 1)` (a float64 cty number), `inf`
 //! as `(1/0)`, `A/B`-style operands as that sub-expression; `parse` rows use
 //! `tonumber("...")` and `ppos` rows `tonumber("...") > 0`.
 
@@ -9,7 +9,8 @@ use super::*;
 
 fn atom(s: &str) -> Number {
     if let Some(rest) = s.strip_prefix("i:") {
-        return Number::from_i64(rest.parse().expect("test operand"));
+        // parseint: Go's SetInt, precision max(bits, 64)
+        return Number::from_ibig(&IBig::from_str_radix(rest, 10).expect("test operand"));
     }
     if let Some(rest) = s.strip_prefix("f:") {
         return Number::from_f64(rest.parse().expect("test operand")).expect("not NaN");
@@ -157,6 +158,42 @@ fn prints_exactly_is_sound() {
         }
     }
     assert!(yes > 1000, "only {yes} values qualified");
+}
+
+/// Hostile magnitudes stay cheap: parsing computes powers of five at fixed
+/// precision, and only printing (which is what makes the reference take
+/// minutes) refuses beyond the documented limit.
+#[test]
+fn hostile_magnitudes_are_bounded() {
+    let start = std::time::Instant::now();
+    let tiny = Number::parse("1e-400400").expect("parses");
+    assert_eq!(tiny.sign(), 1);
+    assert_eq!(tiny.to_text(), Err(NumberError::TooLongToPrint));
+    assert!(tiny.to_string().contains("about 2^"), "{tiny}");
+    assert_eq!(Number::parse("-1e400400").expect("parses").to_text(), Err(NumberError::TooLongToPrint));
+    assert_eq!(Number::parse("1e999999999").expect("parses").to_text().as_deref(), Ok("+Inf"));
+    assert_eq!(Number::parse("-1e-999999999").expect("parses").to_text().as_deref(), Ok("-0"));
+    assert_eq!(Number::parse("1e9223372036854775807").err(), Some(NumberParseError::ExponentOverflow));
+    assert_eq!(Number::parse("1e9223372036854775808").err(), Some(NumberParseError::Syntax("exponent out of range")));
+    // Arithmetic on them is bounded by the precision, not the exponent.
+    let huge = Number::parse("1e400400").expect("parses");
+    // Reference: 1e-400400 * 1e400400 prints "1", 1e-400401 * 1e400400 "0.1".
+    assert_eq!(tiny.mul(&huge).expect("finite").to_text().as_deref(), Ok("1"));
+    let tinier = Number::parse("1e-400401").expect("parses");
+    assert_eq!(tinier.mul(&huge).expect("finite").to_text().as_deref(), Ok("0.1"));
+    assert!(!tiny.equals(&Number::from_i64(0)));
+    assert!(tiny.equals(&Number::parse("1e-400400").expect("parses")));
+    assert!(tiny.hash_text().starts_with("huge:"));
+    assert_eq!(tiny.add(&huge).expect("finite").cmp(&huge), Ordering::Equal);
+    // Just inside the limit: exact.
+    let edge = Number::parse("1e-99999").expect("parses");
+    let text = edge.to_text().expect("printable");
+    assert_eq!(text.len(), 100_001);
+    assert!(text.starts_with("0.0000") && text.ends_with('1'));
+    // A very long mantissa.
+    let long = format!("0.{}", "3".repeat(200_000));
+    assert_eq!(Number::parse(&long).expect("parses").to_text().expect("printable").len(), 157);
+    assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
 }
 
 #[rustfmt::skip]
@@ -428,4 +465,13 @@ const ORACLE_ROWS: &[(&str, &str, &str, &str)] = &[
     ("ppos", "1e-646456993", "", "true"),
     ("ppos", "1e-646456994", "", "false"),
     ("ppos", "1e646456992", "", "true"),
+    ("div", "i:123456789012345678901234567890", "7", "17636684144620811271604938270"),
+    ("div", "i:123456789012345678901234567890", "i:7", "17636684144620811271604938270"),
+    ("mul", "i:123456789012345678901234567890", "i:123456789012345678901234567890", "15241578753238836750495351562536198787501905199875019052100"),
+    ("add", "i:-170141183460469231731687303715884105728", "0.5", "-170141183460469231731687303715884105727.5"),
+    ("add", "i:-170141183460469231731687303715884105728", "i:1", "-170141183460469231731687303715884105727"),
+    ("text", "i:1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001", "", "1000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001"),
+    ("div", "1", "i:3000000000000000000000000000000000", "0.00000000000000000000000000000000033333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333335"),
+    ("eq", "i:18446744073709551616", "18446744073709551616", "true"),
+    ("rem", "i:123456789012345678901234567890", "i:1000000007", "197434842"),
 ];
