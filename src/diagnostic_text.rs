@@ -19,6 +19,7 @@
 use compiler::{ast, Interner};
 use runtime::{Diagnostic, LineIndex, Severity, Span};
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 /// One source file as diagnostics about it are rendered.
 pub struct SourceFile<'a> {
@@ -64,7 +65,7 @@ const HIGHLIGHT: &str = "\x1b[1;4m";
 const RESET: &str = "\x1b[0m";
 
 /// Appends the text of one diagnostic about `file` to `out`.
-pub fn render_diagnostic(out: &mut String, file: &SourceFile<'_>, diag: &Diagnostic, color: bool) {
+pub fn render_diagnostic(out: &mut Vec<u8>, file: &SourceFile<'_>, diag: &Diagnostic, color: bool) {
     let (severity, severity_color) = match diag.severity {
         Severity::Error => ("Error", RED),
         Severity::Warning => ("Warning", YELLOW),
@@ -83,13 +84,13 @@ pub fn render_diagnostic(out: &mut String, file: &SourceFile<'_>, diag: &Diagnos
 }
 
 /// Appends every diagnostic of `diags`.
-pub fn render_diagnostics(out: &mut String, file: &SourceFile<'_>, diags: &[Diagnostic], color: bool) {
+pub fn render_diagnostics(out: &mut Vec<u8>, file: &SourceFile<'_>, diags: &[Diagnostic], color: bool) {
     for d in diags {
         render_diagnostic(out, file, d, color);
     }
 }
 
-fn render_snippet(out: &mut String, file: &SourceFile<'_>, subject: Span, context: Option<Span>, color: bool) {
+fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, context: Option<Span>, color: bool) {
     let src = file.src;
     let len = src.len() as u32;
     let subject = Span::new(subject.start.min(len), subject.end.min(len).max(subject.start.min(len)));
@@ -104,7 +105,7 @@ fn render_snippet(out: &mut String, file: &SourceFile<'_>, subject: Span, contex
     if let Some(ctx) = file.context_of(subject.start) {
         let _ = write!(out, ", in {ctx}");
     }
-    out.push_str(":\n");
+    out.extend_from_slice(b":\n");
 
     // One line before the snippet too: hcl's overlap test also counts a line
     // whose end touches the snippet's start.
@@ -120,11 +121,12 @@ fn render_snippet(out: &mut String, file: &SourceFile<'_>, subject: Span, contex
             render_line(out, src, line_no + 1, line, highlight, color);
         }
     }
-    out.push('\n');
+    out.push(b'\n');
 }
 
-fn render_line(out: &mut String, src: &[u8], number: usize, line: Span, highlight: Span, color: bool) {
-    let text = |s: Span| String::from_utf8_lossy(src.get(s.start as usize..s.end as usize).unwrap_or_default()).into_owned();
+fn render_line(out: &mut Vec<u8>, src: &[u8], number: usize, line: Span, highlight: Span, color: bool) {
+    // Source bytes are written as they are (invalid UTF-8 included), as hcl does.
+    let bytes = |s: Span| src.get(s.start as usize..s.end as usize).unwrap_or_default();
     let marked = if overlaps(line, highlight) {
         Span::new(line.start.max(highlight.start), line.end.min(highlight.end))
     } else {
@@ -132,32 +134,41 @@ fn render_line(out: &mut String, src: &[u8], number: usize, line: Span, highligh
     };
     let _ = write!(out, "{number:4}: ");
     if marked.is_empty() {
-        let whole = text(line);
-        out.push_str(&whole);
-        out.push('\n');
+        out.extend_from_slice(bytes(line));
+        out.push(b'\n');
         // A subject that is this line's own line break (e.g. "Invalid
         // multi-line string") gets a caret just past the text.
         let at_line_break = matches!(src.get(highlight.start as usize), Some(b'\n' | b'\r'))
             && highlight.start >= line.end
             && highlight.start <= line.end.saturating_add(1);
         if !color && at_line_break {
-            let pad: String = whole.chars().filter(|c| !is_combining(*c)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-            let _ = writeln!(out, "      {pad}^");
+            let _ = writeln!(out, "      {}^", caret_padding(bytes(line)));
         }
         return;
     }
-    let before = text(Span::new(line.start, marked.start));
-    let inside = text(marked);
-    let after = text(Span::new(marked.end, line.end));
+    let before = bytes(Span::new(line.start, marked.start));
+    let inside = bytes(marked);
+    let after = bytes(Span::new(marked.end, line.end));
+    out.extend_from_slice(before);
     if color {
-        let _ = writeln!(out, "{before}{HIGHLIGHT}{inside}{RESET}{after}");
+        out.extend_from_slice(HIGHLIGHT.as_bytes());
+        out.extend_from_slice(inside);
+        out.extend_from_slice(RESET.as_bytes());
+        out.extend_from_slice(after);
+        out.push(b'\n');
     } else {
-        let _ = writeln!(out, "{before}{inside}{after}");
-        // Tabs are kept so that the carets line up under tab-indented text.
-        let pad: String = before.chars().filter(|c| !is_combining(*c)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
-        let carets = inside.chars().filter(|c| !is_combining(*c)).count().max(1);
-        let _ = writeln!(out, "      {pad}{}", "^".repeat(carets));
+        out.extend_from_slice(inside);
+        out.extend_from_slice(after);
+        out.push(b'\n');
+        let carets = String::from_utf8_lossy(inside).chars().filter(|c| !is_combining(*c)).count().max(1);
+        let _ = writeln!(out, "      {}{}", caret_padding(before), "^".repeat(carets));
     }
+}
+
+/// Blanks as wide as `text` (one per character; tabs kept so that carets
+/// line up under tab-indented text).
+fn caret_padding(text: &[u8]) -> String {
+    String::from_utf8_lossy(text).chars().filter(|c| !is_combining(*c)).map(|c| if c == '\t' { '\t' } else { ' ' }).collect()
 }
 
 /// hcl's `Range.Overlaps`: neither empty, and one holds an end point of the
@@ -201,10 +212,10 @@ mod tests {
         let src = b"a = 1\nb = 2 3\n";
         let file = SourceFile::new("main.hcl", src);
         let diag = Diagnostic::error("Missing newline after argument", "An argument definition must end with a newline.", Some(Span::new(12, 13)));
-        let mut out = String::new();
+        let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &diag, false);
         assert_eq!(
-            out,
+            String::from_utf8_lossy(&out),
             "Error: Missing newline after argument\n\n  on main.hcl line 2:\n   2: b = 2 3\n            ^\n\nAn argument definition must end with a newline.\n\n"
         );
     }
@@ -214,30 +225,39 @@ mod tests {
         let src = b"x = \"\xc3\xa9\" + y\n";
         let file = SourceFile::new("f", src);
         let diag = Diagnostic::warning("W", "", Some(Span::new(4, 8)));
-        let mut out = String::new();
+        let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &diag, true);
-        assert_eq!(out, "\x1b[33mWarning\x1b[0m: W\n\n  on f line 1:\n   1: x = \x1b[1;4m\"é\"\x1b[0m + y\n\n");
+        assert_eq!(String::from_utf8_lossy(&out), "\x1b[33mWarning\x1b[0m: W\n\n  on f line 1:\n   1: x = \x1b[1;4m\"é\"\x1b[0m + y\n\n");
     }
 
     #[test]
     fn multi_line_subject_and_empty_subject_at_end() {
         let src = b"a = [\n  1,\n";
         let file = SourceFile::new("f", src);
-        let mut out = String::new();
+        let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &Diagnostic::error("S", "", Some(Span::new(4, 11))), false);
-        assert_eq!(out, "Error: S\n\n  on f line 1:\n   1: a = [\n          ^\n   2:   1,\n      ^^^^\n\n");
-        let mut out = String::new();
+        assert_eq!(String::from_utf8_lossy(&out), "Error: S\n\n  on f line 1:\n   1: a = [\n          ^\n   2:   1,\n      ^^^^\n\n");
+        let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &Diagnostic::error("Unclosed", "", Some(Span::new(11, 11))), false);
-        assert_eq!(out, "Error: Unclosed\n\n  on f line 3:\n\n");
+        assert_eq!(String::from_utf8_lossy(&out), "Error: Unclosed\n\n  on f line 3:\n\n");
     }
 
     #[test]
     fn a_line_break_subject_gets_a_caret_after_the_line() {
         let src = b"a = \"x\ny\"\n";
         let file = SourceFile::new("f", src);
-        let mut out = String::new();
+        let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &Diagnostic::error("Invalid multi-line string", "", Some(Span::new(6, 7))), false);
-        assert_eq!(out, "Error: Invalid multi-line string\n\n  on f line 1:\n   1: a = \"x\n            ^\n   2: y\"\n\n");
+        assert_eq!(String::from_utf8_lossy(&out), "Error: Invalid multi-line string\n\n  on f line 1:\n   1: a = \"x\n            ^\n   2: y\"\n\n");
+    }
+
+    #[test]
+    fn invalid_utf8_in_the_source_is_written_as_is() {
+        let src = b"a = \"\xff\"\n";
+        let file = SourceFile::new("f", src);
+        let mut out = Vec::new();
+        render_diagnostic(&mut out, &file, &Diagnostic::error("Invalid character encoding", "", Some(Span::new(5, 6))), false);
+        assert_eq!(out, b"Error: Invalid character encoding\n\n  on f line 1:\n   1: a = \"\xff\"\n           ^\n\n");
     }
 
     #[test]
@@ -245,9 +265,9 @@ mod tests {
         let src = b"abc";
         let file = SourceFile::new("f", src);
         for (s, e) in [(0, 100), (50, 60), (2, 1), (u32::MAX - 1, u32::MAX)] {
-            let mut out = String::new();
+            let mut out = Vec::new();
             render_diagnostic(&mut out, &file, &Diagnostic::error("S", "", Some(Span::new(s, e))), false);
-            assert!(out.starts_with("Error: S"));
+            assert!(out.starts_with(b"Error: S"));
         }
     }
 }

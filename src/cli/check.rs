@@ -54,7 +54,7 @@ pub fn run(args: CheckArgs) -> Status {
             status = status.max(Status::ProblemsFound);
         }
         let mut stderr = std::io::stderr().lock();
-        if stderr.write_all(text.rendered.as_bytes()).is_err() {
+        if stderr.write_all(&text.rendered).is_err() {
             return Status::UsageOrIo;
         }
     }
@@ -76,7 +76,7 @@ fn is_template_file(name: &str) -> bool {
 }
 
 struct Checked {
-    rendered: String,
+    rendered: Vec<u8>,
     has_errors: bool,
 }
 
@@ -84,14 +84,14 @@ fn check_source(name: &str, src: &[u8], mode: ParseAs, color: bool) -> Checked {
     let arena = bumpalo::Bump::new();
     let mut interner = compiler::Interner::new();
     let (diags, file) = match mode {
-        ParseAs::Template => (compiler::parse_template(&arena, src, &mut interner).1, SourceFile::new(name, src)),
-        ParseAs::Expr => (compiler::parse_expression(&arena, src, &mut interner).1, SourceFile::new(name, src)),
+        ParseAs::Template => (compiler::parse_template_named(&arena, src, name, &mut interner).1, SourceFile::new(name, src)),
+        ParseAs::Expr => (compiler::parse_expression_named(&arena, src, name, &mut interner).1, SourceFile::new(name, src)),
         ParseAs::Auto | ParseAs::Body => {
             let (body, diags) = compiler::parse_body_named(&arena, src, name, &mut interner);
             (diags, SourceFile::new(name, src).with_blocks(&body, &interner))
         }
     };
-    let mut rendered = String::new();
+    let mut rendered = Vec::new();
     render_diagnostics(&mut rendered, &file, &diags, color);
     Checked { rendered, has_errors: diags.has_errors() }
 }

@@ -1,0 +1,3 @@
+<<EOT
+hello world
+EOT

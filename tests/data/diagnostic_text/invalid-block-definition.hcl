@@ -1,0 +1,3 @@
+
+block "invalid" 1.2 {}
+block "valid" {}

@@ -1,0 +1,1 @@
+block "invalid ${not_allowed_here} foo" {}
