@@ -17,7 +17,6 @@ use dashu::integer::{IBig, Sign, UBig};
 pub(crate) const MIN_EXP: i64 = i32::MIN as i64;
 pub(crate) const MAX_EXP: i64 = i32::MAX as i64;
 
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Form {
     Zero,
@@ -81,7 +80,7 @@ impl BigFloat {
         if bits > prec_i {
             let cut = (bits - prec_i) as usize;
             let round_bit = mant.bit(cut - 1);
-            let below_round_bit = sticky || mant.trailing_zeros().map_or(false, |tz| tz < cut - 1);
+            let below_round_bit = sticky || mant.trailing_zeros().is_some_and(|tz| tz < cut - 1);
             mant >>= cut;
             exp += cut as i64;
             if round_bit && (below_round_bit || mant.bit(0)) {

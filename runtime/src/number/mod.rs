@@ -65,7 +65,10 @@ pub struct Number(Repr);
 enum Repr {
     /// Invariant: `v.unsigned_abs() < 2^prec`, so the value is exact at `prec`
     /// and its text is `v`'s decimal digits. Zero here is +0.
-    Small { prec: u32, v: i64 },
+    Small {
+        prec: u32,
+        v: i64,
+    },
     Big(Box<BigFloat>),
 }
 
@@ -217,7 +220,8 @@ impl Number {
     /// Go's `new(big.Float).SetInt(v)`: exact, with precision
     /// max(bit length, 64). This is what stdlib `parseint` returns.
     pub fn from_ibig(v: &IBig) -> Number {
-        let prec = (float::bit_len(&dashu::base::UnsignedAbs::unsigned_abs(v)) as u64).clamp(64, u32::MAX as u64) as u32;
+        let prec =
+            (float::bit_len(&dashu::base::UnsignedAbs::unsigned_abs(v)) as u64).clamp(64, u32::MAX as u64) as u32;
         if let Ok(small) = i64::try_from(v) {
             return Number::int_with_prec(small, prec);
         }

@@ -11,6 +11,10 @@ use dashu::integer::UBig;
 
 use super::float::{bit_len, BigFloat, Form};
 
+/// Slightly below log10(2), so that digit-count estimates from bit lengths
+/// are never too high despite float rounding.
+const LOG10_2_BELOW: f64 = std::f64::consts::LOG10_2 - 1e-9;
+
 /// A decimal `0.d1d2d3... * 10^exp` with no leading or trailing zero digits;
 /// no digits means zero. Mirrors Go's internal `decimal` type.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -28,7 +32,9 @@ pub(crate) const MAX_TEXT_BINARY_EXPONENT: i64 = 332_200;
 /// Whether `mant * 2^shift` is small enough in exponent to expand exactly.
 pub(crate) fn within_text_limit(x: &BigFloat) -> bool {
     match x.form {
-        Form::Finite => x.go_exp().abs() <= MAX_TEXT_BINARY_EXPONENT && x.exp.abs() <= MAX_TEXT_BINARY_EXPONENT + x.prec as i64 + 64,
+        Form::Finite => {
+            x.go_exp().abs() <= MAX_TEXT_BINARY_EXPONENT && x.exp.abs() <= MAX_TEXT_BINARY_EXPONENT + x.prec as i64 + 64
+        }
         _ => true,
     }
 }
@@ -72,7 +78,7 @@ impl Decimal {
             let k = (-shift) as usize;
             (m * &*pow5(k), k as i64)
         };
-        let min_digits = ((bit_len(&n) - 1) as f64 * 0.301_029_99) as i64 + 1;
+        let min_digits = ((bit_len(&n) - 1) as f64 * LOG10_2_BELOW) as i64 + 1;
         let skip = (min_digits - keep).max(0);
         let (q, rest_nonzero) = if skip == 0 {
             (n, false)
@@ -343,9 +349,9 @@ fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
     let m = &x.mant << widen as usize;
     let p5 = pow5(k as usize);
     let big_x = &m * &*p5;
-    let window = ((x.prec as f64 + 1.0) * 0.30103).ceil() as i64 + 8;
+    let window = ((x.prec as f64 + 1.0) * std::f64::consts::LOG10_2).ceil() as i64 + 8;
     // A lower bound on X's digit count, so each window keeps >= `window` digits.
-    let min_digits = ((bit_len(&big_x) - 1) as f64 * 0.301_029_99) as i64 + 1;
+    let min_digits = ((bit_len(&big_x) - 1) as f64 * LOG10_2_BELOW) as i64 + 1;
     let skip = (min_digits - window).max(0);
     let (xs, ls, us) = if skip == 0 {
         (to_decimal_digits(&big_x), to_decimal_digits(&(&big_x - &*p5)), to_decimal_digits(&(&big_x + &*p5)))
@@ -365,11 +371,8 @@ fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
     };
     let x_digits = xs.len() as i64 + skip;
     let len_d = x_digits - widen.min(k);
-    let (len_l, len_u) = if skip == 0 {
-        (trimmed_len(&ls), trimmed_len(&us))
-    } else {
-        (ls.len() as i64 + skip, us.len() as i64 + skip)
-    };
+    let (len_l, len_u) =
+        if skip == 0 { (trimmed_len(&ls), trimmed_len(&us)) } else { (ls.len() as i64 + skip, us.len() as i64 + skip) };
     // Digit i of a number whose expansion has `len` digits and whose
     // window is `w`; None when the window is too short.
     let at = |w: &[u8], len: i64, i: usize| -> Option<u8> {
@@ -481,6 +484,8 @@ pub(crate) fn to_decimal_digits(n: &UBig) -> Vec<u8> {
     }
     let mut limbs: Vec<u32> = Vec::with_capacity(words.len() * 2);
     for &w in words {
+        // dashu's Word is u64 on 64-bit targets and u32 elsewhere.
+        #[allow(clippy::unnecessary_cast)]
         let w = w as u64;
         limbs.push(w as u32);
         limbs.push((w >> 32) as u32);
@@ -525,18 +530,17 @@ pub(crate) fn to_decimal_digits(n: &UBig) -> Vec<u8> {
     out
 }
 
+/// Most-recently-used (exponent, power) pairs.
+type PowCache = std::cell::RefCell<Vec<(usize, std::rc::Rc<UBig>)>>;
+
 thread_local! {
-    static POW5_CACHE: std::cell::RefCell<Vec<(usize, std::rc::Rc<UBig>)>> = const { std::cell::RefCell::new(Vec::new()) };
-    static POW10_CACHE: std::cell::RefCell<Vec<(usize, std::rc::Rc<UBig>)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static POW5_CACHE: PowCache = const { std::cell::RefCell::new(Vec::new()) };
+    static POW10_CACHE: PowCache = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// Small most-recently-used cache: numbers of one program tend to share a
 /// handful of magnitudes and precisions, hence of exponents here.
-fn cached_pow(
-    cache: &'static std::thread::LocalKey<std::cell::RefCell<Vec<(usize, std::rc::Rc<UBig>)>>>,
-    base: u8,
-    k: usize,
-) -> std::rc::Rc<UBig> {
+fn cached_pow(cache: &'static std::thread::LocalKey<PowCache>, base: u8, k: usize) -> std::rc::Rc<UBig> {
     const SLOTS: usize = 16;
     cache.with(|c| {
         let mut c = c.borrow_mut();
