@@ -14,6 +14,6 @@ pub mod json;
 pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span};
 pub use number::Number;
 pub use types::{ObjectType, TupleType, Type};
-pub use value::{Str, Tri, Value, ValueError};
+pub use value::{OpError, Str, TraversalError, Tri, Value, ValueError};
 pub use convert::{convert, ConvError, Conversion};
 pub use unify::{unify, unify_unsafe};

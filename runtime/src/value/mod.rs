@@ -748,3 +748,9 @@ impl fmt::Debug for Value {
         f.write_str(&s)
     }
 }
+
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Value>();
+    assert_send_sync::<Type>();
+};
