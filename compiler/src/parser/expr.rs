@@ -26,10 +26,26 @@ fn binary_op(kind: T) -> Option<(BinaryOp, u8)> {
     })
 }
 
-/// Whether `text` is a number the reference accepts (Go's big.Float
-/// syntax restricted to what the scanner produces): digits, an optional
-/// fraction, an optional exponent with at most int64 magnitude.
+/// Whether `text` is a number the reference accepts (`cty.ParseNumberVal`).
+/// The syntax is checked here; numbers whose binary exponent could leave
+/// Go's range (a decimal exponent, or absurdly many digits) are parsed for
+/// real to find out.
 pub(crate) fn is_valid_number(text: &[u8]) -> bool {
+    if !is_number_syntax(text) {
+        return false;
+    }
+    if text.len() < 100_000 && !text.iter().any(|&b| b == b'e' || b == b'E') {
+        return true;
+    }
+    match std::str::from_utf8(text) {
+        Ok(t) => runtime::Number::parse(t).is_ok(),
+        Err(_) => false,
+    }
+}
+
+/// Go's big.Float decimal syntax restricted to what the scanner produces:
+/// digits, an optional fraction, an optional exponent of int64 magnitude.
+fn is_number_syntax(text: &[u8]) -> bool {
     let mut i = 0;
     let n = text.len();
     let digits = |i: &mut usize| {
@@ -533,8 +549,12 @@ impl<'a, 'i> Parser<'a, 'i> {
         } else {
             let close = self.read();
             if close.kind != T::CBrack && !self.recovery {
+                // The reference's diagnostic points at its `close` variable,
+                // which recovery then overwrites: the subject is the token
+                // recovery stops at.
+                let close = self.recover(T::CBrack);
                 self.error("Missing close bracket on index", "The index operator must end with a closing bracket (\"]\").", close.span());
-                self.recover(T::CBrack)
+                close
             } else {
                 close
             }
@@ -563,12 +583,13 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.read();
         let mut close = self.read();
         if close.kind != T::CBrack && !self.recovery {
+            // Subject: the token recovery stops at (see the index case).
+            close = self.recover(T::CBrack);
             self.error(
                 "Missing close bracket on splat index",
                 "The star for a full splat operator must be immediately followed by a closing bracket (\"]\").",
                 close.span(),
             );
-            close = self.recover(T::CBrack);
         }
         let marker = between(open.span(), close.span());
         let source = self.finish_chain(chain);

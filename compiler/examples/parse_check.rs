@@ -1,0 +1,50 @@
+//! Reads cases (`{"id", "mode", "src" | "src_base64"}` JSON lines) on stdin
+//! and prints, per case, whether parsing failed and the first error's
+//! line: `{"id":..,"failed":bool,"line":N|null,"summary":..}`. Used for
+//! differential testing against the reference oracle.
+use base64::Engine;
+use serde::Deserialize;
+use std::io::{BufRead, Write};
+
+fn main() {
+    let stdin = std::io::stdin();
+    let mut out = std::io::BufWriter::new(std::io::stdout());
+    for line in stdin.lock().lines().map_while(Result::ok) {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let mut de = serde_json::Deserializer::from_str(&line);
+        de.disable_recursion_limit();
+        let Ok(case) = serde_json::Value::deserialize(&mut de) else { continue };
+        let src: Vec<u8> = match (&case["src"], &case["src_base64"]) {
+            (serde_json::Value::String(s), _) => s.as_bytes().to_vec(),
+            (_, serde_json::Value::String(b)) => base64::engine::general_purpose::STANDARD.decode(b).unwrap_or_default(),
+            _ => continue,
+        };
+        let src2 = src.clone();
+        let mode = case["mode"].as_str().unwrap_or("expr").to_owned();
+        let result = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let arena = bumpalo::Bump::new();
+                let mut interner = compiler::Interner::new();
+                match mode.as_str() {
+                    "body" => compiler::parse_body(&arena, &src2, &mut interner).1,
+                    "template" => compiler::parse_template(&arena, &src2, &mut interner).1,
+                    _ => compiler::parse_expression(&arena, &src2, &mut interner).1,
+                }
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        let first = result.iter().find(|d| d.is_error());
+        let line_no = first.and_then(|d| d.subject).map(|s| runtime::LineIndex::new(&src).line_of(s.start) + 1);
+        let v = serde_json::json!({
+            "id": case["id"],
+            "failed": first.is_some(),
+            "line": line_no,
+            "summary": first.map(|d| d.summary.clone()),
+        });
+        let _ = writeln!(out, "{v}");
+    }
+}
