@@ -20,8 +20,10 @@
 //! (the text cty hashes for set membership: `Text('g', 10)`).
 //!
 //! Output: [`Number::to_text`] (`Text('f', -1)`; errors beyond the text limit, see
-//! [`NumberError::TooLongToPrint`]), `Display` (same text, or an approximate
-//! marker beyond the limit — for messages only).
+//! [`NumberError::TooLongToPrint`]), [`Number::to_text_general`] (`Text('g', -1)`, for
+//! `format("%v")`), [`Number::go_format`] (`fmt.Sprintf` with one Go verb and its flags,
+//! for `format`/`formatlist`), `Display` (same as `to_text`, or an approximate marker
+//! beyond the limit — for messages only).
 //!
 //! Queries: [`Number::is_integer`], [`Number::to_i64`], [`Number::to_u64`] (exact, as gocty's
 //! int conversions: `None` ⇒ "value must be a whole number, between ..."), [`Number::to_f64`],
@@ -38,6 +40,7 @@
 //! Go would give, the fast path only skips work.
 
 mod float;
+mod format;
 mod parse;
 mod text;
 
@@ -51,6 +54,7 @@ use std::fmt;
 use dashu::integer::{IBig, UBig};
 
 use float::{BigFloat, Form, NaN};
+pub use format::{GoFormatSpec, MAX_FORMAT_WIDTH};
 pub use parse::NumberParseError;
 
 /// Precision of `from_i64` / `from_u64` (Go's `SetInt64` default).
@@ -91,6 +95,10 @@ pub enum NumberError {
     /// Modulo of an infinite dividend: cty dereferences a nil big.Int and the
     /// reference reports a Go runtime panic.
     ModuloInfinitePanic,
+    /// An integer format verb (`%d`...) on a number with a fraction or an infinity.
+    NotAnInteger,
+    /// `go_format` with a verb that is not a number verb.
+    UnsupportedVerb,
     /// The number's decimal text would be enormous (magnitude beyond about
     /// 1e±100000); the reference takes minutes to hours to print these.
     TooLongToPrint,
@@ -107,6 +115,8 @@ impl fmt::Display for NumberError {
             NumberError::ModuloInfinitePanic => {
                 "panic in function implementation: runtime error: invalid memory address or nil pointer dereference"
             }
+            NumberError::NotAnInteger => "an integer is required",
+            NumberError::UnsupportedVerb => "unsupported format verb for a number",
             NumberError::TooLongToPrint => {
                 "number is too large or too small to be written out in decimal (magnitude beyond about 1e±100000)"
             }
@@ -472,12 +482,43 @@ impl Number {
                 if !text::within_text_limit(b) {
                     return Err(NumberError::TooLongToPrint);
                 }
-                let d = match b.form {
-                    Form::Finite => text::shortest_decimal(b),
-                    _ => text::Decimal { digits: Vec::new(), exp: 0 },
-                };
-                Ok(text::format_fixed_shortest(b, &d))
+                Ok(text::format_fixed_shortest(b))
             }
+        }
+    }
+
+    /// Go's `Text('g', -1)`: shortest digits, exponent form for exponents
+    /// below -4 or from 21 on ("1e+21", "1e-05"). cty's `format("%v", n)`.
+    pub fn to_text_general(&self) -> Result<String, NumberError> {
+        let x = self.as_big();
+        if !text::within_text_limit(&x) {
+            return Err(NumberError::TooLongToPrint);
+        }
+        Ok(format::append(&x, b'g', -1))
+    }
+
+    /// `fmt.Sprintf` of this number with one Go verb, as cty's `format`
+    /// does: float verbs (e E f F g G v) format the big.Float, integer verbs
+    /// (b d o O x X) the exact integer, which must exist.
+    pub fn go_format(&self, spec: &GoFormatSpec) -> Result<String, NumberError> {
+        let too_wide = |n: Option<usize>| n.is_some_and(|n| n > format::MAX_FORMAT_WIDTH);
+        if too_wide(spec.width) || too_wide(spec.precision) {
+            return Err(NumberError::TooLongToPrint);
+        }
+        let x = self.as_big();
+        match spec.verb {
+            'b' | 'd' | 'o' | 'O' | 'x' | 'X' => match x.trunc_int() {
+                Some((int, Ordering::Equal)) if text::within_text_limit(&x) => Ok(format::format_int(&int, spec)),
+                Some((_, Ordering::Equal)) => Err(NumberError::TooLongToPrint),
+                _ => Err(NumberError::NotAnInteger),
+            },
+            'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'v' => {
+                if !text::within_text_limit(&x) {
+                    return Err(NumberError::TooLongToPrint);
+                }
+                Ok(format::format_float(&x, spec))
+            }
+            _ => Err(NumberError::UnsupportedVerb),
         }
     }
 

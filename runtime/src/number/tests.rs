@@ -196,6 +196,138 @@ fn hostile_magnitudes_are_bounded() {
     assert!(start.elapsed().as_secs() < 20, "took {:?}", start.elapsed());
 }
 
+/// `%[flags][width][.precision]verb`, with `_` standing for the space flag.
+fn spec(text: &str) -> GoFormatSpec {
+    let b = text.as_bytes();
+    let mut spec = GoFormatSpec::default();
+    let mut i = 1;
+    while let Some(&c) = b.get(i).filter(|c| b"+-_0#".contains(c)) {
+        match c {
+            b'+' => spec.plus = true,
+            b'-' => spec.minus = true,
+            b'_' => spec.space = true,
+            b'0' => spec.zero = true,
+            _ => spec.sharp = true,
+        }
+        i += 1;
+    }
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b[*i].is_ascii_digit() {
+            *i += 1;
+        }
+        text[start..*i].parse::<usize>().ok()
+    };
+    spec.width = digits(&mut i);
+    if b[i] == b'.' {
+        i += 1;
+        spec.precision = Some(digits(&mut i).unwrap_or(0));
+    }
+    spec.verb = b[i] as char;
+    spec
+}
+
+/// Expected strings: Go's `fmt.Sprintf(verb, *big.Float)` (integer verbs:
+/// of the exact `*big.Int`), which is what cty's `format` calls; the rows
+/// shared with `format(...)` were also checked against the oracle.
+#[test]
+fn go_format_table() {
+    let mut failures = Vec::new();
+    for &(verb, x, want) in FORMAT_ROWS {
+        let n = match x.strip_prefix("q:") {
+            Some(q) => {
+                let (a, b) = q.split_once(':').expect("q:A:B");
+                Number::from_i64(a.parse().expect("int"))
+                    .div(&Number::from_i64(b.parse().expect("int")))
+                    .expect("finite")
+            }
+            None => operand(x),
+        };
+        let got = n.go_format(&spec(verb)).unwrap_or_else(|e| format!("ERR:{e}"));
+        if got != want {
+            failures.push(format!("{verb} {x}: want {want:?} got {got:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // cty: format("%d", 0.5) fails with "... an integer is required".
+    assert_eq!(operand("0.5").go_format(&spec("%d")), Err(NumberError::NotAnInteger));
+    assert_eq!(operand("inf").go_format(&spec("%x")), Err(NumberError::NotAnInteger));
+    assert_eq!(operand("1").go_format(&spec("%.2000000f")), Err(NumberError::TooLongToPrint));
+    assert_eq!(operand("1").go_format(&spec("%s")), Err(NumberError::UnsupportedVerb));
+    // format("%v", n) is Text('g', -1).
+    assert_eq!(operand("1e21").to_text_general().as_deref(), Ok("1e+21"));
+    assert_eq!(operand("123456").to_text_general().as_deref(), Ok("123456"));
+}
+
+#[rustfmt::skip]
+const FORMAT_ROWS: &[(&str, &str, &str)] = &[
+    ("%5.2f", "3.14159", " 3.14"),
+    ("%v", "1e21", "1e+21"),
+    ("%v", "1e20", "1e+20"),
+    ("%v", "0.00001", "1e-05"),
+    ("%v", "0.0001", "0.0001"),
+    ("%x", "255", "ff"),
+    ("%#o", "8", "010"),
+    ("%O", "8", "0o10"),
+    ("%#x", "255", "0xff"),
+    ("%#X", "255", "0XFF"),
+    ("%#b", "5", "0b101"),
+    ("%+.3e", "12345.678", "+1.235e+04"),
+    ("%g", "1e21", "1e+21"),
+    ("%G", "1e-7", "1E-07"),
+    ("%08.3f", "-3.14159", "-003.142"),
+    ("%-8d", "42", "42      "),
+    ("%e", "0", "0.000000e+00"),
+    ("%e", "-0", "-0.000000e+00"),
+    ("%.0f", "2.5", "2"),
+    ("%.0f", "3.5", "4"),
+    ("%.0f", "-0.5", "-0"),
+    ("%05d", "-42", "-0042"),
+    ("%b", "5", "101"),
+    ("%.3d", "7", "007"),
+    ("%.0d", "0", ""),
+    ("%5.0d", "0", ""),
+    ("%+d", "0", "+0"),
+    ("%_d", "5", " 5"),
+    ("%_f", "1.5", " 1.500000"),
+    ("%+g", "100000", "+100000"),
+    ("%g", "100000", "100000"),
+    ("%g", "1000000", "1e+06"),
+    ("%.3g", "1234567", "1.23e+06"),
+    ("%.10g", "0.1", "0.1"),
+    ("%.20g", "0.1", "0.1"),
+    ("%.20g", "f:0.1", "0.10000000000000000555"),
+    ("%.1e", "0.05", "5.0e-02"),
+    ("%.1e", "0.15", "1.5e-01"),
+    ("%.1e", "0.25", "2.5e-01"),
+    ("%f", "f:0.1", "0.100000"),
+    ("%.30f", "f:0.1", "0.100000000000000005551115123126"),
+    ("%10.4G", "0.000012345", " 1.235E-05"),
+    ("%-10.2e", "1e100", "1.00e+100 "),
+    ("%010.2e", "-1e-100", "-1.00e-100"),
+    ("%#v", "1.5", "1.5"),
+    ("%e", "1e-400", "1.000000e-400"),
+    ("%.60f", "1e-50", "0.000000000000000000000000000000000000000000000000010000000000"),
+    ("%d", "123456789012345678901234567890", "123456789012345678901234567890"),
+    ("%x", "-123456789012345678901234567890", "-18ee90ff6c373e0ee4e3f0ad2"),
+    ("%20d", "-12345", "              -12345"),
+    ("%-+20d", "12345", "+12345              "),
+    ("%020d", "-12345", "-0000000000000012345"),
+    ("%e", "9.9999999999", "1.000000e+01"),
+    ("%.2e", "9.999", "1.00e+01"),
+    ("%.2f", "9.999", "10.00"),
+    ("%.2f", "0.995", "1.00"),
+    ("%.2f", "0.125", "0.12"),
+    ("%.2f", "0.375", "0.38"),
+    ("%.1f", "0.25", "0.2"),
+    ("%g", "0.000001234", "1.234e-06"),
+    ("%g", "123456789", "1.23456789e+08"),
+    ("%g", "q:1:3", "0.33333333333333333334"),
+    ("%F", "2.5", "2.500000"),
+    ("%e", "i:9223372036854775807", "9.223372e+18"),
+    ("%g", "f:1e300", "1e+300"),
+];
+
 #[rustfmt::skip]
 const ORACLE_ROWS: &[(&str, &str, &str, &str)] = &[
     ("add", "18446744073709551615", "1", "18446744073709551616"),

@@ -98,7 +98,7 @@ impl Decimal {
         Decimal { digits, exp: total - frac_digits }
     }
 
-    fn at(&self, i: usize) -> u8 {
+    pub fn at(&self, i: usize) -> u8 {
         self.digits.get(i).copied().unwrap_or(b'0')
     }
 
@@ -122,7 +122,7 @@ impl Decimal {
         }
     }
 
-    fn round_up(&mut self, n: usize) {
+    pub fn round_up(&mut self, n: usize) {
         if n >= self.digits.len() {
             return;
         }
@@ -140,7 +140,7 @@ impl Decimal {
         self.digits.truncate(n);
     }
 
-    fn round_down(&mut self, n: usize) {
+    pub fn round_down(&mut self, n: usize) {
         if n >= self.digits.len() {
             return;
         }
@@ -218,109 +218,14 @@ impl BitIsSet for UBig {
     }
 }
 
-/// Appends `d` in Go's `%f` layout with `frac` fraction digits.
-fn push_fixed(out: &mut String, frac: i64, d: &Decimal) {
-    if d.exp > 0 {
-        let m = (d.digits.len() as i64).min(d.exp) as usize;
-        out.push_str(std::str::from_utf8(&d.digits[..m]).unwrap_or(""));
-        for _ in m as i64..d.exp {
-            out.push('0');
-        }
-    } else {
-        out.push('0');
-    }
-    if frac > 0 {
-        out.push('.');
-        for i in 0..frac {
-            let pos = d.exp + i;
-            let digit = if pos >= 0 { d.at(pos as usize) } else { b'0' };
-            out.push(digit as char);
-        }
-    }
-}
-
-/// Appends `d` in Go's `%e` layout with `prec` fraction digits.
-fn push_sci(out: &mut String, prec: i64, d: &Decimal) {
-    out.push(d.digits.first().map_or('0', |&c| c as char));
-    if prec > 0 {
-        out.push('.');
-        let mut i = 1usize;
-        let m = (d.digits.len() as i64).min(prec + 1) as usize;
-        if i < m {
-            out.push_str(std::str::from_utf8(&d.digits[i..m]).unwrap_or(""));
-            i = m;
-        }
-        while (i as i64) <= prec {
-            out.push('0');
-            i += 1;
-        }
-    }
-    out.push('e');
-    let exp = if d.digits.is_empty() { 0 } else { d.exp - 1 };
-    out.push(if exp < 0 { '-' } else { '+' });
-    let a = exp.unsigned_abs();
-    if a < 10 {
-        out.push('0');
-    }
-    out.push_str(&a.to_string());
-}
-
-fn push_sign_or_inf(out: &mut String, x: &BigFloat) -> bool {
-    if x.neg {
-        out.push('-');
-    }
-    if x.form == Form::Inf {
-        if !x.neg {
-            out.push('+');
-        }
-        out.push_str("Inf");
-        return true;
-    }
-    false
-}
-
-/// Go's `x.Text('f', -1)` given the shortest decimal of `x`.
-pub(crate) fn format_fixed_shortest(x: &BigFloat, d: &Decimal) -> String {
-    let mut out = String::new();
-    if push_sign_or_inf(&mut out, x) {
-        return out;
-    }
-    let frac = (d.digits.len() as i64 - d.exp).max(0);
-    push_fixed(&mut out, frac, d);
-    out
+/// Go's `x.Text('f', -1)` (what cty/json writes), see `format::append`.
+pub(crate) fn format_fixed_shortest(x: &BigFloat) -> String {
+    super::format::append(x, b'f', -1)
 }
 
 /// Go's `x.Text('g', 10)` (`big.Float.String`), used by cty's set hashing.
-/// `x` must be within the text limit.
 pub(crate) fn format_general10(x: &BigFloat) -> String {
-    let mut out = String::new();
-    if push_sign_or_inf(&mut out, x) {
-        return out;
-    }
-    let mut d = match x.form {
-        Form::Finite => Decimal::leading(&x.mant, x.exp, 14),
-        _ => Decimal { digits: Vec::new(), exp: 0 },
-    };
-    let mut prec: i64 = 10;
-    d.round(prec);
-    let len = d.digits.len() as i64;
-    let mut eprec = prec;
-    if eprec > len && len >= d.exp {
-        eprec = len;
-    }
-    let exp = d.exp - 1;
-    if exp < -4 || exp >= eprec {
-        if prec > len {
-            prec = len;
-        }
-        push_sci(&mut out, prec - 1, &d);
-        return out;
-    }
-    if prec > d.exp {
-        prec = len;
-    }
-    push_fixed(&mut out, (prec - d.exp).max(0), &d);
-    out
+    super::format::append(x, b'g', 10)
 }
 
 /// Go's digit walk, reading only a window of leading digits.
