@@ -371,7 +371,15 @@ fn typed(j: &J, ty: &Type, depth: usize, path: &mut String, result_form: bool) -
                 elems.push(typed(item, ety, depth + 1, path, result_form)?);
                 path.truncate(len);
             }
-            let built = if ty.is_list() { Value::list_of((**ety).clone(), elems) } else { Value::set_of((**ety).clone(), elems) };
+            // As cty: a non-empty collection takes its element type from its
+            // elements (so `["list","dynamic"]` holding typed values becomes
+            // a list of their type).
+            let built = match (elems.is_empty(), ty.is_list()) {
+                (true, true) => Ok(Value::list_empty((**ety).clone())),
+                (true, false) => Ok(Value::set_empty((**ety).clone())),
+                (false, true) => Value::list(elems),
+                (false, false) => Value::set(elems),
+            };
             built.map_err(|e| err(path, e.to_string()))
         }
         Type::Map(ety) => {
@@ -387,7 +395,10 @@ fn typed(j: &J, ty: &Type, depth: usize, path: &mut String, result_form: bool) -
                 entries.push((k.as_str(), typed(item, ety, depth + 1, path, result_form)?));
                 path.truncate(len);
             }
-            Value::map_of((**ety).clone(), entries).map_err(|e| err(path, e.to_string()))
+            if entries.is_empty() {
+                return Ok(Value::map_empty((**ety).clone()));
+            }
+            Value::map(entries).map_err(|e| err(path, e.to_string()))
         }
         Type::Tuple(tt) => {
             let J::Array(items) = j else {
@@ -461,6 +472,7 @@ mod tests {
             (r#"["map","bool"]"#, r#"{"y":"1","x":false}"#, r#"{"x":false,"y":true}"#),
             (r#"["set","number"]"#, r#"[3,1,3,2]"#, "[1,2,3]"),
             (r#""dynamic""#, r#"{"type":"number","value":"12"}"#, "12"),
+            (r#"["list","dynamic"]"#, r#"[{"type":"string","value":"a"}]"#, r#"["a"]"#),
             (r#"["tuple",["number","dynamic"]]"#, r#"[1,null]"#, "[1,null]"),
         ];
         for (ty, input, enc) in cases {

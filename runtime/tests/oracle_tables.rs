@@ -147,7 +147,30 @@ fn fuzz_tables() {
         let names: Vec<&str> = meta.iter().map(|m| fuzz::FUZZ_VALUES[m.parse::<usize>().unwrap()].0).collect();
         check(&mut failures, format!("coalesce({})", names.join(", ")), coalesce(&args), want);
     }
-    report("FUZZ", failures, fuzz::FUZZ_COND.len() + fuzz::FUZZ_EQ.len() + fuzz::FUZZ_TO.len() + fuzz::FUZZ_COAL.len());
+    for (meta, want) in fuzz::FUZZ_JSON {
+        let what = format!("jsonencode({})", fuzz::FUZZ_VALUES[meta[0].parse::<usize>().unwrap()].0);
+        check(&mut failures, what, jsonencode(idx(meta[0])), want);
+    }
+    report(
+        "FUZZ",
+        failures,
+        fuzz::FUZZ_COND.len() + fuzz::FUZZ_EQ.len() + fuzz::FUZZ_TO.len() + fuzz::FUZZ_COAL.len() + fuzz::FUZZ_JSON.len(),
+    );
+}
+
+/// cty's `jsonencode`: unknown if not wholly known, "null" for null, else
+/// `json.Marshal` with the value's own type.
+fn jsonencode(v: &Value) -> String {
+    if !v.is_wholly_known() {
+        return ok(&Value::unknown(Type::String));
+    }
+    if v.is_null() {
+        return ok(&Value::string("null"));
+    }
+    match runtime::json::marshal(v, &v.ty()) {
+        Ok(s) => ok(&Value::from_string(s)),
+        Err(e) => format!("err Error in function call: Call to function \"jsonencode\" failed: {}.", e.message),
+    }
 }
 
 /// cty's `coalesce`: `UnifyUnsafe` over all argument types, then the first

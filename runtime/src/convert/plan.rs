@@ -220,6 +220,15 @@ fn with_step<T>(path: &mut Vec<PathStep>, step: PathStep, f: impl FnOnce(&mut Ve
     r
 }
 
+/// Converts element `i`, extending the error path only when a conversion
+/// runs (an absent conversion cannot fail).
+fn convert_at(path: &mut Vec<PathStep>, i: usize, conv: &Option<Arc<Plan>>, e: &Value) -> Result<Value, ConvError> {
+    match conv {
+        Some(c) => with_step(path, index_step(i), |p| c.apply(e, p)),
+        None => Ok(e.clone()),
+    }
+}
+
 fn index_step(i: usize) -> PathStep {
     PathStep::Index(Value::int(i as i64))
 }
@@ -290,7 +299,7 @@ impl Plan {
                 }
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, (e, conv)) in elems.iter().zip(convs).enumerate() {
-                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                    out.push(convert_at(path, i, conv, e)?);
                 }
                 Ok(Value::tuple(out))
             }
@@ -309,7 +318,7 @@ impl Plan {
                 }
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, e) in elems.iter().enumerate() {
-                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                    out.push(convert_at(path, i, conv, e)?);
                 }
                 if to_list {
                     Value::list(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to list"))
@@ -343,7 +352,7 @@ impl Plan {
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, e) in elems.iter().enumerate() {
                     let conv = convs.get(i).ok_or_else(|| wrong_input(path))?;
-                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                    out.push(convert_at(path, i, conv, e)?);
                 }
                 // cty passes the path of the last element here, so errors
                 // from this step carry it.
@@ -356,7 +365,7 @@ impl Plan {
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, e) in elems.iter().enumerate() {
                     let conv = convs.get(i).ok_or_else(|| wrong_input(path))?;
-                    out.push(with_step(path, index_step(i), |p| apply_opt(conv, e, p))?);
+                    out.push(convert_at(path, i, conv, e)?);
                 }
                 Value::set(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to set"))
             }
