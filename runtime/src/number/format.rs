@@ -168,14 +168,14 @@ pub(crate) fn format_float(x: &BigFloat, spec: &GoFormatSpec) -> String {
     let mut out = String::with_capacity(sign.len() + body.len() + padding);
     if spec.zero && !spec.minus && x.form != Form::Inf {
         out.push_str(sign);
-        out.extend(std::iter::repeat('0').take(padding));
+        push_n(&mut out, '0', padding);
         out.push_str(body);
     } else if spec.minus {
         out.push_str(sign);
         out.push_str(body);
-        out.extend(std::iter::repeat(' ').take(padding));
+        push_n(&mut out, ' ', padding);
     } else {
-        out.extend(std::iter::repeat(' ').take(padding));
+        push_n(&mut out, ' ', padding);
         out.push_str(sign);
         out.push_str(body);
     }
@@ -240,11 +240,17 @@ pub(crate) fn format_int(v: &IBig, spec: &GoFormatSpec) -> String {
         }
     }
     let mut out = String::with_capacity(length + left + right);
-    out.extend(std::iter::repeat(' ').take(left));
+    push_n(&mut out, ' ', left);
     out.push_str(sign);
     out.push_str(prefix);
-    out.extend(std::iter::repeat('0').take(zeros));
+    push_n(&mut out, '0', zeros);
     out.push_str(&digits);
-    out.extend(std::iter::repeat(' ').take(right));
+    push_n(&mut out, ' ', right);
     out
+}
+
+fn push_n(out: &mut String, c: char, n: usize) {
+    for _ in 0..n {
+        out.push(c);
+    }
 }
