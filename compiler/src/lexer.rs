@@ -14,6 +14,8 @@
 
 use runtime::{Diagnostic, Span};
 
+mod ident_tables;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum TokenKind {
@@ -200,14 +202,37 @@ fn scanner_utf8_len(s: &[u8]) -> usize {
     }
 }
 
+/// Length of the non-ASCII identifier character at `s[0..]` per one of the
+/// generated pattern tables (the reference's Unicode 9.0 byte patterns,
+/// which also let some invalid UTF-8 through), or 0.
+fn table_char_len(s: &[u8], table: &[[u8; 8]]) -> usize {
+    let Some(&lead) = s.first() else { return 0 };
+    let first = table.partition_point(|row| row[0] < lead);
+    for row in table.get(first..).unwrap_or(&[]) {
+        if row[0] != lead {
+            break;
+        }
+        let n = row[1] as usize;
+        if s.len() > n && (0..n).all(|k| (row[2 + 2 * k]..=row[3 + 2 * k]).contains(&s[1 + k])) {
+            return 1 + n;
+        }
+    }
+    0
+}
+
+/// A non-ASCII character that can start an identifier: its length, or 0.
+fn ident_start_len(s: &[u8]) -> usize {
+    table_char_len(s, &ident_tables::ID_START_PATTERNS)
+}
+
+/// A non-ASCII character that can continue an identifier: its length, or 0.
+fn ident_continue_len(s: &[u8]) -> usize {
+    table_char_len(s, &ident_tables::ID_CONTINUE_PATTERNS)
+}
+
 /// [`scanner_utf8_len`] for other modules.
 pub(crate) fn scanner_char_len(s: &[u8]) -> usize {
     scanner_utf8_len(s)
-}
-
-/// The character a scanner-accepted sequence encodes, when it is valid UTF-8.
-fn decode_char(s: &[u8]) -> Option<char> {
-    std::str::from_utf8(s).ok().and_then(|t| t.chars().next())
 }
 
 impl<'s> Lexer<'s> {
@@ -402,22 +427,19 @@ impl<'s> Lexer<'s> {
             b'\'' => single(self, T::Apostrophe),
             0x00..=0x7F => single(self, T::Invalid),
             _ => {
+                let id = ident_start_len(&src[start..]);
+                if id > 0 {
+                    let end = self.ident_end(start + id);
+                    self.emit(T::Ident, start, end);
+                    self.pos = end;
+                    return State::Main;
+                }
                 let len = scanner_utf8_len(&src[start..]);
                 if len == 0 {
                     return single(self, T::BadUtf8);
                 }
-                let end = start + len;
-                match decode_char(&src[start..end]) {
-                    Some(c) if unicode_ident::is_xid_start(c) => {
-                        let end = self.ident_end(end);
-                        self.emit(T::Ident, start, end);
-                        self.pos = end;
-                    }
-                    _ => {
-                        self.emit(T::Invalid, start, end);
-                        self.pos = end;
-                    }
-                }
+                self.emit(T::Invalid, start, start + len);
+                self.pos = start + len;
                 State::Main
             }
         }
@@ -484,13 +506,9 @@ impl<'s> Lexer<'s> {
             return self.ident_end(i + 1);
         }
         if b >= 0x80 {
-            let len = scanner_utf8_len(&self.src[i..]);
+            let len = ident_start_len(&self.src[i..]);
             if len > 0 {
-                if let Some(c) = decode_char(&self.src[i..i + len]) {
-                    if unicode_ident::is_xid_start(c) {
-                        return self.ident_end(i + len);
-                    }
-                }
+                return self.ident_end(i + len);
             }
         }
         i
@@ -505,14 +523,10 @@ impl<'s> Lexer<'s> {
                 i += 1;
             }
             if i < src.len() && src[i] >= 0x80 {
-                let len = scanner_utf8_len(&src[i..]);
+                let len = ident_continue_len(&src[i..]);
                 if len > 0 {
-                    if let Some(c) = decode_char(&src[i..i + len]) {
-                        if unicode_ident::is_xid_continue(c) {
-                            i += len;
-                            continue;
-                        }
-                    }
+                    i += len;
+                    continue;
                 }
             }
             return i;

@@ -56,3 +56,20 @@ fn invalid_tokens_are_reported_once_per_kind() {
     let summaries: Vec<_> = diags.iter().map(|d| d.summary.as_str()).collect();
     assert_eq!(summaries, vec!["Invalid character", "Unsupported operator"]);
 }
+
+#[test]
+fn identifier_characters_follow_the_reference_tables() {
+    let kinds_of = |src: &[u8]| -> Vec<(TokenKind, u32, u32)> { tokenize(src, LexMode::Normal).iter().map(|t| (t.kind, t.start, t.end)).collect() };
+    // Unicode 9.0 letters are identifier characters.
+    assert_eq!(kinds_of("é变".as_bytes()), vec![(T::Ident, 0, 5), (T::Eof, 5, 5)]);
+    // A letter added after Unicode 9.0 (U+1032D) is not.
+    assert_eq!(kinds_of("\u{1032D}".as_bytes())[0].0, T::Invalid);
+    // The reference's byte patterns accept some invalid UTF-8 after a lead
+    // byte inside identifiers...
+    assert_eq!(kinds_of(b"a\xc3\xc3"), vec![(T::Ident, 0, 3), (T::Eof, 3, 3)]);
+    assert_eq!(kinds_of(b"\xe5\xa4\x89\xe6\xe6\x95"), vec![(T::Ident, 0, 6), (T::Eof, 6, 6)]);
+    assert_eq!(kinds_of(b"a\xe6\x95 +")[0], (T::Ident, 0, 4));
+    // ...but not everywhere.
+    assert_eq!(kinds_of(b"a\xc3 "), vec![(T::Ident, 0, 1), (T::BadUtf8, 1, 2), (T::Eof, 3, 3)]);
+    assert_eq!(kinds_of(b"a\xe6\xe6"), vec![(T::Ident, 0, 1), (T::BadUtf8, 1, 2), (T::BadUtf8, 2, 3), (T::Eof, 3, 3)]);
+}

@@ -161,17 +161,21 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.src.get(tok.start as usize..tok.end as usize).unwrap_or(&[])
     }
 
-    /// Text of an identifier token (always valid UTF-8 by construction).
+    /// Text of an identifier token. Like the reference, the scanner lets
+    /// some invalid UTF-8 into identifiers; such bytes become U+FFFD here.
     pub fn ident_str(&self, tok: Token) -> &'a str {
-        std::str::from_utf8(self.text(tok)).unwrap_or("")
+        let text = self.text(tok);
+        match std::str::from_utf8(text) {
+            Ok(s) => s,
+            Err(_) => self.arena.alloc_str(&lossy_go(text)),
+        }
     }
 
     pub fn ident(&mut self, tok: Token) -> Ident {
         let text = self.text(tok);
-        // Identifier tokens are valid UTF-8 by construction.
         let name = match self.interner.intern_bytes(text) {
             Some(sym) => sym,
-            None => self.interner.intern(""),
+            None => self.interner.intern(&lossy_go(text)),
         };
         Ident { name, span: tok.span() }
     }
