@@ -330,3 +330,29 @@ fn typed_parameters() {
     }
     report("PARAM", failures, data::PARAM.len());
 }
+
+mod conformance_equality {
+    include!("data/conformance_equality.rs");
+}
+
+#[test]
+fn conformance_equality_cases() {
+    use runtime::json::value_from_case_var;
+    let mut failures = Vec::new();
+    for (id, vars, unknowns, a, op, b, want) in conformance_equality::EQUALITY_CASES {
+        let vars: serde_json::Value = serde_json::from_str(vars).unwrap();
+        let unknowns: serde_json::Value = serde_json::from_str(unknowns).unwrap();
+        let lookup = |name: &str| -> Value {
+            if let Some(v) = vars.get(name) {
+                return value_from_case_var(v).unwrap();
+            }
+            Value::unknown(Type::from_json(&unknowns[name]).unwrap())
+        };
+        let eq = lookup(a).equals(&lookup(b));
+        let got = if *op == "==" { eq } else { eq.not().unwrap() };
+        let mut s = String::new();
+        write_typed_value(&mut s, &got).unwrap();
+        check(&mut failures, id.to_string(), s, want);
+    }
+    report("conformance equality", failures, conformance_equality::EQUALITY_CASES.len());
+}
