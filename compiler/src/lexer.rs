@@ -174,6 +174,31 @@ static IDENT_CONTINUE: [bool; 256] = {
     t
 };
 
+/// Bytes that end a fast run of quoted-string text: sigils, quote,
+/// backslash, newlines and every non-ASCII byte (checked separately).
+static QUOTED_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = matches!(c, b'$' | b'%' | b'"' | b'\\' | b'\r' | b'\n') || c >= 0x80;
+        b += 1;
+    }
+    t
+};
+
+/// Bytes that end a fast run of template text (heredocs, bare templates).
+static PLAIN_STOP: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        t[b] = matches!(c, b'$' | b'%' | b'\r' | b'\n') || c >= 0x80;
+        b += 1;
+    }
+    t
+};
+
 #[inline]
 fn is_ident_continue_ascii(b: u8) -> bool {
     IDENT_CONTINUE[b as usize]
@@ -637,32 +662,35 @@ impl<'s> Lexer<'s> {
     fn quoted_run(&self, start: usize) -> usize {
         let src = self.src;
         let mut i = start;
-        while i < src.len() {
-            let b = src[i];
-            match b {
-                b'$' | b'%' | b'"' | b'\r' | b'\n' => break,
+        loop {
+            while i < src.len() && !QUOTED_STOP[src[i] as usize] {
+                i += 1;
+            }
+            if i >= src.len() {
+                return i;
+            }
+            match src[i] {
                 b'\\' => {
                     let c = self.at(i + 1);
                     if i + 1 >= src.len() || c == b'\r' || c == b'\n' {
-                        break;
+                        return i;
                     }
                     let len = scanner_utf8_len(&src[i + 1..]);
                     if len == 0 {
-                        break;
+                        return i;
                     }
                     i += 1 + len;
                 }
-                0x00..=0x7F => i += 1,
-                _ => {
+                b if b >= 0x80 => {
                     let len = scanner_utf8_len(&src[i..]);
                     if len == 0 {
-                        break;
+                        return i;
                     }
                     i += len;
                 }
+                _ => return i,
             }
         }
-        i
     }
 
     /// End of a run of template literal characters (no `$ % \r \n`, valid
@@ -671,21 +699,19 @@ impl<'s> Lexer<'s> {
     fn plain_run(&self, start: usize) -> usize {
         let src = self.src;
         let mut i = start;
-        while i < src.len() {
-            let b = src[i];
-            match b {
-                b'$' | b'%' | b'\r' | b'\n' => break,
-                0x00..=0x7F => i += 1,
-                _ => {
-                    let len = scanner_utf8_len(&src[i..]);
-                    if len == 0 {
-                        break;
-                    }
+        loop {
+            while i < src.len() && !PLAIN_STOP[src[i] as usize] {
+                i += 1;
+            }
+            if i < src.len() && src[i] >= 0x80 {
+                let len = scanner_utf8_len(&src[i..]);
+                if len > 0 {
                     i += len;
+                    continue;
                 }
             }
+            return i;
         }
-        i
     }
 
     /// A newline (`\n` or `\r\n`) at `i`: its end.
