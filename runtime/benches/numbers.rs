@@ -34,6 +34,8 @@ fn decimals(c: &mut Criterion) {
     c.bench_function("decimal/to_text 0.1", |bch| bch.iter(|| black_box(&x).to_text()));
     c.bench_function("decimal/to_text 1/3", |bch| bch.iter(|| black_box(&third).to_text()));
     c.bench_function("decimal/hash_text 1/3", |bch| bch.iter(|| black_box(&third).hash_text()));
+    let spec = runtime::number::GoFormatSpec { verb: 'f', precision: Some(2), width: Some(8), ..Default::default() };
+    c.bench_function("decimal/go_format %8.2f 1/3", |bch| bch.iter(|| black_box(&third).go_format(&spec)));
 }
 
 fn big_values(c: &mut Criterion) {
