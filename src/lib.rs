@@ -13,3 +13,4 @@ pub use vm;
 pub mod cli;
 pub mod conformance;
 pub mod diagnostic_text;
+pub mod engine;

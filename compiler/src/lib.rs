@@ -13,6 +13,7 @@ pub mod ast;
 pub mod intern;
 pub mod lexer;
 pub mod parser;
+pub mod lower;
 
 pub use intern::{Interner, Symbol};
 

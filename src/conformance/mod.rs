@@ -81,7 +81,7 @@ impl Evaluator for NoEvaluator {
 /// The evaluator that `hclvm conformance` and the conformance tests use: the
 /// best this build has.
 pub fn default_evaluator() -> impl Evaluator {
-    NoEvaluator
+    crate::engine::VmEvaluator
 }
 
 /// Runs one decoded case and returns the result fields after `"id":..,`.

@@ -1,0 +1,426 @@
+//! Lowering: arena AST → [`vm::Program`].
+//!
+//! Names are resolved here once: `for` iterators and splat items become
+//! local slots, host variables global slots, unknown names a deferred
+//! "Unknown variable" diagnostic (with the suggestion already chosen),
+//! calls a function index or a deferred "Call to unknown function".
+//! Literals are parsed to values, and constant subexpressions are folded
+//! when evaluating them succeeds without any diagnostic.
+
+use crate::analysis::{start_span, variables};
+use crate::ast::{self, BinaryOp, ExprKind, KeyKeyword, Literal, Traverser, UnaryOp};
+use crate::intern::{Interner, Symbol};
+use runtime::strings::go_quote;
+use runtime::{Diagnostic, Number, Span, Value};
+use std::collections::HashMap;
+use std::sync::Arc;
+use vm::program::*;
+use vm::{FunctionTable, Program};
+
+/// Lowering recursion limit (the parser's own nesting limit is below it
+/// for real sources; this guards hand-built trees).
+const MAX_DEPTH: u32 = 4096;
+
+/// What a program is compiled against.
+#[derive(Clone)]
+pub struct CompileEnv {
+    /// Host variable names, in slot order.
+    pub var_names: Arc<[Arc<str>]>,
+    /// `None`: calls are not allowed at all.
+    pub funcs: Option<Arc<dyn FunctionTable>>,
+    pub filename: Arc<str>,
+}
+
+impl CompileEnv {
+    pub fn new<S: AsRef<str>>(var_names: impl IntoIterator<Item = S>, funcs: Option<Arc<dyn FunctionTable>>) -> CompileEnv {
+        let var_names: Vec<Arc<str>> = var_names.into_iter().map(|s| Arc::from(s.as_ref())).collect();
+        CompileEnv { var_names: var_names.into(), funcs, filename: Arc::from(crate::DEFAULT_FILENAME) }
+    }
+}
+
+/// Compiles one expression (or template) of `src`.
+pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], interner: &Interner, env: &CompileEnv) -> Program {
+    compile_with_lines(expr, interner, env, Arc::new(SourceLines { src: src.into() }))
+}
+
+/// [`compile_expr`] sharing one copy of the source among many programs.
+pub fn compile_with_lines(expr: &ast::Expr<'_>, interner: &Interner, env: &CompileEnv, lines: Arc<SourceLines>) -> Program {
+    let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
+    let mut l = Lowerer {
+        interner,
+        env,
+        globals,
+        scopes: Vec::new(),
+        splats: HashMap::new(),
+        n_locals: 0,
+        depth: 0,
+        lines: lines.clone(),
+        func_names: None,
+    };
+    let root = l.lower(expr);
+    Program::new(root, l.n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines)
+}
+
+struct Scope {
+    key: Option<(Symbol, u32)>,
+    val: (Symbol, u32),
+}
+
+struct Lowerer<'i, 'e> {
+    interner: &'i Interner,
+    env: &'e CompileEnv,
+    globals: HashMap<&'e str, u32>,
+    scopes: Vec<Scope>,
+    splats: HashMap<u32, u32>,
+    n_locals: u32,
+    depth: u32,
+    lines: Arc<SourceLines>,
+    func_names: Option<Vec<String>>,
+}
+
+fn literal_value(lit: &Literal<'_>) -> Value {
+    match *lit {
+        Literal::Null => Value::null(runtime::Type::Dynamic),
+        Literal::Bool(b) => Value::bool(b),
+        Literal::Number(text) => match Number::parse(text) {
+            Ok(n) => Value::number(n),
+            Err(_) => Value::dynamic_unknown(),
+        },
+        Literal::String(s) => Value::string(s),
+        Literal::Dynamic => Value::dynamic_unknown(),
+    }
+}
+
+fn fail(summary: &str, detail: String, subject: Span) -> Node {
+    Node::Fail(Box::new(Diagnostic::error(summary, detail, Some(subject))))
+}
+
+impl<'i, 'e> Lowerer<'i, 'e> {
+    fn alloc_local(&mut self) -> u32 {
+        self.n_locals += 1;
+        self.n_locals - 1
+    }
+
+    fn name(&self, s: Symbol) -> &'i str {
+        self.interner.resolve(s)
+    }
+
+    /// The binding of a root name: a local, a global, or `None`.
+    fn resolve(&self, name: Symbol) -> Option<Node> {
+        for s in self.scopes.iter().rev() {
+            if s.val.0 == name {
+                return Some(Node::Local(s.val.1));
+            }
+            if let Some((k, slot)) = s.key {
+                if k == name {
+                    return Some(Node::Local(slot));
+                }
+            }
+        }
+        self.globals.get(self.name(name)).map(|&slot| Node::Global(slot))
+    }
+
+    fn unknown_variable(&self, name: Symbol, span: Span) -> Node {
+        let text = self.name(name);
+        let mut suggestion = None;
+        for s in self.scopes.iter().rev() {
+            let mut names = vec![self.name(s.val.0)];
+            if let Some((k, _)) = s.key {
+                names.push(self.name(k));
+            }
+            if let Some(best) = vm::suggest::closest(text, names) {
+                suggestion = Some(best.to_string());
+                break;
+            }
+        }
+        if suggestion.is_none() {
+            suggestion = vm::suggest::closest(text, self.env.var_names.iter().map(|n| &**n)).map(str::to_string);
+        }
+        let detail = match suggestion {
+            Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(&s)),
+            None => format!("There is no variable named {}.", go_quote(text)),
+        };
+        fail("Unknown variable", detail, span)
+    }
+
+    fn steps(&self, steps: &[Traverser<'_>]) -> Box<[Step]> {
+        steps
+            .iter()
+            .map(|s| match s {
+                Traverser::Attr { name, span } => Step::Attr(Arc::from(self.name(name.name)), *span),
+                Traverser::Index { key, span } => Step::Index(literal_value(key), *span),
+            })
+            .collect()
+    }
+
+    fn lower(&mut self, e: &ast::Expr<'_>) -> Node {
+        if self.depth >= MAX_DEPTH {
+            return fail("Expression too deeply nested", "This expression is nested too deeply to evaluate.".into(), e.span);
+        }
+        self.depth += 1;
+        let n = self.lower_inner(e);
+        self.depth -= 1;
+        n
+    }
+
+    fn lower_inner(&mut self, e: &ast::Expr<'_>) -> Node {
+        match e.kind {
+            ExprKind::Literal(lit) => Node::Const(literal_value(&lit)),
+            ExprKind::ScopeTraversal(t) => {
+                let root = match self.resolve(t.root.name) {
+                    Some(n) => n,
+                    None => return self.unknown_variable(t.root.name, t.root.span),
+                };
+                if t.steps.is_empty() {
+                    root
+                } else {
+                    Node::Traverse(Box::new(root), self.steps(t.steps))
+                }
+            }
+            ExprKind::RelativeTraversal(t) => {
+                let src = self.lower(t.source);
+                fold(Node::Traverse(Box::new(src), self.steps(t.steps)))
+            }
+            ExprKind::Call(c) => self.call(c, e.span),
+            ExprKind::Conditional(c) => {
+                let n = Node::Cond(Box::new(CondNode {
+                    condition: self.lower(c.condition),
+                    true_result: self.lower(c.true_result),
+                    false_result: self.lower(c.false_result),
+                    condition_span: c.condition.span,
+                    true_span: c.true_result.span,
+                    false_span: c.false_result.span,
+                }));
+                fold(n)
+            }
+            ExprKind::Index(ix) => fold(Node::Index(Box::new(IndexNode {
+                collection: self.lower(ix.collection),
+                key: self.lower(ix.key),
+                bracket: ix.bracket_span,
+            }))),
+            ExprKind::Tuple(items) => {
+                let nodes: Box<[Node]> = items.iter().map(|i| self.lower(i)).collect();
+                fold(Node::Tuple(nodes))
+            }
+            ExprKind::Object(items) => {
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    let key = self.object_key(item);
+                    let value = self.lower(item.value);
+                    out.push(ObjectItem { key, value, value_span: item.value.span });
+                }
+                fold(Node::Object(out.into()))
+            }
+            ExprKind::For(f) => self.for_expr(f),
+            ExprKind::Splat(s) => {
+                let source = self.lower(s.source);
+                let slot = self.alloc_local();
+                self.splats.insert(s.item, slot);
+                let each = self.lower(s.each);
+                Node::Splat(Box::new(SplatNode { source, each, slot, source_span: s.source.span }))
+            }
+            ExprKind::AnonSymbol(id) => match self.splats.get(&id) {
+                Some(&slot) => Node::Local(slot),
+                None => Node::Const(Value::dynamic_unknown()),
+            },
+            ExprKind::Binary(b) => {
+                let op = match b.op {
+                    BinaryOp::Or => BinOp::Or,
+                    BinaryOp::And => BinOp::And,
+                    BinaryOp::Equal => BinOp::Equal,
+                    BinaryOp::NotEqual => BinOp::NotEqual,
+                    BinaryOp::GreaterThan => BinOp::GreaterThan,
+                    BinaryOp::GreaterThanOrEqual => BinOp::GreaterThanOrEqual,
+                    BinaryOp::LessThan => BinOp::LessThan,
+                    BinaryOp::LessThanOrEqual => BinOp::LessThanOrEqual,
+                    BinaryOp::Add => BinOp::Add,
+                    BinaryOp::Subtract => BinOp::Subtract,
+                    BinaryOp::Multiply => BinOp::Multiply,
+                    BinaryOp::Divide => BinOp::Divide,
+                    BinaryOp::Modulo => BinOp::Modulo,
+                };
+                fold(Node::Binary(Box::new(BinaryNode {
+                    op,
+                    lhs: self.lower(b.lhs),
+                    rhs: self.lower(b.rhs),
+                    lhs_span: b.lhs.span,
+                    rhs_span: b.rhs.span,
+                    span: e.span,
+                })))
+            }
+            ExprKind::Unary(u) => {
+                let op = match u.op {
+                    UnaryOp::Negate => UnOp::Negate,
+                    UnaryOp::Not => UnOp::Not,
+                };
+                fold(Node::Unary(Box::new(UnaryNode { op, operand: self.lower(u.operand), operand_span: u.operand.span, span: e.span })))
+            }
+            ExprKind::Template(parts) => {
+                let parts: Box<[TemplatePart]> = parts.iter().map(|p| TemplatePart { node: self.lower(p), span: p.span }).collect();
+                fold(Node::Template(parts, e.span))
+            }
+            ExprKind::TemplateJoin(inner) => Node::TemplateJoin(Box::new(self.lower(inner)), inner.span),
+            ExprKind::TemplateWrap(inner) | ExprKind::Parens(inner) => self.lower(inner),
+        }
+    }
+
+    fn object_key(&mut self, item: &ast::ObjectItem<'_>) -> ObjectKey {
+        if !item.force_non_literal {
+            if let ExprKind::ScopeTraversal(t) = item.key.kind {
+                if !t.steps.is_empty() {
+                    let n = fail(
+                        "Ambiguous attribute key",
+                        "If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.".into(),
+                        item.key.span,
+                    );
+                    return ObjectKey::Expr(n, item.key.span);
+                }
+            }
+        }
+        match item.literal_key() {
+            Some(KeyKeyword::Name(s)) => ObjectKey::Name(Value::string(self.name(s))),
+            Some(KeyKeyword::Null) => ObjectKey::Name(Value::string("null")),
+            Some(KeyKeyword::Bool(b)) => ObjectKey::Name(Value::string(if b { "true" } else { "false" })),
+            None => ObjectKey::Expr(self.lower(item.key), item.key.span),
+        }
+    }
+
+    fn for_expr(&mut self, f: &ast::ForExpr<'_>) -> Node {
+        let collection = self.lower(f.collection);
+        let key_slot = f.key_var.map(|_| self.alloc_local());
+        let val_slot = self.alloc_local();
+        self.scopes.push(Scope { key: f.key_var.map(|k| (k.name, key_slot.unwrap_or(0))), val: (f.val_var.name, val_slot) });
+        let key = f.key_expr.map(|k| (self.lower(k), k.span));
+        let value = self.lower(f.val_expr);
+        let cond = f.cond_expr.map(|c| (self.lower(c), c.span));
+        self.scopes.pop();
+        Node::For(Box::new(ForNode {
+            key_slot,
+            val_slot,
+            collection,
+            collection_span: f.collection.span,
+            key,
+            value,
+            cond,
+            group: f.group,
+        }))
+    }
+
+    fn call(&mut self, c: &ast::Call<'_>, span: Span) -> Node {
+        let name = self.name(c.name.name);
+        let Some(funcs) = self.env.funcs.clone() else {
+            return fail("Function calls not allowed", "Functions may not be called here.".into(), span);
+        };
+        let Some(id) = funcs.lookup(name) else {
+            let names = self.func_names.get_or_insert_with(|| funcs.names());
+            let detail = match vm::suggest::closest(name, names.iter().map(String::as_str)) {
+                Some(s) => format!("There is no function named {}. Did you mean {}?", go_quote(name), go_quote(s)),
+                None => format!("There is no function named {}.", go_quote(name)),
+            };
+            return fail("Call to unknown function", detail, c.name.span);
+        };
+        let start = Span::new(c.name.span.start, c.open_paren_span.end);
+        if name == "try" || name == "can" {
+            return self.try_can(c, name, span, start);
+        }
+        let args: Box<[CallArg]> =
+            c.args.iter().map(|a| CallArg { node: self.lower(a), start: start_span(a), span: a.span }).collect();
+        Node::Call(Box::new(CallNode {
+            func: id,
+            name: Arc::from(name),
+            args,
+            expand_final: c.expand_final,
+            span,
+            start,
+            close_paren: c.close_paren_span,
+        }))
+    }
+
+    fn try_can(&mut self, c: &ast::Call<'_>, name: &str, span: Span, start: Span) -> Node {
+        let mut args = Vec::with_capacity(c.args.len());
+        for a in c.args {
+            let deps: Box<[Dependency]> = variables(a)
+                .iter()
+                .filter_map(|t| self.resolve(t.root.name).map(|root| Dependency { root, steps: self.steps(t.steps) }))
+                .collect();
+            args.push(TryArg { node: self.lower(a), deps });
+        }
+        let is_can = name == "can";
+        let arity_error = if is_can && c.args.is_empty() {
+            Some(Box::new(Diagnostic::error(
+                "Not enough function arguments",
+                "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
+                Some(c.close_paren_span),
+            )))
+        } else if is_can && c.args.len() > 1 {
+            Some(Box::new(Diagnostic::error(
+                "Too many function arguments",
+                "Function \"can\" expects only 1 argument(s).",
+                Some(start_span(&c.args[1])),
+            )))
+        } else if !is_can && c.args.is_empty() {
+            Some(Box::new(Diagnostic::error(
+                "Error in function call",
+                "Call to function \"try\" failed: at least one argument is required.",
+                Some(start),
+            )))
+        } else {
+            None
+        };
+        let node = Box::new(TryNode {
+            args: args.into(),
+            name: Arc::from(name),
+            span,
+            start,
+            close_paren: c.close_paren_span,
+            arity_error,
+        });
+        if is_can {
+            Node::Can(node)
+        } else {
+            Node::Try(node)
+        }
+    }
+
+    #[allow(dead_code)]
+    fn lines(&self) -> &Arc<SourceLines> {
+        &self.lines
+    }
+}
+
+fn is_const(n: &Node) -> bool {
+    matches!(n, Node::Const(_))
+}
+
+/// Replaces a node whose operands are all constants by its value, when
+/// evaluating it succeeds without any diagnostic.
+fn fold(n: Node) -> Node {
+    let foldable = match &n {
+        Node::Traverse(src, _) => is_const(src),
+        Node::Index(ix) => is_const(&ix.collection) && is_const(&ix.key),
+        Node::Tuple(items) => items.iter().all(is_const),
+        Node::Object(items) => items.iter().all(|i| {
+            is_const(&i.value)
+                && match &i.key {
+                    ObjectKey::Name(_) => true,
+                    ObjectKey::Expr(k, _) => is_const(k),
+                }
+        }),
+        Node::Template(parts, _) => parts.iter().all(|p| is_const(&p.node)),
+        Node::Cond(c) => is_const(&c.condition) && is_const(&c.true_result) && is_const(&c.false_result),
+        Node::Binary(b) => is_const(&b.lhs) && is_const(&b.rhs),
+        Node::Unary(u) => is_const(&u.operand),
+        _ => false,
+    };
+    if !foldable {
+        return n;
+    }
+    let prog = Program::new(n, 0, Arc::from(Vec::new()), None, Arc::from(""), Arc::new(SourceLines::default()));
+    let mut scratch = vm::Scratch::new();
+    let v = vm::evaluate(&prog, &vm::Vars::default(), &mut scratch);
+    if scratch.diags().is_empty() {
+        Node::Const(v)
+    } else {
+        prog.into_root()
+    }
+}

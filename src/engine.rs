@@ -1,0 +1,212 @@
+//! The evaluation facade: compile parsed sources against a variable set and
+//! a function table, evaluate them, and plug that into the conformance
+//! runner ([`VmEvaluator`]).
+
+use crate::conformance::{bind_values, Case, Evaluator, FuncTable, Parsed, ResultWriter, Tree};
+use compiler::analysis::{render_traversal, variables};
+use compiler::ast;
+use compiler::lower::{compile_with_lines, CompileEnv};
+use compiler::Interner;
+use runtime::diag::DiagnosticsExt;
+use runtime::{Diagnostic, Value};
+use std::sync::{Arc, OnceLock};
+use vm::program::SourceLines;
+use vm::{evaluate, FunctionTable, NamesOnly, Program, Scratch, Vars};
+
+/// The names of the oracle's "stdlib" table (`hcl-oracle --list-funcs`).
+pub const STDLIB_NAMES: &[&str] = &[
+    "abs", "can", "ceil", "chomp", "chunklist", "coalesce", "coalescelist", "compact", "concat", "contains",
+    "csvdecode", "distinct", "element", "flatten", "floor", "format", "formatdate", "formatlist", "indent",
+    "join", "jsondecode", "jsonencode", "keys", "length", "log", "lookup", "lower", "max", "merge", "min",
+    "parseint", "pow", "range", "regex", "regexall", "regexreplace", "replace", "reverse", "setintersection",
+    "setproduct", "setsubtract", "setsymmetricdifference", "setunion", "signum", "slice", "sort", "split",
+    "substr", "timeadd", "title", "tobool", "tolist", "tomap", "tonumber", "toset", "tostring", "trim",
+    "trimprefix", "trimspace", "trimsuffix", "try", "upper", "values", "zipmap",
+];
+
+/// The table behind `"funcs": "stdlib"`.
+pub fn stdlib_table() -> Arc<dyn FunctionTable> {
+    static T: OnceLock<Arc<dyn FunctionTable>> = OnceLock::new();
+    T.get_or_init(|| Arc::new(NamesOnly::new(STDLIB_NAMES.iter().map(|s| s.to_string()).collect()))).clone()
+}
+
+/// An empty table (every call is "Call to unknown function").
+pub fn empty_table() -> Arc<dyn FunctionTable> {
+    static T: OnceLock<Arc<dyn FunctionTable>> = OnceLock::new();
+    T.get_or_init(|| Arc::new(NamesOnly::new(Vec::new()))).clone()
+}
+
+/// The function table a case names.
+pub fn table_for(f: FuncTable) -> Option<Arc<dyn FunctionTable>> {
+    match f {
+        FuncTable::Stdlib => Some(stdlib_table()),
+        FuncTable::None => Some(empty_table()),
+        FuncTable::Nil => None,
+    }
+}
+
+/// Compiles one expression or template.
+pub fn compile(expr: &ast::Expr<'_>, src: &[u8], interner: &Interner, env: &CompileEnv) -> Program {
+    compile_with_lines(expr, interner, env, Arc::new(SourceLines { src: src.into() }))
+}
+
+/// One attribute of a body, compiled, with its `Variables()` rendered.
+pub struct CompiledAttr {
+    pub name: String,
+    pub program: Program,
+    pub vars: Vec<String>,
+}
+
+/// A body compiled attribute by attribute, nested blocks in order.
+pub struct CompiledBody {
+    pub attrs: Vec<CompiledAttr>,
+    pub blocks: Vec<CompiledBlock>,
+}
+
+pub struct CompiledBlock {
+    pub block_type: String,
+    pub labels: Vec<String>,
+    pub body: CompiledBody,
+}
+
+/// Compiles every attribute of `body` and its nested blocks. Attributes
+/// are taken in source order, as the oracle lists them.
+pub fn compile_body(body: &ast::Body<'_>, src: &[u8], interner: &Interner, env: &CompileEnv) -> CompiledBody {
+    let lines = Arc::new(SourceLines { src: src.into() });
+    compile_body_lines(body, interner, env, &lines, 0)
+}
+
+fn compile_body_lines(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines: &Arc<SourceLines>, depth: u32) -> CompiledBody {
+    let mut attrs: Vec<&ast::Attribute<'_>> = body.attributes.iter().collect();
+    attrs.sort_by_key(|a| a.span.start);
+    let attrs = attrs
+        .into_iter()
+        .map(|a| CompiledAttr {
+            name: interner.resolve(a.name.name).to_string(),
+            program: compile_with_lines(a.expr, interner, env, lines.clone()),
+            vars: variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect(),
+        })
+        .collect();
+    let blocks = if depth > 10_000 {
+        Vec::new()
+    } else {
+        body.blocks
+            .iter()
+            .map(|b| CompiledBlock {
+                block_type: interner.resolve(b.block_type.name).to_string(),
+                labels: b.labels.iter().map(|l| l.to_string()).collect(),
+                body: compile_body_lines(&b.body, interner, env, lines, depth + 1),
+            })
+            .collect()
+    };
+    CompiledBody { attrs, blocks }
+}
+
+/// The conformance evaluator backed by the compiler and VM.
+pub struct VmEvaluator;
+
+fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagnostic], phase: Option<&str>) {
+    if diags.has_errors() {
+        match phase {
+            Some(p) => out.failure(p, diags),
+            None => {
+                out.raw("\"ok\":false,\"diags\":");
+                out.diags(diags);
+            }
+        }
+        return;
+    }
+    let mut s = String::new();
+    if let Err(e) = runtime::json::write_typed_value(&mut s, v) {
+        let d = [Diagnostic::error("Unprintable result", e.to_string(), None)];
+        match phase {
+            Some(p) => out.failure(p, &d),
+            None => {
+                out.raw("\"ok\":false,\"diags\":");
+                out.diags(&d);
+            }
+        }
+        return;
+    }
+    out.raw("\"ok\":true,");
+    out.raw(&s);
+    if !diags.is_empty() {
+        out.raw(",\"diags\":");
+        out.diags(diags);
+    }
+}
+
+fn write_body(out: &mut ResultWriter<'_>, body: &CompiledBody, vars: &Vars, scratch: &mut Scratch) {
+    out.raw("{\"attrs\":{");
+    for (i, a) in body.attrs.iter().enumerate() {
+        if i > 0 {
+            out.raw(",");
+        }
+        out.string(&a.name);
+        out.raw(":{");
+        let v = evaluate(&a.program, vars, scratch);
+        write_value_result(out, &v, scratch.diags(), None);
+        out.raw(",\"vars\":[");
+        for (j, t) in a.vars.iter().enumerate() {
+            if j > 0 {
+                out.raw(",");
+            }
+            out.string(t);
+        }
+        out.raw("]}");
+    }
+    out.raw("},\"blocks\":[");
+    for (i, b) in body.blocks.iter().enumerate() {
+        if i > 0 {
+            out.raw(",");
+        }
+        out.raw("{\"type\":");
+        out.string(&b.block_type);
+        out.raw(",\"labels\":[");
+        for (j, l) in b.labels.iter().enumerate() {
+            if j > 0 {
+                out.raw(",");
+            }
+            out.string(l);
+        }
+        out.raw("],\"body\":");
+        write_body(out, &b.body, vars, scratch);
+        out.raw("}");
+    }
+    out.raw("]}");
+}
+
+impl Evaluator for VmEvaluator {
+    type Bindings = Vec<(String, Value)>;
+
+    fn bind(&self, case: &Case) -> Result<Self::Bindings, String> {
+        bind_values(case)
+    }
+
+    fn evaluate(&self, case: &Case, bindings: &Self::Bindings, parsed: &Parsed<'_>, out: &mut ResultWriter<'_>) {
+        let env = CompileEnv::new(bindings.iter().map(|(n, _)| n.as_str()), table_for(case.funcs));
+        let mut vars = Vars::with_slots(bindings.len());
+        for (i, (_, v)) in bindings.iter().enumerate() {
+            vars.set(i as u32, v.clone());
+        }
+        let mut scratch = Scratch::new();
+        match parsed.tree {
+            Tree::Expr(e) | Tree::Template(e) => {
+                let prog = compile(e, parsed.src, parsed.interner, &env);
+                let v = evaluate(&prog, &vars, &mut scratch);
+                let mut diags: Vec<Diagnostic> = parsed.diags.to_vec();
+                diags.extend(scratch.take_diags());
+                write_value_result(out, &v, &diags, Some("eval"));
+            }
+            Tree::Body(b) => {
+                let body = compile_body(b, parsed.src, parsed.interner, &env);
+                out.raw("\"ok\":true,\"body\":");
+                write_body(out, &body, &vars, &mut scratch);
+                if !parsed.diags.is_empty() {
+                    out.raw(",\"diags\":");
+                    out.diags(parsed.diags);
+                }
+            }
+        }
+    }
+}

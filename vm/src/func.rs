@@ -1,0 +1,70 @@
+//! The function table seam: what the VM needs from a function library.
+//! Calls resolve to an index at compile time; the VM converts arguments to
+//! the parameter types and reports errors the way `hclsyntax` does.
+
+use runtime::{Type, Value};
+
+/// One declared parameter of a function.
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    /// Type constraint arguments are converted to (`Dynamic` accepts any).
+    pub ty: Type,
+}
+
+/// The parameters of a function: positional ones plus an optional variadic one.
+#[derive(Clone, Debug, Default)]
+pub struct Signature {
+    pub params: Vec<Param>,
+    pub var_param: Option<Param>,
+}
+
+/// A failed call: cty's `function.ArgError` when `arg` is set, otherwise
+/// a plain error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallError {
+    pub arg: Option<usize>,
+    pub message: String,
+}
+
+/// A function library the compiler resolves call names against.
+pub trait FunctionTable: Send + Sync {
+    /// The index of the function called `name`.
+    fn lookup(&self, name: &str) -> Option<u32>;
+    /// Every name in the table (for "Did you mean" suggestions).
+    fn names(&self) -> Vec<String>;
+    fn signature(&self, id: u32) -> &Signature;
+    /// Calls function `id` with arguments already converted to its
+    /// parameter types (cty's `Function.Call`: null/unknown handling included).
+    fn call(&self, id: u32, args: &[Value]) -> Result<Value, CallError>;
+}
+
+/// A table that knows names but implements none of them: every call fails.
+/// Used when the host names a library this build does not carry, so that
+/// unknown-function diagnostics still match.
+pub struct NamesOnly {
+    names: Vec<String>,
+    sig: Signature,
+}
+
+impl NamesOnly {
+    pub fn new(names: Vec<String>) -> NamesOnly {
+        let sig = Signature { params: Vec::new(), var_param: Some(Param { name: "args".into(), ty: Type::Dynamic }) };
+        NamesOnly { names, sig }
+    }
+}
+
+impl FunctionTable for NamesOnly {
+    fn lookup(&self, name: &str) -> Option<u32> {
+        self.names.iter().position(|n| n == name).map(|i| i as u32)
+    }
+    fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+    fn signature(&self, _id: u32) -> &Signature {
+        &self.sig
+    }
+    fn call(&self, _id: u32, _args: &[Value]) -> Result<Value, CallError> {
+        Err(CallError { arg: None, message: "this function is not implemented in this build".into() })
+    }
+}

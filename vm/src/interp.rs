@@ -1,0 +1,923 @@
+//! The evaluator: walks a [`Program`]'s nodes with the host's [`Vars`] and
+//! a reusable [`Scratch`], producing the value and diagnostics the
+//! reference (`hclsyntax` `Value(ctx)`) produces.
+
+use crate::program::*;
+use crate::semantics::{binary, describe_mismatch, unary};
+use runtime::convert::{convert, get_conversion_unsafe};
+use runtime::strings::go_quote;
+use runtime::{Diagnostic, LineIndex, Span, Type, Value};
+
+/// The host's variable values, by slot (see [`Program::var_slot`]).
+#[derive(Clone, Debug, Default)]
+pub struct Vars {
+    values: Vec<Value>,
+}
+
+impl Vars {
+    /// `n` slots, each `DynamicVal` until set.
+    pub fn with_slots(n: usize) -> Vars {
+        Vars { values: vec![Value::dynamic_unknown(); n] }
+    }
+
+    /// Binds every variable of `program` from `(name, value)` pairs; names
+    /// the program does not use are ignored.
+    pub fn bind<'a, S: AsRef<str> + 'a>(program: &Program, pairs: impl IntoIterator<Item = (S, Value)>) -> Vars {
+        let mut vars = Vars::with_slots(program.var_names().len());
+        for (name, v) in pairs {
+            if let Some(slot) = program.var_slot(name.as_ref()) {
+                vars.set(slot, v);
+            }
+        }
+        vars
+    }
+
+    pub fn set(&mut self, slot: u32, v: Value) {
+        if let Some(s) = self.values.get_mut(slot as usize) {
+            *s = v;
+        }
+    }
+
+    pub fn get(&self, slot: u32) -> Option<&Value> {
+        self.values.get(slot as usize)
+    }
+}
+
+/// Per-evaluation limits. Exceeding one ends the evaluation with an error
+/// diagnostic instead of running away.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Nodes evaluated (each loop iteration counts its body's nodes).
+    pub max_steps: u64,
+    /// Elements and string bytes built.
+    pub max_size: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_steps: 50_000_000, max_size: 256 * 1024 * 1024 }
+    }
+}
+
+/// Reusable per-thread evaluation state.
+#[derive(Default)]
+pub struct Scratch {
+    locals: Vec<Value>,
+    diags: Vec<Diagnostic>,
+    steps: u64,
+    size: u64,
+    aborted: Option<&'static str>,
+    pub limits: Limits,
+}
+
+impl Scratch {
+    pub fn new() -> Scratch {
+        Scratch::default()
+    }
+
+    pub fn with_limits(limits: Limits) -> Scratch {
+        Scratch { limits, ..Scratch::default() }
+    }
+
+    /// The diagnostics of the last evaluation.
+    pub fn diags(&self) -> &[Diagnostic] {
+        &self.diags
+    }
+
+    pub fn take_diags(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.diags)
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diags.iter().any(|d| d.is_error())
+    }
+}
+
+/// Evaluates `program`; the diagnostics are left in `scratch`
+/// ([`Scratch::diags`]).
+pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value {
+    scratch.diags.clear();
+    scratch.steps = 0;
+    scratch.size = 0;
+    scratch.aborted = None;
+    scratch.locals.clear();
+    scratch.locals.resize(program.n_locals as usize, Value::dynamic_unknown());
+    let mut m = Machine { prog: program, vars, s: scratch };
+    let v = m.eval(&program.root);
+    if let Some(what) = m.s.aborted {
+        m.s.diags.push(Diagnostic::error(
+            "Evaluation limit exceeded",
+            format!("The expression needs more {what} than this evaluation allows."),
+            None,
+        ));
+        return Value::dynamic_unknown();
+    }
+    v
+}
+
+struct Machine<'a> {
+    prog: &'a Program,
+    vars: &'a Vars,
+    s: &'a mut Scratch,
+}
+
+fn err(summary: &str, detail: impl Into<String>, subject: Span) -> Diagnostic {
+    Diagnostic::error(summary, detail, Some(subject))
+}
+
+fn dynamic() -> Value {
+    Value::dynamic_unknown()
+}
+
+impl<'a> Machine<'a> {
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.s.steps += 1;
+        if self.s.steps > self.s.limits.max_steps {
+            self.s.aborted.get_or_insert("steps");
+        }
+        self.s.aborted.is_none()
+    }
+
+    #[inline]
+    fn grow(&mut self, n: usize) -> bool {
+        self.s.size = self.s.size.saturating_add(n as u64);
+        if self.s.size > self.s.limits.max_size {
+            self.s.aborted.get_or_insert("memory");
+        }
+        self.s.aborted.is_none()
+    }
+
+    fn errors_since(&self, mark: usize) -> bool {
+        self.s.diags.get(mark..).is_some_and(|ds| ds.iter().any(|d| d.is_error()))
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        self.s.diags.push(d);
+    }
+
+    fn eval(&mut self, n: &Node) -> Value {
+        if !self.tick() {
+            return dynamic();
+        }
+        match n {
+            Node::Const(v) => v.clone(),
+            Node::Global(i) => self.vars.get(*i).cloned().unwrap_or_else(dynamic),
+            Node::Local(i) => self.s.locals.get(*i as usize).cloned().unwrap_or_else(dynamic),
+            Node::Fail(d) => {
+                self.push((**d).clone());
+                dynamic()
+            }
+            Node::Traverse(src, steps) => {
+                let v = self.eval(src);
+                self.traverse(v, steps)
+            }
+            Node::Index(ix) => {
+                let coll = self.eval(&ix.collection);
+                let key = self.eval(&ix.key);
+                match coll.hcl_index(&key) {
+                    Ok(v) => v,
+                    Err(e) => {
+                        self.push(err(e.summary, e.detail, ix.bracket));
+                        dynamic()
+                    }
+                }
+            }
+            Node::Tuple(items) => {
+                if !self.grow(items.len()) {
+                    return dynamic();
+                }
+                let vals: Vec<Value> = items.iter().map(|i| self.eval(i)).collect();
+                Value::tuple(vals)
+            }
+            Node::Object(items) => self.object(items),
+            Node::Template(parts, _) => self.template(parts),
+            Node::TemplateJoin(tuple, span) => self.template_join(tuple, *span),
+            Node::Cond(c) => self.conditional(c),
+            Node::Binary(b) => {
+                let mark = self.s.diags.len();
+                let l = self.eval(&b.lhs);
+                let r = self.eval(&b.rhs);
+                let had_errors = self.errors_since(mark);
+                binary(b, l, r, had_errors, &mut self.s.diags)
+            }
+            Node::Unary(u) => {
+                let mark = self.s.diags.len();
+                let v = self.eval(&u.operand);
+                let had_errors = self.errors_since(mark);
+                unary(u, v, had_errors, &mut self.s.diags)
+            }
+            Node::For(f) => self.for_expr(f),
+            Node::Splat(s) => self.splat(s),
+            Node::Call(c) => self.call(c),
+            Node::Try(t) => self.try_(t),
+            Node::Can(t) => self.can(t),
+        }
+    }
+
+    fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
+        for step in steps {
+            let r = match step {
+                Step::Attr(name, _) => v.hcl_get_attr(name),
+                Step::Index(key, _) => v.hcl_index(key),
+            };
+            match r {
+                Ok(next) => v = next,
+                Err(e) => {
+                    let span = match step {
+                        Step::Attr(_, s) | Step::Index(_, s) => *s,
+                    };
+                    self.push(err(e.summary, e.detail, span));
+                    return dynamic();
+                }
+            }
+        }
+        v
+    }
+
+    fn object(&mut self, items: &[ObjectItem]) -> Value {
+        if !self.grow(items.len()) {
+            return dynamic();
+        }
+        let mut known = true;
+        let mut attrs: Vec<(String, Value)> = Vec::with_capacity(items.len());
+        for item in items {
+            let mark = self.s.diags.len();
+            let (key, key_span) = match &item.key {
+                ObjectKey::Name(k) => (k.clone(), Span::default()),
+                ObjectKey::Expr(node, span) => (self.eval(node), *span),
+            };
+            let key_errors = self.errors_since(mark);
+            let val = self.eval(&item.value);
+            if key_errors {
+                known = false;
+                continue;
+            }
+            if key.is_null() {
+                self.push(err("Null value as key", "Can't use a null value as a key.", item.value_span));
+                known = false;
+                continue;
+            }
+            let key = match convert(&key, &Type::String) {
+                Ok(k) => k,
+                Err(e) => {
+                    self.push(err("Incorrect key type", format!("Can't use this value as a key: {e}."), key_span));
+                    known = false;
+                    continue;
+                }
+            };
+            match key.as_str() {
+                Some(k) => attrs.push((k.to_string(), val)),
+                None => known = false,
+            }
+        }
+        if !known {
+            return dynamic();
+        }
+        Value::object(attrs)
+    }
+
+    fn template(&mut self, parts: &[TemplatePart]) -> Value {
+        let mut buf = String::new();
+        let mut known = true;
+        for part in parts {
+            let v = self.eval(&part.node);
+            if v.is_null() {
+                self.push(err(
+                    "Invalid template interpolation value",
+                    "The expression result is null. Cannot include a null value in a string template.",
+                    part.span,
+                ));
+                continue;
+            }
+            if !v.is_known() {
+                known = false;
+                continue;
+            }
+            match &v {
+                Value::String(s) => buf.push_str(s.as_str()),
+                _ => match convert(&v, &Type::String) {
+                    Ok(s) => buf.push_str(s.as_str().unwrap_or("")),
+                    Err(e) => {
+                        self.push(err(
+                            "Invalid template interpolation value",
+                            format!("Cannot include the given value in a string template: {e}."),
+                            part.span,
+                        ));
+                        continue;
+                    }
+                },
+            }
+            if !self.grow(0) || buf.len() as u64 > self.s.limits.max_size {
+                self.s.aborted.get_or_insert("memory");
+                return dynamic();
+            }
+        }
+        if !known {
+            return Value::unknown(Type::String);
+        }
+        self.grow(buf.len());
+        Value::from_string(buf)
+    }
+
+    fn template_join(&mut self, tuple: &Node, span: Span) -> Value {
+        let t = self.eval(tuple);
+        if t.ty().is_dynamic() || !t.is_known() || t.is_null() {
+            return Value::unknown(Type::String);
+        }
+        let mut buf = String::new();
+        for v in t.elements_slice() {
+            if v.is_null() {
+                self.push(err(
+                    "Invalid template interpolation value",
+                    "An iteration result is null. Cannot include a null value in a string template.",
+                    span,
+                ));
+                continue;
+            }
+            if v.ty().is_dynamic() {
+                return Value::unknown(Type::String);
+            }
+            let s = match convert(v, &Type::String) {
+                Ok(s) => s,
+                Err(e) => {
+                    self.push(err(
+                        "Invalid template interpolation value",
+                        format!("Cannot include one of the interpolation results into the string template: {e}."),
+                        span,
+                    ));
+                    continue;
+                }
+            };
+            if !v.is_known() {
+                return Value::unknown(Type::String);
+            }
+            buf.push_str(s.as_str().unwrap_or(""));
+            if buf.len() as u64 > self.s.limits.max_size {
+                self.s.aborted.get_or_insert("memory");
+                return dynamic();
+            }
+        }
+        self.grow(buf.len());
+        Value::from_string(buf)
+    }
+
+    fn conditional(&mut self, c: &CondNode) -> Value {
+        let mark = self.s.diags.len();
+        let t = self.eval(&c.true_result);
+        let t_diags = self.s.diags.split_off(mark);
+        let f = self.eval(&c.false_result);
+        let f_diags = self.s.diags.split_off(mark);
+        let null_dyn = |v: &Value| matches!(v, Value::Null(Type::Dynamic));
+        let (tt, ft) = (t.ty(), f.ty());
+        let mut convs = [None, None];
+        let result_ty = if null_dyn(&t) {
+            convs[0] = get_conversion_unsafe(&Type::Dynamic, &ft);
+            Some(ft.clone())
+        } else if null_dyn(&f) {
+            convs[1] = get_conversion_unsafe(&Type::Dynamic, &tt);
+            Some(tt.clone())
+        } else if tt.is_dynamic() || ft.is_dynamic() {
+            Some(Type::Dynamic)
+        } else {
+            match runtime::unify_unsafe(&[tt.clone(), ft.clone()]) {
+                Some((ty, cs)) => {
+                    let mut it = cs.into_iter();
+                    convs[0] = it.next().flatten();
+                    convs[1] = it.next().flatten();
+                    Some(ty)
+                }
+                None => None,
+            }
+        };
+        let Some(result_ty) = result_ty else {
+            self.push(err(
+                "Inconsistent conditional result types",
+                format!(
+                    "The true and false result expressions must have consistent types. {}.",
+                    describe_mismatch(&tt, &ft)
+                ),
+                c.true_span.to(c.false_span),
+            ));
+            return dynamic();
+        };
+        let cond = self.eval(&c.condition);
+        if cond.is_null() {
+            self.push(err(
+                "Null condition",
+                "The condition value is null. Conditions must either be true or false.",
+                c.condition_span,
+            ));
+            return Value::unknown(result_ty);
+        }
+        if !cond.is_known() {
+            return Value::unknown(result_ty);
+        }
+        let cond = match convert(&cond, &Type::Bool) {
+            Ok(b) => b,
+            Err(_) => {
+                self.push(err("Incorrect condition type", "The condition expression must be of type bool.", c.condition_span));
+                return Value::unknown(result_ty);
+            }
+        };
+        let (pick, diags, conv, which, span) = if cond.as_bool() == Some(true) {
+            (t, t_diags, &convs[0], "true", c.true_span)
+        } else {
+            (f, f_diags, &convs[1], "false", c.false_span)
+        };
+        self.s.diags.extend(diags);
+        match conv {
+            None => pick,
+            Some(conv) => match conv.apply(&pick) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.push(err(
+                        "Inconsistent conditional result types",
+                        format!("The {which} result value has the wrong type: {e}."),
+                        span,
+                    ));
+                    Value::unknown(result_ty)
+                }
+            },
+        }
+    }
+
+    fn set_local(&mut self, slot: u32, v: Value) {
+        if let Some(s) = self.s.locals.get_mut(slot as usize) {
+            *s = v;
+        }
+    }
+
+    fn for_expr(&mut self, f: &ForNode) -> Value {
+        let coll = self.eval(&f.collection);
+        if coll.is_null() {
+            self.push(err(
+                "Iteration over null value",
+                "A null value cannot be used as the collection in a 'for' expression.",
+                f.collection_span,
+            ));
+            return dynamic();
+        }
+        let cty = coll.ty();
+        if cty.is_dynamic() {
+            return dynamic();
+        }
+        if !(cty.is_list() || cty.is_set() || cty.is_map() || cty.is_tuple() || cty.is_object()) {
+            self.push(err(
+                "Iteration over non-iterable value",
+                format!(
+                    "A value of type {} cannot be used as the collection in a 'for' expression.",
+                    cty.friendly_name()
+                ),
+                f.collection_span,
+            ));
+            return dynamic();
+        }
+        if !coll.is_known() {
+            return dynamic();
+        }
+        if let Some((cond, cond_span)) = &f.cond {
+            if let Some(k) = f.key_slot {
+                self.set_local(k, dynamic());
+            }
+            self.set_local(f.val_slot, dynamic());
+            let mark = self.s.diags.len();
+            let r = self.eval(cond);
+            if r.is_null() {
+                self.push(err("Condition is null", "The value of the 'if' clause must not be null.", *cond_span));
+                return dynamic();
+            }
+            if let Err(e) = convert(&r, &Type::Bool) {
+                self.push(err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {e}."), *cond_span));
+                return dynamic();
+            }
+            if self.errors_since(mark) {
+                return dynamic();
+            }
+        }
+        let n = coll.elements_slice().len();
+        if !self.grow(n) {
+            return dynamic();
+        }
+        let mut known = true;
+        let object_mode = f.key.is_some();
+        let mut vals: Vec<Value> = Vec::new();
+        let mut attrs: Vec<(String, Value)> = Vec::new();
+        let mut seen: ahash::AHashMap<String, usize> = ahash::AHashMap::new();
+        let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
+        for i in 0..n {
+            if self.s.aborted.is_some() {
+                return dynamic();
+            }
+            let Some((k, v)) = element_at(&coll, i) else { break };
+            if let Some(ks) = f.key_slot {
+                self.set_local(ks, k);
+            }
+            self.set_local(f.val_slot, v);
+            if let Some((cond, cond_span)) = &f.cond {
+                let include = self.eval(cond);
+                if include.is_null() {
+                    if known {
+                        self.push(err("Invalid 'for' condition", "The value of the 'if' clause must not be null.", *cond_span));
+                    }
+                    known = false;
+                    continue;
+                }
+                if !object_mode && !include.is_known() {
+                    known = false;
+                    continue;
+                }
+                let include = match convert(&include, &Type::Bool) {
+                    Ok(b) => b,
+                    Err(e) => {
+                        if known {
+                            self.push(err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {e}."), *cond_span));
+                        }
+                        known = false;
+                        continue;
+                    }
+                };
+                if !include.is_known() {
+                    known = false;
+                    continue;
+                }
+                if include.as_bool() == Some(false) {
+                    continue;
+                }
+            }
+            if let Some((key_node, key_span)) = &f.key {
+                let key_raw = self.eval(key_node);
+                if key_raw.is_null() {
+                    if known {
+                        self.push(err(
+                            "Invalid object key",
+                            "Key expression in 'for' expression must not produce a null value.",
+                            *key_span,
+                        ));
+                    }
+                    known = false;
+                    continue;
+                }
+                if !key_raw.is_known() {
+                    known = false;
+                    continue;
+                }
+                let key = match convert(&key_raw, &Type::String) {
+                    Ok(k) => k.as_str().unwrap_or("").to_string(),
+                    Err(e) => {
+                        if known {
+                            self.push(err(
+                                "Invalid object key",
+                                format!("The key expression produced an invalid result: {e}."),
+                                *key_span,
+                            ));
+                        }
+                        known = false;
+                        continue;
+                    }
+                };
+                let val = self.eval(&f.value);
+                if f.group {
+                    match seen.get(&key) {
+                        Some(&gi) => groups[gi].1.push(val),
+                        None => {
+                            seen.insert(key.clone(), groups.len());
+                            groups.push((key, vec![val]));
+                        }
+                    }
+                } else if seen.contains_key(&key) {
+                    self.push(err(
+                        "Duplicate object key",
+                        format!(
+                            "Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
+                            go_quote(&key)
+                        ),
+                        *key_span,
+                    ));
+                } else {
+                    seen.insert(key.clone(), attrs.len());
+                    attrs.push((key, val));
+                }
+            } else {
+                let val = self.eval(&f.value);
+                vals.push(val);
+            }
+        }
+        if !known {
+            return dynamic();
+        }
+        if object_mode {
+            if f.group {
+                attrs = groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect();
+            }
+            Value::object(attrs)
+        } else {
+            Value::tuple(vals)
+        }
+    }
+
+    fn splat(&mut self, s: &SplatNode) -> Value {
+        let mark = self.s.diags.len();
+        let source = self.eval(&s.source);
+        if self.errors_since(mark) {
+            return dynamic();
+        }
+        let mut sty = source.ty();
+        let auto_upgrade = !(sty.is_tuple() || sty.is_list() || sty.is_set());
+        if source.is_null() {
+            if auto_upgrade {
+                return Value::empty_tuple();
+            }
+            self.push(err(
+                "Splat of null value",
+                "Splat expressions (with the * symbol) cannot be applied to null sequences.",
+                s.source_span,
+            ));
+            return dynamic();
+        }
+        if sty.is_dynamic() {
+            return dynamic();
+        }
+        let mut source = source;
+        let mut upgraded_unknown = false;
+        if auto_upgrade {
+            upgraded_unknown = !source.is_known();
+            source = Value::tuple(vec![source]);
+            sty = source.ty();
+        }
+        if !source.is_known() {
+            return Value::unknown(self.splat_result_type(s, &sty, true));
+        }
+        let elems = source.elements_slice();
+        if !self.grow(elems.len()) {
+            return dynamic();
+        }
+        let mut vals = Vec::with_capacity(elems.len());
+        let mut is_known = true;
+        for item in elems {
+            self.set_local(s.slot, item.clone());
+            let mark = self.s.diags.len();
+            let v = self.eval(&s.each);
+            if self.errors_since(mark) {
+                is_known = false;
+            }
+            vals.push(v);
+        }
+        self.set_local(s.slot, dynamic());
+        if upgraded_unknown {
+            return dynamic();
+        }
+        if !is_known {
+            return Value::unknown(self.splat_result_type(s, &sty, false));
+        }
+        if sty.is_list() || sty.is_set() {
+            if vals.is_empty() {
+                let ty = self.splat_result_type(s, &sty, true);
+                return Value::list_empty(ty.element_type().cloned().unwrap_or(Type::Dynamic));
+            }
+            return Value::list(vals).unwrap_or_else(|_| dynamic());
+        }
+        Value::tuple(vals)
+    }
+
+    /// The splat's result type from evaluating `each` over unknown items of
+    /// the source's element types; its diagnostics are kept only when `keep`.
+    fn splat_result_type(&mut self, s: &SplatNode, sty: &Type, keep: bool) -> Type {
+        let mark = self.s.diags.len();
+        let saved = self.s.locals.get(s.slot as usize).cloned().unwrap_or_else(dynamic);
+        let ty = if let Some(ety) = sty.element_type().filter(|_| sty.is_list() || sty.is_set()) {
+            self.set_local(s.slot, Value::unknown(ety.clone()));
+            Type::list(self.eval(&s.each).ty())
+        } else if let Some(tt) = sty.tuple_type() {
+            let mut tys = Vec::with_capacity(tt.len());
+            for ety in tt.elems() {
+                self.set_local(s.slot, Value::unknown(ety.clone()));
+                tys.push(self.eval(&s.each).ty());
+            }
+            Type::tuple(tys)
+        } else {
+            Type::Dynamic
+        };
+        self.set_local(s.slot, saved);
+        if !keep {
+            self.s.diags.truncate(mark);
+        }
+        ty
+    }
+
+    fn call(&mut self, c: &CallNode) -> Value {
+        let Some(funcs) = self.prog.funcs.clone() else { return dynamic() };
+        let sig = funcs.signature(c.func);
+        let name = go_quote(&c.name);
+        // Arguments: (value-or-node, start span).
+        let mut expanded: Option<(Vec<Value>, Span)> = None;
+        let mut arg_count = c.args.len();
+        if c.expand_final {
+            let Some(last) = c.args.last() else { return dynamic() };
+            let mark = self.s.diags.len();
+            let v = self.eval(&last.node);
+            if self.errors_since(mark) {
+                return dynamic();
+            }
+            let ty = v.ty();
+            if ty.is_dynamic() || ty.is_tuple() || ty.is_list() || ty.is_set() {
+                if v.is_null() {
+                    self.push(err(
+                        "Invalid expanding argument value",
+                        "The expanding argument (indicated by ...) must not be null.",
+                        last.span,
+                    ));
+                    return dynamic();
+                }
+                if ty.is_dynamic() || !v.is_known() {
+                    return dynamic();
+                }
+                let elems = v.elements_slice().to_vec();
+                arg_count = c.args.len() - 1 + elems.len();
+                expanded = Some((elems, last.span));
+            } else {
+                self.push(err(
+                    "Invalid expanding argument value",
+                    "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                    last.span,
+                ));
+                return dynamic();
+            }
+        }
+        let nparams = sig.params.len();
+        if arg_count < nparams {
+            let qual = if sig.var_param.is_some() { " at least" } else { "" };
+            self.push(err(
+                "Not enough function arguments",
+                format!(
+                    "Function {name} expects{qual} {nparams} argument(s). Missing value for {}.",
+                    go_quote(&sig.params[arg_count].name)
+                ),
+                c.close_paren,
+            ));
+            return dynamic();
+        }
+        let fixed = if expanded.is_some() { c.args.len() - 1 } else { c.args.len() };
+        let arg_start = |i: usize| -> Span {
+            if i < fixed {
+                c.args[i].start
+            } else {
+                expanded.as_ref().map(|e| e.1).unwrap_or_default()
+            }
+        };
+        if sig.var_param.is_none() && arg_count > nparams {
+            self.push(err(
+                "Too many function arguments",
+                format!("Function {name} expects only {nparams} argument(s)."),
+                arg_start(nparams),
+            ));
+            return dynamic();
+        }
+        let mark = self.s.diags.len();
+        let mut vals = Vec::with_capacity(arg_count);
+        for i in 0..arg_count {
+            let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { break };
+            let v = if i < fixed {
+                self.eval(&c.args[i].node)
+            } else {
+                expanded.as_ref().and_then(|e| e.0.get(i - fixed)).cloned().unwrap_or_else(dynamic)
+            };
+            let v = match convert(&v, &param.ty) {
+                Ok(v) => v,
+                Err(e) => {
+                    self.push(err(
+                        "Invalid function argument",
+                        format!("Invalid value for {} parameter: {e}.", go_quote(&param.name)),
+                        arg_start(i),
+                    ));
+                    v
+                }
+            };
+            vals.push(v);
+        }
+        if self.errors_since(mark) {
+            return dynamic();
+        }
+        match funcs.call(c.func, &vals) {
+            Ok(v) => v,
+            Err(e) => {
+                let param = e.arg.and_then(|i| sig.params.get(i).or(sig.var_param.as_ref()));
+                match (e.arg, param) {
+                    (Some(i), Some(p)) if i < arg_count => self.push(err(
+                        "Invalid function argument",
+                        format!("Invalid value for {} parameter: {}.", go_quote(&p.name), e.message),
+                        arg_start(i),
+                    )),
+                    (Some(_), Some(p)) => self.push(err(
+                        "Invalid function argument",
+                        format!("Invalid value for {} parameter: {}.", go_quote(&p.name), e.message),
+                        c.span,
+                    )),
+                    _ => self.push(err(
+                        "Error in function call",
+                        format!("Call to function {name} failed: {}.", e.message),
+                        c.start,
+                    )),
+                }
+                dynamic()
+            }
+        }
+    }
+
+    /// `ext/tryfunc`'s `dependsOnUnknowns`.
+    fn depends_on_unknowns(&mut self, deps: &[Dependency]) -> bool {
+        for d in deps {
+            let v = match &d.root {
+                Node::Global(i) => self.vars.get(*i).cloned().unwrap_or_else(dynamic),
+                Node::Local(i) => self.s.locals.get(*i as usize).cloned().unwrap_or_else(dynamic),
+                _ => continue,
+            };
+            let mark = self.s.diags.len();
+            let v = self.traverse(v, &d.steps);
+            let failed = self.errors_since(mark);
+            self.s.diags.truncate(mark);
+            if failed {
+                continue;
+            }
+            if !v.is_wholly_known() {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn try_(&mut self, t: &TryNode) -> Value {
+        if let Some(d) = &t.arity_error {
+            self.push((**d).clone());
+            return dynamic();
+        }
+        let mut failures: Vec<Diagnostic> = Vec::new();
+        for arg in t.args.iter() {
+            if self.depends_on_unknowns(&arg.deps) {
+                return dynamic();
+            }
+            let mark = self.s.diags.len();
+            let v = self.eval(&arg.node);
+            let failed = self.errors_since(mark);
+            let ds = self.s.diags.split_off(mark);
+            if failed {
+                failures.extend(ds);
+                continue;
+            }
+            return v;
+        }
+        if self.s.aborted.is_some() {
+            return dynamic();
+        }
+        let mut msg = String::from("no expression succeeded:\n");
+        let lines = LineIndex::new(&self.prog.src_lines.src);
+        for d in &failures {
+            match d.subject {
+                Some(span) => {
+                    let src = &self.prog.src_lines.src;
+                    let a = lines.pos(src, span.start);
+                    let b = lines.pos(src, span.end);
+                    let range = if a.line == b.line {
+                        format!("{}:{},{}-{}", self.prog.filename, a.line, a.column, b.column)
+                    } else {
+                        format!("{}:{},{}-{},{}", self.prog.filename, a.line, a.column, b.line, b.column)
+                    };
+                    msg.push_str(&format!("- {} (at {})\n  {}\n", d.summary, range, d.detail));
+                }
+                None => msg.push_str(&format!("- {}\n  {}\n", d.summary, d.detail)),
+            }
+        }
+        msg.push_str("\nAt least one expression must produce a successful result");
+        self.push(err("Error in function call", format!("Call to function {} failed: {msg}.", go_quote(&t.name)), t.start));
+        dynamic()
+    }
+
+    fn can(&mut self, t: &TryNode) -> Value {
+        if let Some(d) = &t.arity_error {
+            self.push((**d).clone());
+            return dynamic();
+        }
+        let Some(arg) = t.args.first() else { return dynamic() };
+        if self.depends_on_unknowns(&arg.deps) {
+            return Value::unknown(Type::Bool);
+        }
+        let mark = self.s.diags.len();
+        self.eval(&arg.node);
+        let failed = self.errors_since(mark);
+        self.s.diags.truncate(mark);
+        Value::bool(!failed)
+    }
+}
+
+/// cty's `ElementIterator` step `i`: (key, element).
+fn element_at(coll: &Value, i: usize) -> Option<(Value, Value)> {
+    let v = coll.elements_slice().get(i)?.clone();
+    let k = match coll {
+        Value::List(_) | Value::Tuple(_) => Value::int(i as i64),
+        Value::Set(_) => v.clone(),
+        Value::Map(m) => Value::String(m.keys().get(i)?.clone()),
+        Value::Object(o) => Value::string(o.object_type().names().get(i)?),
+        _ => return None,
+    };
+    Some((k, v))
+}

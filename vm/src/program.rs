@@ -1,0 +1,257 @@
+//! A compiled expression: an immutable tree of evaluation nodes with
+//! variables bound to slots, calls bound to function indices, literals
+//! parsed and constant subexpressions folded. `Program` is `Send + Sync`:
+//! many threads can evaluate one program at once, each with its own
+//! [`crate::Scratch`].
+
+use crate::func::FunctionTable;
+use runtime::{Diagnostic, Span, Value};
+use std::sync::Arc;
+
+/// Operators, with the parameter and result types of cty's operator functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Equal,
+    NotEqual,
+    GreaterThan,
+    GreaterThanOrEqual,
+    LessThan,
+    LessThanOrEqual,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Negate,
+    Not,
+}
+
+/// One literal traversal step.
+#[derive(Clone, Debug)]
+pub enum Step {
+    Attr(Arc<str>, Span),
+    Index(Value, Span),
+}
+
+/// An evaluation node.
+#[derive(Clone, Debug)]
+pub enum Node {
+    Const(Value),
+    /// A host variable by slot.
+    Global(u32),
+    /// A `for` iterator or splat item by local slot.
+    Local(u32),
+    /// An error found at compile time that the reference reports when the
+    /// expression is evaluated (unknown variable, unknown function, ...):
+    /// pushes the diagnostic, yields `DynamicVal`.
+    Fail(Box<Diagnostic>),
+    /// Literal steps applied to a value; the first failing step ends it.
+    Traverse(Box<Node>, Box<[Step]>),
+    Index(Box<IndexNode>),
+    Tuple(Box<[Node]>),
+    Object(Box<[ObjectItem]>),
+    Template(Box<[TemplatePart]>, Span),
+    /// Joins the tuple a template `for` produced; span is the tuple's.
+    TemplateJoin(Box<Node>, Span),
+    Cond(Box<CondNode>),
+    Binary(Box<BinaryNode>),
+    Unary(Box<UnaryNode>),
+    For(Box<ForNode>),
+    Splat(Box<SplatNode>),
+    Call(Box<CallNode>),
+    Try(Box<TryNode>),
+    Can(Box<TryNode>),
+}
+
+#[derive(Clone, Debug)]
+pub struct IndexNode {
+    pub collection: Node,
+    pub key: Node,
+    pub bracket: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ObjectKey {
+    /// A bare name or keyword key.
+    Name(Value),
+    /// An evaluated key; its span is the key expression's.
+    Expr(Node, Span),
+}
+
+#[derive(Clone, Debug)]
+pub struct ObjectItem {
+    pub key: ObjectKey,
+    pub value: Node,
+    pub value_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TemplatePart {
+    pub node: Node,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CondNode {
+    pub condition: Node,
+    pub true_result: Node,
+    pub false_result: Node,
+    pub condition_span: Span,
+    pub true_span: Span,
+    pub false_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct BinaryNode {
+    pub op: BinOp,
+    pub lhs: Node,
+    pub rhs: Node,
+    pub lhs_span: Span,
+    pub rhs_span: Span,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct UnaryNode {
+    pub op: UnOp,
+    pub operand: Node,
+    pub operand_span: Span,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ForNode {
+    pub key_slot: Option<u32>,
+    pub val_slot: u32,
+    pub collection: Node,
+    pub collection_span: Span,
+    pub key: Option<(Node, Span)>,
+    pub value: Node,
+    pub cond: Option<(Node, Span)>,
+    pub group: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct SplatNode {
+    pub source: Node,
+    pub each: Node,
+    pub slot: u32,
+    pub source_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CallArg {
+    pub node: Node,
+    /// The argument's `StartRange()`.
+    pub start: Span,
+    /// The argument's full range.
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CallNode {
+    pub func: u32,
+    pub name: Arc<str>,
+    pub args: Box<[CallArg]>,
+    pub expand_final: bool,
+    /// Name through closing parenthesis.
+    pub span: Span,
+    /// Name through opening parenthesis.
+    pub start: Span,
+    pub close_paren: Span,
+}
+
+/// A root traversal an argument of `try`/`can` depends on: the root's
+/// binding and the literal steps after it.
+#[derive(Clone, Debug)]
+pub struct Dependency {
+    pub root: Node,
+    pub steps: Box<[Step]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TryArg {
+    pub node: Node,
+    pub deps: Box<[Dependency]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TryNode {
+    pub args: Box<[TryArg]>,
+    pub name: Arc<str>,
+    pub span: Span,
+    pub start: Span,
+    pub close_paren: Span,
+    /// Wrong argument count, found at compile time.
+    pub arity_error: Option<Box<Diagnostic>>,
+}
+
+/// A compiled expression or template.
+pub struct Program {
+    pub(crate) root: Node,
+    pub(crate) n_locals: u32,
+    pub(crate) var_names: Arc<[Arc<str>]>,
+    pub(crate) funcs: Option<Arc<dyn FunctionTable>>,
+    /// File name used in `try` error texts (`input.hcl:1,2-3`).
+    pub(crate) filename: Arc<str>,
+    pub(crate) src_lines: Arc<SourceLines>,
+}
+
+/// Line starts of the source, for the positions `try` prints.
+#[derive(Debug, Default)]
+pub struct SourceLines {
+    pub src: Box<[u8]>,
+}
+
+impl Program {
+    pub fn new(
+        root: Node,
+        n_locals: u32,
+        var_names: Arc<[Arc<str>]>,
+        funcs: Option<Arc<dyn FunctionTable>>,
+        filename: Arc<str>,
+        src_lines: Arc<SourceLines>,
+    ) -> Program {
+        Program { root, n_locals, var_names, funcs, filename, src_lines }
+    }
+
+    /// The variable names, in slot order.
+    pub fn var_names(&self) -> &[Arc<str>] {
+        &self.var_names
+    }
+
+    /// The slot of variable `name`.
+    pub fn var_slot(&self, name: &str) -> Option<u32> {
+        self.var_names.iter().position(|n| &**n == name).map(|i| i as u32)
+    }
+
+    pub fn root(&self) -> &Node {
+        &self.root
+    }
+
+    pub fn into_root(self) -> Node {
+        self.root
+    }
+
+    /// The folded value when the whole program is a constant.
+    pub fn as_const(&self) -> Option<&Value> {
+        match &self.root {
+            Node::Const(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() <= 32);
+
+#[allow(dead_code)]
+fn assert_send_sync() {
+    fn is<T: Send + Sync>() {}
+    is::<Program>();
+}
