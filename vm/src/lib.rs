@@ -7,6 +7,7 @@
 
 pub mod func;
 pub mod interp;
+pub mod ops;
 pub mod program;
 pub mod semantics;
 pub mod suggest;

@@ -1,0 +1,197 @@
+//! `cond ? t : f` (hcl `ConditionalExpr`). hcl evaluates both results
+//! first, unifies their types (before even looking at the condition), then
+//! evaluates the condition and converts the chosen result to the unified
+//! type. Diagnostics of the result not chosen are dropped, and when the
+//! types don't unify, those of the condition and both results are too.
+
+use super::{Blame, OpDiag};
+use runtime::convert::{convert, Conversion};
+use runtime::strings::go_quote;
+use runtime::{unify_unsafe, Type, Value};
+
+/// Which evaluated sub-expressions' own diagnostics the conditional keeps.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CondBranch {
+    /// Types did not unify: keep none (not even the condition's).
+    Nothing,
+    /// Keep the condition's only (it was null, unknown or not a bool).
+    Condition,
+    /// Keep the condition's, then the true result's.
+    True,
+    /// Keep the condition's, then the false result's.
+    False,
+}
+
+/// The outcome of a conditional: its value, whose diagnostics to keep, and
+/// its own diagnostics (reported after the kept ones). Blame: `Operand(0)`
+/// condition, `Operand(1)` true result, `Operand(2)` false result.
+#[derive(Clone, Debug)]
+pub struct Conditional {
+    pub value: Value,
+    pub keep: CondBranch,
+    pub diag: Option<OpDiag>,
+}
+
+const INCONSISTENT: &str = "Inconsistent conditional result types";
+
+/// Evaluates a conditional from its three evaluated operands.
+pub fn conditional(cond: &Value, t: &Value, f: &Value) -> Conditional {
+    // A bool condition and results of one type: nothing to unify or convert.
+    if let Value::Bool(b) = cond {
+        let (tt, ft) = (t.ty(), f.ty());
+        if tt == ft && !tt.is_dynamic() {
+            let (value, keep) = if *b { (t.clone(), CondBranch::True) } else { (f.clone(), CondBranch::False) };
+            return Conditional { value, keep, diag: None };
+        }
+    }
+    let (result_type, t_conv, f_conv) = match result_type(t, f) {
+        Ok(r) => r,
+        Err(detail) => {
+            return Conditional {
+                value: Value::dynamic_unknown(),
+                keep: CondBranch::Nothing,
+                diag: Some(OpDiag::new(INCONSISTENT, detail, Blame::Between(1, 2)).in_expr()),
+            }
+        }
+    };
+    let fail = |summary: &'static str, detail: &str| Conditional {
+        value: Value::Unknown(result_type.clone()),
+        keep: CondBranch::Condition,
+        diag: Some(OpDiag::new(summary, detail, Blame::Operand(0)).in_expr()),
+    };
+    if cond.is_null() {
+        return fail("Null condition", "The condition value is null. Conditions must either be true or false.");
+    }
+    if !cond.is_known() {
+        return Conditional { value: Value::Unknown(result_type), keep: CondBranch::Condition, diag: None };
+    }
+    let chosen = match convert(cond, &Type::Bool) {
+        Ok(Value::Bool(b)) => b,
+        // A known non-null value converts to a known non-null bool; this
+        // arm only keeps the match total.
+        Ok(_) => return Conditional { value: Value::Unknown(result_type), keep: CondBranch::Condition, diag: None },
+        Err(_) => return fail("Incorrect condition type", "The condition expression must be of type bool."),
+    };
+    let (v, conv, keep, which, operand) =
+        if chosen { (t, t_conv, CondBranch::True, "true", 1) } else { (f, f_conv, CondBranch::False, "false", 2) };
+    let Some(conv) = conv else {
+        return Conditional { value: v.clone(), keep, diag: None };
+    };
+    match conv.apply(v) {
+        Ok(value) => Conditional { value, keep, diag: None },
+        Err(e) => Conditional {
+            value: Value::Unknown(result_type),
+            keep,
+            diag: Some(
+                OpDiag::new(INCONSISTENT, format!("The {which} result value has the wrong type: {e}."), Blame::Operand(operand))
+                    .in_expr(),
+            ),
+        },
+    }
+}
+
+type Plan = (Type, Option<Conversion>, Option<Conversion>);
+
+/// The conditional's result type and the conversion of each result to it,
+/// or the mismatch explanation.
+fn result_type(t: &Value, f: &Value) -> Result<Plan, String> {
+    let (tt, ft) = (t.ty(), f.ty());
+    // A literal `null` (null of dynamic type) takes the other side's type.
+    if matches!(t, Value::Null(Type::Dynamic)) {
+        let conv = runtime::convert::get_conversion_unsafe(&Type::Dynamic, &ft);
+        return Ok((ft, conv, None));
+    }
+    if matches!(f, Value::Null(Type::Dynamic)) {
+        let conv = runtime::convert::get_conversion_unsafe(&Type::Dynamic, &tt);
+        return Ok((tt, None, conv));
+    }
+    if tt.is_dynamic() || ft.is_dynamic() {
+        return Ok((Type::Dynamic, None, None));
+    }
+    match unify_unsafe(&[tt.clone(), ft.clone()]) {
+        Some((ty, mut convs)) => {
+            let f_conv = convs.pop().flatten();
+            let t_conv = convs.pop().flatten();
+            Ok((ty, t_conv, f_conv))
+        }
+        None => Err(format!(
+            "The true and false result expressions must have consistent types. {}.",
+            describe_mismatch(&tt, &ft, 0)
+        )),
+    }
+}
+
+/// Deeper than this, the mismatch description gives up on detail.
+const MAX_DESCRIBE_DEPTH: usize = 64;
+
+/// hcl's `describeConditionalTypeMismatch`: points at the first attribute
+/// or element that differs, else names both types.
+fn describe_mismatch(tt: &Type, ft: &Type, depth: usize) -> String {
+    if depth < MAX_DESCRIBE_DEPTH {
+        if let Some(s) = describe_structural(tt, ft, depth) {
+            return s;
+        }
+    }
+    let (tn, fn_) = (tt.friendly_name(), ft.friendly_name());
+    if tn == fn_ {
+        return "At least one deeply-nested attribute or element is not compatible across both the 'true' and the 'false' value".to_string();
+    }
+    format!("The 'true' value is {tn}, but the 'false' value is {fn_}")
+}
+
+fn describe_structural(tt: &Type, ft: &Type, depth: usize) -> Option<String> {
+    match (tt, ft) {
+        (Type::Object(a), Type::Object(b)) => {
+            // Names are sorted bytewise, as hcl sorts them.
+            for (name, aty) in a.iter() {
+                let Some(bty) = b.attr_type(name) else {
+                    return Some(format!(
+                        "The 'true' value includes object attribute {}, which is absent in the 'false' value",
+                        go_quote(name)
+                    ));
+                };
+                if aty != bty {
+                    return Some(format!(
+                        "Type mismatch for object attribute {}: {}",
+                        go_quote(name),
+                        describe_mismatch(aty, bty, depth + 1)
+                    ));
+                }
+            }
+            for name in b.names() {
+                if a.attr_type(name).is_none() {
+                    return Some(format!(
+                        "The 'false' value includes object attribute {}, which is absent in the 'true' value",
+                        go_quote(name)
+                    ));
+                }
+            }
+            None
+        }
+        (Type::Tuple(a), Type::Tuple(b)) => {
+            if a.len() != b.len() {
+                return Some(format!(
+                    "The 'true' tuple has length {}, but the 'false' tuple has length {}",
+                    a.len(),
+                    b.len()
+                ));
+            }
+            a.elems().iter().zip(b.elems()).enumerate().find(|(_, (x, y))| x != y).map(|(i, (x, y))| {
+                format!("Type mismatch for tuple element {i}: {}", describe_mismatch(x, y, depth + 1))
+            })
+        }
+        (Type::List(a), Type::List(b)) | (Type::Set(a), Type::Set(b)) | (Type::Map(a), Type::Map(b)) => {
+            let structural = (a.is_object() && b.is_object()) || (a.is_tuple() && b.is_tuple());
+            if !structural {
+                return None;
+            }
+            let noun = match tt {
+                Type::List(_) => "list",
+                Type::Set(_) => "set",
+                _ => "map",
+            };
+            Some(format!("Mismatched {noun} element types: {}", describe_mismatch(a, b, depth + 1)))
+        }
+        _ => None,
+    }
+}

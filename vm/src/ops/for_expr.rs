@@ -1,0 +1,283 @@
+//! `[for k, v in coll: value if cond]` and `{for k, v in coll: key => value...}`
+//! (hcl `ForExpr`).
+//!
+//! The VM drives the loop; this module decides what the collection gives
+//! ([`for_source`], [`for_element`]) and what each step's values mean
+//! ([`ForCollector`]). Blame: `Operand(0)` the collection, `Operand(1)` the
+//! key expression, `Operand(2)` the value expression, `Operand(3)` the `if`
+//! expression; context the whole `for` expression.
+//!
+//! The loop, as hcl runs it:
+//! 1. `for_source(coll)`; on `ForSource::Unknown` the result is `DynamicVal`.
+//! 2. With an `if` clause, evaluate it once with the key and value
+//!    variables set to `DynamicVal`; if that has error diagnostics, or
+//!    [`ForCollector::precheck_condition`] reports one, the result is
+//!    `DynamicVal`.
+//! 3. For each element `i`: bind [`for_element`]`(coll, i)`; evaluate the
+//!    `if` clause and pass it to [`ForCollector::condition`] (skip the
+//!    element on `false`); for objects evaluate the key and pass it to
+//!    [`ForCollector::key`] (skip on `None`, before evaluating the value);
+//!    evaluate the value and [`ForCollector::push`] it.
+//! 4. [`ForCollector::finish`].
+
+use super::{Blame, OpDiag, OpError};
+use runtime::convert::convert;
+use runtime::value::Str;
+use runtime::{Type, Value};
+use std::collections::HashMap;
+
+/// What a `for` expression iterates.
+#[derive(Clone, Debug)]
+pub enum ForSource {
+    /// An unknown collection, or one of unknown type: the result is
+    /// `DynamicVal` without evaluating anything else.
+    Unknown,
+    /// A known list, set, tuple, map or object.
+    Known(Value),
+}
+
+impl ForSource {
+    /// Number of iterations.
+    pub fn len(&self) -> usize {
+        match self {
+            ForSource::Unknown => 0,
+            ForSource::Known(v) => v.elements_slice().len(),
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Checks the collection of a `for` expression. The error's fallback is
+/// `DynamicVal`.
+pub fn for_source(coll: &Value) -> Result<ForSource, Box<OpError>> {
+    if coll.is_null() {
+        return Err(OpError::one(
+            OpDiag::new(
+                "Iteration over null value",
+                "A null value cannot be used as the collection in a 'for' expression.",
+                Blame::Operand(0),
+            )
+            .in_expr(),
+            Value::dynamic_unknown(),
+        ));
+    }
+    let ty = coll.ty();
+    if ty.is_dynamic() {
+        return Ok(ForSource::Unknown);
+    }
+    let iterable = matches!(ty, Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Object(_) | Type::Tuple(_));
+    if !iterable {
+        return Err(OpError::one(
+            OpDiag::new(
+                "Iteration over non-iterable value",
+                format!("A value of type {} cannot be used as the collection in a 'for' expression.", ty.friendly_name()),
+                Blame::Operand(0),
+            )
+            .in_expr(),
+            Value::dynamic_unknown(),
+        ));
+    }
+    if !coll.is_known() {
+        return Ok(ForSource::Unknown);
+    }
+    Ok(ForSource::Known(coll.clone()))
+}
+
+/// The key and value of element `i` in cty iteration order: lists and
+/// tuples give the index, sets the element itself, maps and objects the
+/// key (sorted order).
+pub fn for_element(coll: &Value, i: usize) -> Option<(Value, Value)> {
+    let v = coll.elements_slice().get(i)?.clone();
+    let key = match coll {
+        Value::List(_) | Value::Tuple(_) => Value::int(i as i64),
+        Value::Set(_) => v.clone(),
+        Value::Map(m) => Value::String(m.keys().get(i)?.clone()),
+        Value::Object(o) => Value::string(o.object_type().names().get(i)?),
+        _ => return None,
+    };
+    Some((key, v))
+}
+
+/// The shape of a `for` expression's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ForKind {
+    /// `[for ...]`
+    Tuple,
+    /// `{for ...}`; `group` with `...` after the value.
+    Object { group: bool },
+}
+
+/// Accumulates a `for` expression's result. Once any element's key or
+/// condition is unusable the result will be `DynamicVal`; only the first
+/// such problem is reported, as hcl does.
+pub struct ForCollector {
+    kind: ForKind,
+    known: bool,
+    tuple: Vec<Value>,
+    /// Object attributes (grouped: one value per key for now, the groups
+    /// are in `groups`).
+    keys: Vec<Str>,
+    groups: Vec<Vec<Value>>,
+    index: HashMap<Str, usize>,
+}
+
+const INVALID_CONDITION: &str = "Invalid 'for' condition";
+
+impl ForCollector {
+    pub fn new(kind: ForKind) -> ForCollector {
+        ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: HashMap::new() }
+    }
+
+    /// The check of the `if` clause evaluated once with `DynamicVal` key and
+    /// value variables: `Some(diag)` means the result is `DynamicVal`.
+    pub fn precheck_condition(v: &Value) -> Option<OpDiag> {
+        if v.is_null() {
+            return Some(
+                OpDiag::new("Condition is null", "The value of the 'if' clause must not be null.", Blame::Operand(3))
+                    .in_expr(),
+            );
+        }
+        convert(v, &Type::Bool).err().map(|e| {
+            OpDiag::new(INVALID_CONDITION, format!("The 'if' clause value is invalid: {e}."), Blame::Operand(3))
+                .in_expr()
+        })
+    }
+
+    /// Whether the element is included, given its `if` clause value. Also
+    /// returns the diagnostic to report, if any.
+    pub fn condition(&mut self, v: &Value) -> (bool, Option<OpDiag>) {
+        match v {
+            Value::Bool(b) => return (*b, None),
+            Value::Null(_) => {
+                let d = OpDiag::new(INVALID_CONDITION, "The value of the 'if' clause must not be null.", Blame::Operand(3));
+                return (false, self.unusable(d));
+            }
+            _ => {}
+        }
+        // Tuple results skip unknowns before converting; object results
+        // convert first, so an unknown of a non-bool type is an error there.
+        if self.kind == ForKind::Tuple && !v.is_known() {
+            self.known = false;
+            return (false, None);
+        }
+        match convert(v, &Type::Bool) {
+            Ok(Value::Bool(b)) => (b, None),
+            Ok(_) => {
+                self.known = false;
+                (false, None)
+            }
+            Err(e) => {
+                let d = OpDiag::new(INVALID_CONDITION, format!("The 'if' clause value is invalid: {e}."), Blame::Operand(3));
+                (false, self.unusable(d))
+            }
+        }
+    }
+
+    /// The attribute name for an object result's key value; `None` skips
+    /// the element (its value expression is not evaluated).
+    pub fn key(&mut self, v: &Value) -> (Option<Str>, Option<OpDiag>) {
+        match v {
+            Value::String(s) => return (Some(s.clone()), None),
+            Value::Null(_) => {
+                let d = OpDiag::new(
+                    "Invalid object key",
+                    "Key expression in 'for' expression must not produce a null value.",
+                    Blame::Operand(1),
+                );
+                return (None, self.unusable(d));
+            }
+            Value::Unknown(_) => {
+                self.known = false;
+                return (None, None);
+            }
+            _ => {}
+        }
+        match convert(v, &Type::String) {
+            Ok(Value::String(s)) => (Some(s), None),
+            Ok(_) => {
+                self.known = false;
+                (None, None)
+            }
+            Err(e) => {
+                let d = OpDiag::new(
+                    "Invalid object key",
+                    format!("The key expression produced an invalid result: {e}."),
+                    Blame::Operand(1),
+                );
+                (None, self.unusable(d))
+            }
+        }
+    }
+
+    /// Marks the result unknown; the diagnostic is reported only for the
+    /// first problem.
+    fn unusable(&mut self, d: OpDiag) -> Option<OpDiag> {
+        let first = self.known;
+        self.known = false;
+        first.then(|| d.in_expr())
+    }
+
+    /// Adds an element's value (`key`: from [`ForCollector::key`], `None`
+    /// for tuple results). A repeated key without grouping is an error and
+    /// the first value stays.
+    pub fn push(&mut self, key: Option<Str>, value: Value) -> Option<OpDiag> {
+        let (ForKind::Object { group }, Some(key)) = (self.kind, key) else {
+            self.tuple.push(value);
+            return None;
+        };
+        match self.index.get(&key) {
+            Some(&i) if group => {
+                if let Some(g) = self.groups.get_mut(i) {
+                    g.push(value);
+                }
+                None
+            }
+            Some(_) => Some(
+                OpDiag::new(
+                    "Duplicate object key",
+                    format!(
+                        "Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
+                        runtime::strings::go_quote(&key)
+                    ),
+                    Blame::Operand(1),
+                )
+                .in_expr(),
+            ),
+            None => {
+                self.index.insert(key.clone(), self.keys.len());
+                self.keys.push(key);
+                self.groups.push(vec![value]);
+                None
+            }
+        }
+    }
+
+    /// Whether the result is still going to be known.
+    pub fn is_known(&self) -> bool {
+        self.known
+    }
+
+    /// The result: a tuple, an object (grouped: of tuples), or `DynamicVal`.
+    pub fn finish(self) -> Value {
+        if !self.known {
+            return Value::dynamic_unknown();
+        }
+        match self.kind {
+            ForKind::Tuple => Value::tuple(self.tuple),
+            ForKind::Object { group } => {
+                let attrs: Vec<(std::sync::Arc<str>, Value)> = self
+                    .keys
+                    .into_iter()
+                    .zip(self.groups)
+                    .map(|(k, mut g)| {
+                        let v = if group { Value::tuple(g) } else { g.pop().unwrap_or_else(Value::dynamic_unknown) };
+                        (k.as_arc().clone(), v)
+                    })
+                    .collect();
+                Value::object(attrs)
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+//! Binary and unary operators. hcl converts each operand to the operator
+//! function's parameter type (reporting both operands if both fail), then
+//! calls the cty stdlib function, whose call machinery rejects nulls before
+//! anything else and answers an unknown of the result type when an operand
+//! is unknown (except for `==`/`!=`, which take any value).
+
+use super::{Blame, OpDiag, OpError, OpResult};
+use runtime::convert::convert;
+use runtime::number::NumberError;
+use runtime::{Type, Value};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    NotEq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    /// `-x`
+    Neg,
+    /// `!x`
+    Not,
+}
+
+impl BinaryOp {
+    /// The type both operands are converted to (`None`: no conversion).
+    fn param_type(self) -> Option<Type> {
+        match self {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => Some(Type::Number),
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => Some(Type::Number),
+            BinaryOp::And | BinaryOp::Or => Some(Type::Bool),
+            BinaryOp::Eq | BinaryOp::NotEq => None,
+        }
+    }
+
+    /// The operation's result type (hcl's `Operation.Type`), also the type
+    /// of the unknown that stands for the result after an error.
+    pub fn result_type(self) -> Type {
+        match self {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => Type::Number,
+            _ => Type::Bool,
+        }
+    }
+}
+
+impl UnaryOp {
+    pub fn result_type(self) -> Type {
+        match self {
+            UnaryOp::Neg => Type::Number,
+            UnaryOp::Not => Type::Bool,
+        }
+    }
+}
+
+const INVALID_OPERAND: &str = "Invalid operand";
+const OPERATION_FAILED: &str = "Operation failed";
+
+fn operation_failed(message: &dyn std::fmt::Display, result_type: Type) -> Box<OpError> {
+    OpError::one(
+        OpDiag::new(OPERATION_FAILED, format!("Error during operation: {message}."), Blame::Expr),
+        Value::Unknown(result_type),
+    )
+}
+
+/// Converts an operand to its parameter type, or explains why it can't be.
+fn convert_operand(v: &Value, want: &Type, which: &str, operand: u8) -> Result<Value, OpDiag> {
+    if v.has_type(want) {
+        return Ok(v.clone());
+    }
+    convert(v, want).map_err(|e| {
+        OpDiag::new(INVALID_OPERAND, format!("Unsuitable value for {which} operand: {e}."), Blame::Operand(operand))
+            .in_expr()
+    })
+}
+
+/// Applies a binary operator to operands whose own evaluation succeeded.
+pub fn binary(op: BinaryOp, lhs: &Value, rhs: &Value) -> OpResult {
+    binary_checked(op, lhs, rhs, false)
+}
+
+/// Applies a binary operator; `operands_failed`: evaluating an operand
+/// reported errors. hcl then still reports operands that don't convert,
+/// but never calls the operation: the result is an unknown of the result
+/// type (an `Err` whose diagnostics may be empty).
+pub fn binary_checked(op: BinaryOp, lhs: &Value, rhs: &Value, operands_failed: bool) -> OpResult {
+    let Some(want) = op.param_type() else {
+        if operands_failed {
+            return Err(Box::new(OpError { diags: Vec::new(), fallback: Value::Unknown(Type::Bool) }));
+        }
+        // `==` and `!=` take any values, unknown and null included.
+        let eq = lhs.equals_tri(rhs);
+        return Ok(match (op, eq) {
+            (_, runtime::Tri::Unknown) => Value::Unknown(Type::Bool),
+            (BinaryOp::NotEq, t) => Value::Bool(t == runtime::Tri::False),
+            (_, t) => Value::Bool(t == runtime::Tri::True),
+        });
+    };
+    let result_type = op.result_type();
+    // Fast path: two known numbers or bools of the parameter type.
+    if !operands_failed {
+        if let Some(v) = known_fast_path(op, lhs, rhs) {
+            return v;
+        }
+    }
+    let l = convert_operand(lhs, &want, "left", 0);
+    let r = convert_operand(rhs, &want, "right", 1);
+    let (l, r) = match (l, r) {
+        (Ok(l), Ok(r)) if !operands_failed => (l, r),
+        (l, r) => {
+            let diags = [l.err(), r.err()].into_iter().flatten().collect();
+            return Err(Box::new(OpError { diags, fallback: Value::Unknown(result_type) }));
+        }
+    };
+    if l.is_null() || r.is_null() {
+        return Err(operation_failed(&"argument must not be null", result_type));
+    }
+    if !l.is_known() || !r.is_known() {
+        return Ok(Value::Unknown(result_type));
+    }
+    apply_known(op, &l, &r)
+}
+
+fn known_fast_path(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<OpResult> {
+    match (lhs, rhs) {
+        (Value::Number(_), Value::Number(_)) if op.param_type() == Some(Type::Number) => Some(apply_known(op, lhs, rhs)),
+        (Value::Bool(_), Value::Bool(_)) if op.param_type() == Some(Type::Bool) => Some(apply_known(op, lhs, rhs)),
+        _ => None,
+    }
+}
+
+/// The operator function's body, for known non-null operands of the
+/// parameter type.
+fn apply_known(op: BinaryOp, l: &Value, r: &Value) -> OpResult {
+    let result_type = op.result_type();
+    if let (Value::Number(a), Value::Number(b)) = (l, r) {
+        let n: Result<runtime::Number, NumberError> = match op {
+            BinaryOp::Add => a.add(b),
+            BinaryOp::Sub => a.sub(b),
+            BinaryOp::Mul => a.mul(b),
+            BinaryOp::Div => a.div(b),
+            BinaryOp::Mod => a.rem(b),
+            BinaryOp::Lt => return Ok(Value::Bool(a.cmp(b).is_lt())),
+            BinaryOp::Gt => return Ok(Value::Bool(a.cmp(b).is_gt())),
+            // cty: less-than, or equal by printed text (so two numbers of
+            // different precision that print alike compare both ways).
+            BinaryOp::Le => return Ok(Value::Bool(a.cmp(b).is_lt() || a.equals(b))),
+            BinaryOp::Ge => return Ok(Value::Bool(a.cmp(b).is_gt() || a.equals(b))),
+            _ => return Err(operation_failed(&"a bool is required", result_type)),
+        };
+        return n.map(Value::Number).map_err(|e| operation_failed(&e, result_type));
+    }
+    let logic = match op {
+        BinaryOp::And => l.and(r),
+        BinaryOp::Or => l.or(r),
+        _ => return Err(operation_failed(&"a number is required", result_type)),
+    };
+    logic.map_err(|e| operation_failed(&e, result_type))
+}
+
+/// Applies a unary operator to an operand whose evaluation succeeded.
+pub fn unary(op: UnaryOp, v: &Value) -> OpResult {
+    unary_checked(op, v, false)
+}
+
+/// Applies a unary operator; `operand_failed` as in [`binary_checked`].
+pub fn unary_checked(op: UnaryOp, v: &Value, operand_failed: bool) -> OpResult {
+    if operand_failed {
+        let result_type = op.result_type();
+        let diags = convert_operand(v, &result_type, "unary", 0).err().into_iter().collect();
+        return Err(Box::new(OpError { diags, fallback: Value::Unknown(result_type) }));
+    }
+    match (op, v) {
+        (UnaryOp::Neg, Value::Number(n)) => return Ok(Value::Number(n.neg())),
+        (UnaryOp::Not, Value::Bool(b)) => return Ok(Value::Bool(!b)),
+        _ => {}
+    }
+    let result_type = op.result_type();
+    let v = match convert_operand(v, &result_type, "unary", 0) {
+        Ok(v) => v,
+        Err(d) => return Err(OpError::one(d, Value::Unknown(result_type))),
+    };
+    if v.is_null() {
+        return Err(operation_failed(&"argument must not be null", result_type));
+    }
+    match (op, &v) {
+        (UnaryOp::Neg, Value::Number(n)) => Ok(Value::Number(n.neg())),
+        (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
+        // Unknown of the parameter type (conversion leaves nothing else).
+        _ => Ok(Value::Unknown(result_type)),
+    }
+}

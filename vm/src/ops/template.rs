@@ -1,0 +1,100 @@
+//! String templates: the conversion of each interpolated value to text
+//! (hcl `TemplateExpr`) and the join of a `%{for}` directive's results
+//! (hcl `TemplateJoinExpr`).
+//!
+//! A template that is a single interpolation (`"${x}"`) is not converted
+//! at all: its value is `x` itself (hcl `TemplateWrapExpr`), which the
+//! compiler handles without calling anything here.
+
+use super::{Blame, OpDiag, OpError, OpResult};
+use runtime::convert::convert;
+use runtime::value::Str;
+use runtime::{Type, Value};
+
+const INVALID_INTERPOLATION: &str = "Invalid template interpolation value";
+
+/// What one interpolated value contributes to a template's text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TemplatePart {
+    Text(Str),
+    /// The value is unknown (of any type, even one that could never be
+    /// converted): the whole template's result is an unknown string, but
+    /// the remaining parts are still evaluated for their diagnostics.
+    Unknown,
+}
+
+/// Converts one interpolated value of a template with several parts. On
+/// error the part contributes nothing and the template goes on (its result
+/// is then whatever text the other parts make, with the diagnostics).
+/// Blame: `Operand(0)` is the interpolated expression; context the
+/// template.
+pub fn template_part(v: &Value) -> Result<TemplatePart, OpDiag> {
+    match v {
+        Value::String(s) => return Ok(TemplatePart::Text(s.clone())),
+        Value::Null(_) => {
+            return Err(OpDiag::new(
+                INVALID_INTERPOLATION,
+                "The expression result is null. Cannot include a null value in a string template.",
+                Blame::Operand(0),
+            )
+            .in_expr())
+        }
+        Value::Unknown(_) => return Ok(TemplatePart::Unknown),
+        _ => {}
+    }
+    match convert(v, &Type::String) {
+        Ok(Value::String(s)) => Ok(TemplatePart::Text(s)),
+        // Conversion of a known value to string yields a known string.
+        Ok(_) => Ok(TemplatePart::Unknown),
+        Err(e) => Err(OpDiag::new(
+            INVALID_INTERPOLATION,
+            format!("Cannot include the given value in a string template: {e}."),
+            Blame::Operand(0),
+        )
+        .in_expr()),
+    }
+}
+
+/// Joins the tuple a template's `%{for}` directive produced (each element
+/// is one iteration's text). A dynamic-typed or unknown element makes the
+/// result an unknown string at once; null and unconvertible elements are
+/// errors that skip the element (blamed on `Expr`, the directive, without
+/// context). After errors the fallback is the text joined from the rest.
+pub fn template_join(tuple: &Value) -> OpResult {
+    if !tuple.is_known() || tuple.ty().is_dynamic() {
+        return Ok(Value::Unknown(Type::String));
+    }
+    let mut out = String::new();
+    let mut diags = Vec::new();
+    for v in tuple.elements_slice() {
+        if v.is_null() {
+            diags.push(OpDiag::new(
+                INVALID_INTERPOLATION,
+                "An iteration result is null. Cannot include a null value in a string template.",
+                Blame::Expr,
+            ));
+            continue;
+        }
+        if v.ty().is_dynamic() {
+            return finish(Value::Unknown(Type::String), diags);
+        }
+        match convert(v, &Type::String) {
+            Err(e) => diags.push(OpDiag::new(
+                INVALID_INTERPOLATION,
+                format!("Cannot include one of the interpolation results into the string template: {e}."),
+                Blame::Expr,
+            )),
+            Ok(Value::String(s)) => out.push_str(&s),
+            Ok(_) => return finish(Value::Unknown(Type::String), diags),
+        }
+    }
+    finish(Value::from_string(out), diags)
+}
+
+fn finish(v: Value, diags: Vec<OpDiag>) -> OpResult {
+    if diags.is_empty() {
+        Ok(v)
+    } else {
+        Err(Box::new(OpError { diags, fallback: v }))
+    }
+}
