@@ -48,6 +48,27 @@ impl Default for Interner {
     }
 }
 
+/// Up to 8 bytes packed into a word without a library copy call: with
+/// overlapping loads, so for a given length equal words mean equal bytes.
+#[inline]
+fn load_partial(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n >= 4 {
+        let lo = u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64;
+        let hi = u32::from_le_bytes([b[n - 4], b[n - 3], b[n - 2], b[n - 1]]) as u64;
+        lo | (hi << 32)
+    } else if n > 0 {
+        b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16
+    } else {
+        0
+    }
+}
+
+#[inline]
+fn word(c: &[u8]) -> u64 {
+    u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]])
+}
+
 /// A fast multiplicative hash over 8-byte words (names are short).
 #[inline]
 fn hash_bytes(bytes: &[u8]) -> u32 {
@@ -55,34 +76,30 @@ fn hash_bytes(bytes: &[u8]) -> u32 {
     let mut h: u64 = bytes.len() as u64;
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(c);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        h = (h.rotate_left(5) ^ word(c)).wrapping_mul(K);
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        h = (h.rotate_left(5) ^ load_partial(rest)).wrapping_mul(K);
     }
     (h >> 32) as u32
 }
 
-/// Equality of two equally long slices, without a library call for the
+/// Equality of two slices, word by word, without a library call for the
 /// short names identifiers usually are.
 #[inline]
 fn short_eq(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
-    if a.len() <= 16 {
-        let mut x = [0u8; 16];
-        let mut y = [0u8; 16];
-        x[..a.len()].copy_from_slice(a);
-        y[..b.len()].copy_from_slice(b);
-        return x == y;
+    let mut ca = a.chunks_exact(8);
+    let mut cb = b.chunks_exact(8);
+    for (x, y) in (&mut ca).zip(&mut cb) {
+        if word(x) != word(y) {
+            return false;
+        }
     }
-    a == b
+    load_partial(ca.remainder()) == load_partial(cb.remainder())
 }
 
 impl Interner {
