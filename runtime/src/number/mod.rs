@@ -31,6 +31,20 @@
 //! [`Number::is_infinite`], [`Number::is_zero`], [`Number::is_neg_zero`], [`Number::sign`],
 //! [`Number::precision`].
 //!
+//! # Limits (hostile input)
+//!
+//! Values themselves are cheap at any magnitude (Go's int32 binary exponent
+//! range; beyond it ±Inf / ±0, as Go): parsing `1e-400400` or `1e999999999`
+//! takes microseconds, and arithmetic costs depend on precision only. What the
+//! reference makes slow is *printing*: the decimal text of `1e-400400` has
+//! 400,000 digits (37 s in Go). So text output (`to_text`, `to_text_general`,
+//! `go_format`) refuses magnitudes beyond about 1e±100000 (binary exponent
+//! ±332,200) with [`NumberError::TooLongToPrint`]; `go_format` also refuses
+//! widths/precisions above [`MAX_FORMAT_WIDTH`]. Beyond that limit `equals`
+//! compares exact values (instead of texts) and `hash_text` returns a
+//! non-numeric marker, so only cty's bucket order of sets holding such
+//! numbers can differ from the reference.
+//!
 //! # Representation
 //!
 //! Integers that print as themselves (|v| < 2^precision) live inline as an
