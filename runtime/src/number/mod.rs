@@ -49,7 +49,7 @@
 //!
 //! Integers that print as themselves (|v| < 2^precision) live inline as an
 //! `i64` plus their precision; everything else (fractions, -0, ±Inf, big
-//! magnitudes) is a boxed [`float::BigFloat`]. The inline form is a cache of
+//! magnitudes) is a boxed `BigFloat` (Go's big.Float model). The inline form is a cache of
 //! the boxed one, never a different value: every operation gives the result
 //! Go would give, the fast path only skips work.
 
