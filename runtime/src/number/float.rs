@@ -346,13 +346,11 @@ fn scale_pow2(m: f64, exp: i64) -> f64 {
 /// rounding position: the rounded result is the same and the work stays
 /// bounded by the precision, not by the exponent gap.
 fn add_finite(x: &BigFloat, y: &BigFloat, prec: u32) -> BigFloat {
-    let (big, small) = match x.cmp_abs_finite(y) {
-        Ordering::Less => (y, x),
-        _ => (x, y),
-    };
+    let order = x.cmp_abs_finite(y);
+    let (big, small) = if order == Ordering::Less { (y, x) } else { (x, y) };
     let subtract = x.neg != y.neg;
     let neg = big.neg; // the larger magnitude decides the sign
-    if subtract && x.cmp_abs_finite(y) == Ordering::Equal {
+    if subtract && order == Ordering::Equal {
         return BigFloat::zero(false, prec);
     }
     // Keep at least prec + 3 bits below the top of `big` (and all of big's bits).
