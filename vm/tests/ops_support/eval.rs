@@ -176,6 +176,11 @@ impl Evaluator {
                     Value::Unknown(Type::String)
                 }
             }
+            Expr::TemplateJoin(tuple) => {
+                let t = self.eval(tuple);
+                let r = ops::template_join(&t);
+                self.result(r)
+            }
             Expr::Splat { source, each } => self.splat(source, each),
             Expr::For(f) => self.for_expr(f),
         }

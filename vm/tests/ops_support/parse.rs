@@ -29,6 +29,8 @@ pub enum Expr {
     Splat { source: Box<Expr>, each: Box<Expr> },
     For(Box<ForExpr>),
     Template(Vec<Expr>),
+    /// A `%{for}` directive's join of its iteration texts.
+    TemplateJoin(Box<Expr>),
 }
 
 #[derive(Debug, Clone)]
@@ -401,13 +403,42 @@ impl<'a> Parser<'a> {
         Ok(Expr::Lit(runtime::Value::Number(n)))
     }
 
-    /// A quoted string (`close` = `"`) or a whole template (`None`): literal
-    /// text and `${...}` interpolations. One interpolation alone is the
-    /// value itself; only literal text is a string literal.
+    /// A quoted string (`close` = `"`) or a whole template (`None`):
+    /// literal text, `${...}` interpolations and `%{if}`/`%{for}`
+    /// directives with strip markers. A template that is exactly one
+    /// interpolation is that expression's value itself (hcl's passthrough).
     fn template_parts(&mut self, close: Option<u8>) -> R<Expr> {
-        let mut parts: Vec<Expr> = Vec::new();
+        let mut toks = self.template_tokens(close)?;
+        if let [TTok::Interp { expr, .. }] = toks.as_slice() {
+            return Ok(expr.clone());
+        }
+        strip_markers(&mut toks);
+        let mut pos = 0;
+        let (parts, end) = build_parts(&toks, &mut pos)?;
+        if end.is_some() {
+            return unsupported("unexpected end directive");
+        }
+        Ok(Expr::Template(parts))
+    }
+
+    fn template_tokens(&mut self, close: Option<u8>) -> R<Vec<TTok>> {
+        let mut toks = Vec::new();
         let mut text: Vec<u8> = Vec::new();
-        let mut had_interp = false;
+        // hcl's scanner ends a template literal token after each newline,
+        // and a strip marker trims only the adjacent token.
+        let split_lines = close.is_none();
+        let flush = |text: &mut Vec<u8>, toks: &mut Vec<TTok>| {
+            if text.is_empty() {
+                return;
+            }
+            let s = String::from_utf8_lossy(text).into_owned();
+            if split_lines {
+                toks.extend(s.split_inclusive('\n').map(|l| TTok::Lit(l.to_string())));
+            } else {
+                toks.push(TTok::Lit(s));
+            }
+            text.clear();
+        };
         loop {
             let Some(c) = self.peek() else {
                 if close.is_some() {
@@ -419,36 +450,21 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
                 break;
             }
-            if c == b'$' && self.peek_at(1) == Some(b'$') && self.peek_at(2) == Some(b'{') {
-                text.extend_from_slice(b"${");
+            let next = (self.peek_at(1), self.peek_at(2));
+            if (c == b'$' || c == b'%') && next == (Some(c), Some(b'{')) {
+                text.extend_from_slice(&[c, b'{']);
                 self.pos += 3;
                 continue;
             }
-            if c == b'%' && self.peek_at(1) == Some(b'%') && self.peek_at(2) == Some(b'{') {
-                text.extend_from_slice(b"%{");
-                self.pos += 3;
-                continue;
-            }
-            if c == b'%' && self.peek_at(1) == Some(b'{') {
-                return unsupported("template directive");
-            }
-            if c == b'$' && self.peek_at(1) == Some(b'{') {
+            if (c == b'$' || c == b'%') && next.0 == Some(b'{') {
                 self.pos += 2;
-                if self.peek() == Some(b'~') {
-                    return unsupported("strip marker");
-                }
-                if !text.is_empty() {
-                    parts.push(Expr::Lit(runtime::Value::from_string(String::from_utf8_lossy(&text).into_owned())));
-                    text.clear();
-                }
-                let e = self.expr()?;
+                flush(&mut text, &mut toks);
+                let strip_left = self.eat("~");
+                let tok = if c == b'$' { TTok::Interp { expr: self.expr()?, sl: false, sr: false } } else { self.directive()? };
                 self.ws();
-                if self.peek() == Some(b'~') {
-                    return unsupported("strip marker");
-                }
+                let strip_right = self.eat("~");
                 self.expect("}")?;
-                parts.push(e);
-                had_interp = true;
+                toks.push(tok.with_strip(strip_left, strip_right));
                 continue;
             }
             if close.is_some() && c == b'\\' {
@@ -481,14 +497,156 @@ impl<'a> Parser<'a> {
             text.push(c);
             self.pos += 1;
         }
-        if !text.is_empty() {
-            parts.push(Expr::Lit(runtime::Value::from_string(String::from_utf8_lossy(&text).into_owned())));
-        }
-        Ok(match (had_interp, parts.len()) {
-            (false, 0) => Expr::Lit(runtime::Value::string("")),
-            (false, _) => parts.pop().unwrap_or(Expr::Lit(runtime::Value::string(""))),
-            (true, 1) => parts.pop().unwrap_or(Expr::Lit(runtime::Value::string(""))),
-            _ => Expr::Template(parts),
+        flush(&mut text, &mut toks);
+        Ok(toks)
+    }
+
+    fn directive(&mut self) -> R<TTok> {
+        let kw = self.ident()?;
+        Ok(match kw.as_str() {
+            "if" => TTok::If { cond: self.expr()?, sl: false, sr: false },
+            "else" => TTok::Else { sl: false, sr: false },
+            "endif" => TTok::EndIf { sl: false, sr: false },
+            "endfor" => TTok::EndFor { sl: false, sr: false },
+            "for" => {
+                let first = self.ident()?;
+                let (key_var, val_var) = if self.eat(",") { (Some(first), self.ident()?) } else { (None, first) };
+                if !self.peek_keyword("in") {
+                    return unsupported("for in");
+                }
+                self.expect("in")?;
+                let coll = self.expr()?;
+                TTok::For { key_var, val_var, coll, sl: false, sr: false }
+            }
+            _ => return unsupported("directive"),
         })
     }
+}
+
+/// Template tokens before they are assembled into expressions.
+#[derive(Debug, Clone)]
+enum TTok {
+    Lit(String),
+    Interp { expr: Expr, sl: bool, sr: bool },
+    If { cond: Expr, sl: bool, sr: bool },
+    Else { sl: bool, sr: bool },
+    EndIf { sl: bool, sr: bool },
+    For { key_var: Option<String>, val_var: String, coll: Expr, sl: bool, sr: bool },
+    EndFor { sl: bool, sr: bool },
+}
+
+impl TTok {
+    fn with_strip(mut self, left: bool, right: bool) -> TTok {
+        match &mut self {
+            TTok::Lit(_) => {}
+            TTok::Interp { sl, sr, .. }
+            | TTok::If { sl, sr, .. }
+            | TTok::Else { sl, sr }
+            | TTok::EndIf { sl, sr }
+            | TTok::For { sl, sr, .. }
+            | TTok::EndFor { sl, sr } => {
+                *sl = left;
+                *sr = right;
+            }
+        }
+        self
+    }
+    fn strips(&self) -> (bool, bool) {
+        match self {
+            TTok::Lit(_) => (false, false),
+            TTok::Interp { sl, sr, .. }
+            | TTok::If { sl, sr, .. }
+            | TTok::Else { sl, sr }
+            | TTok::EndIf { sl, sr }
+            | TTok::For { sl, sr, .. }
+            | TTok::EndFor { sl, sr } => (*sl, *sr),
+        }
+    }
+}
+
+/// `~` trims the whitespace of the adjacent literal on its side.
+fn strip_markers(toks: &mut [TTok]) {
+    for i in 0..toks.len() {
+        let (sl, sr) = toks[i].strips();
+        if sl && i > 0 {
+            if let TTok::Lit(s) = &mut toks[i - 1] {
+                *s = s.trim_end_matches(char::is_whitespace).to_string();
+            }
+        }
+        if sr && i + 1 < toks.len() {
+            if let TTok::Lit(s) = &mut toks[i + 1] {
+                *s = s.trim_start_matches(char::is_whitespace).to_string();
+            }
+        }
+    }
+}
+
+/// Which directive ended a run of parts.
+#[derive(Debug, PartialEq)]
+enum End {
+    Else,
+    EndIf,
+    EndFor,
+}
+
+fn empty_literal() -> Expr {
+    Expr::Lit(runtime::Value::string(""))
+}
+
+fn build_parts(toks: &[TTok], pos: &mut usize) -> R<(Vec<Expr>, Option<End>)> {
+    let mut parts = Vec::new();
+    while let Some(t) = toks.get(*pos) {
+        *pos += 1;
+        match t {
+            TTok::Lit(s) => parts.push(Expr::Lit(runtime::Value::string(s))),
+            TTok::Interp { expr, .. } => parts.push(expr.clone()),
+            TTok::Else { .. } => return Ok((parts, Some(End::Else))),
+            TTok::EndIf { .. } => return Ok((parts, Some(End::EndIf))),
+            TTok::EndFor { .. } => return Ok((parts, Some(End::EndFor))),
+            TTok::If { cond, .. } => {
+                let (mut t_parts, end) = build_parts(toks, pos)?;
+                let mut f_parts = Vec::new();
+                match end {
+                    Some(End::Else) => {
+                        let (p, end) = build_parts(toks, pos)?;
+                        if end != Some(End::EndIf) {
+                            return unsupported("if without endif");
+                        }
+                        f_parts = p;
+                    }
+                    Some(End::EndIf) => {}
+                    _ => return unsupported("if without endif"),
+                }
+                if t_parts.is_empty() {
+                    t_parts.push(empty_literal());
+                }
+                if f_parts.is_empty() {
+                    f_parts.push(empty_literal());
+                }
+                parts.push(Expr::Cond(
+                    Box::new(cond.clone()),
+                    Box::new(Expr::Template(t_parts)),
+                    Box::new(Expr::Template(f_parts)),
+                ));
+            }
+            TTok::For { key_var, val_var, coll, .. } => {
+                let (body, end) = build_parts(toks, pos)?;
+                if end != Some(End::EndFor) {
+                    return unsupported("for without endfor");
+                }
+                let body = if body.is_empty() { vec![empty_literal()] } else { body };
+                let f = ForExpr {
+                    key_var: key_var.clone(),
+                    val_var: val_var.clone(),
+                    coll: coll.clone(),
+                    key: None,
+                    value: Expr::Template(body),
+                    cond: None,
+                    group: false,
+                };
+                parts.push(Expr::TemplateJoin(Box::new(Expr::For(Box::new(f)))));
+            }
+        }
+    }
+    Ok((parts, None))
 }
