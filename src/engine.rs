@@ -102,10 +102,82 @@ fn compile_body_lines(body: &ast::Body<'_>, interner: &Interner, env: &CompileEn
     CompiledBody { attrs, blocks }
 }
 
+impl CompiledBody {
+    /// Every attribute's program: attributes in source order, then each
+    /// block's, depth first (the order [`write_body_results`] consumes).
+    pub fn programs(&self) -> Vec<&Program> {
+        let mut out = Vec::new();
+        self.collect(&mut out);
+        out
+    }
+
+    fn collect<'a>(&'a self, out: &mut Vec<&'a Program>) {
+        out.extend(self.attrs.iter().map(|a| &a.program));
+        for b in &self.blocks {
+            b.body.collect(out);
+        }
+    }
+}
+
+/// Writes BODY from results computed earlier, one per attribute in
+/// [`CompiledBody::programs`] order.
+pub fn write_body_results<'r>(out: &mut ResultWriter<'_>, body: &CompiledBody, results: &mut impl Iterator<Item = &'r (Value, Vec<Diagnostic>)>) {
+    write_body_with(out, body, &mut |_, out, vars| {
+        let (v, d) = results.next().map(|(v, d)| (v.clone(), d.as_slice())).unwrap_or((Value::dynamic_unknown(), &[]));
+        write_value_result(out, &v, d, None);
+        out.raw(",\"vars\":");
+        write_vars(out, vars);
+    });
+}
+
+fn write_vars(out: &mut ResultWriter<'_>, vars: &[String]) {
+    out.raw("[");
+    for (j, t) in vars.iter().enumerate() {
+        if j > 0 {
+            out.raw(",");
+        }
+        out.string(t);
+    }
+    out.raw("]");
+}
+
+/// The BODY skeleton; `attr` writes one attribute's fields.
+fn write_body_with(out: &mut ResultWriter<'_>, body: &CompiledBody, attr: &mut dyn FnMut(&Program, &mut ResultWriter<'_>, &[String])) {
+    out.raw("{\"attrs\":{");
+    for (i, a) in body.attrs.iter().enumerate() {
+        if i > 0 {
+            out.raw(",");
+        }
+        out.string(&a.name);
+        out.raw(":{");
+        attr(&a.program, out, &a.vars);
+        out.raw("}");
+    }
+    out.raw("},\"blocks\":[");
+    for (i, b) in body.blocks.iter().enumerate() {
+        if i > 0 {
+            out.raw(",");
+        }
+        out.raw("{\"type\":");
+        out.string(&b.block_type);
+        out.raw(",\"labels\":[");
+        for (j, l) in b.labels.iter().enumerate() {
+            if j > 0 {
+                out.raw(",");
+            }
+            out.string(l);
+        }
+        out.raw("],\"body\":");
+        write_body_with(out, &b.body, attr);
+        out.raw("}");
+    }
+    out.raw("]}");
+}
+
 /// The conformance evaluator backed by the compiler and VM.
 pub struct VmEvaluator;
 
-fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagnostic], phase: Option<&str>) {
+pub fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagnostic], phase: Option<&str>) {
     if diags.has_errors() {
         match phase {
             Some(p) => out.failure(p, diags),
@@ -137,43 +209,12 @@ fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagnostic
 }
 
 fn write_body(out: &mut ResultWriter<'_>, body: &CompiledBody, vars: &Vars, scratch: &mut Scratch) {
-    out.raw("{\"attrs\":{");
-    for (i, a) in body.attrs.iter().enumerate() {
-        if i > 0 {
-            out.raw(",");
-        }
-        out.string(&a.name);
-        out.raw(":{");
-        let v = evaluate(&a.program, vars, scratch);
+    write_body_with(out, body, &mut |program, out, names| {
+        let v = evaluate(program, vars, scratch);
         write_value_result(out, &v, scratch.diags(), None);
-        out.raw(",\"vars\":[");
-        for (j, t) in a.vars.iter().enumerate() {
-            if j > 0 {
-                out.raw(",");
-            }
-            out.string(t);
-        }
-        out.raw("]}");
-    }
-    out.raw("},\"blocks\":[");
-    for (i, b) in body.blocks.iter().enumerate() {
-        if i > 0 {
-            out.raw(",");
-        }
-        out.raw("{\"type\":");
-        out.string(&b.block_type);
-        out.raw(",\"labels\":[");
-        for (j, l) in b.labels.iter().enumerate() {
-            if j > 0 {
-                out.raw(",");
-            }
-            out.string(l);
-        }
-        out.raw("],\"body\":");
-        write_body(out, &b.body, vars, scratch);
-        out.raw("}");
-    }
-    out.raw("]}");
+        out.raw(",\"vars\":");
+        write_vars(out, names);
+    });
 }
 
 impl Evaluator for VmEvaluator {

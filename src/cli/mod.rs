@@ -2,6 +2,7 @@
 //! subcommand. Exit codes: 0 success, 1 problems found in the input, 2 usage
 //! or I/O error.
 
+mod bench;
 mod check;
 mod conformance;
 
@@ -22,6 +23,8 @@ enum Command {
     Check(check::CheckArgs),
     /// Run conformance cases (oracle JSON Lines format), one result line per case.
     Conformance(conformance::ConformanceArgs),
+    /// Time evaluations like the oracle's bench mode (same output line).
+    Bench(bench::BenchArgs),
 }
 
 /// When to colour diagnostics.
@@ -97,5 +100,6 @@ fn run(cli: Cli) -> Status {
     match cli.command {
         Command::Check(args) => check::run(args),
         Command::Conformance(args) => conformance::run(args),
+        Command::Bench(args) => bench::run(args),
     }
 }

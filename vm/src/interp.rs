@@ -8,16 +8,18 @@ use runtime::convert::{convert, get_conversion_unsafe};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, LineIndex, Span, Type, Value};
 
-/// The host's variable values, by slot (see [`Program::var_slot`]).
+/// The host's variable values, by slot (see [`Program::var_slot`]). A slot
+/// left unset is a variable this evaluation does not define: referencing it
+/// is "Unknown variable", as in an `EvalContext` without that name.
 #[derive(Clone, Debug, Default)]
 pub struct Vars {
-    values: Vec<Value>,
+    values: Vec<Option<Value>>,
 }
 
 impl Vars {
-    /// `n` slots, each `DynamicVal` until set.
+    /// `n` unset slots.
     pub fn with_slots(n: usize) -> Vars {
-        Vars { values: vec![Value::dynamic_unknown(); n] }
+        Vars { values: vec![None; n] }
     }
 
     /// Binds every variable of `program` from `(name, value)` pairs; names
@@ -34,12 +36,18 @@ impl Vars {
 
     pub fn set(&mut self, slot: u32, v: Value) {
         if let Some(s) = self.values.get_mut(slot as usize) {
-            *s = v;
+            *s = Some(v);
+        }
+    }
+
+    pub fn unset(&mut self, slot: u32) {
+        if let Some(s) = self.values.get_mut(slot as usize) {
+            *s = None;
         }
     }
 
     pub fn get(&self, slot: u32) -> Option<&Value> {
-        self.values.get(slot as usize)
+        self.values.get(slot as usize).and_then(Option::as_ref)
     }
 }
 
@@ -162,7 +170,10 @@ impl<'a> Machine<'a> {
         }
         match n {
             Node::Const(v) => v.clone(),
-            Node::Global(i) => self.vars.get(*i).cloned().unwrap_or_else(dynamic),
+            Node::Global(i, span) => match self.vars.get(*i) {
+                Some(v) => v.clone(),
+                None => self.undefined_global(*i, *span),
+            },
             Node::Local(i) => self.s.locals.get(*i as usize).cloned().unwrap_or_else(dynamic),
             Node::Fail(d) => {
                 self.push((**d).clone());
@@ -213,6 +224,21 @@ impl<'a> Machine<'a> {
             Node::Try(t) => self.try_(t),
             Node::Can(t) => self.can(t),
         }
+    }
+
+    /// A variable the program was compiled with but this evaluation does
+    /// not define.
+    #[cold]
+    fn undefined_global(&mut self, slot: u32, span: Span) -> Value {
+        let names = self.prog.var_names();
+        let name = names.get(slot as usize).map(|n| &**n).unwrap_or("");
+        let present = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
+        let detail = match crate::suggest::closest(name, present) {
+            Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(name), go_quote(s)),
+            None => format!("There is no variable named {}.", go_quote(name)),
+        };
+        self.push(err("Unknown variable", detail, span));
+        dynamic()
     }
 
     fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
@@ -828,7 +854,10 @@ impl<'a> Machine<'a> {
     fn depends_on_unknowns(&mut self, deps: &[Dependency]) -> bool {
         for d in deps {
             let v = match &d.root {
-                Node::Global(i) => self.vars.get(*i).cloned().unwrap_or_else(dynamic),
+                Node::Global(i, _) => match self.vars.get(*i) {
+                    Some(v) => v.clone(),
+                    None => continue,
+                },
                 Node::Local(i) => self.s.locals.get(*i as usize).cloned().unwrap_or_else(dynamic),
                 _ => continue,
             };

@@ -43,8 +43,9 @@ pub enum Step {
 #[derive(Clone, Debug)]
 pub enum Node {
     Const(Value),
-    /// A host variable by slot.
-    Global(u32),
+    /// A host variable by slot; the span is the root name's (for
+    /// "Unknown variable" when the evaluation leaves the slot unset).
+    Global(u32, Span),
     /// A `for` iterator or splat item by local slot.
     Local(u32),
     /// An error found at compile time that the reference reports when the

@@ -106,7 +106,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     }
 
     /// The binding of a root name: a local, a global, or `None`.
-    fn resolve(&self, name: Symbol) -> Option<Node> {
+    fn resolve(&self, name: Symbol, span: Span) -> Option<Node> {
         for s in self.scopes.iter().rev() {
             if s.val.0 == name {
                 return Some(Node::Local(s.val.1));
@@ -117,7 +117,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 }
             }
         }
-        self.globals.get(self.name(name)).map(|&slot| Node::Global(slot))
+        self.globals.get(self.name(name)).map(|&slot| Node::Global(slot, span))
     }
 
     fn unknown_variable(&self, name: Symbol, span: Span) -> Node {
@@ -167,7 +167,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         match e.kind {
             ExprKind::Literal(lit) => Node::Const(literal_value(&lit)),
             ExprKind::ScopeTraversal(t) => {
-                let root = match self.resolve(t.root.name) {
+                let root = match self.resolve(t.root.name, t.root.span) {
                     Some(n) => n,
                     None => return self.unknown_variable(t.root.name, t.root.span),
                 };
@@ -341,7 +341,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         for a in c.args {
             let deps: Box<[Dependency]> = variables(a)
                 .iter()
-                .filter_map(|t| self.resolve(t.root.name).map(|root| Dependency { root, steps: self.steps(t.steps) }))
+                .filter_map(|t| self.resolve(t.root.name, t.root.span).map(|root| Dependency { root, steps: self.steps(t.steps) }))
                 .collect();
             args.push(TryArg { node: self.lower(a), deps });
         }
