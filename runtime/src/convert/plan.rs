@@ -37,7 +37,7 @@ enum Known {
     EmptyList(Type),
     EmptySet(Type),
     EmptyMap(Type),
-    TupleToList { convs: Vec<Option<Arc<Plan>>>, allow_unsafe: bool },
+    TupleToList { ety: Type, convs: Vec<Option<Arc<Plan>>>, allow_unsafe: bool },
     TupleToSet { convs: Vec<Option<Arc<Plan>>> },
     /// Attribute conversions parallel to the input object's names.
     ObjectToMap { ety: Type, names: Arc<ObjectType>, convs: Vec<Option<Arc<Plan>>>, allow_unsafe: bool },
@@ -174,7 +174,7 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
                 .map(|e| elem_conv(e, &ety, allow_unsafe))
                 .collect::<Result<Vec<_>, ()>>()
                 .ok()?;
-            Some(if to_list { Known::TupleToList { convs, allow_unsafe } } else { Known::TupleToSet { convs } })
+            Some(if to_list { Known::TupleToList { ety, convs, allow_unsafe } } else { Known::TupleToSet { convs } })
         }
         (Type::Object(fo), Type::Map(te)) => {
             if fo.is_empty() {
@@ -316,6 +316,17 @@ impl Plan {
                     let ety = if ety.is_dynamic() { v.ty().element_type().cloned().unwrap_or(Type::Dynamic) } else { ety.clone() };
                     return Ok(if to_list { Value::list_empty(ety) } else { Value::set_empty(ety) });
                 }
+                // Same element type, nothing to convert: a list stays itself
+                // and a set's elements (already typed `ety`) are listed.
+                if conv.is_none() && to_list && !ety.is_dynamic() {
+                    match v {
+                        Value::List(l) if l.element_type() == ety => return Ok(v.clone()),
+                        Value::Set(s) if s.element_type() == ety => {
+                            return Ok(Value::list_unchecked(ety.clone(), elems.to_vec()))
+                        }
+                        _ => {}
+                    }
+                }
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, e) in elems.iter().enumerate() {
                     out.push(convert_at(path, i, conv, e)?);
@@ -347,8 +358,14 @@ impl Plan {
             Known::EmptyList(ety) => Ok(Value::list_empty(ety.clone())),
             Known::EmptySet(ety) => Ok(Value::set_empty(ety.clone())),
             Known::EmptyMap(ety) => Ok(Value::map_empty(ety.clone())),
-            Known::TupleToList { convs, allow_unsafe } => {
+            Known::TupleToList { ety, convs, allow_unsafe } => {
                 let elems = v.elements_slice();
+                // Every element already has the list's element type (that is
+                // what an absent element conversion means), so the
+                // unification step cty runs next cannot change anything.
+                if !ety.is_dynamic() && convs.iter().all(Option::is_none) && matches!(v, Value::Tuple(_)) && elems.len() == convs.len() {
+                    return Ok(Value::list_unchecked(ety.clone(), elems.to_vec()));
+                }
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, e) in elems.iter().enumerate() {
                     let conv = convs.get(i).ok_or_else(|| wrong_input(path))?;

@@ -239,6 +239,12 @@ impl Value {
         let elems = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
         Ok(Value::List(Arc::new(ListVal { ty: Type::list(ety), elems })))
     }
+    /// A list from elements already known to have type `ety` exactly
+    /// (internal fast path for conversions).
+    pub(crate) fn list_unchecked(ety: Type, elems: Vec<Value>) -> Value {
+        debug_assert!(elems.iter().all(|e| e.has_type(&ety)));
+        Value::List(Arc::new(ListVal { ty: Type::list(ety), elems: elems.into() }))
+    }
     /// `cty.CanListVal` (also the rule for sets and maps).
     pub fn can_list(elems: &[Value]) -> bool {
         implied_element_type(elems.iter().map(Value::ty)).is_ok()
