@@ -140,3 +140,40 @@ fn run_all() {
     }
     assert!(failures.is_empty(), "{} cases differ from the reference", failures.len());
 }
+
+/// Operator/accessor/constructor matrix over literals, typed nulls,
+/// unknowns of many types and collections (`tests/data/ops_matrix.jsonl`:
+/// case plus the reference's result, generated with the oracle).
+#[test]
+fn ops_matrix_against_reference() {
+    let t = std::thread::Builder::new().stack_size(64 << 20).spawn(run_matrix).expect("thread");
+    t.join().expect("matrix run panicked");
+}
+
+fn run_matrix() {
+    let rows = read_lines(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ops_matrix.jsonl"));
+    assert!(rows.len() > 4000, "matrix data missing ({} rows)", rows.len());
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for row in &rows {
+        let (Some(case), Some(want)) = (row.get("case"), row.get("expected").and_then(expected_outcome)) else {
+            continue;
+        };
+        let got = match run_case(case) {
+            Ok(got) => got,
+            Err(why) => {
+                failures.push(format!("{}: not evaluable: {why}", case["id"]));
+                continue;
+            }
+        };
+        ran += 1;
+        if got != want {
+            failures.push(format!("{}\n   src:  {}\n   got:  {got:?}\n   want: {want:?}", case["id"], case["src"]));
+        }
+    }
+    eprintln!("ops matrix: {ran} of {} rows evaluated; {} differ", rows.len(), failures.len());
+    for f in failures.iter().take(60) {
+        eprintln!("DIFF {f}");
+    }
+    assert!(failures.is_empty(), "{} matrix rows differ from the reference", failures.len());
+}

@@ -208,6 +208,7 @@ impl<'a> Parser<'a> {
             // No whitespace skipping before steps: hcl allows it, but the
             // cases don't need it and it keeps `a - b` unambiguous here.
             match self.peek() {
+                Some(b'.') if self.peek_at(1) == Some(b'.') => return Ok(e),
                 Some(b'.') => {
                     match self.peek_at(1) {
                         Some(b'*') => {
