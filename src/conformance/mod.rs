@@ -207,3 +207,62 @@ pub fn run_cases<E: Evaluator>(mut input: impl BufRead, mut output: impl Write, 
     }
     Ok(stats)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &str) -> (Vec<String>, RunStats) {
+        let mut out = Vec::new();
+        let stats = run_cases(input.as_bytes(), &mut out, &NoEvaluator).expect("in-memory I/O");
+        let text = String::from_utf8(out).expect("UTF-8 output");
+        (text.lines().map(str::to_string).collect(), stats)
+    }
+
+    #[test]
+    fn blank_lines_are_skipped_but_counted_and_crlf_is_ignored() {
+        let (lines, stats) = run("\r\n{\"id\":\"a\",\"mode\":\"expr\",\"src\":\"1 +\"}\r\n   \n{\"id\":\"b\"}\n");
+        assert_eq!(stats, RunStats { cases: 2, malformed: 1 });
+        assert!(lines[0].starts_with(r#"{"id":"a","ok":false,"phase":"parse","diags":[{"severity":"error""#), "{}", lines[0]);
+        assert_eq!(
+            lines[1],
+            r#"{"id":"b","ok":false,"phase":"case","line":4,"diags":[{"severity":"error","summary":"\"mode\" must be \"expr\", \"template\" or \"body\"","detail":"","subject":null}]}"#
+        );
+    }
+
+    #[test]
+    fn cases_that_parse_reach_the_evaluator() {
+        let (lines, _) = run(r#"{"id":"ok","mode":"body","src":"a = 1\n","vars":{"x":1},"unknowns":{"u":"string"}}"#);
+        assert_eq!(
+            lines[0],
+            r#"{"id":"ok","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Evaluation not available","detail":"this build of hclvm cannot evaluate yet","subject":null}]}"#
+        );
+    }
+
+    #[test]
+    fn variables_that_do_not_convert_are_case_errors() {
+        let (lines, stats) = run(r#"{"id":"v","mode":"expr","src":"x","vars":{"x":{"type":"number","value":"nan"}}}"#);
+        assert_eq!(stats.malformed, 1);
+        assert!(lines[0].starts_with(r#"{"id":"v","ok":false,"phase":"case","line":1,"diags":[{"severity":"error","summary":"vars.x: "#), "{}", lines[0]);
+    }
+
+    /// An evaluator that panics: the run goes on and reports phase `panic`.
+    struct Panicking;
+
+    impl Evaluator for Panicking {
+        type Bindings = ();
+        fn bind(&self, _case: &Case) -> Result<(), String> {
+            Ok(())
+        }
+        fn evaluate(&self, _case: &Case, _bindings: &(), _parsed: &Parsed<'_>, _out: &mut ResultWriter<'_>) {
+            panic!("boom");
+        }
+    }
+
+    #[test]
+    fn a_panic_is_reported_and_the_run_continues() {
+        let line = br#"{"id":"p","mode":"expr","src":"1"}"#;
+        let result = run_line(line, 1, &Panicking);
+        assert_eq!(result, r#"{"id":"p","ok":false,"phase":"panic","diags":[{"severity":"error","summary":"panic: boom","detail":"","subject":null}]}"#);
+    }
+}
