@@ -24,10 +24,79 @@ pub const STDLIB_NAMES: &[&str] = &[
     "trimprefix", "trimspace", "trimsuffix", "try", "upper", "values", "zipmap",
 ];
 
-/// The table behind `"funcs": "stdlib"`.
+/// The runtime's function library seen through the VM's [`FunctionTable`]
+/// seam, plus `try` and `can`, which the compiler turns into special forms.
+pub struct Library {
+    table: runtime::func::FunctionTable,
+    sigs: Vec<vm::Signature>,
+    names: Vec<String>,
+    with_try_can: bool,
+}
+
+impl Library {
+    pub fn new(table: runtime::func::FunctionTable, with_try_can: bool) -> Library {
+        let mut names: Vec<String> = table.names().map(str::to_string).collect();
+        let sigs = (0..names.len())
+            .map(|i| {
+                let sig = table.signature(runtime::func::FuncId(i as u32));
+                let conv = |p: &runtime::func::Param| vm::Param { name: p.name.clone(), ty: p.ty.clone() };
+                vm::Signature { params: sig.params.iter().map(conv).collect(), var_param: sig.var_param.as_ref().map(conv) }
+            })
+            .collect();
+        if with_try_can {
+            names.push("try".into());
+            names.push("can".into());
+        }
+        Library { table, sigs, names, with_try_can }
+    }
+}
+
+impl FunctionTable for Library {
+    fn lookup(&self, name: &str) -> Option<u32> {
+        if let Some(id) = self.table.lookup(name) {
+            return Some(id.0);
+        }
+        match name {
+            "try" | "can" if self.with_try_can => self.names.iter().position(|n| n == name).map(|i| i as u32),
+            _ => None,
+        }
+    }
+    fn names(&self) -> Vec<String> {
+        self.names.clone()
+    }
+    fn signature(&self, id: u32) -> &vm::Signature {
+        static NONE: OnceLock<vm::Signature> = OnceLock::new();
+        self.sigs.get(id as usize).unwrap_or_else(|| NONE.get_or_init(vm::Signature::default))
+    }
+    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, vm::CallError> {
+        if id as usize >= self.sigs.len() {
+            return Err(vm::CallError {
+                site: vm::ErrorSite::CallStart,
+                summary: "Error in function call".into(),
+                detail: "This function can only be called directly.".into(),
+            });
+        }
+        let mut budget = runtime::func::Budget::new(*size_budget);
+        let r = self.table.call_converted(runtime::func::FuncId(id), args, &mut budget);
+        *size_budget = budget.remaining();
+        r.map_err(|e| vm::CallError {
+            site: match e.site {
+                runtime::func::ErrorSite::Argument(i) => vm::ErrorSite::Argument(i),
+                runtime::func::ErrorSite::WholeCall => vm::ErrorSite::WholeCall,
+                runtime::func::ErrorSite::CallStart => vm::ErrorSite::CallStart,
+                runtime::func::ErrorSite::CloseParen => vm::ErrorSite::CloseParen,
+            },
+            summary: e.summary,
+            detail: e.detail,
+        })
+    }
+}
+
+/// The table behind `"funcs": "stdlib"`: the runtime's standard library
+/// plus `try` and `can`.
 pub fn stdlib_table() -> Arc<dyn FunctionTable> {
     static T: OnceLock<Arc<dyn FunctionTable>> = OnceLock::new();
-    T.get_or_init(|| Arc::new(NamesOnly::new(STDLIB_NAMES.iter().map(|s| s.to_string()).collect()))).clone()
+    T.get_or_init(|| Arc::new(Library::new(runtime::func::FunctionTable::stdlib(), true))).clone()
 }
 
 /// An empty table (every call is "Call to unknown function").

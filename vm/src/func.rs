@@ -19,12 +19,25 @@ pub struct Signature {
     pub var_param: Option<Param>,
 }
 
-/// A failed call: cty's `function.ArgError` when `arg` is set, otherwise
-/// a plain error.
+/// Where a call diagnostic goes (hcl's choice of subject).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorSite {
+    /// The start range of argument `i` (after `...` expansion).
+    Argument(usize),
+    /// The whole call.
+    WholeCall,
+    /// `name(`.
+    CallStart,
+    /// The closing parenthesis.
+    CloseParen,
+}
+
+/// A failed call, worded as hcl words it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallError {
-    pub arg: Option<usize>,
-    pub message: String,
+    pub site: ErrorSite,
+    pub summary: String,
+    pub detail: String,
 }
 
 /// A function library the compiler resolves call names against.
@@ -35,8 +48,10 @@ pub trait FunctionTable: Send + Sync {
     fn names(&self) -> Vec<String>;
     fn signature(&self, id: u32) -> &Signature;
     /// Calls function `id` with arguments already converted to its
-    /// parameter types (cty's `Function.Call`: null/unknown handling included).
-    fn call(&self, id: u32, args: &[Value]) -> Result<Value, CallError>;
+    /// parameter types (cty's `Function.Call`: null/unknown handling
+    /// included). `size_budget` is the units left for building results;
+    /// the function takes what it uses.
+    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, CallError>;
 }
 
 /// A table that knows names but implements none of them: every call fails.
@@ -64,7 +79,12 @@ impl FunctionTable for NamesOnly {
     fn signature(&self, _id: u32) -> &Signature {
         &self.sig
     }
-    fn call(&self, _id: u32, _args: &[Value]) -> Result<Value, CallError> {
-        Err(CallError { arg: None, message: "this function is not implemented in this build".into() })
+    fn call(&self, id: u32, _args: &[Value], _size_budget: &mut u64) -> Result<Value, CallError> {
+        let name = self.names.get(id as usize).map(String::as_str).unwrap_or("");
+        Err(CallError {
+            site: ErrorSite::CallStart,
+            summary: "Error in function call".into(),
+            detail: format!("Call to function {} failed: not implemented in this build.", runtime::strings::go_quote(name)),
+        })
     }
 }

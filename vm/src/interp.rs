@@ -2,6 +2,7 @@
 //! a reusable [`Scratch`], producing the value and diagnostics the
 //! reference (`hclsyntax` `Value(ctx)`) produces.
 
+use crate::func::ErrorSite;
 use crate::program::*;
 use crate::semantics::{binary, describe_mismatch, unary};
 use runtime::convert::{convert, get_conversion_unsafe};
@@ -824,27 +825,20 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
-        match funcs.call(c.func, &vals) {
+        let mut budget = self.s.limits.max_size.saturating_sub(self.s.size);
+        let r = funcs.call(c.func, &vals, &mut budget);
+        let used = self.s.limits.max_size.saturating_sub(self.s.size).saturating_sub(budget);
+        self.grow(used as usize);
+        match r {
             Ok(v) => v,
             Err(e) => {
-                let param = e.arg.and_then(|i| sig.params.get(i).or(sig.var_param.as_ref()));
-                match (e.arg, param) {
-                    (Some(i), Some(p)) if i < arg_count => self.push(err(
-                        "Invalid function argument",
-                        format!("Invalid value for {} parameter: {}.", go_quote(&p.name), e.message),
-                        arg_start(i),
-                    )),
-                    (Some(_), Some(p)) => self.push(err(
-                        "Invalid function argument",
-                        format!("Invalid value for {} parameter: {}.", go_quote(&p.name), e.message),
-                        c.span,
-                    )),
-                    _ => self.push(err(
-                        "Error in function call",
-                        format!("Call to function {name} failed: {}.", e.message),
-                        c.start,
-                    )),
-                }
+                let subject = match e.site {
+                    ErrorSite::Argument(i) => arg_start(i),
+                    ErrorSite::WholeCall => c.span,
+                    ErrorSite::CallStart => c.start,
+                    ErrorSite::CloseParen => c.close_paren,
+                };
+                self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
                 dynamic()
             }
         }

@@ -12,6 +12,6 @@ pub mod program;
 pub mod semantics;
 pub mod suggest;
 
-pub use func::{CallError, FunctionTable, NamesOnly, Param, Signature};
+pub use func::{CallError, ErrorSite, FunctionTable, NamesOnly, Param, Signature};
 pub use interp::{evaluate, Limits, Scratch, Vars};
 pub use program::Program;
