@@ -19,7 +19,7 @@
 //! [`Number::equals`] (cty `Equals`: equal printed text), [`Number::hash_text`]
 //! (the text cty hashes for set membership: `Text('g', 10)`).
 //!
-//! Output: [`Number::to_text`] (`Text('f', -1)`; errors beyond the text limit, see
+//! Output: [`Number::to_text`] / [`Number::append_text`] (`Text('f', -1)`; errors beyond the text limit, see
 //! [`NumberError::TooLongToPrint`]), [`Number::to_text_general`] (`Text('g', -1)`, for
 //! `format("%v")`), [`Number::go_format`] (`fmt.Sprintf` with one Go verb and its flags,
 //! for `format`/`formatlist`), `Display` (same as `to_text`, or an approximate marker
@@ -139,6 +139,25 @@ impl fmt::Display for NumberError {
 }
 
 impl std::error::Error for NumberError {}
+
+/// Decimal digits of `v`, without going through `fmt`.
+fn push_i64(out: &mut String, v: i64) {
+    let mut buf = [0u8; 20];
+    let mut i = buf.len();
+    let mut m = v.unsigned_abs();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if v < 0 {
+        out.push('-');
+    }
+    out.extend(buf[i..].iter().map(|&b| b as char));
+}
 
 fn small_fits(v: i64, prec: u32) -> bool {
     prec >= 64 || v.unsigned_abs() < (1u64 << prec)
@@ -491,12 +510,30 @@ impl Number {
     /// Errors for magnitudes beyond about 1e±100000.
     pub fn to_text(&self) -> Result<String, NumberError> {
         match &self.0 {
-            Repr::Small { v, .. } => Ok(v.to_string()),
+            Repr::Small { v, .. } => {
+                let mut out = String::with_capacity(20);
+                push_i64(&mut out, *v);
+                Ok(out)
+            }
             Repr::Big(b) => {
                 if !text::within_text_limit(b) {
                     return Err(NumberError::TooLongToPrint);
                 }
                 Ok(text::format_fixed_shortest(b))
+            }
+        }
+    }
+
+    /// [`Number::to_text`] appended to `out` (no allocation for small integers).
+    pub fn append_text(&self, out: &mut String) -> Result<(), NumberError> {
+        match &self.0 {
+            Repr::Small { v, .. } => {
+                push_i64(out, *v);
+                Ok(())
+            }
+            Repr::Big(_) => {
+                out.push_str(&self.to_text()?);
+                Ok(())
             }
         }
     }

@@ -259,6 +259,19 @@ fn go_format_table() {
     assert_eq!(operand("123456").to_text_general().as_deref(), Ok("123456"));
 }
 
+#[test]
+fn small_integer_text() {
+    for v in [0, 1, -1, 9, 10, -10, 1234567890, i64::MAX, i64::MIN, i64::MIN + 1] {
+        assert_eq!(Number::from_i64(v).to_text().as_deref(), Ok(v.to_string().as_str()));
+        let mut out = String::from("x=");
+        Number::from_i64(v).append_text(&mut out).expect("small");
+        assert_eq!(out, format!("x={v}"));
+    }
+    let mut out = String::new();
+    Number::parse("-0").expect("literal").append_text(&mut out).expect("printable");
+    assert_eq!(out, "-0");
+}
+
 #[rustfmt::skip]
 const FORMAT_ROWS: &[(&str, &str, &str)] = &[
     ("%5.2f", "3.14159", " 3.14"),
