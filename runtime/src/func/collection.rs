@@ -1,0 +1,768 @@
+//! length concat contains distinct element flatten keys values lookup merge
+//! range slice chunklist coalesce coalescelist compact zipmap setproduct
+
+use super::{go_int, values_equal, CallCtx, FnError, ELEMENT_COST};
+use crate::convert::convert;
+use crate::number::Number;
+use crate::types::Type;
+use crate::unify::unify_unsafe;
+use crate::value::Value;
+use std::collections::BTreeMap;
+
+fn list_value(ety: Type, elems: Vec<Value>) -> Result<Value, FnError> {
+    Value::list_of(ety, elems).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
+}
+
+fn map_value(ety: Type, entries: Vec<(String, Value)>) -> Result<Value, FnError> {
+    Value::map_of(ety, entries).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
+}
+
+fn charge_elems(ctx: &mut CallCtx, n: usize) -> Result<(), FnError> {
+    ctx.charge((n as u64).saturating_mul(ELEMENT_COST))
+}
+
+// ----- length ---------------------------------------------------------------
+
+pub fn length_type(args: &[Value]) -> Result<Type, FnError> {
+    let t = args[0].ty();
+    if !(t.is_tuple() || t.is_list() || t.is_map() || t.is_set() || t.is_dynamic()) {
+        return Err(FnError::new("collection must be a list, a map or a tuple"));
+    }
+    Ok(Type::Number)
+}
+
+pub fn length(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    Ok(args[0].cty_length())
+}
+
+// ----- concat ---------------------------------------------------------------
+
+pub fn concat_type(args: &[Value]) -> Result<Type, FnError> {
+    if args.is_empty() {
+        return Err(FnError::new("at least one argument is required"));
+    }
+    if args[0].ty().is_list() {
+        let tys: Vec<Type> = args.iter().map(Value::ty).collect();
+        if tys.iter().all(Type::is_list) {
+            if let Some((t, _)) = unify_unsafe(&tys) {
+                return Ok(t);
+            }
+        }
+    }
+    let mut etys = Vec::new();
+    for (i, v) in args.iter().enumerate() {
+        match v.ty() {
+            Type::Tuple(tt) => etys.extend(tt.elems().iter().cloned()),
+            Type::List(e) => {
+                if !v.is_known() {
+                    return Ok(Type::Dynamic);
+                }
+                let n = v.length().unwrap_or(0);
+                etys.extend(std::iter::repeat((*e).clone()).take(n));
+            }
+            t => {
+                return Err(FnError::arg(
+                    i,
+                    format!("all arguments must be lists or tuples; got {}", t.friendly_name()),
+                ))
+            }
+        }
+    }
+    Ok(Type::tuple(etys))
+}
+
+pub fn concat(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let total: usize = args.iter().map(|a| a.elements_slice().len()).sum();
+    charge_elems(ctx, total)?;
+    let mut vals = Vec::with_capacity(total);
+    match ret {
+        Type::List(ety) => {
+            for (i, l) in args.iter().enumerate() {
+                let l = convert(l, ret).map_err(|e| FnError::arg(i, e.to_string()))?;
+                vals.extend(l.elements_slice().iter().cloned());
+            }
+            list_value((**ety).clone(), vals)
+        }
+        _ => {
+            for s in args {
+                vals.extend(s.elements_slice().iter().cloned());
+            }
+            Ok(Value::tuple(vals))
+        }
+    }
+}
+
+// ----- contains, distinct, element --------------------------------------------
+
+pub fn contains(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let t = args[0].ty();
+    if !t.is_list() && !t.is_tuple() && !t.is_set() {
+        return Err(FnError::new("argument must be list, tuple, or set"));
+    }
+    if args[0].is_null() {
+        return Err(FnError::new("cannot search a nil list or set"));
+    }
+    if args[0].elements_slice().is_empty() {
+        return Ok(Value::Bool(false));
+    }
+    if let (Value::Set(s), Value::String(_)) = (&args[0], &args[1]) {
+        if s.element_type() == &Type::String && s.elems().iter().all(Value::is_known) {
+            return Ok(Value::Bool(s.contains(&args[1])));
+        }
+    }
+    let mut unknown = false;
+    for e in args[0].elements_slice() {
+        match args[1].equals_tri(e) {
+            crate::value::Tri::True => return Ok(Value::Bool(true)),
+            crate::value::Tri::Unknown => unknown = true,
+            crate::value::Tri::False => {}
+        }
+    }
+    Ok(if unknown { Value::Unknown(Type::Bool) } else { Value::Bool(false) })
+}
+
+pub fn same_type(args: &[Value]) -> Result<Type, FnError> {
+    Ok(args[0].ty())
+}
+
+pub fn distinct(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let list = &args[0];
+    if !list.is_wholly_known() {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    let elems = list.elements_slice();
+    let mut out: Vec<Value> = Vec::new();
+    if elems.iter().all(|e| matches!(e, Value::String(_))) {
+        let mut seen = std::collections::HashSet::new();
+        for e in elems {
+            if seen.insert(e.as_str().unwrap_or("")) {
+                out.push(e.clone());
+            }
+        }
+    } else {
+        for e in elems {
+            if !out.iter().any(|o| values_equal(o, e)) {
+                out.push(e.clone());
+            }
+        }
+    }
+    let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+    list_value(ety, out)
+}
+
+pub fn element_type(args: &[Value]) -> Result<Type, FnError> {
+    let (list, index) = (&args[0], &args[1]);
+    if let Value::Number(n) = index {
+        if n.sign() < 0 {
+            return Err(FnError::new("cannot use element function with a negative index"));
+        }
+    }
+    match list.ty() {
+        Type::List(e) => Ok((*e).clone()),
+        Type::Tuple(tt) => {
+            if !index.is_known() {
+                return Ok(Type::Dynamic);
+            }
+            let i = go_int(index).map_err(|e| FnError::new(format!("invalid index: {e}")))?;
+            if tt.is_empty() {
+                return Err(FnError::new("cannot use element function with an empty list"));
+            }
+            Ok(tt.elems()[(i % tt.len() as i64) as usize].clone())
+        }
+        t => Err(FnError::new(format!("cannot read elements from {}", t.friendly_name()))),
+    }
+}
+
+pub fn element(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let i = go_int(&args[1]).map_err(|e| FnError::new(format!("invalid index: {e}")))?;
+    if i < 0 {
+        return Err(FnError::new("cannot use element function with a negative index"));
+    }
+    if !args[0].is_known() {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    let elems = args[0].elements_slice();
+    if elems.is_empty() {
+        return Err(FnError::new("cannot use element function with an empty list"));
+    }
+    Ok(elems[(i % elems.len() as i64) as usize].clone())
+}
+
+// ----- flatten ----------------------------------------------------------------
+
+/// cty's flattener: the flattened elements and whether all were known.
+fn flattener(list: &Value, out: &mut Vec<Value>) -> bool {
+    if !list.cty_length().is_known() {
+        return false;
+    }
+    let mut known = true;
+    for v in list.elements_slice() {
+        if matches!(v, Value::Unknown(Type::Dynamic)) {
+            known = false;
+        }
+        let t = v.ty();
+        if !v.is_null() && (t.is_list() || t.is_set() || t.is_tuple()) {
+            if !v.is_known() {
+                known = false;
+                continue;
+            }
+            if !flattener(v, out) {
+                known = false;
+            }
+        } else {
+            out.push(v.clone());
+        }
+    }
+    known
+}
+
+pub fn flatten_type(args: &[Value]) -> Result<Type, FnError> {
+    if !args[0].is_wholly_known() {
+        return Ok(Type::Dynamic);
+    }
+    let t = args[0].ty();
+    if !t.is_list() && !t.is_set() && !t.is_tuple() {
+        return Err(FnError::new("can only flatten lists, sets and tuples"));
+    }
+    let mut out = Vec::new();
+    if !flattener(&args[0], &mut out) {
+        return Ok(Type::Dynamic);
+    }
+    Ok(Type::tuple(out.iter().map(Value::ty).collect()))
+}
+
+pub fn flatten(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    if args[0].elements_slice().is_empty() {
+        return Ok(Value::empty_tuple());
+    }
+    let mut out = Vec::new();
+    if !flattener(&args[0], &mut out) {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    charge_elems(ctx, out.len())?;
+    Ok(Value::tuple(out))
+}
+
+// ----- keys, values, lookup -------------------------------------------------------
+
+pub fn keys_type(args: &[Value]) -> Result<Type, FnError> {
+    match args[0].ty() {
+        Type::Map(_) => Ok(Type::list(Type::String)),
+        Type::Object(ot) => Ok(Type::tuple(vec![Type::String; ot.len()])),
+        _ => Err(FnError::arg(0, "must have map or object type")),
+    }
+}
+
+pub fn keys(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    match args[0].ty() {
+        Type::Object(ot) => Ok(Value::tuple(ot.names().iter().map(|n| Value::string(n)).collect())),
+        _ => {
+            let Some(m) = args[0].as_map() else {
+                return Ok(Value::Unknown(ret.clone()));
+            };
+            list_value(Type::String, m.keys().iter().map(|k| Value::String(k.clone())).collect())
+        }
+    }
+}
+
+pub fn values_type(args: &[Value]) -> Result<Type, FnError> {
+    match args[0].ty() {
+        Type::Map(e) => Ok(Type::list((*e).clone())),
+        Type::Object(ot) => Ok(Type::tuple(ot.types().to_vec())),
+        _ => Err(FnError::new("values() requires a map as the first argument")),
+    }
+}
+
+pub fn values(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let vals = args[0].elements_slice().to_vec();
+    match ret {
+        Type::Tuple(_) => Ok(Value::tuple(vals)),
+        _ => list_value(ret.element_type().cloned().unwrap_or(Type::Dynamic), vals),
+    }
+}
+
+pub fn lookup_type(args: &[Value]) -> Result<Type, FnError> {
+    match args[0].ty() {
+        Type::Object(ot) => {
+            let Some(key) = args[1].as_str() else {
+                return Ok(Type::Dynamic);
+            };
+            match ot.attr_type(key) {
+                Some(t) => Ok(t.clone()),
+                None => Ok(args[2].ty()),
+            }
+        }
+        Type::Map(e) => {
+            if convert(&args[2], &e).is_err() {
+                return Err(FnError::arg(2, "the default value must have the same type as the map elements"));
+            }
+            Ok((*e).clone())
+        }
+        _ => Err(FnError::arg(0, "lookup() requires a map as the first argument")),
+    }
+}
+
+pub fn lookup(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let key = args[1].as_str().unwrap_or("");
+    if !args[0].is_wholly_known() {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    match &args[0] {
+        Value::Object(o) => {
+            if let Some(v) = o.get(&crate::strings::normalize_nfc(key)) {
+                return Ok(v.clone());
+            }
+        }
+        Value::Map(m) => {
+            if let Some(v) = m.get(&crate::strings::normalize_nfc(key)) {
+                return Ok(v.clone());
+            }
+        }
+        _ => {}
+    }
+    convert(&args[2], ret).map_err(|e| FnError::new(e.to_string()))
+}
+
+// ----- merge --------------------------------------------------------------------
+
+pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
+    if args.is_empty() {
+        return Ok(Type::empty_object());
+    }
+    let mut attrs: BTreeMap<String, Type> = BTreeMap::new();
+    let mut first: Option<Type> = None;
+    let mut matching = true;
+    let mut attrs_known = true;
+    for a in args {
+        let t = a.ty();
+        if t.is_dynamic() {
+            return Ok(Type::Dynamic);
+        }
+        match &t {
+            Type::Object(ot) => {
+                if !a.is_null() {
+                    for (n, at) in ot.iter() {
+                        attrs.insert(n.to_string(), at.clone());
+                    }
+                }
+            }
+            Type::Map(e) => match a {
+                Value::Null(_) => {}
+                Value::Map(m) => {
+                    for k in m.keys() {
+                        attrs.insert(k.to_string(), (**e).clone());
+                    }
+                }
+                _ => attrs_known = false,
+            },
+            _ => {
+                return Err(FnError::new(format!(
+                    "arguments must be maps or objects, got {}",
+                    crate::strings::go_quote(&t.friendly_name())
+                )))
+            }
+        }
+        match &first {
+            None => first = Some(t),
+            Some(f) => {
+                if *f != t {
+                    matching = false;
+                }
+            }
+        }
+    }
+    if matching {
+        return Ok(first.unwrap_or_else(Type::empty_object));
+    }
+    if !attrs_known {
+        return Ok(Type::Dynamic);
+    }
+    Ok(Type::object(attrs))
+}
+
+pub fn merge(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    for a in args {
+        if a.is_null() {
+            continue;
+        }
+        if let Some(pairs) = a.key_value_pairs() {
+            for (k, v) in pairs {
+                out.insert(k.to_string(), v.clone());
+            }
+        }
+    }
+    charge_elems(ctx, out.len())?;
+    match ret {
+        Type::Map(e) => map_value((**e).clone(), out.into_iter().collect()),
+        _ => Ok(Value::object(out.into_iter().collect())),
+    }
+}
+
+// ----- range --------------------------------------------------------------------
+
+const RANGE_LIMIT: usize = 1024;
+
+pub fn range(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let nums: Vec<&Number> = args.iter().filter_map(Value::as_number).collect();
+    if nums.len() != args.len() {
+        return Err(FnError::new("a number is required"));
+    }
+    let zero = Number::zero();
+    let one = Number::from_i64(1);
+    let minus_one = Number::from_i64(-1);
+    let (start, end, step) = match nums.as_slice() {
+        [end] => (zero.clone(), (*end).clone(), if end.cmp(&zero).is_lt() { minus_one } else { one }),
+        [start, end] => ((*start).clone(), (*end).clone(), if end.cmp(start).is_lt() { minus_one } else { one }),
+        [start, end, step] => ((*start).clone(), (*end).clone(), (*step).clone()),
+        _ => return Err(FnError::new("must have one, two, or three arguments")),
+    };
+    let down = step.cmp(&zero).is_lt();
+    if down {
+        if end.cmp(&start).is_gt() {
+            return Err(FnError::arg(1, "end must be less than start when step is negative"));
+        }
+    } else if end.cmp(&start).is_lt() {
+        return Err(FnError::arg(1, "end must be greater than start when step is positive"));
+    }
+    let mut vals = Vec::new();
+    let mut num = start;
+    loop {
+        let done = if down { num.cmp(&end).is_le() } else { num.cmp(&end).is_ge() };
+        if done {
+            break;
+        }
+        if vals.len() >= RANGE_LIMIT {
+            return Err(FnError::new(
+                "more than 1024 values were generated; either decrease the difference between start and end or use a smaller step",
+            ));
+        }
+        charge_elems(ctx, 1)?;
+        let next = num
+            .add(&step)
+            .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
+        vals.push(Value::Number(num));
+        num = next;
+    }
+    list_value(Type::Number, vals)
+}
+
+// ----- slice --------------------------------------------------------------------
+
+/// cty's sliceIndexes: (start, end, both known).
+fn slice_indexes(args: &[Value]) -> Result<(usize, usize, bool), FnError> {
+    let list = &args[0];
+    let length = match list {
+        Value::Unknown(Type::Tuple(tt)) => Some(tt.len()),
+        Value::Unknown(_) => None,
+        _ => list.length(),
+    };
+    let mut start = None;
+    let mut end = None;
+    if args[1].is_known() {
+        let s = go_int(&args[1]).map_err(|e| FnError::arg(1, format!("invalid start index: {e}")))?;
+        if s < 0 {
+            return Err(FnError::arg(1, "start index must not be less than zero"));
+        }
+        if matches!(length, Some(l) if s as u64 > l as u64) {
+            return Err(FnError::arg(1, "start index must not be greater than the length of the list"));
+        }
+        start = Some(s as usize);
+    }
+    if args[2].is_known() {
+        let e = go_int(&args[2]).map_err(|e| FnError::arg(2, format!("invalid end index: {e}")))?;
+        if e < 0 {
+            return Err(FnError::arg(2, "end index must not be less than zero"));
+        }
+        if matches!(length, Some(l) if e as u64 > l as u64) {
+            return Err(FnError::arg(2, "end index must not be greater than the length of the list"));
+        }
+        end = Some(e as usize);
+    }
+    if let (Some(s), Some(e)) = (start, end) {
+        if s > e {
+            return Err(FnError::arg(1, "start index must not be greater than end index"));
+        }
+        return Ok((s, e, true));
+    }
+    Ok((start.unwrap_or(0), end.unwrap_or(0), false))
+}
+
+pub fn slice_type(args: &[Value]) -> Result<Type, FnError> {
+    let t = args[0].ty();
+    if t.is_set() {
+        return Err(FnError::arg(
+            0,
+            "cannot slice a set, because its elements do not have indices; explicitly convert to a list if the ordering of the result is not important",
+        ));
+    }
+    if !t.is_list() && !t.is_tuple() {
+        return Err(FnError::arg(0, "must be a list or tuple value"));
+    }
+    let (s, e, known) = slice_indexes(args)?;
+    match &t {
+        Type::Tuple(tt) if known => Ok(Type::tuple(tt.elems().get(s..e).unwrap_or(&[]).to_vec())),
+        Type::Tuple(_) => Ok(Type::Dynamic),
+        _ => Ok(t),
+    }
+}
+
+pub fn slice(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    if ret.is_dynamic() {
+        return Ok(Value::dynamic_unknown());
+    }
+    let (s, e, _) = slice_indexes(args)?;
+    let part = args[0].elements_slice().get(s..e).unwrap_or(&[]).to_vec();
+    match ret {
+        Type::Tuple(_) => Ok(Value::tuple(part)),
+        _ => list_value(ret.element_type().cloned().unwrap_or(Type::Dynamic), part),
+    }
+}
+
+// ----- chunklist ------------------------------------------------------------------
+
+pub fn chunklist_type(args: &[Value]) -> Result<Type, FnError> {
+    Ok(Type::list(args[0].ty()))
+}
+
+pub fn chunklist(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let list = &args[0];
+    let size = go_int(&args[1]).map_err(|e| FnError::new(format!("invalid size: {e}")))?;
+    if size < 0 {
+        return Err(FnError::new("the size argument must be positive"));
+    }
+    let elems = list.elements_slice();
+    if elems.is_empty() {
+        return Ok(Value::list_empty(list.ty()));
+    }
+    if size == 0 {
+        return list_value(list.ty(), vec![list.clone()]);
+    }
+    let size = usize::try_from(size).unwrap_or(usize::MAX);
+    let ety = list.ty().element_type().cloned().unwrap_or(Type::Dynamic);
+    let chunks = elems.len().div_ceil(size);
+    charge_elems(ctx, chunks.saturating_add(elems.len()))?;
+    let mut out = Vec::with_capacity(chunks);
+    for c in elems.chunks(size) {
+        out.push(list_value(ety.clone(), c.to_vec())?);
+    }
+    list_value(list.ty(), out)
+}
+
+// ----- coalesce, coalescelist, compact ------------------------------------------------
+
+pub fn coalesce_type(args: &[Value]) -> Result<Type, FnError> {
+    let tys: Vec<Type> = args.iter().map(Value::ty).collect();
+    match unify_unsafe(&tys) {
+        Some((t, _)) if !tys.is_empty() => Ok(t),
+        _ => Err(FnError::new("all arguments must have the same type")),
+    }
+}
+
+pub fn coalesce(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    for a in args {
+        if !a.is_known() {
+            return Ok(Value::Unknown(ret.clone()));
+        }
+        if a.is_null() {
+            continue;
+        }
+        return convert(a, ret).map_err(|e| FnError::new(e.to_string()));
+    }
+    Err(FnError::new("no non-null arguments"))
+}
+
+pub fn coalescelist_type(args: &[Value]) -> Result<Type, FnError> {
+    if args.is_empty() {
+        return Err(FnError::new("at least one argument is required"));
+    }
+    let mut tys = Vec::with_capacity(args.len());
+    for a in args {
+        if !a.is_known() {
+            return Ok(Type::Dynamic);
+        }
+        let t = a.ty();
+        if !t.is_list() && !t.is_tuple() {
+            return Err(FnError::new("coalescelist arguments must be lists or tuples"));
+        }
+        tys.push(t);
+    }
+    if tys.iter().all(|t| *t == tys[0]) {
+        return Ok(tys.swap_remove(0));
+    }
+    Ok(Type::Dynamic)
+}
+
+pub fn coalescelist(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    for a in args {
+        if !a.is_known() {
+            return Ok(Value::Unknown(ret.clone()));
+        }
+        if a.is_null() {
+            continue;
+        }
+        if !a.elements_slice().is_empty() {
+            return Ok(a.clone());
+        }
+    }
+    Err(FnError::new("no non-null arguments"))
+}
+
+pub fn compact(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    if !args[0].is_wholly_known() {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    let out: Vec<Value> =
+        args[0].elements_slice().iter().filter(|v| matches!(v.as_str(), Some(s) if !s.is_empty())).cloned().collect();
+    list_value(Type::String, out)
+}
+
+// ----- zipmap ---------------------------------------------------------------------
+
+pub fn zipmap_type(args: &[Value]) -> Result<Type, FnError> {
+    let (keys, values) = (&args[0], &args[1]);
+    match values.ty() {
+        Type::List(e) => Ok(Type::map((*e).clone())),
+        Type::Tuple(tt) => {
+            if !keys.is_wholly_known() {
+                return Ok(Type::Dynamic);
+            }
+            let ks = keys.elements_slice();
+            if ks.len() != tt.len() {
+                return Err(FnError::new(format!(
+                    "number of keys ({}) does not match number of values ({})",
+                    ks.len(),
+                    tt.len()
+                )));
+            }
+            let mut attrs = BTreeMap::new();
+            for (i, k) in ks.iter().enumerate() {
+                let Some(k) = k.as_str() else {
+                    return Err(FnError::new(format!("keys list has null value at index {i}")));
+                };
+                attrs.insert(k.to_string(), tt.elems()[i].clone());
+            }
+            Ok(Type::object(attrs))
+        }
+        _ => Err(FnError::new("values argument must be a list or tuple value")),
+    }
+}
+
+pub fn zipmap(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let (keys, values) = (&args[0], &args[1]);
+    if !keys.is_wholly_known() {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    let (ks, vs) = (keys.elements_slice(), values.elements_slice());
+    if ks.len() != vs.len() {
+        return Err(FnError::new(format!(
+            "number of keys ({}) does not match number of values ({})",
+            ks.len(),
+            vs.len()
+        )));
+    }
+    charge_elems(ctx, ks.len())?;
+    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    for (k, v) in ks.iter().zip(vs) {
+        let k = k.as_str().ok_or_else(|| FnError::new("panic in function implementation: value is null"))?;
+        out.insert(k.to_string(), v.clone());
+    }
+    match ret {
+        Type::Map(e) => map_value((**e).clone(), out.into_iter().collect()),
+        Type::Object(_) => Ok(Value::object(out.into_iter().collect())),
+        t => Err(FnError::new(format!(
+            "internally selected incorrect result type {} (this is a bug)",
+            t.friendly_name()
+        ))),
+    }
+}
+
+// ----- setproduct -------------------------------------------------------------------
+
+pub fn setproduct_type(args: &[Value]) -> Result<Type, FnError> {
+    if args.len() < 2 {
+        return Err(FnError::new("at least two arguments are required"));
+    }
+    let mut list_count = 0;
+    let mut etys = Vec::with_capacity(args.len());
+    for (i, a) in args.iter().enumerate() {
+        match a.ty() {
+            Type::Set(e) => etys.push((*e).clone()),
+            Type::List(e) => {
+                etys.push((*e).clone());
+                list_count += 1;
+            }
+            Type::Tuple(tt) => {
+                list_count += 1;
+                if tt.is_empty() {
+                    etys.push(Type::Dynamic);
+                    continue;
+                }
+                match unify_unsafe(tt.elems()) {
+                    Some((t, _)) => etys.push(t),
+                    None => return Err(FnError::arg(i, "all elements must be of the same type")),
+                }
+            }
+            _ => return Err(FnError::arg(i, "a set or a list is required")),
+        }
+    }
+    if list_count == args.len() {
+        Ok(Type::list(Type::tuple(etys)))
+    } else {
+        Ok(Type::set(Type::tuple(etys)))
+    }
+}
+
+pub fn setproduct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+    let mut total: u64 = 1;
+    let mut unknown_len = false;
+    for a in args {
+        match a.cty_length() {
+            Value::Number(n) => total = total.saturating_mul(n.to_u64().unwrap_or(u64::MAX)),
+            _ => unknown_len = true,
+        }
+    }
+    if unknown_len {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    if total == 0 {
+        return Ok(if ret.is_list() { Value::list_empty(ety) } else { Value::set_empty(ety) });
+    }
+    ctx.charge(total.saturating_mul(ELEMENT_COST.saturating_mul(args.len() as u64 + 1)))?;
+    let sub_tys: Vec<Type> = ety.tuple_type().map(|tt| tt.elems().to_vec()).unwrap_or_default();
+    let lists: Vec<&[Value]> = args.iter().map(Value::elements_slice).collect();
+    let mut idx = vec![0usize; args.len()];
+    let mut product = Vec::with_capacity(total as usize);
+    for _ in 0..total {
+        let mut tuple = Vec::with_capacity(args.len());
+        for (j, &n) in idx.iter().enumerate() {
+            let v = &lists[j][n];
+            let want = sub_tys.get(j).cloned().unwrap_or(Type::Dynamic);
+            let v = if v.has_type(&want) {
+                v.clone()
+            } else {
+                convert(v, &want).map_err(|_| {
+                    FnError::new(format!(
+                        "failed to convert argVals[{j}][{n}] to {}; this is a bug in cty",
+                        want.friendly_name()
+                    ))
+                })?
+            };
+            tuple.push(v);
+        }
+        product.push(Value::tuple(tuple));
+        for j in (0..idx.len()).rev() {
+            idx[j] += 1;
+            if idx[j] < lists[j].len() {
+                break;
+            }
+            idx[j] = 0;
+        }
+    }
+    if ret.is_list() {
+        list_value(ety, product)
+    } else {
+        Value::set_of(ety, product).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
+    }
+}

@@ -1,0 +1,564 @@
+//! The function table and the standard function library.
+//!
+//! Semantics are go-cty 1.12.1's `function` package (parameters, the
+//! type/implementation split, null/unknown short-circuits) combined with
+//! how hcl's `FunctionCallExpr` converts arguments and words diagnostics.
+//!
+//! # API (used by the VM and the compiler)
+//!
+//! ```text
+//! FunctionTable::stdlib() -> FunctionTable          // the oracle's "stdlib" table without try/can
+//! FunctionTable::empty() -> FunctionTable
+//! table.lookup(name) -> Option<FuncId>              // "ns::f" names are plain keys
+//! table.names() -> impl Iterator<Item = &str>       // for "did you mean"
+//! table.signature(id) -> &Signature                 // params + var param + pure flag
+//! table.name(id) -> &str
+//! table.call(id, args, budget) -> Result<Value, Vec<CallError>>   // whole calling convention
+//! table.register(def) -> Result<FuncId, RegisterError>           // host functions
+//! ```
+//!
+//! `call` takes the arguments after `...` expansion and performs, in hcl's
+//! order: the arity check, conversion of every argument to its parameter
+//! type (all conversion failures are reported, one `CallError` each), cty's
+//! null and dynamic-type checks, the return type, the unknown short-circuit
+//! and the implementation. A VM that evaluates arguments itself and wants
+//! hcl's exact diagnostic interleaving can use the steps separately:
+//! [`FunctionTable::check_arity`], [`FunctionTable::convert_arg`] and
+//! [`FunctionTable::call_converted`].
+//!
+//! Each [`CallError`] carries the hcl summary and detail text and an
+//! [`ErrorSite`] saying which source range hcl puts the diagnostic on.
+//!
+//! # Size budget
+//!
+//! Functions whose result can be much larger than their arguments (`range`,
+//! `setproduct`, `formatlist`, `chunklist`, `indent`, `format`, `join`,
+//! `replace`, ...) charge a [`SizeBudget`] before building: one unit per
+//! output byte and [`ELEMENT_COST`] units per produced element. Exhausting
+//! it is an "Error in function call".
+//!
+//! # Regular expressions
+//!
+//! `regex`, `regexall` and `regexreplace` compile their pattern through a
+//! bounded cache owned by the table (keyed by pattern text), so a constant
+//! pattern is compiled once. The compiler may warm it ahead of time with
+//! [`FunctionTable::precompile_regex`].
+
+mod collection;
+mod conversion;
+mod datetime;
+mod encoding;
+mod format;
+mod gomath;
+mod numeric;
+mod regex;
+mod set;
+mod string;
+mod table;
+
+pub use table::stdlib_defs;
+
+use crate::convert::convert;
+use crate::types::Type;
+use crate::value::Value;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+
+/// Index of a function in its [`FunctionTable`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct FuncId(pub u32);
+
+/// One parameter (cty `function.Parameter`).
+#[derive(Clone, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: Type,
+    pub allow_null: bool,
+    pub allow_unknown: bool,
+    pub allow_dynamic: bool,
+}
+
+impl Param {
+    /// A parameter that accepts neither null, unknown nor dynamic-typed values.
+    pub fn new(name: &str, ty: Type) -> Param {
+        Param { name: name.to_string(), ty, allow_null: false, allow_unknown: false, allow_dynamic: false }
+    }
+    pub fn null(mut self) -> Param {
+        self.allow_null = true;
+        self
+    }
+    pub fn unknown(mut self) -> Param {
+        self.allow_unknown = true;
+        self
+    }
+    pub fn dynamic(mut self) -> Param {
+        self.allow_dynamic = true;
+        self
+    }
+}
+
+/// A function's parameters.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    pub params: Vec<Param>,
+    pub var_param: Option<Param>,
+    /// Same arguments always give the same result and the call has no side
+    /// effects, so the compiler may fold calls with constant arguments.
+    pub pure: bool,
+}
+
+impl Signature {
+    /// The parameter that argument `i` binds to.
+    pub fn param_for(&self, i: usize) -> Option<&Param> {
+        self.params.get(i).or(self.var_param.as_ref())
+    }
+}
+
+/// An error from a function's type or implementation step (cty's plain
+/// errors and `function.ArgError`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FnError {
+    /// The argument the error is about (cty `ArgError.Index`).
+    pub arg: Option<usize>,
+    pub message: String,
+}
+
+impl FnError {
+    pub fn new(message: impl Into<String>) -> FnError {
+        FnError { arg: None, message: message.into() }
+    }
+    pub fn arg(i: usize, message: impl Into<String>) -> FnError {
+        FnError { arg: Some(i), message: message.into() }
+    }
+}
+
+impl fmt::Display for FnError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// Computes the return type from the (converted) arguments; unknown
+/// arguments are possible here, as in cty.
+pub type TypeFn = Arc<dyn Fn(&[Value]) -> Result<Type, FnError> + Send + Sync>;
+/// Computes the result. Receives the return type computed before.
+pub type ImplFn = Arc<dyn Fn(&[Value], &Type, &mut CallCtx<'_>) -> Result<Value, FnError> + Send + Sync>;
+
+/// What an implementation gets besides its arguments.
+pub struct CallCtx<'a> {
+    pub budget: &'a mut dyn SizeBudget,
+    regexes: &'a regex::RegexCache,
+}
+
+impl CallCtx<'_> {
+    /// Charges `units` of the size budget.
+    pub fn charge(&mut self, units: u64) -> Result<(), FnError> {
+        charge(self.budget, units)
+    }
+}
+
+/// Everything needed to register a function.
+#[derive(Clone)]
+pub struct FunctionDef {
+    pub name: String,
+    pub signature: Signature,
+    pub return_type: TypeFn,
+    pub imp: ImplFn,
+}
+
+impl FunctionDef {
+    /// A function with a fixed return type.
+    pub fn with_static_type(name: &str, signature: Signature, ret: Type, imp: ImplFn) -> FunctionDef {
+        FunctionDef { name: name.to_string(), signature, return_type: Arc::new(move |_| Ok(ret.clone())), imp }
+    }
+}
+
+impl fmt::Debug for FunctionDef {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("FunctionDef").field("name", &self.name).field("signature", &self.signature).finish()
+    }
+}
+
+/// Why a function could not be registered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RegisterError {
+    DuplicateName(String),
+    /// Names are identifiers, optionally namespaced with `::`.
+    InvalidName(String),
+    /// Two parameters share a name, or a parameter has an empty name.
+    InvalidParameter(String),
+    TooManyFunctions,
+}
+
+impl fmt::Display for RegisterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RegisterError::DuplicateName(n) => write!(f, "a function named {n:?} is already registered"),
+            RegisterError::InvalidName(n) => write!(f, "{n:?} is not a valid function name"),
+            RegisterError::InvalidParameter(n) => write!(f, "invalid parameter list: {n}"),
+            RegisterError::TooManyFunctions => f.write_str("too many functions"),
+        }
+    }
+}
+
+impl std::error::Error for RegisterError {}
+
+/// Where hcl puts a call diagnostic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorSite {
+    /// Subject: the start range of argument `i` (after `...` expansion, all
+    /// expanded arguments share the expanding expression's range); context:
+    /// the whole call.
+    Argument(usize),
+    /// Subject: the whole call, no context (an argument error about a
+    /// variadic parameter that received no arguments).
+    WholeCall,
+    /// Subject: the call's start (`name(`); context: the whole call.
+    CallStart,
+    /// Subject: the closing parenthesis; context: the whole call.
+    CloseParen,
+}
+
+/// One diagnostic of a failed call, worded as hcl words it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CallError {
+    pub arg_index: Option<usize>,
+    pub site: ErrorSite,
+    pub summary: String,
+    pub detail: String,
+}
+
+/// Output size accounting for functions that can build large results.
+pub trait SizeBudget {
+    /// Takes `units` from the budget; false when not enough remain.
+    fn charge(&mut self, units: u64) -> bool;
+}
+
+/// Units charged per produced collection element.
+pub const ELEMENT_COST: u64 = 16;
+
+/// A budget with a fixed number of units.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    remaining: u64,
+}
+
+impl Budget {
+    pub fn new(units: u64) -> Budget {
+        Budget { remaining: units }
+    }
+    /// No limit (for trusted callers and tests).
+    pub fn unlimited() -> Budget {
+        Budget { remaining: u64::MAX }
+    }
+    pub fn remaining(&self) -> u64 {
+        self.remaining
+    }
+}
+
+impl SizeBudget for Budget {
+    fn charge(&mut self, units: u64) -> bool {
+        match self.remaining.checked_sub(units) {
+            Some(r) => {
+                self.remaining = r;
+                true
+            }
+            None => {
+                self.remaining = 0;
+                false
+            }
+        }
+    }
+}
+
+/// Charges `units`, turning exhaustion into a call error.
+pub(crate) fn charge(budget: &mut dyn SizeBudget, units: u64) -> Result<(), FnError> {
+    if budget.charge(units) {
+        Ok(())
+    } else {
+        Err(FnError::new("the result is too large (it exceeds the evaluation size limit)"))
+    }
+}
+
+struct Entry {
+    def: FunctionDef,
+}
+
+/// A set of callable functions. Build once, share behind an `Arc`.
+pub struct FunctionTable {
+    entries: Vec<Entry>,
+    by_name: HashMap<String, FuncId>,
+    regex_cache: regex::RegexCache,
+}
+
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<FunctionTable>();
+};
+
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.split("::").all(|part| {
+            let mut chars = part.chars();
+            matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_')
+                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+        })
+}
+
+impl FunctionTable {
+    pub fn empty() -> FunctionTable {
+        FunctionTable { entries: Vec::new(), by_name: HashMap::new(), regex_cache: regex::RegexCache::new() }
+    }
+
+    /// The oracle's "stdlib" table: go-cty's stdlib functions under
+    /// Terraform-style names (`try` and `can` are special forms of the VM).
+    pub fn stdlib() -> FunctionTable {
+        let mut t = FunctionTable::empty();
+        for def in stdlib_defs() {
+            // The stdlib names are distinct, valid identifiers.
+            let _ = t.register(def);
+        }
+        t
+    }
+
+    pub fn register(&mut self, def: FunctionDef) -> Result<FuncId, RegisterError> {
+        if !valid_name(&def.name) {
+            return Err(RegisterError::InvalidName(def.name));
+        }
+        if self.by_name.contains_key(&def.name) {
+            return Err(RegisterError::DuplicateName(def.name));
+        }
+        let sig = &def.signature;
+        let mut seen = std::collections::HashSet::new();
+        for p in sig.params.iter().chain(sig.var_param.iter()) {
+            if p.name.is_empty() || !seen.insert(p.name.as_str()) {
+                return Err(RegisterError::InvalidParameter(format!("parameter name {:?}", p.name)));
+            }
+        }
+        let id = u32::try_from(self.entries.len()).map_err(|_| RegisterError::TooManyFunctions)?;
+        self.by_name.insert(def.name.clone(), FuncId(id));
+        self.entries.push(Entry { def });
+        Ok(FuncId(id))
+    }
+
+    pub fn lookup(&self, name: &str) -> Option<FuncId> {
+        self.by_name.get(name).copied()
+    }
+
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.entries.iter().map(|e| e.def.name.as_str())
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    fn entry(&self, id: FuncId) -> &Entry {
+        // FuncIds are only handed out by this table.
+        &self.entries[id.0 as usize]
+    }
+
+    pub fn signature(&self, id: FuncId) -> &Signature {
+        &self.entry(id).def.signature
+    }
+
+    pub fn name(&self, id: FuncId) -> &str {
+        &self.entry(id).def.name
+    }
+
+    /// Compiles `pattern` into the table's regex cache (errors are reported
+    /// when the function is called).
+    pub fn precompile_regex(&self, pattern: &str) {
+        let _ = self.regex_cache.get(pattern);
+    }
+
+    /// hcl's arity check, for `n` arguments after expansion.
+    pub fn check_arity(&self, id: FuncId, n: usize) -> Result<(), CallError> {
+        let def = &self.entry(id).def;
+        let sig = &def.signature;
+        if n < sig.params.len() {
+            let qual = if sig.var_param.is_some() { " at least" } else { "" };
+            return Err(CallError {
+                arg_index: None,
+                site: ErrorSite::CloseParen,
+                summary: "Not enough function arguments".into(),
+                detail: format!(
+                    "Function {} expects{} {} argument(s). Missing value for {}.",
+                    crate::strings::go_quote(&def.name),
+                    qual,
+                    sig.params.len(),
+                    crate::strings::go_quote(&sig.params[n].name)
+                ),
+            });
+        }
+        if sig.var_param.is_none() && n > sig.params.len() {
+            return Err(CallError {
+                arg_index: Some(sig.params.len()),
+                site: ErrorSite::Argument(sig.params.len()),
+                summary: "Too many function arguments".into(),
+                detail: format!(
+                    "Function {} expects only {} argument(s).",
+                    crate::strings::go_quote(&def.name),
+                    sig.params.len()
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Converts argument `i` to its parameter's type, as hcl does before
+    /// calling.
+    pub fn convert_arg(&self, id: FuncId, i: usize, v: &Value) -> Result<Value, CallError> {
+        let sig = self.signature(id);
+        let Some(p) = sig.param_for(i) else {
+            return Ok(v.clone());
+        };
+        convert(v, &p.ty).map_err(|e| CallError {
+            arg_index: Some(i),
+            site: ErrorSite::Argument(i),
+            summary: "Invalid function argument".into(),
+            detail: format!("Invalid value for {} parameter: {}.", crate::strings::go_quote(&p.name), e),
+        })
+    }
+
+    /// Arity check, argument conversion and the call.
+    pub fn call(&self, id: FuncId, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, Vec<CallError>> {
+        self.check_arity(id, args.len()).map_err(|e| vec![e])?;
+        let mut converted = Vec::with_capacity(args.len());
+        let mut errors = Vec::new();
+        for (i, a) in args.iter().enumerate() {
+            match self.convert_arg(id, i, a) {
+                Ok(v) => converted.push(v),
+                Err(e) => {
+                    errors.push(e);
+                    converted.push(Value::dynamic_unknown());
+                }
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        self.call_converted(id, &converted, budget).map_err(|e| vec![e])
+    }
+
+    /// cty's `Function.Call` on arguments that already passed
+    /// [`FunctionTable::check_arity`] and [`FunctionTable::convert_arg`].
+    pub fn call_converted(&self, id: FuncId, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, CallError> {
+        let def = &self.entry(id).def;
+        self.invoke(def, args, budget).map_err(|e| self.to_call_error(def, args.len(), e))
+    }
+
+    fn invoke(&self, def: &FunctionDef, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+        let sig = &def.signature;
+        let ret = match self.return_type(def, args)? {
+            Some(t) => t,
+            None => Type::Dynamic,
+        };
+        for (i, a) in args.iter().enumerate() {
+            let Some(p) = sig.param_for(i) else { break };
+            if !a.is_known() && !p.allow_unknown {
+                return Ok(Value::Unknown(ret));
+            }
+        }
+        let mut ctx = CallCtx { budget, regexes: &self.regex_cache };
+        (def.imp)(args, &ret, &mut ctx)
+    }
+
+    /// cty `ReturnTypeForValues`; `Ok(None)` is the dynamic short-circuit
+    /// for a dynamic-typed argument to a parameter that does not allow it.
+    fn return_type(&self, def: &FunctionDef, args: &[Value]) -> Result<Option<Type>, FnError> {
+        let sig = &def.signature;
+        for (i, a) in args.iter().enumerate() {
+            let Some(p) = sig.param_for(i) else { break };
+            if a.is_null() && !p.allow_null {
+                return Err(FnError::arg(i, "argument must not be null"));
+            }
+            if matches!(a, Value::Null(Type::Dynamic) | Value::Unknown(Type::Dynamic)) {
+                if !p.allow_dynamic {
+                    return Ok(None);
+                }
+            } else if !a.ty().conforms_to(&p.ty) {
+                return Err(FnError::arg(i, crate::convert::mismatch_message(&a.ty(), &p.ty)));
+            }
+        }
+        (def.return_type)(args).map(Some)
+    }
+
+    fn to_call_error(&self, def: &FunctionDef, nargs: usize, e: FnError) -> CallError {
+        let name = crate::strings::go_quote(&def.name);
+        if let Some(i) = e.arg {
+            let param = def.signature.param_for(i);
+            match param {
+                Some(p) if i < nargs => {
+                    return CallError {
+                        arg_index: Some(i),
+                        site: ErrorSite::Argument(i),
+                        summary: "Invalid function argument".into(),
+                        detail: format!(
+                            "Invalid value for {} parameter: {}.",
+                            crate::strings::go_quote(&p.name),
+                            e.message
+                        ),
+                    }
+                }
+                Some(p) => {
+                    return CallError {
+                        arg_index: None,
+                        site: ErrorSite::WholeCall,
+                        summary: "Invalid function argument".into(),
+                        detail: format!(
+                            "Invalid value for {} parameter: {}.",
+                            crate::strings::go_quote(&p.name),
+                            e.message
+                        ),
+                    }
+                }
+                None => {}
+            }
+        }
+        CallError {
+            arg_index: None,
+            site: ErrorSite::CallStart,
+            summary: "Error in function call".into(),
+            detail: format!("Call to function {} failed: {}.", name, e.message),
+        }
+    }
+}
+
+
+// ----- helpers shared by the function families ---------------------------
+
+/// gocty's conversion of a known number to a Go `int`.
+pub(crate) fn go_int(v: &Value) -> Result<i64, String> {
+    match v {
+        Value::Number(n) => n
+            .to_i64()
+            .ok_or_else(|| "value must be a whole number, between -9223372036854775808 and 9223372036854775807".to_string()),
+        _ => Err("a number is required".to_string()),
+    }
+}
+
+/// gocty's conversion of a known number to a Go `float64`.
+pub(crate) fn go_f64(v: &Value) -> Result<f64, String> {
+    match v {
+        Value::Number(n) => n.to_f64_in_range().ok_or_else(|| {
+            format!("value must be between {:.6} and {:.6} inclusive", -f64::MAX, f64::MAX)
+        }),
+        _ => Err("a number is required".to_string()),
+    }
+}
+
+/// The text of a known string argument (null and unknown strings are
+/// excluded by the calling convention before implementations run).
+pub(crate) fn str_arg(v: &Value) -> &str {
+    v.as_str().unwrap_or("")
+}
+
+/// cty's `Value.Equals(...).True()`.
+pub(crate) fn values_equal(a: &Value, b: &Value) -> bool {
+    a.equals_tri(b) == crate::value::Tri::True
+}

@@ -1,0 +1,87 @@
+//! setunion setintersection setsubtract setsymmetricdifference
+
+use super::{CallCtx, FnError, ELEMENT_COST};
+use crate::convert::convert;
+use crate::types::Type;
+use crate::unify::unify_unsafe;
+use crate::value::Value;
+
+pub fn set_op_type(args: &[Value]) -> Result<Type, FnError> {
+    let mut etys = Vec::with_capacity(args.len());
+    for a in args {
+        let ety = a.ty().element_type().cloned().unwrap_or(Type::Dynamic);
+        if a.is_known() && a.elements_slice().is_empty() && ety.is_dynamic() {
+            continue;
+        }
+        etys.push(ety);
+    }
+    if etys.is_empty() {
+        return Ok(Type::set(Type::Dynamic));
+    }
+    match unify_unsafe(&etys) {
+        Some((t, _)) => Ok(Type::set(t)),
+        None => Err(FnError::new("given sets must all have compatible element types")),
+    }
+}
+
+#[derive(Clone, Copy)]
+enum SetOp {
+    Union,
+    Intersection,
+    Subtract,
+    SymmetricDifference,
+}
+
+fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Value, FnError> {
+    let allow_unknowns = matches!(op, SetOp::Union);
+    let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+    let mut acc: Option<Vec<Value>> = None;
+    for (i, a) in args.iter().enumerate() {
+        let s = convert(a, ret).map_err(|e| FnError::arg(i, e.to_string()))?;
+        if !allow_unknowns && !s.is_wholly_known() {
+            return Ok(Value::Unknown(ret.clone()));
+        }
+        let Value::Set(sv) = &s else {
+            return Ok(Value::Unknown(ret.clone()));
+        };
+        ctx.charge(sv.elems().len() as u64 * ELEMENT_COST)?;
+        acc = Some(match acc.take() {
+            None => sv.elems().to_vec(),
+            Some(cur) => {
+                let cur_set = Value::set_of(ety.clone(), cur.clone())
+                    .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
+                let cur_sv = cur_set.as_set();
+                let in_cur = |v: &Value| cur_sv.is_some_and(|c| c.contains(v));
+                match op {
+                    SetOp::Union => {
+                        let mut out = cur;
+                        out.extend(sv.elems().iter().cloned());
+                        out
+                    }
+                    SetOp::Intersection => cur.into_iter().filter(|v| sv.contains(v)).collect(),
+                    SetOp::Subtract => cur.into_iter().filter(|v| !sv.contains(v)).collect(),
+                    SetOp::SymmetricDifference => {
+                        let mut out: Vec<Value> = cur.iter().filter(|v| !sv.contains(v)).cloned().collect();
+                        out.extend(sv.elems().iter().filter(|v| !in_cur(v)).cloned());
+                        out
+                    }
+                }
+            }
+        });
+    }
+    Value::set_of(ety, acc.unwrap_or_default())
+        .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
+}
+
+pub fn setunion(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    set_op(args, ret, ctx, SetOp::Union)
+}
+pub fn setintersection(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    set_op(args, ret, ctx, SetOp::Intersection)
+}
+pub fn setsubtract(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    set_op(args, ret, ctx, SetOp::Subtract)
+}
+pub fn setsymmetricdifference(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    set_op(args, ret, ctx, SetOp::SymmetricDifference)
+}

@@ -1,0 +1,261 @@
+//! upper lower title chomp trimspace trim trimprefix trimsuffix indent join
+//! split replace substr reverse sort
+
+use super::{go_int, str_arg, CallCtx, FnError, ELEMENT_COST};
+use crate::types::Type;
+use crate::value::Value;
+use unicode_segmentation::UnicodeSegmentation;
+
+/// Go's `unicode.ToUpper`: the simple (one-to-one) mapping; characters
+/// whose only uppercase form is several characters stay as they are.
+fn simple_upper(c: char) -> char {
+    let mut m = c.to_uppercase();
+    match (m.next(), m.next()) {
+        (Some(u), None) => u,
+        _ => c,
+    }
+}
+
+fn simple_lower(c: char) -> char {
+    if c == '\u{130}' {
+        return 'i';
+    }
+    let mut m = c.to_lowercase();
+    match (m.next(), m.next()) {
+        (Some(l), None) => l,
+        _ => c,
+    }
+}
+
+/// Go's `unicode.ToTitle`: uppercase except for the Latin digraphs that
+/// have a titlecase form of their own.
+fn simple_title(c: char) -> char {
+    match c {
+        '\u{1C4}'..='\u{1C6}' => '\u{1C5}',
+        '\u{1C7}'..='\u{1C9}' => '\u{1C8}',
+        '\u{1CA}'..='\u{1CC}' => '\u{1CB}',
+        '\u{1F1}'..='\u{1F3}' => '\u{1F2}',
+        _ => simple_upper(c),
+    }
+}
+
+pub fn upper(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let s = str_arg(&args[0]);
+    Ok(Value::from_string(s.chars().map(simple_upper).collect()))
+}
+
+pub fn lower(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let s = str_arg(&args[0]);
+    Ok(Value::from_string(s.chars().map(simple_lower).collect()))
+}
+
+/// Go's `strings.Title` word separators.
+fn is_separator(c: char) -> bool {
+    if c.is_ascii() {
+        return !(c.is_ascii_alphanumeric() || c == '_');
+    }
+    if c.is_alphabetic() || c.is_numeric() {
+        return false;
+    }
+    c.is_whitespace()
+}
+
+pub fn title(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let s = str_arg(&args[0]);
+    let mut prev = ' ';
+    let out: String = s
+        .chars()
+        .map(|c| {
+            let r = if is_separator(prev) { simple_title(c) } else { c };
+            prev = c;
+            r
+        })
+        .collect();
+    Ok(Value::from_string(out))
+}
+
+pub fn reverse(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let s = str_arg(&args[0]);
+    let mut out = String::with_capacity(s.len());
+    for g in s.graphemes(true).rev() {
+        out.push_str(g);
+    }
+    Ok(Value::from_string(out))
+}
+
+pub fn chomp(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    Ok(Value::string(str_arg(&args[0]).trim_end_matches(['\r', '\n'])))
+}
+
+pub fn trimspace(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    Ok(Value::string(str_arg(&args[0]).trim()))
+}
+
+pub fn trim(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let (s, cutset) = (str_arg(&args[0]), str_arg(&args[1]));
+    Ok(Value::string(s.trim_matches(|c: char| cutset.contains(c))))
+}
+
+pub fn trimprefix(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let (s, p) = (str_arg(&args[0]), str_arg(&args[1]));
+    Ok(Value::string(s.strip_prefix(p).unwrap_or(s)))
+}
+
+pub fn trimsuffix(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let (s, p) = (str_arg(&args[0]), str_arg(&args[1]));
+    Ok(Value::string(s.strip_suffix(p).unwrap_or(s)))
+}
+
+pub fn indent(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let spaces = go_int(&args[0]).map_err(FnError::new)?;
+    let s = str_arg(&args[1]);
+    if spaces < 0 {
+        return Err(FnError::new("panic in function implementation: strings: negative Repeat count"));
+    }
+    let lines = s.bytes().filter(|&b| b == b'\n').count() as u64;
+    ctx.charge((s.len() as u64).saturating_add(lines.saturating_mul(spaces as u64)))?;
+    if lines == 0 {
+        return Ok(args[1].clone());
+    }
+    let pad = format!("\n{}", " ".repeat(spaces as usize));
+    Ok(Value::from_string(s.replace('\n', &pad)))
+}
+
+pub fn replace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let (s, old, new) = (str_arg(&args[0]), str_arg(&args[1]), str_arg(&args[2]));
+    let matches = if old.is_empty() { s.chars().count() as u64 + 1 } else { s.matches(old).count() as u64 };
+    ctx.charge((s.len() as u64).saturating_add(matches.saturating_mul(new.len() as u64)))?;
+    Ok(Value::from_string(s.replace(old, new)))
+}
+
+pub fn split(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let (sep, s) = (str_arg(&args[0]), str_arg(&args[1]));
+    let parts: Vec<&str> = if sep.is_empty() {
+        // Go splits into single UTF-8 sequences, without empty ends.
+        s.char_indices().map(|(i, c)| &s[i..i + c.len_utf8()]).collect()
+    } else {
+        s.split(sep).collect()
+    };
+    ctx.charge(parts.len() as u64 * ELEMENT_COST + s.len() as u64)?;
+    if parts.is_empty() {
+        return Ok(Value::list_empty(Type::String));
+    }
+    Ok(Value::List(list_of_strings(parts.into_iter().map(Value::string).collect())))
+}
+
+fn list_of_strings(vals: Vec<Value>) -> std::sync::Arc<crate::value::ListVal> {
+    match Value::list_of(Type::String, vals) {
+        Ok(Value::List(l)) => l,
+        _ => match Value::list_empty(Type::String) {
+            Value::List(l) => l,
+            _ => unreachable!("list_empty builds a list"),
+        },
+    }
+}
+
+pub fn join(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let sep = str_arg(&args[0]);
+    let lists = &args[1..];
+    if lists.is_empty() {
+        return Err(FnError::new("at least one list is required"));
+    }
+    let mut total: u64 = 0;
+    for l in lists {
+        if !l.is_wholly_known() {
+            return Ok(Value::Unknown(Type::String));
+        }
+        for e in l.elements_slice() {
+            total = total.saturating_add(e.as_str().map_or(0, |s| s.len() as u64) + sep.len() as u64);
+        }
+    }
+    ctx.charge(total)?;
+    let mut out = String::new();
+    let mut first = true;
+    for (ai, l) in lists.iter().enumerate() {
+        for (ei, e) in l.elements_slice().iter().enumerate() {
+            let Some(s) = e.as_str() else {
+                return Err(if lists.len() > 1 {
+                    FnError::arg(
+                        ai + 1,
+                        format!("element {ei} of list {} is null; cannot concatenate null values", ai + 1),
+                    )
+                } else {
+                    FnError::arg(ai + 1, format!("element {ei} is null; cannot concatenate null values"))
+                });
+            };
+            if !first {
+                out.push_str(sep);
+            }
+            first = false;
+            out.push_str(s);
+        }
+    }
+    Ok(Value::from_string(out))
+}
+
+pub fn sort(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let list = &args[0];
+    if !list.is_wholly_known() {
+        return Ok(Value::Unknown(ret.clone()));
+    }
+    let elems = list.elements_slice();
+    if elems.is_empty() {
+        return Ok(list.clone());
+    }
+    let mut strs = Vec::with_capacity(elems.len());
+    for (i, e) in elems.iter().enumerate() {
+        match e.as_str() {
+            Some(s) => strs.push(s),
+            None => {
+                return Err(FnError::new(format!(
+                    "given list element {i} is null; a null string cannot be sorted"
+                )))
+            }
+        }
+    }
+    strs.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    Ok(Value::List(list_of_strings(strs.into_iter().map(Value::string).collect())))
+}
+
+pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+    let s = str_arg(&args[0]);
+    let mut offset = go_int(&args[1]).map_err(FnError::new)?;
+    let length = go_int(&args[2]).map_err(FnError::new)?;
+    // Cluster end offsets, computed lazily only as far as needed would be
+    // nicer; strings are bounded by the input size, so walk them directly.
+    if offset < 0 {
+        let total = s.graphemes(true).count() as i64;
+        offset = offset.saturating_add(total);
+    } else if length == 0 {
+        return Ok(Value::string(""));
+    }
+    let mut sub = s;
+    if offset > 0 {
+        let mut pos: i64 = 0;
+        let mut i = 0;
+        for g in sub.graphemes(true) {
+            i += g.len();
+            pos += 1;
+            if pos == offset {
+                break;
+            }
+            if i >= s.len() {
+                return Ok(Value::string(""));
+            }
+        }
+        sub = &sub[i..];
+    }
+    if length < 0 {
+        return Ok(Value::string(sub));
+    }
+    let mut pos: i64 = 0;
+    let mut i = 0;
+    for g in sub.graphemes(true) {
+        i += g.len();
+        pos += 1;
+        if pos == length {
+            break;
+        }
+    }
+    Ok(Value::string(&sub[..i]))
+}
