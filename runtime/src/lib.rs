@@ -10,6 +10,7 @@ pub mod value;
 pub mod convert;
 pub mod unify;
 pub mod json;
+pub mod func;
 
 pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span};
 pub use number::Number;
@@ -17,3 +18,4 @@ pub use types::{ObjectType, TupleType, Type};
 pub use value::{OpError, Str, TraversalError, Tri, Value, ValueError};
 pub use convert::{convert, ConvError, Conversion};
 pub use unify::{unify, unify_unsafe};
+pub use func::{Budget, CallError, ErrorSite, FuncId, FunctionDef, FunctionTable, SizeBudget};
