@@ -130,7 +130,7 @@ fn run_all() {
     }
     eprintln!("ops conformance: evaluated {ran} of {total} expr/template cases ({}); {} differ", per_file.join(", "), failures.len());
     let mut skipped: Vec<_> = skipped.into_iter().collect();
-    skipped.sort_by(|a, b| b.1.cmp(&a.1));
+    skipped.sort_by_key(|s| std::cmp::Reverse(s.1));
     eprintln!("skipped (not in the subset evaluator): {skipped:?}");
     for f in &failures {
         eprintln!("DIFF {f}");

@@ -586,8 +586,8 @@ fn strip_markers(toks: &mut [TTok]) {
 #[derive(Debug, PartialEq)]
 enum End {
     Else,
-    EndIf,
-    EndFor,
+    If,
+    For,
 }
 
 fn empty_literal() -> Expr {
@@ -602,20 +602,20 @@ fn build_parts(toks: &[TTok], pos: &mut usize) -> R<(Vec<Expr>, Option<End>)> {
             TTok::Lit(s) => parts.push(Expr::Lit(runtime::Value::string(s))),
             TTok::Interp { expr, .. } => parts.push(expr.clone()),
             TTok::Else { .. } => return Ok((parts, Some(End::Else))),
-            TTok::EndIf { .. } => return Ok((parts, Some(End::EndIf))),
-            TTok::EndFor { .. } => return Ok((parts, Some(End::EndFor))),
+            TTok::EndIf { .. } => return Ok((parts, Some(End::If))),
+            TTok::EndFor { .. } => return Ok((parts, Some(End::For))),
             TTok::If { cond, .. } => {
                 let (mut t_parts, end) = build_parts(toks, pos)?;
                 let mut f_parts = Vec::new();
                 match end {
                     Some(End::Else) => {
                         let (p, end) = build_parts(toks, pos)?;
-                        if end != Some(End::EndIf) {
+                        if end != Some(End::If) {
                             return unsupported("if without endif");
                         }
                         f_parts = p;
                     }
-                    Some(End::EndIf) => {}
+                    Some(End::If) => {}
                     _ => return unsupported("if without endif"),
                 }
                 if t_parts.is_empty() {
@@ -632,7 +632,7 @@ fn build_parts(toks: &[TTok], pos: &mut usize) -> R<(Vec<Expr>, Option<End>)> {
             }
             TTok::For { key_var, val_var, coll, .. } => {
                 let (body, end) = build_parts(toks, pos)?;
-                if end != Some(End::EndFor) {
+                if end != Some(End::For) {
                     return unsupported("for without endfor");
                 }
                 let body = if body.is_empty() { vec![empty_literal()] } else { body };
