@@ -185,7 +185,8 @@ fn parse_rfc3339_go(v: &str) -> Result<Time, ParseError> {
     if b.len() < 4 || !is_digit(b, 0) || !s.is_char_boundary(4) {
         return Err(perr("2006", s));
     }
-    let year = go_atoi(&s[..4]).ok_or_else(|| perr("2006", s))?;
+    // Go advances past the four bytes before checking them.
+    let year = go_atoi(&s[..4]).ok_or_else(|| perr("2006", &s[4..]))?;
     s = &s[4..];
     s = skip(s, "-")?;
     let (month, rest) = getnum(s, true).map_err(|_| perr("01", s))?;
@@ -217,7 +218,7 @@ fn parse_rfc3339_go(v: &str) -> Result<Time, ParseError> {
             n += 1;
         }
         let nbytes = n.min(10);
-        let ns = go_atoi(&rest[1..nbytes]).ok_or_else(|| perr("05", rest))?;
+        let ns = go_atoi(&rest[1..nbytes]).ok_or_else(|| perr("05", &rest[n..]))?;
         nsec = ns * 10i64.pow((10 - nbytes) as u32);
         rest = &rest[n..];
     }
@@ -232,13 +233,15 @@ fn parse_rfc3339_go(v: &str) -> Result<Time, ParseError> {
         if b.len() < 6 || b[3] != b':' || !s.is_char_boundary(6) || !s.is_char_boundary(1) || !s.is_char_boundary(3) {
             return Err(perr("Z07:00", s));
         }
-        let hr = go_atoi(&s[1..3]).ok_or_else(|| perr("Z07:00", s))?;
-        let mm = go_atoi(&s[4..6]).ok_or_else(|| perr("Z07:00", s))?;
+        // Go advances past the six bytes before checking them.
+        let after = &s[6..];
+        let hr = go_atoi(&s[1..3]).ok_or_else(|| perr("Z07:00", after))?;
+        let mm = go_atoi(&s[4..6]).ok_or_else(|| perr("Z07:00", after))?;
         let off = (hr * 60 + mm) * 60;
         offset = match b[0] {
             b'+' => off,
             b'-' => -off,
-            _ => return Err(perr("Z07:00", s)),
+            _ => return Err(perr("Z07:00", after)),
         };
         s = &s[6..];
     }

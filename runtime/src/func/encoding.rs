@@ -25,13 +25,34 @@ fn decode_json(s: &str) -> Result<serde_json::Value, FnError> {
     let v = match stream.next() {
         None => return Err(FnError::new("EOF")),
         Some(Ok(v)) => v,
-        Some(Err(e)) => return Err(FnError::new(go_json_error(s, &e))),
+        Some(Err(e)) => {
+            // Go's decoder reads a complete value before looking at what
+            // follows it ("1x" is a number followed by extra data).
+            let at = error_offset(s, &e);
+            if at > 0 && !e.is_eof() {
+                let prefix = &s[..at];
+                if serde_json::from_str::<serde_json::Value>(prefix).is_ok() {
+                    return Err(FnError::new("extraneous data after JSON object"));
+                }
+            }
+            return Err(FnError::new(go_json_error(s, &e)));
+        }
     };
     let rest = &s[stream.byte_offset()..];
     if !rest.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
         return Err(FnError::new("extraneous data after JSON object"));
     }
     Ok(v)
+}
+
+/// The byte offset serde reports an error at (clamped to a char boundary).
+fn error_offset(s: &str, e: &serde_json::Error) -> usize {
+    let line_start: usize = s.split_inclusive('\n').take(e.line().saturating_sub(1)).map(str::len).sum();
+    let mut at = (line_start + e.column().saturating_sub(1)).min(s.len());
+    while !s.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// An approximation of encoding/json's syntax error text.
@@ -44,9 +65,7 @@ fn go_json_error(s: &str, e: &serde_json::Error) -> String {
             "unexpected EOF".to_string()
         };
     }
-    // Locate the offending character from serde's line/column.
-    let line_start: usize = s.split_inclusive('\n').take(e.line().saturating_sub(1)).map(str::len).sum();
-    let at = line_start + e.column().saturating_sub(1);
+    let at = error_offset(s, e);
     match s.get(at..).and_then(|r| r.chars().next()) {
         Some(c) => format!("invalid character {} looking for beginning of value", go_char_quote(c)),
         None => "unexpected EOF".to_string(),
@@ -175,10 +194,7 @@ impl<'a> CsvReader<'a> {
                     field.push_str(&cur);
                     match self.read_line() {
                         Some(l) => cur = l,
-                        None => {
-                            fields.push(field);
-                            break 'fields;
-                        }
+                        None => return Err(CsvError { line: self.num_line, message: ERR_QUOTE }),
                     }
                 } else {
                     // End of input inside a quoted field.

@@ -55,8 +55,11 @@ pub fn log(x: f64) -> f64 {
     if x == 0.0 {
         return f64::NEG_INFINITY;
     }
-    let (mut f1, mut ki) = frexp(x);
-    if f1 < std::f64::consts::SQRT_2 / 2.0 {
+    // As the amd64 assembly: raw exponent bits, mantissa scaled to [0.5, 1).
+    let bits = x.to_bits();
+    let mut f1 = f64::from_bits((bits & 0x000F_FFFF_FFFF_FFFF) | 0x3FE0_0000_0000_0000);
+    let mut ki = ((bits >> 52) & 0x7ff) as i32 - 0x3fe;
+    if f1 <= 7.07106781186547524401e-01 {
         f1 *= 2.0;
         ki -= 1;
     }
@@ -70,6 +73,61 @@ pub fn log(x: f64) -> f64 {
     let r = t1 + t2;
     let hfsq = 0.5 * f * f;
     k * LN2_HI - ((hfsq - (s * (hfsq + r) + k * LN2_LO)) - f)
+}
+
+/// Go's `math.Exp` on amd64 (the assembly version, FMA path: the
+/// reference runs on a CPU with AVX and FMA).
+pub fn exp(x: f64) -> f64 {
+    const LOG2E: f64 = 1.4426950408889634073599246810018920;
+    const LN2U: f64 = 0.69314718055966295651160180568695068359375;
+    const LN2L: f64 = 0.28235290563031577122588448175013436025525412068e-12;
+    const OVERFLOW: f64 = 7.09782712893384e+02;
+    const C: [f64; 7] = [
+        2.4801587301587301587e-5,
+        1.9841269841269841270e-4,
+        1.3888888888888888889e-3,
+        8.3333333333333333333e-3,
+        4.1666666666666666667e-2,
+        1.6666666666666666667e-1,
+        0.5,
+    ];
+    if x.is_nan() || x == f64::INFINITY {
+        return x;
+    }
+    if x == f64::NEG_INFINITY {
+        return 0.0;
+    }
+    if x > OVERFLOW {
+        return f64::INFINITY;
+    }
+    // CVTSD2SL rounds to nearest even.
+    let k = (LOG2E * x).round_ties_even() as i32;
+    let kf = k as f64;
+    let mut r = (-kf).mul_add(LN2U, x);
+    r = (-kf).mul_add(LN2L, r);
+    r *= 0.0625;
+    let mut p = C[0];
+    for c in &C[1..] {
+        p = p.mul_add(r, *c);
+    }
+    p = p.mul_add(r, 1.0);
+    let mut y = r * p;
+    for _ in 0..3 {
+        y *= y + 2.0;
+    }
+    y = y.mul_add(y + 2.0, 1.0);
+    let mut e = k + 0x3ff;
+    if e <= 0 {
+        if e < -52 {
+            return 0.0;
+        }
+        e += 0x3fe;
+        y *= f64::from_bits((e as u64) << 52);
+        e = 1;
+    } else if e >= 0x7ff {
+        return f64::INFINITY;
+    }
+    y * f64::from_bits((e as u64) << 52)
 }
 
 fn is_odd_int(x: f64) -> bool {
@@ -133,7 +191,7 @@ pub fn pow(x: f64, y: f64) -> f64 {
             yf -= 1.0;
             yi += 1.0;
         }
-        a1 = (yf * log(x)).exp();
+        a1 = exp(yf * log(x));
     }
     let (mut x1, xe0) = frexp(x);
     let mut xe = xe0 as i64;

@@ -502,7 +502,7 @@ mod tests {
     fn go_syntax_translation() {
         let rows: &[(&str, Result<&str, &str>)] = &[
             (r"\d+", Ok("[0-9]+")),
-            (r"[\w-]", Ok(r"[0-9A-Za-z_\-]")),
+            (r"[\w-]", Ok("[0-9A-Za-z_-]")),
             (r"a{", Ok(r"a\{")),
             (r"a{2,3}", Ok("a{2,3}")),
             (r"a{1001}", Err("invalid repeat count")),
