@@ -151,8 +151,11 @@ fn ops_matrix_against_reference() {
 }
 
 fn run_matrix() {
-    let rows = read_lines(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ops_matrix.jsonl"));
+    let mut rows = read_lines(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ops_matrix.jsonl"));
     assert!(rows.len() > 4000, "matrix data missing ({} rows)", rows.len());
+    let edge = read_lines(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ops_edge.jsonl"));
+    assert!(edge.len() > 150, "edge-case data missing ({} rows)", edge.len());
+    rows.extend(edge);
     let mut failures = Vec::new();
     let mut ran = 0;
     for row in &rows {
