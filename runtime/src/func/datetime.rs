@@ -134,7 +134,7 @@ fn is_digit(s: &[u8], i: usize) -> bool {
     s.get(i).is_some_and(u8::is_ascii_digit)
 }
 
-fn getnum<'a>(s: &'a str, fixed: bool) -> Result<(i64, &'a str), ()> {
+fn getnum(s: &str, fixed: bool) -> Result<(i64, &str), ()> {
     let b = s.as_bytes();
     if !is_digit(b, 0) {
         return Err(());

@@ -156,10 +156,14 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
         'v' => {
             if !v.sharp {
                 match arg {
-                    Value::String(s) => return Ok(pad_width(v, s, out)),
+                    Value::String(s) => {
+                        pad_width(v, s, out);
+                        return Ok(());
+                    }
                     Value::Number(n) => {
                         let t = shortest_g(n).map_err(|e| unsupported(v, e))?;
-                        return Ok(pad_width(v, &t, out));
+                        pad_width(v, &t, out);
+                        return Ok(());
                     }
                     _ => {}
                 }
@@ -378,7 +382,7 @@ fn decimal_from_text(t: &str) -> Decimal {
     let int = int.trim_start_matches('0');
     let mut d = if int.is_empty() {
         let lead = frac.len() - frac.trim_start_matches('0').len();
-        Decimal { mant: frac[lead..].as_bytes().to_vec(), exp: -(lead as i64) }
+        Decimal { mant: frac.as_bytes()[lead..].to_vec(), exp: -(lead as i64) }
     } else {
         let mut m = int.as_bytes().to_vec();
         m.extend_from_slice(frac.as_bytes());

@@ -1,6 +1,9 @@
 //! Go's `math.Log` and `math.Pow` algorithms, so `log` and `pow` round
 //! like the reference (libm's results can differ in the last bit).
 
+// The constants are Go's, written as Go writes them.
+#![allow(clippy::excessive_precision, clippy::approx_constant)]
+
 fn frexp(x: f64) -> (f64, i32) {
     if x == 0.0 || x.is_infinite() || x.is_nan() {
         return (x, 0);

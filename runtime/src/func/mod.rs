@@ -44,6 +44,9 @@
 //! pattern is compiled once. The compiler may warm it ahead of time with
 //! [`FunctionTable::precompile_regex`].
 
+// `iter::repeat_n` needs Rust 1.82; the workspace supports 1.80.
+#![allow(clippy::manual_repeat_n)]
+
 mod collection;
 mod conversion;
 mod datetime;
