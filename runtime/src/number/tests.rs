@@ -133,6 +133,28 @@ fn windowed_shortest_matches_exact_walk() {
     assert!(checked > 10_000, "only {checked} values checked");
 }
 
+/// Integers with many factors of five and two (1e20, 5^30 * 2^40, ...) at
+/// several precisions: the windowed walk must still see x's exact length.
+#[test]
+fn windowed_shortest_handles_powers_of_ten() {
+    for e in 0..200u32 {
+        for prec_source in 0..3 {
+            let ten = IBig::from(10u8).pow(e as usize);
+            let five = IBig::from(5u8).pow(e as usize) << (2 * e as usize);
+            for v in [ten, five] {
+                let n = match prec_source {
+                    0 => Number::from_ibig(&v),
+                    1 => Number::parse(&v.to_string()).expect("literal"),
+                    _ => Number::from_ibig(&v).mul(&Number::from_f64(1.0).expect("finite")).expect("finite"),
+                };
+                if let Repr::Big(b) = &n.0 {
+                    assert_eq!(text::shortest_decimal(b), text::shortest_exact(b), "{v} at prec {}", b.prec);
+                }
+            }
+        }
+    }
+}
+
 /// `prints_exactly` may only say yes when the shortest text is the exact value.
 #[test]
 fn prints_exactly_is_sound() {

@@ -237,7 +237,8 @@ pub(crate) fn format_general10(x: &BigFloat) -> String {
 /// ~0.302*(prec+1) + 2 digits, which is all the walk ever inspects, so it is
 /// enough to divide them by a power of ten and convert only the top digits.
 /// Lengths (after trimming trailing zeros) are known arithmetically: x's
-/// expansion has min(widening shift, k) trailing zeros, and the bounds, odd
+/// expansion has min(widening shift, k + fives in the mantissa) trailing
+/// zeros, and the bounds, odd
 /// multiples of 5^k, have none. Returns `None` (caller uses the exact walk)
 /// for integers with a nonnegative exponent and if the window would not do.
 fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
@@ -275,7 +276,10 @@ fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
         (xs, ls, us)
     };
     let x_digits = xs.len() as i64 + skip;
-    let len_d = x_digits - widen.min(k);
+    // X = mant * 2^widen * 5^k with mant odd: its decimal trailing zeros are
+    // min(widen, k + v5(mant)); v5 only matters when widen > k.
+    let fives = if widen > k { k + factors_of_five(&x.mant, widen - k) } else { k };
+    let len_d = x_digits - widen.min(fives);
     let (len_l, len_u) =
         if skip == 0 { (trimmed_len(&ls), trimmed_len(&us)) } else { (ls.len() as i64 + skip, us.len() as i64 + skip) };
     // Digit i of a number whose expansion has `len` digits and whose
@@ -369,6 +373,21 @@ fn decimal_add_small(digits: &[u8], c: u64) -> Vec<u8> {
         out = head;
     }
     out
+}
+
+/// How many times 5 divides `m` (m > 0), counting at most `cap`.
+fn factors_of_five(m: &UBig, cap: i64) -> i64 {
+    let mut count = 0;
+    let mut rest = m.clone();
+    while count < cap {
+        let (q, r) = (&rest).div_rem(5u8);
+        if r != 0 {
+            break;
+        }
+        rest = q;
+        count += 1;
+    }
+    count
 }
 
 fn trimmed_len(digits: &[u8]) -> i64 {
