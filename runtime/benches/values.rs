@@ -28,6 +28,11 @@ fn construction(c: &mut Criterion) {
     c.bench_function("construct/set of 100 strings", |b| b.iter(|| Value::set(black_box(items.clone()))));
     let objs: Vec<Value> = (0..20).map(|i| Value::object(vec![("k", Value::int(i % 7))])).collect();
     c.bench_function("construct/set of 20 objects", |b| b.iter(|| Value::set(black_box(objs.clone()))));
+    let keyed: Vec<(runtime::Str, Value)> =
+        (0..10).map(|i| (runtime::Str::new(&format!("attr_{i}")), Value::int(i))).collect();
+    c.bench_function("construct/object of 10 attrs from Str keys", |b| {
+        b.iter(|| Value::object_from_strs(black_box(keyed.clone())))
+    });
     let shape = object10().ty().object_type().cloned().unwrap();
     let vals: Vec<Value> = object10().elements_slice().to_vec();
     c.bench_function("construct/object of 10 attrs from a cached shape", |b| {

@@ -116,6 +116,11 @@ impl TupleType {
 
 /// Sorts `(name, x)` pairs by name bytes; for equal names the last one wins.
 pub(crate) fn sort_dedup_last_wins<T>(pairs: &mut Vec<(Arc<str>, T)>) {
+    // Already sorted and unique (the common case for literal objects whose
+    // keys were written in order): nothing to do.
+    if pairs.windows(2).all(|w| w[0].0.as_bytes() < w[1].0.as_bytes()) {
+        return;
+    }
     pairs.reverse();
     // Stable sort over the reversed input keeps the last-given duplicate first.
     pairs.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));

@@ -311,8 +311,16 @@ impl Value {
     /// `cty.ObjectVal`: attribute names are NFC-normalized; a repeated name
     /// keeps the last value.
     pub fn object<N: AsRef<str>>(attrs: Vec<(N, Value)>) -> Value {
-        let mut pairs: Vec<(Arc<str>, Value)> =
+        let pairs: Vec<(Arc<str>, Value)> =
             attrs.into_iter().map(|(k, v)| (Arc::from(normalize_nfc(k.as_ref()).as_ref()), v)).collect();
+        Self::object_from_pairs(pairs)
+    }
+    /// `cty.ObjectVal` with names that are already [`Str`]s (NFC): their
+    /// storage is shared, not copied. A repeated name keeps the last value.
+    pub fn object_from_strs(attrs: Vec<(Str, Value)>) -> Value {
+        Self::object_from_pairs(attrs.into_iter().map(|(k, v)| (k.0, v)).collect())
+    }
+    fn object_from_pairs(mut pairs: Vec<(Arc<str>, Value)>) -> Value {
         sort_dedup_last_wins(&mut pairs);
         let (names, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
         let types: Vec<Type> = vals.iter().map(Value::ty).collect();
