@@ -156,9 +156,25 @@ fn run_matrix() {
     let edge = read_lines(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/ops_edge.jsonl"));
     assert!(edge.len() > 150, "edge-case data missing ({} rows)", edge.len());
     rows.extend(edge);
+    check_rows(&rows);
+}
+
+/// Rows in the same format from the file named by `OPS_ROWS` (e.g. random
+/// expressions with oracle results, for differential runs).
+#[test]
+#[ignore = "needs OPS_ROWS=<file of {case, expected} lines>"]
+fn rows_from_env() {
+    let path = std::env::var("OPS_ROWS").expect("OPS_ROWS");
+    let rows = read_lines(&path);
+    assert!(!rows.is_empty(), "no rows in {path}");
+    let t = std::thread::Builder::new().stack_size(64 << 20).spawn(move || check_rows(&rows)).expect("thread");
+    t.join().expect("rows run panicked");
+}
+
+fn check_rows(rows: &[J]) {
     let mut failures = Vec::new();
     let mut ran = 0;
-    for row in &rows {
+    for row in rows {
         let (Some(case), Some(want)) = (row.get("case"), row.get("expected").and_then(expected_outcome)) else {
             continue;
         };
