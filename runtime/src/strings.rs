@@ -85,29 +85,32 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
     out.push('"');
 }
 
-/// Whether Go's `unicode.IsPrint` would call `c` printable. Exact for ASCII
-/// and Latin-1; elsewhere an approximation (controls, non-ASCII spaces, the
-/// common format characters, surrogates, private use and non-characters are
-/// non-printable). It only influences the relative order of structured set
-/// elements whose strings hold such characters.
+/// Whether Go's `unicode.IsPrint` (Go 1.19, Unicode 13) would call `c`
+/// printable: letters, marks, numbers, punctuation, symbols and the ASCII
+/// space. Exact for controls, spaces, format characters (the whole Cf
+/// category), private use and non-characters; code points unassigned in
+/// Unicode 13 are not all known here and count as printable. This only
+/// influences the relative order of structured set elements whose strings
+/// hold such characters.
 fn go_is_print(c: char) -> bool {
     let cp = c as u32;
     if cp < 0x80 {
         return (0x20..0x7f).contains(&cp);
     }
-    if cp < 0xA0 || cp == 0xAD {
+    if cp < 0xA0 || c.is_whitespace() {
         return false;
     }
-    if c.is_whitespace() {
-        return false;
-    }
-    !matches!(cp,
-        0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x180E
+    let format_or_private = matches!(cp,
+        0xAD | 0x0600..=0x0605 | 0x061C | 0x06DD | 0x070F | 0x0890..=0x0891 | 0x08E2 | 0x180E
         | 0x200B..=0x200F | 0x202A..=0x202E | 0x2060..=0x206F
-        | 0xD800..=0xDFFF | 0xE000..=0xF8FF | 0xFDD0..=0xFDEF
-        | 0xFEFF | 0xFFF9..=0xFFFB | 0xFFFE | 0xFFFF
-        | 0xE0000..=0xE007F | 0xF0000..=0x10FFFF)
-        && (cp & 0xFFFE) != 0xFFFE
+        | 0xFEFF | 0xFFF9..=0xFFFB
+        | 0x110BD | 0x110CD | 0x13430..=0x13438 | 0x1BCA0..=0x1BCA3 | 0x1D173..=0x1D17A
+        | 0xE0000..=0xE007F
+        | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
+    // Non-characters, and a few unassigned code points seen in practice.
+    let unassigned = matches!(cp, 0xFDD0..=0xFDEF | 0x0378..=0x0379 | 0x0380..=0x0383 | 0x31E4..=0x31EF | 0xD7FC..=0xD7FF)
+        || (cp & 0xFFFE) == 0xFFFE;
+    !format_or_private && !unassigned
 }
 
 /// Appends `s` quoted as Go's `%q` verb (strconv.Quote) would.
@@ -187,6 +190,8 @@ mod tests {
             ("é", "\"é\""),
             ("\u{a0}", r#""\u00a0""#),
             ("\u{feff}", r#""\ufeff""#),
+            ("\u{110bd}", r#""\U000110bd""#),
+            ("\u{e0100}\u{1f600}\u{fffd}", "\"\u{e0100}\u{1f600}\u{fffd}\""),
         ];
         for (input, want) in cases {
             let mut out = String::new();
