@@ -38,12 +38,24 @@ fn main() {
             .join()
             .unwrap();
         let first = result.iter().find(|d| d.is_error());
-        let line_no = first.and_then(|d| d.subject).map(|s| runtime::LineIndex::new(&src).line_of(s.start) + 1);
+        let index = runtime::LineIndex::new(&src);
+        let line_no = first.and_then(|d| d.subject).map(|s| index.line_of(s.start) + 1);
+        let all: Vec<serde_json::Value> = result
+            .iter()
+            .map(|d| {
+                let at = d.subject.map(|s| {
+                    let p = index.pos(&src, s.start);
+                    vec![p.line, p.column]
+                });
+                serde_json::json!([d.summary, at])
+            })
+            .collect();
         let v = serde_json::json!({
             "id": case["id"],
             "failed": first.is_some(),
             "line": line_no,
             "summary": first.map(|d| d.summary.clone()),
+            "diags": all,
         });
         let _ = writeln!(out, "{v}");
     }
