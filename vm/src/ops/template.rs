@@ -27,7 +27,10 @@ pub enum TemplatePart {
 /// error the part contributes nothing and the template goes on (its result
 /// is then whatever text the other parts make, with the diagnostics).
 /// Blame: `Operand(0)` is the interpolated expression; context the
-/// template.
+/// template. The caller concatenates the texts of all parts (literal parts
+/// included) and makes the result with `Value::from_string`, which
+/// NFC-normalizes it as `cty.StringVal` does: the join of two normalized
+/// pieces need not be normalized (`"e${"\u0301"}"` is `"é"`).
 pub fn template_part(v: &Value) -> Result<TemplatePart, OpDiag> {
     match v {
         Value::String(s) => return Ok(TemplatePart::Text(s.clone())),

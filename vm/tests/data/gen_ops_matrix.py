@@ -33,8 +33,6 @@ for op in binops:
         case(f"bin/{op}/{a}/{b}", f"{V[a][0]} {op} {V[b][0]}", [a, b])
 for op in ["-", "!"]:
     for a in V:
-        if op == "-" and V[a][0][:1].isdigit():
-            continue  # `-<digits>` is a lexer matter (top-level `-0` is 0 in the reference)
         case(f"un/{op}/{a}", f"{op}{V[a][0]}", [a])
 keys = ["n0","n1","s2","sx","st","b","null","neg","un","us","ud","ub","tup"]
 colls = ["tup","obj","lst","mp","st1","el","lobj","obj2","nl","null","sx","ul","uo","ut","um","uset","ud","us"]
