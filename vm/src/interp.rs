@@ -181,6 +181,9 @@ impl<'a> Machine<'a> {
                 dynamic()
             }
             Node::Traverse(src, steps) => {
+                if let Some(v) = self.peek(n) {
+                    return v.clone();
+                }
                 let v = self.eval(src);
                 self.traverse(v, steps)
             }
@@ -207,9 +210,17 @@ impl<'a> Machine<'a> {
             Node::TemplateJoin(tuple, span) => self.template_join(tuple, *span),
             Node::Cond(c) => self.conditional(c),
             Node::Binary(b) => {
+                if let (Some(l), Some(r)) = (self.peek(&b.lhs), self.peek(&b.rhs)) {
+                    if let Some(v) = fast_binary(b.op, l, r) {
+                        return v;
+                    }
+                }
                 let mark = self.s.diags.len();
                 let l = self.eval(&b.lhs);
                 let r = self.eval(&b.rhs);
+                if let Some(v) = fast_binary(b.op, &l, &r) {
+                    return v;
+                }
                 let had_errors = self.errors_since(mark);
                 binary(b, l, r, had_errors, &mut self.s.diags)
             }
@@ -224,6 +235,30 @@ impl<'a> Machine<'a> {
             Node::Call(c) => self.call(c),
             Node::Try(t) => self.try_(t),
             Node::Can(t) => self.can(t),
+        }
+    }
+
+    /// The value of a node that needs no evaluation (a constant, a variable,
+    /// a local, or literal steps into them that resolve without any special
+    /// case), by reference. `None`: evaluate it normally.
+    #[inline]
+    fn peek<'n>(&'n self, n: &'n Node) -> Option<&'n Value> {
+        match n {
+            Node::Const(v) => Some(v),
+            Node::Global(i, _) => self.vars.get(*i),
+            Node::Local(i) => self.s.locals.get(*i as usize),
+            Node::Traverse(src, steps) => {
+                let mut v = match &**src {
+                    Node::Global(i, _) => self.vars.get(*i)?,
+                    Node::Local(i) => self.s.locals.get(*i as usize)?,
+                    _ => return None,
+                };
+                for step in steps.iter() {
+                    v = step_ref(v, step)?;
+                }
+                Some(v)
+            }
+            _ => None,
         }
     }
 
@@ -308,6 +343,10 @@ impl<'a> Machine<'a> {
         let mut buf = String::new();
         let mut known = true;
         for part in parts {
+            if let Some(Value::String(text)) = self.peek(&part.node) {
+                buf.push_str(text.as_str());
+                continue;
+            }
             let v = self.eval(&part.node);
             if v.is_null() {
                 self.push(err(
@@ -929,6 +968,47 @@ impl<'a> Machine<'a> {
         let failed = self.errors_since(mark);
         self.s.diags.truncate(mark);
         Value::bool(!failed)
+    }
+}
+
+/// Operators on known, non-null operands of the parameter type, where the
+/// result needs no conversion and cannot fail. `None`: take the general path.
+#[inline]
+fn fast_binary(op: BinOp, l: &Value, r: &Value) -> Option<Value> {
+    use Value::{Bool, Number as Num, String as Str};
+    Some(match (op, l, r) {
+        (BinOp::Equal, Str(a), Str(b)) => Value::bool(a.as_str() == b.as_str()),
+        (BinOp::NotEqual, Str(a), Str(b)) => Value::bool(a.as_str() != b.as_str()),
+        (BinOp::Equal, Num(a), Num(b)) => Value::bool(a.equals(b)),
+        (BinOp::NotEqual, Num(a), Num(b)) => Value::bool(!a.equals(b)),
+        (BinOp::Equal, Bool(a), Bool(b)) => Value::bool(a == b),
+        (BinOp::NotEqual, Bool(a), Bool(b)) => Value::bool(a != b),
+        (BinOp::And, Bool(a), Bool(b)) => Value::bool(*a && *b),
+        (BinOp::Or, Bool(a), Bool(b)) => Value::bool(*a || *b),
+        (BinOp::LessThan, Num(_), Num(_)) => l.less_than(r).ok()?,
+        (BinOp::LessThanOrEqual, Num(_), Num(_)) => l.less_than_or_equal(r).ok()?,
+        (BinOp::GreaterThan, Num(_), Num(_)) => l.greater_than(r).ok()?,
+        (BinOp::GreaterThanOrEqual, Num(_), Num(_)) => l.greater_than_or_equal(r).ok()?,
+        (BinOp::Add | BinOp::Subtract | BinOp::Multiply | BinOp::Divide | BinOp::Modulo, Num(_), Num(_)) => {
+            crate::semantics::apply_binary(op, l, r).ok()?
+        }
+        _ => return None,
+    })
+}
+
+/// One literal step by reference, when it needs none of `hcl.Index`'s or
+/// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).
+#[inline]
+fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
+    match (step, v) {
+        (Step::Attr(name, _), Value::Object(_)) => v.get_attr(name),
+        (Step::Index(Value::String(k), _), Value::Map(_)) => v.map_get(k.as_str()),
+        (Step::Index(Value::String(k), _), Value::Object(_)) => v.get_attr(k.as_str()),
+        (Step::Index(Value::Number(n), _), Value::List(_) | Value::Tuple(_)) => {
+            let i = usize::try_from(n.to_i64()?).ok()?;
+            v.index(i)
+        }
+        _ => None,
     }
 }
 
