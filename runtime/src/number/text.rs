@@ -231,16 +231,14 @@ pub(crate) fn format_general10(x: &BigFloat) -> String {
 /// Go's digit walk, reading only a window of leading digits.
 ///
 /// With `M` = x's mantissa widened to prec+1 bits (its lowest bit is half an
-/// ulp) and `x = M * 2^-k`, the exact decimals of x and its bounds are the
-/// integers `X = M*5^k` and `X -/+ 5^k` with the decimal point k places from
-/// the right. These three differ from each other within their first
-/// ~0.302*(prec+1) + 2 digits, which is all the walk ever inspects, so it is
-/// enough to divide them by a power of ten and convert only the top digits.
-/// Lengths (after trimming trailing zeros) are known arithmetically: x's
-/// expansion has min(widening shift, k + fives in the mantissa) trailing
-/// zeros, and the bounds, odd
-/// multiples of 5^k, have none. Returns `None` (caller uses the exact walk)
-/// for integers with a nonnegative exponent and if the window would not do.
+/// ulp) and `x = M * 2^e`, the exact decimals of x and its bounds are the
+/// integers `X = M*5^k` and `X -/+ 5^k` with the decimal point k = -e places
+/// from the right (for e < 0), or `X = M*2^e` and `X -/+ 2^e` (e >= 0). The
+/// three differ from each other within their first ~0.302*(prec+1) + 2
+/// digits, which is all the walk ever inspects, so it is enough to divide
+/// them by a power of ten and convert only the top digits. Lengths (after
+/// trimming trailing zeros) come from counting factors of two and five.
+/// Returns `None` (caller uses the exact walk) if the window would not do.
 fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
     let bits = bit_len(&x.mant);
     let widen = x.prec as i64 + 1 - bits;
@@ -248,25 +246,33 @@ fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
         return None;
     }
     let e = x.exp - widen;
-    if e >= 0 {
-        return None;
-    }
-    let k = -e;
     let m = &x.mant << widen as usize;
-    let p5 = pow5(k as usize);
-    let big_x = &m * &*p5;
+    // X, the half-ulp step P, the decimal places, and the trailing decimal
+    // zeros of X, X - P and X + P (mant is odd, M -/+ 1 are odd).
+    let (big_x, step, frac, tz_x, tz_l, tz_u) = if e < 0 {
+        let k = -e;
+        let p5 = pow5(k as usize);
+        let fives = if widen > k { k + factors_of_five(&x.mant, widen - k) } else { k };
+        (&m * &*p5, p5, k, widen.min(fives), 0, 0)
+    } else {
+        let p2 = std::rc::Rc::new(UBig::ONE << e as usize);
+        let tz_x = factors_of_five(&x.mant, x.exp);
+        let tz_l = factors_of_five(&(&m - UBig::ONE), e);
+        let tz_u = factors_of_five(&(&m + UBig::ONE), e);
+        (&m << e as usize, p2, 0, tz_x, tz_l, tz_u)
+    };
     let window = ((x.prec as f64 + 1.0) * std::f64::consts::LOG10_2).ceil() as i64 + 8;
     // A lower bound on X's digit count, so each window keeps >= `window` digits.
     let min_digits = ((bit_len(&big_x) - 1) as f64 * LOG10_2_BELOW) as i64 + 1;
     let skip = (min_digits - window).max(0);
     let (xs, ls, us) = if skip == 0 {
-        (to_decimal_digits(&big_x), to_decimal_digits(&(&big_x - &*p5)), to_decimal_digits(&(&big_x + &*p5)))
+        (to_decimal_digits(&big_x), to_decimal_digits(&(&big_x - &*step)), to_decimal_digits(&(&big_x + &*step)))
     } else {
         // floor((X -/+ P) / 10^s) from X = X'*10^s + rx and P = P'*10^s + rp:
         // X' - P' - [rp > rx] and X' + P' + [rx + rp >= 10^s]; P' is small.
         let scale = pow10(skip as usize);
         let (xq, xr) = (&big_x).div_rem(&*scale);
-        let (pq, pr) = (&*p5).div_rem(&*scale);
+        let (pq, pr) = (&*step).div_rem(&*scale);
         let pq = u64::try_from(&pq).ok()?;
         let down = pq.checked_add(u64::from(pr > xr))?;
         let up = pq.checked_add(u64::from(&xr + &pr >= *scale))?;
@@ -276,12 +282,12 @@ fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
         (xs, ls, us)
     };
     let x_digits = xs.len() as i64 + skip;
-    // X = mant * 2^widen * 5^k with mant odd: its decimal trailing zeros are
-    // min(widen, k + v5(mant)); v5 only matters when widen > k.
-    let fives = if widen > k { k + factors_of_five(&x.mant, widen - k) } else { k };
-    let len_d = x_digits - widen.min(fives);
-    let (len_l, len_u) =
-        if skip == 0 { (trimmed_len(&ls), trimmed_len(&us)) } else { (ls.len() as i64 + skip, us.len() as i64 + skip) };
+    let len_d = x_digits - tz_x;
+    let (len_l, len_u) = if skip == 0 {
+        (trimmed_len(&ls), trimmed_len(&us))
+    } else {
+        (ls.len() as i64 + skip - tz_l, us.len() as i64 + skip - tz_u)
+    };
     // Digit i of a number whose expansion has `len` digits and whose
     // window is `w`; None when the window is too short.
     let at = |w: &[u8], len: i64, i: usize| -> Option<u8> {
@@ -292,7 +298,7 @@ fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
         }
     };
     let inclusive = !m.bit_is_set(1);
-    let mut d = Decimal { digits: xs[..(len_d.min(xs.len() as i64).max(0) as usize)].to_vec(), exp: x_digits - k };
+    let mut d = Decimal { digits: xs[..(len_d.min(xs.len() as i64).max(0) as usize)].to_vec(), exp: x_digits - frac };
     let full_window = len_d <= xs.len() as i64;
     for i in 0..len_d.max(0) as usize {
         // The rounding below may look two digits ahead.
