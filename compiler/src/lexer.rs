@@ -878,21 +878,19 @@ pub fn invalid_token_diagnostics(src: &[u8], tokens: &[Token], diags: &mut Vec<D
     for tok in tokens {
         let subject = Some(tok.span());
         match tok.kind {
-            TokenKind::BitwiseAnd | TokenKind::BitwiseOr | TokenKind::BitwiseXor | TokenKind::BitwiseNot => {
-                if told_bitwise < 4 {
-                    let suggestion = match tok.kind {
-                        TokenKind::BitwiseAnd => " Did you mean boolean AND (\"&&\")?",
-                        TokenKind::BitwiseOr => " Did you mean boolean OR (\"||\")?",
-                        TokenKind::BitwiseNot => " Did you mean boolean NOT (\"!\")?",
-                        _ => "",
-                    };
-                    diags.push(Diagnostic::error(
-                        "Unsupported operator",
-                        format!("Bitwise operators are not supported.{suggestion}"),
-                        subject,
-                    ));
-                    told_bitwise += 1;
-                }
+            TokenKind::BitwiseAnd | TokenKind::BitwiseOr | TokenKind::BitwiseXor | TokenKind::BitwiseNot if told_bitwise < 4 => {
+                let suggestion = match tok.kind {
+                    TokenKind::BitwiseAnd => " Did you mean boolean AND (\"&&\")?",
+                    TokenKind::BitwiseOr => " Did you mean boolean OR (\"||\")?",
+                    TokenKind::BitwiseNot => " Did you mean boolean NOT (\"!\")?",
+                    _ => "",
+                };
+                diags.push(Diagnostic::error(
+                    "Unsupported operator",
+                    format!("Bitwise operators are not supported.{suggestion}"),
+                    subject,
+                ));
+                told_bitwise += 1;
             }
             TokenKind::Backtick => {
                 if told_backtick % 2 == 0 {
@@ -918,25 +916,21 @@ pub fn invalid_token_diagnostics(src: &[u8], tokens: &[Token], diags: &mut Vec<D
                     told_apostrophe += 1;
                 }
             }
-            TokenKind::Semicolon => {
-                if told_semicolon < 1 {
-                    diags.push(Diagnostic::error(
-                        "Invalid character",
-                        "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.",
-                        subject,
-                    ));
-                    told_semicolon += 1;
-                }
+            TokenKind::Semicolon if told_semicolon < 1 => {
+                diags.push(Diagnostic::error(
+                    "Invalid character",
+                    "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.",
+                    subject,
+                ));
+                told_semicolon += 1;
             }
-            TokenKind::BadUtf8 => {
-                if told_bad_utf8 < 1 {
-                    diags.push(Diagnostic::error(
-                        "Invalid character encoding",
-                        "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
-                        subject,
-                    ));
-                    told_bad_utf8 += 1;
-                }
+            TokenKind::BadUtf8 if told_bad_utf8 < 1 => {
+                diags.push(Diagnostic::error(
+                    "Invalid character encoding",
+                    "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
+                    subject,
+                ));
+                told_bad_utf8 += 1;
             }
             TokenKind::QuotedNewline => diags.push(Diagnostic::error(
                 "Invalid multi-line string",

@@ -8,9 +8,11 @@ fn kinds(src: &str, mode: LexMode) -> Vec<(TokenKind, String)> {
         .collect()
 }
 
+type Case = (&'static str, LexMode, &'static [(TokenKind, &'static str)]);
+
 #[test]
 fn token_table() {
-    let cases: &[(&str, LexMode, &[(TokenKind, &str)])] = &[
+    let cases: &[Case] = &[
         ("a = 1\n", LexMode::Normal, &[(T::Ident, "a"), (T::Equal, "="), (T::NumberLit, "1"), (T::Newline, "\n"), (T::Eof, "")]),
         ("1.5e+3 1. 1..2 1e", LexMode::Normal, &[(T::NumberLit, "1.5e+3"), (T::NumberLit, "1"), (T::Dot, "."), (T::NumberLit, "1..2"), (T::NumberLit, "1"), (T::Ident, "e"), (T::Eof, "")]),
         ("a-b_c ünï", LexMode::Normal, &[(T::Ident, "a-b_c"), (T::Ident, "ünï"), (T::Eof, "")]),

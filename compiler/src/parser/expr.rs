@@ -197,8 +197,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         if self.recovery && self.errors_since(mark) {
             return lhs;
         }
-        loop {
-            let Some((op, level)) = binary_op(self.peek().kind) else { break };
+        while let Some((op, level)) = binary_op(self.peek().kind) {
             if level < min_level {
                 break;
             }

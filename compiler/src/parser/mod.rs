@@ -303,11 +303,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         loop {
             let tok = self.read();
             match tok.kind {
-                T::Newline => {
-                    if open.is_empty() {
-                        break;
-                    }
-                }
+                T::Newline if open.is_empty() => break,
                 T::Eof => break,
                 T::OBrace | T::OBrack | T::OParen | T::OQuote | T::OHeredoc | T::TemplateInterp | T::TemplateControl => {
                     open.push(tok.kind)
