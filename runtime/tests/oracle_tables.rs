@@ -359,3 +359,45 @@ fn conformance_equality_cases() {
     }
     report("conformance equality", failures, conformance_equality::EQUALITY_CASES.len());
 }
+
+/// Properties that must hold for any values (checked over the fuzz values,
+/// pairwise): no operation panics, equality is symmetric, result encoding
+/// round-trips, unification's conversions produce values of the unified
+/// type (or, for unknown-length sets, cty's documented quirk), converting
+/// a value to its own type is the identity.
+#[test]
+fn value_invariants() {
+    let vals = fuzz_values();
+    for a in &vals {
+        let ty = a.ty();
+        let mut enc = String::new();
+        runtime::json::write_value(&mut enc, a).unwrap();
+        let back = value_from_result_json(&serde_json::from_str(&enc).unwrap(), &ty).unwrap();
+        assert!(back.raw_equals(a), "round trip of {enc}");
+        assert!(convert(a, &ty).unwrap().raw_equals(a));
+        assert!(a.raw_equals(&a.clone()));
+        let _ = runtime::json::marshal(a, &ty);
+        let _ = a.cty_length();
+        let _ = a.hcl_index(&Value::int(0));
+        let _ = a.hcl_get_attr("a");
+    }
+    for (i, a) in vals.iter().enumerate() {
+        for b in vals.iter().skip(i) {
+            assert_eq!(a.equals_tri(b), b.equals_tri(a));
+            for allow_unsafe in [false, true] {
+                let unified =
+                    if allow_unsafe { unify_unsafe(&[a.ty(), b.ty()]) } else { runtime::unify::unify(&[a.ty(), b.ty()]) };
+                let Some((t, convs)) = unified else { continue };
+                for (v, c) in [a, b].into_iter().zip(convs) {
+                    let Some(c) = c else {
+                        assert!(v.has_type(&t));
+                        continue;
+                    };
+                    if let Ok(r) = c.apply(v) {
+                        assert!(r.ty().conforms_to(&t) || !r.is_known(), "{v:?} -> {t:?} gave {r:?}");
+                    }
+                }
+            }
+        }
+    }
+}

@@ -377,3 +377,27 @@ fn string_to_number_accepts_what_go_parsefloat_accepts() {
         assert_eq!(&got, want, "tonumber({input:?})");
     }
 }
+
+#[test]
+fn hostile_json_inputs_fail_cleanly() {
+    // Nesting deeper than MAX_NESTING is an error, not a stack overflow.
+    let depth = runtime::value::MAX_NESTING + 10;
+    let mut j = serde_json::Value::Null;
+    for _ in 0..depth {
+        j = serde_json::Value::Array(vec![j]);
+    }
+    assert!(value_from_json_implied(&j).is_err());
+    let mut t = serde_json::Value::from("string");
+    for _ in 0..depth {
+        t = serde_json::Value::Array(vec![serde_json::Value::from("list"), t]);
+    }
+    assert!(Type::from_json(&t).is_err());
+    // Malformed type descriptions and mismatched values are errors.
+    for bad in [r#"["list"]"#, r#"["object",[]]"#, r#"["tuple",{}]"#, r#"{"a":1}"#, "null", "[]"] {
+        assert!(Type::from_json(&serde_json::from_str(bad).unwrap()).is_err(), "{bad}");
+    }
+    let t = ty(r#"["object",{"a":"number"}]"#);
+    for bad in [r#"[1]"#, r#""x""#, r#"{"a":{}}"#, r#"{"a":"1x"}"#] {
+        assert!(runtime::json::value_from_json_typed(&serde_json::from_str(bad).unwrap(), &t).is_err(), "{bad}");
+    }
+}
