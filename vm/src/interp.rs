@@ -362,6 +362,10 @@ impl<'a> Machine<'a> {
             }
             match &v {
                 Value::String(s) => buf.push_str(s.as_str()),
+                Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => {
+                    use std::fmt::Write as _;
+                    let _ = write!(buf, "{}", n.to_i64().unwrap_or(0));
+                }
                 _ => match convert(&v, &Type::String) {
                     Ok(s) => buf.push_str(s.as_str().unwrap_or("")),
                     Err(e) => {
@@ -772,9 +776,9 @@ impl<'a> Machine<'a> {
     }
 
     fn call(&mut self, c: &CallNode) -> Value {
-        let Some(funcs) = self.prog.funcs.clone() else { return dynamic() };
+        let prog: &'a Program = self.prog;
+        let Some(funcs) = prog.funcs.as_deref() else { return dynamic() };
         let sig = funcs.signature(c.func);
-        let name = go_quote(&c.name);
         // Arguments: (value-or-node, start span).
         let mut expanded: Option<(Vec<Value>, Span)> = None;
         let mut arg_count = c.args.len();
@@ -816,7 +820,8 @@ impl<'a> Machine<'a> {
             self.push(err(
                 "Not enough function arguments",
                 format!(
-                    "Function {name} expects{qual} {nparams} argument(s). Missing value for {}.",
+                    "Function {} expects{qual} {nparams} argument(s). Missing value for {}.",
+                    go_quote(&c.name),
                     go_quote(&sig.params[arg_count].name)
                 ),
                 c.close_paren,
@@ -834,13 +839,13 @@ impl<'a> Machine<'a> {
         if sig.var_param.is_none() && arg_count > nparams {
             self.push(err(
                 "Too many function arguments",
-                format!("Function {name} expects only {nparams} argument(s)."),
+                format!("Function {} expects only {nparams} argument(s).", go_quote(&c.name)),
                 arg_start(nparams),
             ));
             return dynamic();
         }
         let mark = self.s.diags.len();
-        let mut vals = Vec::with_capacity(arg_count);
+        let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(arg_count);
         for i in 0..arg_count {
             let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { break };
             let v = if i < fixed {
@@ -848,6 +853,10 @@ impl<'a> Machine<'a> {
             } else {
                 expanded.as_ref().and_then(|e| e.0.get(i - fixed)).cloned().unwrap_or_else(dynamic)
             };
+            if param.ty.is_dynamic() || (v.is_known() && !v.is_null() && v.has_type(&param.ty)) {
+                vals.push(v);
+                continue;
+            }
             let v = match convert(&v, &param.ty) {
                 Ok(v) => v,
                 Err(e) => {
