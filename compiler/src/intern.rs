@@ -140,7 +140,7 @@ impl Interner {
                 return Err(i);
             }
             if s.hash == hash && s.len as usize == name.len() {
-                let stored = self.text.as_bytes().get(s.start as usize..(s.start + s.len) as usize).unwrap_or(&[]);
+                let stored = self.text.as_bytes().get(s.start as usize..s.start as usize + s.len as usize).unwrap_or(&[]);
                 if short_eq(stored, name) {
                     return Ok(Symbol(s.sym1 - 1));
                 }
@@ -183,7 +183,7 @@ impl Interner {
     /// The text of a symbol made by this interner ("" for a foreign symbol).
     pub fn resolve(&self, sym: Symbol) -> &str {
         match self.entries.get(sym.0 as usize) {
-            Some(e) => self.text.get(e.start as usize..(e.start + e.len) as usize).unwrap_or(""),
+            Some(e) => self.text.get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(""),
             None => "",
         }
     }
