@@ -342,52 +342,149 @@ impl<'a> Machine<'a> {
     fn template(&mut self, parts: &[TemplatePart]) -> Value {
         let mut buf = String::new();
         let mut known = true;
-        for part in parts {
-            if let Some(Value::String(text)) = self.peek(&part.node) {
-                buf.push_str(text.as_str());
-                continue;
-            }
-            let v = self.eval(&part.node);
-            if v.is_null() {
-                self.push(err(
-                    "Invalid template interpolation value",
-                    "The expression result is null. Cannot include a null value in a string template.",
-                    part.span,
-                ));
-                continue;
-            }
-            if !v.is_known() {
-                known = false;
-                continue;
-            }
-            match &v {
-                Value::String(s) => buf.push_str(s.as_str()),
-                Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => {
-                    use std::fmt::Write as _;
-                    let _ = write!(buf, "{}", n.to_i64().unwrap_or(0));
-                }
-                _ => match convert(&v, &Type::String) {
-                    Ok(s) => buf.push_str(s.as_str().unwrap_or("")),
-                    Err(e) => {
-                        self.push(err(
-                            "Invalid template interpolation value",
-                            format!("Cannot include the given value in a string template: {e}."),
-                            part.span,
-                        ));
-                        continue;
-                    }
-                },
-            }
-            if !self.grow(0) || buf.len() as u64 > self.s.limits.max_size {
-                self.s.aborted.get_or_insert("memory");
-                return dynamic();
-            }
+        self.stream_parts(parts, &mut buf, &mut known);
+        if self.s.aborted.is_some() {
+            return dynamic();
         }
         if !known {
             return Value::unknown(Type::String);
         }
         self.grow(buf.len());
         Value::from_string(buf)
+    }
+
+    /// Appends template parts to `buf`. Parts that are themselves string
+    /// builders (nested templates, `%{if}` and `%{for}` directives) write
+    /// straight into `buf` instead of making intermediate strings and
+    /// tuples; the values and diagnostics are the same, because such parts
+    /// always produce a string (or an unknown string).
+    fn stream_parts(&mut self, parts: &[TemplatePart], buf: &mut String, known: &mut bool) {
+        for part in parts {
+            if buf.len() as u64 > self.s.limits.max_size {
+                self.s.aborted.get_or_insert("memory");
+            }
+            if self.s.aborted.is_some() {
+                return;
+            }
+            self.stream_part(&part.node, part.span, buf, known);
+        }
+    }
+
+    fn stream_part(&mut self, node: &Node, span: Span, buf: &mut String, known: &mut bool) {
+        if let Some(Value::String(text)) = self.peek(node) {
+            buf.push_str(text.as_str());
+            return;
+        }
+        match node {
+            Node::Template(inner, _) => {
+                if self.tick() {
+                    self.stream_parts(inner, buf, known);
+                }
+                return;
+            }
+            Node::Cond(c) if is_string_node(&c.true_result) && is_string_node(&c.false_result) => {
+                if self.tick() {
+                    self.stream_cond(c, buf, known);
+                }
+                return;
+            }
+            Node::TemplateJoin(t, _) => {
+                if let Node::For(f) = &**t {
+                    if f.key.is_none() && is_string_node(&f.value) {
+                        if self.tick() && self.tick() {
+                            self.stream_for(f, buf, known);
+                        }
+                        return;
+                    }
+                }
+            }
+            _ => {}
+        }
+        let v = self.eval(node);
+        if v.is_null() {
+            self.push(err(
+                "Invalid template interpolation value",
+                "The expression result is null. Cannot include a null value in a string template.",
+                span,
+            ));
+            return;
+        }
+        if !v.is_known() {
+            *known = false;
+            return;
+        }
+        match &v {
+            Value::String(s) => buf.push_str(s.as_str()),
+            Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => {
+                use std::fmt::Write as _;
+                let _ = write!(buf, "{}", n.to_i64().unwrap_or(0));
+            }
+            _ => match convert(&v, &Type::String) {
+                Ok(s) => buf.push_str(s.as_str().unwrap_or("")),
+                Err(e) => self.push(err(
+                    "Invalid template interpolation value",
+                    format!("Cannot include the given value in a string template: {e}."),
+                    span,
+                )),
+            },
+        }
+    }
+
+    /// A conditional whose branches are both string builders: the reference
+    /// evaluates both and keeps only the selected one's value and
+    /// diagnostics, and two string types always unify, so evaluating the
+    /// selected branch alone (after the condition) is equivalent.
+    fn stream_cond(&mut self, c: &CondNode, buf: &mut String, known: &mut bool) {
+        let cond = self.eval(&c.condition);
+        if cond.is_null() {
+            self.push(err(
+                "Null condition",
+                "The condition value is null. Conditions must either be true or false.",
+                c.condition_span,
+            ));
+            *known = false;
+            return;
+        }
+        if !cond.is_known() {
+            *known = false;
+            return;
+        }
+        let (branch, span) = match convert(&cond, &Type::Bool) {
+            Ok(b) if b.as_bool() == Some(true) => (&c.true_result, c.true_span),
+            Ok(_) => (&c.false_result, c.false_span),
+            Err(_) => {
+                self.push(err("Incorrect condition type", "The condition expression must be of type bool.", c.condition_span));
+                *known = false;
+                return;
+            }
+        };
+        self.stream_part(branch, span, buf, known);
+    }
+
+    /// A template `%{for}` whose body is a string builder, appended element
+    /// by element (the reference builds the tuple, then joins it).
+    fn stream_for(&mut self, f: &ForNode, buf: &mut String, known: &mut bool) {
+        let Some(coll) = self.for_collection(f) else {
+            *known = false;
+            return;
+        };
+        let mut for_known = true;
+        for i in 0..coll.elements_slice().len() {
+            if self.s.aborted.is_some() {
+                return;
+            }
+            if !self.for_step(f, &coll, i, &mut for_known) {
+                continue;
+            }
+            self.stream_part(&f.value, Span::default(), buf, known);
+            if buf.len() as u64 > self.s.limits.max_size {
+                self.s.aborted.get_or_insert("memory");
+                return;
+            }
+        }
+        if !for_known {
+            *known = false;
+        }
     }
 
     fn template_join(&mut self, tuple: &Node, span: Span) -> Value {
@@ -518,7 +615,10 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn for_expr(&mut self, f: &ForNode) -> Value {
+    /// The collection of a `for`, or `None` when the expression's value is
+    /// `DynamicVal` without iterating (null, dynamic, non-iterable, unknown,
+    /// or a failing `if` pre-check).
+    fn for_collection(&mut self, f: &ForNode) -> Option<Value> {
         let coll = self.eval(&f.collection);
         if coll.is_null() {
             self.push(err(
@@ -526,11 +626,11 @@ impl<'a> Machine<'a> {
                 "A null value cannot be used as the collection in a 'for' expression.",
                 f.collection_span,
             ));
-            return dynamic();
+            return None;
         }
         let cty = coll.ty();
         if cty.is_dynamic() {
-            return dynamic();
+            return None;
         }
         if !(cty.is_list() || cty.is_set() || cty.is_map() || cty.is_tuple() || cty.is_object()) {
             self.push(err(
@@ -541,12 +641,14 @@ impl<'a> Machine<'a> {
                 ),
                 f.collection_span,
             ));
-            return dynamic();
+            return None;
         }
         if !coll.is_known() {
-            return dynamic();
+            return None;
         }
         if let Some((cond, cond_span)) = &f.cond {
+            // The reference checks the condition once with unknown
+            // iterators before iterating.
             if let Some(k) = f.key_slot {
                 self.set_local(k, dynamic());
             }
@@ -555,22 +657,65 @@ impl<'a> Machine<'a> {
             let r = self.eval(cond);
             if r.is_null() {
                 self.push(err("Condition is null", "The value of the 'if' clause must not be null.", *cond_span));
-                return dynamic();
+                return None;
             }
             if let Err(e) = convert(&r, &Type::Bool) {
                 self.push(err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {e}."), *cond_span));
-                return dynamic();
+                return None;
             }
             if self.errors_since(mark) {
-                return dynamic();
+                return None;
             }
         }
-        let n = coll.elements_slice().len();
-        if !self.grow(n) {
-            return dynamic();
+        if !self.grow(coll.elements_slice().len()) {
+            return None;
         }
-        let mut known = true;
+        Some(coll)
+    }
+
+    /// Binds element `i`'s iterators and evaluates the `if` clause:
+    /// whether to include the element. Clears `known` as the reference does.
+    fn for_step(&mut self, f: &ForNode, coll: &Value, i: usize, known: &mut bool) -> bool {
+        let Some((k, v)) = element_at(coll, i) else { return false };
+        if let Some(ks) = f.key_slot {
+            self.set_local(ks, k);
+        }
+        self.set_local(f.val_slot, v);
+        let Some((cond, cond_span)) = &f.cond else { return true };
         let object_mode = f.key.is_some();
+        let include = self.eval(cond);
+        if include.is_null() {
+            if *known {
+                self.push(err("Invalid 'for' condition", "The value of the 'if' clause must not be null.", *cond_span));
+            }
+            *known = false;
+            return false;
+        }
+        if !object_mode && !include.is_known() {
+            *known = false;
+            return false;
+        }
+        let include = match convert(&include, &Type::Bool) {
+            Ok(b) => b,
+            Err(e) => {
+                if *known {
+                    self.push(err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {e}."), *cond_span));
+                }
+                *known = false;
+                return false;
+            }
+        };
+        if !include.is_known() {
+            *known = false;
+            return false;
+        }
+        include.as_bool() != Some(false)
+    }
+
+    fn for_expr(&mut self, f: &ForNode) -> Value {
+        let Some(coll) = self.for_collection(f) else { return dynamic() };
+        let n = coll.elements_slice().len();
+        let mut known = true;
         let mut vals: Vec<Value> = Vec::new();
         let mut attrs: Vec<(String, Value)> = Vec::new();
         let mut seen: ahash::AHashMap<String, usize> = ahash::AHashMap::new();
@@ -579,104 +724,71 @@ impl<'a> Machine<'a> {
             if self.s.aborted.is_some() {
                 return dynamic();
             }
-            let Some((k, v)) = element_at(&coll, i) else { break };
-            if let Some(ks) = f.key_slot {
-                self.set_local(ks, k);
+            if !self.for_step(f, &coll, i, &mut known) {
+                continue;
             }
-            self.set_local(f.val_slot, v);
-            if let Some((cond, cond_span)) = &f.cond {
-                let include = self.eval(cond);
-                if include.is_null() {
-                    if known {
-                        self.push(err("Invalid 'for' condition", "The value of the 'if' clause must not be null.", *cond_span));
-                    }
-                    known = false;
-                    continue;
+            let Some((key_node, key_span)) = &f.key else {
+                let val = self.eval(&f.value);
+                vals.push(val);
+                continue;
+            };
+            let key_raw = self.eval(key_node);
+            if key_raw.is_null() {
+                if known {
+                    self.push(err(
+                        "Invalid object key",
+                        "Key expression in 'for' expression must not produce a null value.",
+                        *key_span,
+                    ));
                 }
-                if !object_mode && !include.is_known() {
-                    known = false;
-                    continue;
-                }
-                let include = match convert(&include, &Type::Bool) {
-                    Ok(b) => b,
-                    Err(e) => {
-                        if known {
-                            self.push(err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {e}."), *cond_span));
-                        }
-                        known = false;
-                        continue;
-                    }
-                };
-                if !include.is_known() {
-                    known = false;
-                    continue;
-                }
-                if include.as_bool() == Some(false) {
-                    continue;
-                }
+                known = false;
+                continue;
             }
-            if let Some((key_node, key_span)) = &f.key {
-                let key_raw = self.eval(key_node);
-                if key_raw.is_null() {
+            if !key_raw.is_known() {
+                known = false;
+                continue;
+            }
+            let key = match convert(&key_raw, &Type::String) {
+                Ok(k) => k.as_str().unwrap_or("").to_string(),
+                Err(e) => {
                     if known {
                         self.push(err(
                             "Invalid object key",
-                            "Key expression in 'for' expression must not produce a null value.",
+                            format!("The key expression produced an invalid result: {e}."),
                             *key_span,
                         ));
                     }
                     known = false;
                     continue;
                 }
-                if !key_raw.is_known() {
-                    known = false;
-                    continue;
-                }
-                let key = match convert(&key_raw, &Type::String) {
-                    Ok(k) => k.as_str().unwrap_or("").to_string(),
-                    Err(e) => {
-                        if known {
-                            self.push(err(
-                                "Invalid object key",
-                                format!("The key expression produced an invalid result: {e}."),
-                                *key_span,
-                            ));
-                        }
-                        known = false;
-                        continue;
+            };
+            let val = self.eval(&f.value);
+            if f.group {
+                match seen.get(&key) {
+                    Some(&gi) => groups[gi].1.push(val),
+                    None => {
+                        seen.insert(key.clone(), groups.len());
+                        groups.push((key, vec![val]));
                     }
-                };
-                let val = self.eval(&f.value);
-                if f.group {
-                    match seen.get(&key) {
-                        Some(&gi) => groups[gi].1.push(val),
-                        None => {
-                            seen.insert(key.clone(), groups.len());
-                            groups.push((key, vec![val]));
-                        }
-                    }
-                } else if seen.contains_key(&key) {
-                    self.push(err(
-                        "Duplicate object key",
-                        format!(
-                            "Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
-                            go_quote(&key)
-                        ),
-                        *key_span,
-                    ));
-                } else {
-                    seen.insert(key.clone(), attrs.len());
-                    attrs.push((key, val));
                 }
+            } else if seen.contains_key(&key) {
+                self.push(err(
+                    "Duplicate object key",
+                    format!(
+                        "Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
+                        go_quote(&key)
+                    ),
+                    *key_span,
+                ));
             } else {
-                let val = self.eval(&f.value);
-                vals.push(val);
+                seen.insert(key.clone(), attrs.len());
+                attrs.push((key, val));
             }
         }
         if !known {
             return dynamic();
         }
-        if object_mode {
+        if f.key.is_some() {
             if f.group {
                 attrs = groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect();
             }
@@ -977,6 +1089,15 @@ impl<'a> Machine<'a> {
         let failed = self.errors_since(mark);
         self.s.diags.truncate(mark);
         Value::bool(!failed)
+    }
+}
+
+/// Nodes whose value is always a string or an unknown string.
+fn is_string_node(n: &Node) -> bool {
+    match n {
+        Node::Template(..) | Node::TemplateJoin(..) => true,
+        Node::Const(v) => matches!(v, Value::String(_)),
+        _ => false,
     }
 }
 
