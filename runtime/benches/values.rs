@@ -26,6 +26,8 @@ fn construction(c: &mut Criterion) {
     c.bench_function("construct/list of 100 strings", |b| b.iter(|| Value::list(black_box(items.clone()))));
     c.bench_function("construct/tuple of 100 strings", |b| b.iter(|| Value::tuple(black_box(items.clone()))));
     c.bench_function("construct/set of 100 strings", |b| b.iter(|| Value::set(black_box(items.clone()))));
+    let nums: Vec<Value> = (0..100).map(|i| Value::int((i * 7919) % 1000)).collect();
+    c.bench_function("construct/set of 100 numbers", |b| b.iter(|| Value::set(black_box(nums.clone()))));
     let objs: Vec<Value> = (0..20).map(|i| Value::object(vec![("k", Value::int(i % 7))])).collect();
     c.bench_function("construct/set of 20 objects", |b| b.iter(|| Value::set(black_box(objs.clone()))));
     let keyed: Vec<(runtime::Str, Value)> =

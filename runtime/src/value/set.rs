@@ -15,7 +15,7 @@ use super::{Tri, Value};
 use crate::strings::write_go_quoted;
 use crate::types::Type;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 
 /// Deduplicates (keeping the first of equal elements) and orders `elems`.
 pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
@@ -33,7 +33,10 @@ pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
 fn dedup(elems: Vec<Value>) -> Vec<Value> {
     let mut keep = vec![true; elems.len()];
     let mut seen_null = false;
-    let mut strings: HashSet<&str> = HashSet::new();
+    let mut strings: HashSet<&str> = HashSet::with_capacity(elems.len());
+    // Integers (other than -0, which hashes apart from 0) are equal exactly
+    // when their values are, so they need no hash text.
+    let mut ints: HashSet<i64> = HashSet::new();
     let mut bools = [false; 2];
     let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
     for (i, v) in elems.iter().enumerate() {
@@ -42,6 +45,7 @@ fn dedup(elems: Vec<Value>) -> Vec<Value> {
             Value::Null(_) => !std::mem::replace(&mut seen_null, true),
             Value::String(s) => strings.insert(s),
             Value::Bool(b) => !std::mem::replace(&mut bools[*b as usize], true),
+            Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => ints.insert(n.to_i64().unwrap_or(0)),
             _ => {
                 let group = groups.entry(set_hash_text(v)).or_default();
                 if group.iter().any(|&j| elems[j].equals_tri(v) == Tri::True) {
