@@ -50,7 +50,11 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
     while i < bytes.len() {
         let b = bytes[i];
         if b < 0x80 {
-            if b >= 0x20 && b != b'"' && b != b'\\' && !(escape_html && (b == b'<' || b == b'>' || b == b'&')) {
+            if b >= 0x20
+                && b != b'"'
+                && b != b'\\'
+                && !(escape_html && (b == b'<' || b == b'>' || b == b'&'))
+            {
                 i += 1;
                 continue;
             }
@@ -72,9 +76,17 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
             continue;
         }
         // U+2028 and U+2029 are E2 80 A8 / E2 80 A9 in UTF-8.
-        if b == 0xE2 && i + 2 < bytes.len() && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) {
+        if b == 0xE2
+            && i + 2 < bytes.len()
+            && bytes[i + 1] == 0x80
+            && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
+        {
             out.push_str(&s[start..i]);
-            out.push_str(if bytes[i + 2] == 0xA8 { "\\u2028" } else { "\\u2029" });
+            out.push_str(if bytes[i + 2] == 0xA8 {
+                "\\u2028"
+            } else {
+                "\\u2029"
+            });
             i += 3;
             start = i;
             continue;
@@ -191,7 +203,10 @@ mod tests {
             ("\u{a0}", r#""\u00a0""#),
             ("\u{feff}", r#""\ufeff""#),
             ("\u{110bd}", r#""\U000110bd""#),
-            ("\u{e0100}\u{1f600}\u{fffd}", "\"\u{e0100}\u{1f600}\u{fffd}\""),
+            (
+                "\u{e0100}\u{1f600}\u{fffd}",
+                "\"\u{e0100}\u{1f600}\u{fffd}\"",
+            ),
         ];
         for (input, want) in cases {
             let mut out = String::new();

@@ -75,11 +75,17 @@ fn ok(v: &Value) -> String {
 /// mismatch messages) so that any of the possible answers compares equal.
 fn normalize(s: &str) -> String {
     let mut out = s.to_string();
-    for marker in ["map has no element for required attribute \"", "element \"", "attribute \""] {
+    for marker in [
+        "map has no element for required attribute \"",
+        "element \"",
+        "attribute \"",
+    ] {
         let mut searched = 0;
         while let Some(pos) = out[searched..].find(marker) {
             let start = searched + pos + marker.len();
-            let Some(len) = out[start..].find('"') else { break };
+            let Some(len) = out[start..].find('"') else {
+                break;
+            };
             out.replace_range(start..start + len, "*");
             searched = start + 1;
         }
@@ -89,7 +95,9 @@ fn normalize(s: &str) -> String {
 
 fn check(failures: &mut Vec<String>, what: String, got: String, want: &str) {
     let nonconforming = "panic in function implementation: returned value ";
-    if got.ends_with("returned value does not conform to expected return type.") && want.contains(nonconforming) {
+    if got.ends_with("returned value does not conform to expected return type.")
+        && want.contains(nonconforming)
+    {
         return;
     }
     if normalize(&got) != normalize(want) {
@@ -100,7 +108,11 @@ fn check(failures: &mut Vec<String>, what: String, got: String, want: &str) {
 fn report(table: &str, failures: Vec<String>, total: usize) {
     if !failures.is_empty() {
         let shown: Vec<_> = failures.iter().take(25).cloned().collect();
-        panic!("{table}: {} of {total} rows differ:\n{}", failures.len(), shown.join("\n"));
+        panic!(
+            "{table}: {} of {total} rows differ:\n{}",
+            failures.len(),
+            shown.join("\n")
+        );
     }
 }
 
@@ -124,13 +136,22 @@ fn fuzz_tables() {
     let idx = |s: &str| -> &Value { &vals[s.parse::<usize>().unwrap()] };
     let mut failures = Vec::new();
     for (meta, want) in fuzz::FUZZ_COND {
-        let what = format!("{} ? {} : {}", meta[2], fuzz::FUZZ_VALUES[meta[0].parse::<usize>().unwrap()].0, fuzz::FUZZ_VALUES[meta[1].parse::<usize>().unwrap()].0);
+        let what = format!(
+            "{} ? {} : {}",
+            meta[2],
+            fuzz::FUZZ_VALUES[meta[0].parse::<usize>().unwrap()].0,
+            fuzz::FUZZ_VALUES[meta[1].parse::<usize>().unwrap()].0
+        );
         if let Some(got) = conditional(idx(meta[0]), idx(meta[1]), meta[2] == "true", want) {
             check(&mut failures, what, got, want);
         }
     }
     for (meta, want) in fuzz::FUZZ_EQ {
-        let what = format!("{} == {}", fuzz::FUZZ_VALUES[meta[0].parse::<usize>().unwrap()].0, fuzz::FUZZ_VALUES[meta[1].parse::<usize>().unwrap()].0);
+        let what = format!(
+            "{} == {}",
+            fuzz::FUZZ_VALUES[meta[0].parse::<usize>().unwrap()].0,
+            fuzz::FUZZ_VALUES[meta[1].parse::<usize>().unwrap()].0
+        );
         let got = ok(&idx(meta[0]).equals(idx(meta[1])));
         // The reference compares map and object elements in random order,
         // so false and unknown are both possible answers when elements
@@ -142,22 +163,46 @@ fn fuzz_tables() {
         check(&mut failures, what, got, want);
     }
     for (meta, want) in fuzz::FUZZ_TO {
-        let what = format!("{}({})", meta[0], fuzz::FUZZ_VALUES[meta[1].parse::<usize>().unwrap()].0);
-        check(&mut failures, what, to_func(idx(meta[1]), &to_target(meta[0])), want);
+        let what = format!(
+            "{}({})",
+            meta[0],
+            fuzz::FUZZ_VALUES[meta[1].parse::<usize>().unwrap()].0
+        );
+        check(
+            &mut failures,
+            what,
+            to_func(idx(meta[1]), &to_target(meta[0])),
+            want,
+        );
     }
     for (meta, want) in fuzz::FUZZ_COAL {
         let args: Vec<&Value> = meta.iter().map(|m| idx(m)).collect();
-        let names: Vec<&str> = meta.iter().map(|m| fuzz::FUZZ_VALUES[m.parse::<usize>().unwrap()].0).collect();
-        check(&mut failures, format!("coalesce({})", names.join(", ")), coalesce(&args), want);
+        let names: Vec<&str> = meta
+            .iter()
+            .map(|m| fuzz::FUZZ_VALUES[m.parse::<usize>().unwrap()].0)
+            .collect();
+        check(
+            &mut failures,
+            format!("coalesce({})", names.join(", ")),
+            coalesce(&args),
+            want,
+        );
     }
     for (meta, want) in fuzz::FUZZ_JSON {
-        let what = format!("jsonencode({})", fuzz::FUZZ_VALUES[meta[0].parse::<usize>().unwrap()].0);
+        let what = format!(
+            "jsonencode({})",
+            fuzz::FUZZ_VALUES[meta[0].parse::<usize>().unwrap()].0
+        );
         check(&mut failures, what, jsonencode(idx(meta[0])), want);
     }
     report(
         "FUZZ",
         failures,
-        fuzz::FUZZ_COND.len() + fuzz::FUZZ_EQ.len() + fuzz::FUZZ_TO.len() + fuzz::FUZZ_COAL.len() + fuzz::FUZZ_JSON.len(),
+        fuzz::FUZZ_COND.len()
+            + fuzz::FUZZ_EQ.len()
+            + fuzz::FUZZ_TO.len()
+            + fuzz::FUZZ_COAL.len()
+            + fuzz::FUZZ_JSON.len(),
     );
 }
 
@@ -172,14 +217,19 @@ fn jsonencode(v: &Value) -> String {
     }
     match runtime::json::marshal(v, &v.ty()) {
         Ok(s) => ok(&Value::from_string(s)),
-        Err(e) => format!("err Error in function call: Call to function \"jsonencode\" failed: {}.", e.message),
+        Err(e) => format!(
+            "err Error in function call: Call to function \"jsonencode\" failed: {}.",
+            e.message
+        ),
     }
 }
 
 /// cty's `coalesce`: `UnifyUnsafe` over all argument types, then the first
 /// non-null argument `Convert`ed to the unified type.
 fn coalesce(args: &[&Value]) -> String {
-    let failed = |msg: &str| format!("err Error in function call: Call to function \"coalesce\" failed: {msg}.");
+    let failed = |msg: &str| {
+        format!("err Error in function call: Call to function \"coalesce\" failed: {msg}.")
+    };
     let types: Vec<Type> = args.iter().map(|a| a.ty()).collect();
     let Some((ty, _)) = unify_unsafe(&types) else {
         return failed("all arguments must have the same type");
@@ -196,7 +246,9 @@ fn coalesce(args: &[&Value]) -> String {
             // conform to the declared one (reached through cty's own quirk
             // of typing an unknown-length set's list conversion by the
             // input element type); only that outcome is compared here.
-            Ok(v) if !v.ty().conforms_to(&ty) => failed("returned value does not conform to expected return type"),
+            Ok(v) if !v.ty().conforms_to(&ty) => {
+                failed("returned value does not conform to expected return type")
+            }
             Ok(v) => ok(&v),
             Err(e) => failed(&e.to_string()),
         };
@@ -216,18 +268,22 @@ fn has_keyed(v: &Value) -> bool {
 /// reference's answer is a unification failure we also produce (its
 /// description of the mismatch is HCL's business, not this crate's).
 fn conditional(a: &Value, b: &Value, cond: bool, want: &str) -> Option<String> {
-        let got = match unify_unsafe(&[a.ty(), b.ty()]) {
-            None => {
-                let prefix = "err Inconsistent conditional result types: The true and false result expressions must have consistent types.";
-                if want.starts_with(prefix) {
-                    return None;
-                }
-                "err (no unification)".to_string()
+    let got = match unify_unsafe(&[a.ty(), b.ty()]) {
+        None => {
+            let prefix = "err Inconsistent conditional result types: The true and false result expressions must have consistent types.";
+            if want.starts_with(prefix) {
+                return None;
             }
-            Some((ty, convs)) => {
-                let (side, conv, label) = if cond { (a, &convs[0], "true") } else { (b, &convs[1], "false") };
-                let _ = ty;
-                match conv {
+            "err (no unification)".to_string()
+        }
+        Some((ty, convs)) => {
+            let (side, conv, label) = if cond {
+                (a, &convs[0], "true")
+            } else {
+                (b, &convs[1], "false")
+            };
+            let _ = ty;
+            match conv {
                     None => ok(side),
                     Some(c) => match c.apply(side) {
                         Ok(v) => ok(&v),
@@ -236,9 +292,9 @@ fn conditional(a: &Value, b: &Value, cond: bool, want: &str) -> Option<String> {
                         ),
                     },
                 }
-            }
-        };
-        Some(got)
+        }
+    };
+    Some(got)
 }
 
 #[test]
@@ -247,18 +303,36 @@ fn equality() {
     let mut failures = Vec::new();
     for (meta, want) in data::EQ {
         let (a, b) = (&vals[meta[0]], &vals[meta[1]]);
-        check(&mut failures, format!("{} == {}", meta[0], meta[1]), ok(&a.equals(b)), want);
+        check(
+            &mut failures,
+            format!("{} == {}", meta[0], meta[1]),
+            ok(&a.equals(b)),
+            want,
+        );
         // Equality is symmetric in cty for these values.
-        check(&mut failures, format!("{} == {} (swapped)", meta[1], meta[0]), ok(&b.equals(a)), want);
+        check(
+            &mut failures,
+            format!("{} == {} (swapped)", meta[1], meta[0]),
+            ok(&b.equals(a)),
+            want,
+        );
     }
     report("EQ", failures, data::EQ.len());
 }
 
 /// cty `MakeToFunc(want)` applied to `v`, as HCL reports it.
 fn to_func(v: &Value, want: &Type) -> String {
-    let arg_err = |msg: String| format!("err Invalid function argument: Invalid value for \"v\" parameter: {msg}.");
+    let arg_err = |msg: String| {
+        format!("err Invalid function argument: Invalid value for \"v\" parameter: {msg}.")
+    };
     let got = v.ty();
-    let cannot = || arg_err(format!("cannot convert {} to {}", got.friendly_name(), want.friendly_name_for_constraint()));
+    let cannot = || {
+        arg_err(format!(
+            "cannot convert {} to {}",
+            got.friendly_name(),
+            want.friendly_name_for_constraint()
+        ))
+    };
     if got != *want && get_conversion_unsafe(&got, want).is_none() {
         return cannot();
     }
@@ -304,7 +378,12 @@ fn to_functions() {
     let mut failures = Vec::new();
     for (meta, want) in data::TO {
         let got = to_func(&vals[meta[1]], &to_target(meta[0]));
-        check(&mut failures, format!("{}({})", meta[0], meta[1]), got, want);
+        check(
+            &mut failures,
+            format!("{}({})", meta[0], meta[1]),
+            got,
+            want,
+        );
     }
     report("TO", failures, data::TO.len());
 }
@@ -319,7 +398,9 @@ fn typed_parameters() {
         let what = format!("{func}({arg})");
         match convert(&vals[arg], &target) {
             Err(e) => {
-                let got = format!("err Invalid function argument: Invalid value for \"{param}\" parameter: {e}.");
+                let got = format!(
+                    "err Invalid function argument: Invalid value for \"{param}\" parameter: {e}."
+                );
                 check(&mut failures, what, got, want);
             }
             Ok(v) => {
@@ -357,7 +438,11 @@ fn conformance_equality_cases() {
         write_typed_value(&mut s, &got).unwrap();
         check(&mut failures, id.to_string(), s, want);
     }
-    report("conformance equality", failures, conformance_equality::EQUALITY_CASES.len());
+    report(
+        "conformance equality",
+        failures,
+        conformance_equality::EQUALITY_CASES.len(),
+    );
 }
 
 /// Properties that must hold for any values (checked over the fuzz values,
@@ -385,8 +470,11 @@ fn value_invariants() {
         for b in vals.iter().skip(i) {
             assert_eq!(a.equals_tri(b), b.equals_tri(a));
             for allow_unsafe in [false, true] {
-                let unified =
-                    if allow_unsafe { unify_unsafe(&[a.ty(), b.ty()]) } else { runtime::unify::unify(&[a.ty(), b.ty()]) };
+                let unified = if allow_unsafe {
+                    unify_unsafe(&[a.ty(), b.ty()])
+                } else {
+                    runtime::unify::unify(&[a.ty(), b.ty()])
+                };
                 let Some((t, convs)) = unified else { continue };
                 for (v, c) in [a, b].into_iter().zip(convs) {
                     let Some(c) = c else {
@@ -394,7 +482,10 @@ fn value_invariants() {
                         continue;
                     };
                     if let Ok(r) = c.apply(v) {
-                        assert!(r.ty().conforms_to(&t) || !r.is_known(), "{v:?} -> {t:?} gave {r:?}");
+                        assert!(
+                            r.ty().conforms_to(&t) || !r.is_known(),
+                            "{v:?} -> {t:?} gave {r:?}"
+                        );
                     }
                 }
             }

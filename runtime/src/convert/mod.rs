@@ -38,7 +38,10 @@ pub struct ConvError {
 
 impl ConvError {
     pub(crate) fn new(path: &[PathStep], message: impl Into<String>) -> ConvError {
-        ConvError { path: path.to_vec(), message: message.into() }
+        ConvError {
+            path: path.to_vec(),
+            message: message.into(),
+        }
     }
 
     /// The path in cty notation, e.g. `.foo[0]["k"]` (empty at the root).

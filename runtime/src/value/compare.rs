@@ -109,7 +109,9 @@ impl Value {
         if let Some(short) = type_check(&Type::Bool, &[self, other])? {
             return Ok(short);
         }
-        Ok(Value::Bool(bool_of(self).unwrap_or(false) && bool_of(other).unwrap_or(false)))
+        Ok(Value::Bool(
+            bool_of(self).unwrap_or(false) && bool_of(other).unwrap_or(false),
+        ))
     }
 
     /// cty `Or` (bools only; no short-circuit, as [`Value::and`]).
@@ -117,7 +119,9 @@ impl Value {
         if let Some(short) = type_check(&Type::Bool, &[self, other])? {
             return Ok(short);
         }
-        Ok(Value::Bool(bool_of(self).unwrap_or(false) || bool_of(other).unwrap_or(false)))
+        Ok(Value::Bool(
+            bool_of(self).unwrap_or(false) || bool_of(other).unwrap_or(false),
+        ))
     }
 }
 
@@ -133,14 +137,26 @@ mod tests {
         let unk = Value::Unknown(Type::Number);
         assert_eq!(n("1").less_than(&n("2")).unwrap().as_bool(), Some(true));
         assert_eq!(n("2").greater_than(&n("2")).unwrap().as_bool(), Some(false));
-        assert_eq!(n("2").greater_than_or_equal(&n("2")).unwrap().as_bool(), Some(true));
+        assert_eq!(
+            n("2").greater_than_or_equal(&n("2")).unwrap().as_bool(),
+            Some(true)
+        );
         assert!(!n("1").less_than(&unk).unwrap().is_known());
-        assert!(!n("1").less_than(&Value::dynamic_unknown()).unwrap().is_known());
+        assert!(!n("1")
+            .less_than(&Value::dynamic_unknown())
+            .unwrap()
+            .is_known());
         assert!(n("1").less_than(&Value::string("2")).is_err());
         // float64 0.1 is above 512-bit 0.1 but prints the same, so cty's
         // `<=` (less-than or text-equal) holds both ways.
-        assert_eq!(f(0.1).greater_than(&n("0.1")).unwrap().as_bool(), Some(true));
-        assert_eq!(f(0.1).less_than_or_equal(&n("0.1")).unwrap().as_bool(), Some(true));
+        assert_eq!(
+            f(0.1).greater_than(&n("0.1")).unwrap().as_bool(),
+            Some(true)
+        );
+        assert_eq!(
+            f(0.1).less_than_or_equal(&n("0.1")).unwrap().as_bool(),
+            Some(true)
+        );
         let t = Value::Bool(true);
         let ub = Value::Unknown(Type::Bool);
         assert!(!Value::Bool(false).and(&ub).unwrap().is_known());

@@ -20,11 +20,17 @@ const UNSUPPORTED_ATTR: &str = "Unsupported attribute";
 const NO_ELEMENT: &str = "The given key does not identify an element in this collection value";
 
 fn invalid_index(detail: impl Into<String>) -> TraversalError {
-    TraversalError { summary: INVALID_INDEX, detail: detail.into() }
+    TraversalError {
+        summary: INVALID_INDEX,
+        detail: detail.into(),
+    }
 }
 
 fn unsupported_attr(detail: impl Into<String>) -> TraversalError {
-    TraversalError { summary: UNSUPPORTED_ATTR, detail: detail.into() }
+    TraversalError {
+        summary: UNSUPPORTED_ATTR,
+        detail: detail.into(),
+    }
 }
 
 /// cty `HasIndex` for lists, tuples and maps with a key of the right type:
@@ -39,9 +45,16 @@ fn has_index(collection: &Value, key: &Value) -> Option<bool> {
             if !collection.is_known() {
                 return None;
             }
-            Some(n.to_i64().is_some_and(|i| i >= 0 && (i as u64) < collection.elements_slice().len() as u64))
+            Some(
+                n.to_i64().is_some_and(|i| {
+                    i >= 0 && (i as u64) < collection.elements_slice().len() as u64
+                }),
+            )
         }
-        (Type::Tuple(tt), Value::Number(n)) => Some(n.to_i64().is_some_and(|i| i >= 0 && (i as u64) < tt.len() as u64)),
+        (Type::Tuple(tt), Value::Number(n)) => Some(
+            n.to_i64()
+                .is_some_and(|i| i >= 0 && (i as u64) < tt.len() as u64),
+        ),
         (Type::Map(_), Value::String(k)) => {
             if !collection.is_known() {
                 return None;
@@ -110,7 +123,10 @@ impl Value {
     /// The element for a key that `has_index` found (cty `Index`).
     fn index_present(&self, key: &Value) -> Value {
         let found = match key {
-            Value::Number(n) => n.to_i64().and_then(|i| usize::try_from(i).ok()).and_then(|i| self.index(i)),
+            Value::Number(n) => n
+                .to_i64()
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| self.index(i)),
             Value::String(k) => self.map_get(k),
             _ => None,
         };
@@ -118,8 +134,14 @@ impl Value {
             (Some(v), _) => v.clone(),
             // An unknown tuple still knows its element types.
             (None, Value::Unknown(Type::Tuple(tt))) => {
-                let i = key.as_number().and_then(|n| n.to_i64()).and_then(|i| usize::try_from(i).ok());
-                Value::Unknown(i.and_then(|i| tt.elems().get(i).cloned()).unwrap_or(Type::Dynamic))
+                let i = key
+                    .as_number()
+                    .and_then(|n| n.to_i64())
+                    .and_then(|i| usize::try_from(i).ok());
+                Value::Unknown(
+                    i.and_then(|i| tt.elems().get(i).cloned())
+                        .unwrap_or(Type::Dynamic),
+                )
             }
             (None, _) => Value::dynamic_unknown(),
         }
@@ -134,7 +156,9 @@ impl Value {
                 ));
             }
             if n.sign() < 0 {
-                return invalid_index(format!("{NO_ELEMENT}: a negative number is not a valid index for a sequence."));
+                return invalid_index(format!(
+                    "{NO_ELEMENT}: a negative number is not a valid index for a sequence."
+                ));
             }
             // Only an index equal to the length gets the specific message.
             if let Some(len) = self.cty_length().as_number().cloned() {
@@ -260,10 +284,20 @@ mod tests {
         for (c, k, want) in cases {
             assert_eq!(outcome(c.hcl_index(&k)), want, "{c:?}[{k:?}]");
         }
-        assert_eq!(Value::unknown(Type::list(Type::String)).hcl_index(&num("3")).unwrap().ty(), Type::String);
+        assert_eq!(
+            Value::unknown(Type::list(Type::String))
+                .hcl_index(&num("3"))
+                .unwrap()
+                .ty(),
+            Type::String
+        );
         let ut = Value::unknown(Type::tuple(vec![Type::String, Type::Bool]));
         assert_eq!(ut.hcl_index(&num("1")).unwrap().ty(), Type::Bool);
-        assert!(v("[1]").hcl_index(&Value::unknown(Type::Number)).unwrap().ty().is_dynamic());
+        assert!(v("[1]")
+            .hcl_index(&Value::unknown(Type::Number))
+            .unwrap()
+            .ty()
+            .is_dynamic());
     }
 
     #[test]
