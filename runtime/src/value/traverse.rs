@@ -185,7 +185,7 @@ impl Value {
         let ty = self.ty();
         match &ty {
             Type::Object(ot) => {
-                let Some(i) = ot.attr_index(name) else {
+                let Some(i) = ot.attr_index(&crate::strings::normalize_nfc(name)) else {
                     return Err(unsupported_attr(format!(
                         "This object does not have an attribute named {}.",
                         go_quote(name)
@@ -210,7 +210,9 @@ impl Value {
             }
             Type::Dynamic => Ok(Value::dynamic_unknown()),
             Type::List(ety) if ety.is_object() => {
-                let has = ety.object_type().is_some_and(|o| o.attr_index(name).is_some());
+                let has = ety
+                    .object_type()
+                    .is_some_and(|o| o.attr_index(&crate::strings::normalize_nfc(name)).is_some());
                 Err(unsupported_attr(if has {
                     format!(
                         "Can't access attributes on a list of objects. Did you mean to access attribute {} for a specific element of the list, or across all elements of the list?",
