@@ -444,6 +444,17 @@ fn constructors_follow_cty_rules() {
         o.get_attr("a").and_then(|v| v.as_str().map(str::to_string)),
         Some("x".to_string())
     );
+    assert_eq!(
+        o.element_key(1)
+            .and_then(|k| k.as_str().map(str::to_string)),
+        Some("b".to_string())
+    );
+    assert!(o.element_key(2).is_none());
+    assert_eq!(
+        m.element_key(0)
+            .and_then(|k| k.as_str().map(str::to_string)),
+        Some("a".to_string())
+    );
     // Strings are NFC.
     assert_eq!(Value::string("e\u{301}").as_str(), Some("\u{e9}"));
     // Sets deduplicate by cty equality and iterate in cty order.

@@ -661,6 +661,20 @@ impl Value {
         }
     }
 
+    /// The cty iteration key of element `i` (see [`Value::elements_slice`]):
+    /// the index for lists and tuples, the element itself for sets, the key
+    /// or attribute name (sharing its storage) for maps and objects.
+    pub fn element_key(&self, i: usize) -> Option<Value> {
+        match self {
+            Value::List(l) => (i < l.elems.len()).then(|| Value::int(i as i64)),
+            Value::Tuple(t) => (i < t.elems.len()).then(|| Value::int(i as i64)),
+            Value::Set(s) => s.elems.get(i).cloned(),
+            Value::Map(m) => m.keys.get(i).cloned().map(Value::String),
+            Value::Object(o) => o.attr_name(i).map(Value::String),
+            _ => None,
+        }
+    }
+
     pub fn as_list(&self) -> Option<&ListVal> {
         match self {
             Value::List(l) => Some(l),
@@ -799,6 +813,10 @@ impl ObjectVal {
     }
     pub fn get(&self, name: &str) -> Option<&Value> {
         self.ty.attr_index(name).map(|i| &self.vals[i])
+    }
+    /// The name of attribute `i` as a string sharing the type's storage.
+    pub fn attr_name(&self, i: usize) -> Option<Str> {
+        self.ty.names().get(i).cloned().map(Str::from_nfc_arc)
     }
 }
 
