@@ -280,14 +280,14 @@ impl<'a> Machine<'a> {
     fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
         for step in steps {
             let r = match step {
-                Step::Attr(name, _) => v.hcl_get_attr(name),
+                Step::Attr(name, _, _) => v.hcl_get_attr(name),
                 Step::Index(key, _) => v.hcl_index(key),
             };
             match r {
                 Ok(next) => v = next,
                 Err(e) => {
                     let span = match step {
-                        Step::Attr(_, s) | Step::Index(_, s) => *s,
+                        Step::Attr(_, s, _) | Step::Index(_, s) => *s,
                     };
                     self.push(err(e.summary, e.detail, span));
                     return dynamic();
@@ -546,6 +546,9 @@ impl<'a> Machine<'a> {
             Some(tt.clone())
         } else if tt.is_dynamic() || ft.is_dynamic() {
             Some(Type::Dynamic)
+        } else if tt == ft {
+            // Unifying a type with itself needs no conversions.
+            Some(tt.clone())
         } else {
             match runtime::unify_unsafe(&[tt.clone(), ft.clone()]) {
                 Some((ty, cs)) => {
@@ -1131,7 +1134,16 @@ fn fast_binary(op: BinOp, l: &Value, r: &Value) -> Option<Value> {
 #[inline]
 fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
     match (step, v) {
-        (Step::Attr(name, _), Value::Object(_)) => v.get_attr(name),
+        (Step::Attr(name, _, hint), Value::Object(o)) => {
+            let names = o.object_type().names();
+            let guess = hint.get();
+            if names.get(guess).is_some_and(|n| **n == **name) {
+                return o.vals().get(guess);
+            }
+            let i = o.object_type().attr_index(&runtime::strings::normalize_nfc(name))?;
+            hint.set(i);
+            o.vals().get(i)
+        }
         (Step::Index(Value::String(k), _), Value::Map(_)) => v.map_get(k.as_str()),
         (Step::Index(Value::String(k), _), Value::Object(_)) => v.get_attr(k.as_str()),
         (Step::Index(Value::Number(n), _), Value::List(_) | Value::Tuple(_)) => {

@@ -35,8 +35,32 @@ pub enum UnOp {
 /// One literal traversal step.
 #[derive(Clone, Debug)]
 pub enum Step {
-    Attr(Arc<str>, Span),
+    Attr(Arc<str>, Span, AttrHint),
     Index(Value, Span),
+}
+
+/// Where attribute `name` was found last time (an inline cache). Objects
+/// of one shape put a name at the same position, so the hint is usually
+/// right; it is always verified, so a stale or racing hint only costs a
+/// lookup. Relaxed atomics keep programs shareable between threads.
+#[derive(Debug, Default)]
+pub struct AttrHint(std::sync::atomic::AtomicU32);
+
+impl AttrHint {
+    #[inline]
+    pub fn get(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed) as usize
+    }
+    #[inline]
+    pub fn set(&self, i: usize) {
+        self.0.store(i as u32, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Clone for AttrHint {
+    fn clone(&self) -> AttrHint {
+        AttrHint(std::sync::atomic::AtomicU32::new(self.get() as u32))
+    }
 }
 
 /// An evaluation node.

@@ -147,7 +147,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         steps
             .iter()
             .map(|s| match s {
-                Traverser::Attr { name, span } => Step::Attr(Arc::from(self.name(name.name)), *span),
+                Traverser::Attr { name, span } => Step::Attr(Arc::from(self.name(name.name)), *span, AttrHint::default()),
                 Traverser::Index { key, span } => Step::Index(literal_value(key), *span),
             })
             .collect()
