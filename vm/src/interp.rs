@@ -546,7 +546,7 @@ impl<'a> Machine<'a> {
             Some(tt.clone())
         } else if tt.is_dynamic() || ft.is_dynamic() {
             Some(Type::Dynamic)
-        } else if tt == ft {
+        } else if tt == ft && !tt.has_dynamic_types() {
             // Unifying a type with itself needs no conversions.
             Some(tt.clone())
         } else {
