@@ -5,6 +5,7 @@
 mod bench;
 mod check;
 mod conformance;
+mod disasm;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -25,6 +26,8 @@ enum Command {
     Conformance(conformance::ConformanceArgs),
     /// Time evaluations like the oracle's bench mode (same output line).
     Bench(bench::BenchArgs),
+    /// Print the compiled program of every attribute of a file.
+    Disasm(disasm::DisasmArgs),
 }
 
 /// When to colour diagnostics.
@@ -101,5 +104,6 @@ fn run(cli: Cli) -> Status {
         Command::Check(args) => check::run(args),
         Command::Conformance(args) => conformance::run(args),
         Command::Bench(args) => bench::run(args),
+        Command::Disasm(args) => disasm::run(args),
     }
 }

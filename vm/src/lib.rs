@@ -5,6 +5,7 @@
 //! literals parsed, constants folded). [`evaluate`] runs it against a
 //! [`Vars`] with a reusable [`Scratch`]; programs are `Send + Sync`.
 
+pub mod disasm;
 pub mod func;
 pub mod interp;
 pub mod ops;

@@ -1,0 +1,100 @@
+//! `hclvm disasm FILE`: the compiled program of every attribute of a
+//! configuration file (or of one expression/template with `--mode`).
+//! Every root name the source references is treated as a host variable.
+
+use super::Status;
+use crate::engine::{compile, stdlib_table};
+use clap::Args;
+use compiler::analysis::variables;
+use compiler::ast;
+use compiler::lower::CompileEnv;
+use compiler::Interner;
+use runtime::diag::DiagnosticsExt;
+
+#[derive(Args, Debug)]
+pub struct DisasmArgs {
+    /// Source file.
+    file: String,
+    /// body | expr | template
+    #[arg(long, default_value = "body")]
+    mode: String,
+}
+
+fn root_names<'a>(e: &'a ast::Expr<'a>, interner: &Interner, out: &mut Vec<String>) {
+    for t in variables(e) {
+        out.push(interner.resolve(t.root.name).to_string());
+    }
+}
+
+fn body_exprs<'a>(b: &'a ast::Body<'a>, path: &str, interner: &Interner, out: &mut Vec<(String, &'a ast::Expr<'a>)>) {
+    let mut attrs: Vec<&ast::Attribute<'_>> = b.attributes.iter().collect();
+    attrs.sort_by_key(|a| a.span.start);
+    for a in attrs {
+        out.push((format!("{path}{}", interner.resolve(a.name.name)), a.expr));
+    }
+    for blk in b.blocks {
+        let mut p = format!("{path}{}", interner.resolve(blk.block_type.name));
+        for l in blk.labels {
+            p.push_str(&format!(" {l:?}"));
+        }
+        p.push_str(" / ");
+        body_exprs(&blk.body, &p, interner, out);
+    }
+}
+
+pub fn run(args: DisasmArgs) -> Status {
+    let src = match std::fs::read(&args.file) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("hclvm disasm: {}: {e}", args.file);
+            return Status::UsageOrIo;
+        }
+    };
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let mut exprs: Vec<(String, &ast::Expr<'_>)> = Vec::new();
+    let diags = match args.mode.as_str() {
+        "body" => {
+            let (body, diags) = compiler::parse_body(&arena, &src, &mut interner);
+            let body = arena.alloc(body);
+            body_exprs(body, "", &interner, &mut exprs);
+            diags
+        }
+        "expr" | "template" => {
+            let (e, diags) = if args.mode == "expr" {
+                compiler::parse_expression(&arena, &src, &mut interner)
+            } else {
+                compiler::parse_template(&arena, &src, &mut interner)
+            };
+            exprs.push(("expr".into(), e));
+            diags
+        }
+        other => {
+            eprintln!("hclvm disasm: unknown --mode {other:?}");
+            return Status::UsageOrIo;
+        }
+    };
+    if diags.has_errors() {
+        for d in &diags {
+            eprintln!("hclvm disasm: {}: {}", d.summary, d.detail);
+        }
+        return Status::ProblemsFound;
+    }
+    let mut names = Vec::new();
+    for (_, e) in &exprs {
+        root_names(e, &interner, &mut names);
+    }
+    names.sort();
+    names.dedup();
+    let env = CompileEnv::new(names.iter(), Some(stdlib_table()));
+    let mut out = String::new();
+    for (name, e) in &exprs {
+        let program = compile(e, &src, &interner, &env);
+        out.push_str(name);
+        out.push_str(":\n");
+        out.push_str(&vm::disasm::disassemble(&program));
+    }
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());
+    Status::Ok
+}
