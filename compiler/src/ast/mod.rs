@@ -19,6 +19,8 @@ use crate::intern::Symbol;
 use runtime::Span;
 
 /// An identifier occurrence: interned name plus where it was written.
+/// (Identifiers follow the reference's Unicode 9.0 tables, which admit some
+/// invalid UTF-8; such bytes are U+FFFD in the interned name.)
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ident {
     pub name: Symbol,
@@ -125,7 +127,10 @@ pub enum Literal<'a> {
     Bool(bool),
     /// Number literal, exactly as written (`12`, `1.5e3`).
     Number(&'a str),
-    /// Unescaped string text (template literal parts, string index keys).
+    /// Unescaped string text (template literal parts, string index keys),
+    /// not NFC-normalized. Invalid UTF-8, which the reference's scanner
+    /// lets into strings, is replaced by one U+FFFD per byte (as Go
+    /// decodes it).
     String(&'a str),
     /// Unknown of dynamic type: the placeholder left by error recovery.
     Dynamic,
