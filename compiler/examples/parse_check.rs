@@ -45,7 +45,8 @@ fn main() {
             .map(|d| {
                 let at = d.subject.map(|s| {
                     let p = index.pos(&src, s.start);
-                    vec![p.line, p.column]
+                    let e = index.pos(&src, s.end);
+                    vec![p.line, p.column, e.line, e.column]
                 });
                 serde_json::json!([d.summary, at])
             })
