@@ -320,3 +320,31 @@ impl Evaluator for VmEvaluator {
         }
     }
 }
+
+/// What a source text is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SourceKind {
+    Expr,
+    Template,
+}
+
+/// Parses and compiles one expression or template against the host's
+/// variable names and function table. Parse errors are returned instead.
+pub fn compile_source(
+    kind: SourceKind,
+    src: &[u8],
+    var_names: &[&str],
+    funcs: Option<Arc<dyn FunctionTable>>,
+) -> Result<Program, Vec<Diagnostic>> {
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let (e, diags) = match kind {
+        SourceKind::Expr => compiler::parse_expression(&arena, src, &mut interner),
+        SourceKind::Template => compiler::parse_template(&arena, src, &mut interner),
+    };
+    if diags.has_errors() {
+        return Err(diags);
+    }
+    let env = CompileEnv::new(var_names.iter().copied(), funcs);
+    Ok(compile(e, src, &interner, &env))
+}

@@ -210,17 +210,28 @@ impl<'a> Machine<'a> {
             Node::TemplateJoin(tuple, span) => self.template_join(tuple, *span),
             Node::Cond(c) => self.conditional(c),
             Node::Binary(b) => {
-                if let (Some(l), Some(r)) = (self.peek(&b.lhs), self.peek(&b.rhs)) {
-                    if let Some(v) = fast_binary(b.op, l, r) {
-                        return v;
+                // Operands that need no evaluation are used by reference
+                // (they report nothing, so evaluation order is unaffected).
+                let mark = self.s.diags.len();
+                let l_owned = if self.peek(&b.lhs).is_none() { Some(self.eval(&b.lhs)) } else { None };
+                let r_owned = if self.peek(&b.rhs).is_none() { Some(self.eval(&b.rhs)) } else { None };
+                {
+                    let l = match &l_owned {
+                        Some(v) => Some(v),
+                        None => self.peek(&b.lhs),
+                    };
+                    let r = match &r_owned {
+                        Some(v) => Some(v),
+                        None => self.peek(&b.rhs),
+                    };
+                    if let (Some(l), Some(r)) = (l, r) {
+                        if let Some(v) = fast_binary(b.op, l, r) {
+                            return v;
+                        }
                     }
                 }
-                let mark = self.s.diags.len();
-                let l = self.eval(&b.lhs);
-                let r = self.eval(&b.rhs);
-                if let Some(v) = fast_binary(b.op, &l, &r) {
-                    return v;
-                }
+                let l = l_owned.unwrap_or_else(|| self.peek(&b.lhs).cloned().unwrap_or_else(dynamic));
+                let r = r_owned.unwrap_or_else(|| self.peek(&b.rhs).cloned().unwrap_or_else(dynamic));
                 let had_errors = self.errors_since(mark);
                 binary(b, l, r, had_errors, &mut self.s.diags)
             }

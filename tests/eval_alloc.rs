@@ -1,0 +1,66 @@
+//! A boolean policy condition over pre-bound variables evaluates without
+//! any heap allocation once the scratch space is warm.
+
+use hclvm::engine::{compile_source, stdlib_table, SourceKind};
+use hclvm::runtime::{json::value_from_case_var, Value};
+use hclvm::vm::{evaluate, Scratch, Vars};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        System.alloc(layout)
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout)
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn var(json: &str) -> Value {
+    value_from_case_var(&serde_json::from_str(json).unwrap()).unwrap()
+}
+
+fn allocations_per_eval(src: &str, names: &[&str], values: Vec<Value>) -> (usize, Value) {
+    let program = compile_source(SourceKind::Expr, src.as_bytes(), names, Some(stdlib_table())).unwrap();
+    let vars = Vars::bind(&program, names.iter().copied().zip(values));
+    let mut scratch = Scratch::new();
+    let first = evaluate(&program, &vars, &mut scratch);
+    assert!(scratch.diags().is_empty(), "{:?}", scratch.diags());
+    let before = ALLOCS.load(Ordering::Relaxed);
+    for _ in 0..100 {
+        std::hint::black_box(evaluate(&program, &vars, &mut scratch));
+    }
+    ((ALLOCS.load(Ordering::Relaxed) - before) / 100, first)
+}
+
+#[test]
+fn boolean_conditions_do_not_allocate() {
+    let (n, v) = allocations_per_eval(
+        r#"(Origin == "MOW" || Country == "RU") && (Value >= 100 || Adults == 1)"#,
+        &["Adults", "Country", "Origin", "Value"],
+        vec![var("2"), var("\"RU\""), var("\"MOW\""), var("189")],
+    );
+    assert_eq!(v, Value::bool(true));
+    assert_eq!(n, 0);
+
+    let request = var(r#"{"user":{"role":"dev","mfa":true},"action":"delete","amount":120.5,"currency":"USD","time":{"hour":9}}"#);
+    let (n, v) = allocations_per_eval(
+        r#"request.amount <= (request.user.role == "admin" ? 100000 : 1000) && request.currency == "USD" && (request.action != "delete" || request.user.mfa) && request.time.hour >= 8 && !(request.time.hour >= 18)"#,
+        &["request"],
+        vec![request],
+    );
+    assert_eq!(v, Value::bool(true));
+    assert_eq!(n, 0);
+}

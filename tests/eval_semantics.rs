@@ -1,0 +1,275 @@
+//! Evaluation semantics, one row per construct: a conformance case and
+//! the result line the reference (hcl-oracle) printed for it. Rows cover
+//! operators, conversions, unknowns, conditionals, indexing, splats, `for`,
+//! object keys, templates, calls, `try`/`can` and bodies, including their
+//! diagnostics (wording and source ranges).
+
+use hclvm::conformance::{default_evaluator, run_line};
+
+const ROWS: &[(&str, &str)] = &[
+    (
+        r###"{"id":"arith","mode":"expr","src":"1 + 2 * 3 - 4 / 8 % 3"}"###,
+        r###"{"id":"arith","ok":true,"type":"number","value":6.5}"###,
+    ),
+    (
+        r###"{"id":"div-zero","mode":"expr","src":"[1/0, -1/0, 7 % 0]"}"###,
+        r###"{"id":"div-zero","ok":true,"type":["tuple",["number","number","number"]],"value":[{"$number":"+Inf"},{"$number":"-Inf"},7]}"###,
+    ),
+    (
+        r###"{"id":"zero-zero","mode":"expr","src":"0/0"}"###,
+        r###"{"id":"zero-zero","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Operation failed","detail":"Error during operation: can't divide zero by zero or infinity by infinity.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":4,"byte":3}}}]}"###,
+    ),
+    (
+        r###"{"id":"null-operand","mode":"expr","src":"null + 1"}"###,
+        r###"{"id":"null-operand","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Operation failed","detail":"Error during operation: argument must not be null.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":9,"byte":8}}}]}"###,
+    ),
+    (
+        r###"{"id":"string-operand","mode":"expr","src":"\"a\" * 2"}"###,
+        r###"{"id":"string-operand","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid operand","detail":"Unsuitable value for left operand: a number is required.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":4,"byte":3}}}]}"###,
+    ),
+    (
+        r###"{"id":"unknown-arith","mode":"expr","src":"u + 1","unknowns":{"u":"number"}}"###,
+        r###"{"id":"unknown-arith","ok":true,"type":"number","value":{"$unknown":true},"known":false}"###,
+    ),
+    (
+        r###"{"id":"and-no-short-circuit","mode":"expr","src":"[u && false, true || u]","unknowns":{"u":"bool"}}"###,
+        r###"{"id":"and-no-short-circuit","ok":true,"type":["tuple",["bool","bool"]],"value":[{"$unknown":true},{"$unknown":true}],"known":false}"###,
+    ),
+    (
+        r###"{"id":"eq-mixed","mode":"expr","src":"[1 == \"1\", null == null, [1] == [1], {a=1} != {a=2}]"}"###,
+        r###"{"id":"eq-mixed","ok":true,"type":["tuple",["bool","bool","bool","bool"]],"value":[false,true,true,true]}"###,
+    ),
+    (
+        r###"{"id":"compare","mode":"expr","src":"[1 < 2, 2 <= 2, \"3\" > 2, 0.1 + 0.2 == 0.3]"}"###,
+        r###"{"id":"compare","ok":true,"type":["tuple",["bool","bool","bool","bool"]],"value":[true,true,true,true]}"###,
+    ),
+    (
+        r###"{"id":"unknown-var","mode":"expr","src":"fooo + 1","vars":{"foo":1,"food":2}}"###,
+        r###"{"id":"unknown-var","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"fooo\". Did you mean \"foo\"?","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-scope-suggest","mode":"expr","src":"[for item in xs : iten]","vars":{"xs":[1],"items":2}}"###,
+        r###"{"id":"for-scope-suggest","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"iten\". Did you mean \"item\"?","subject":{"start":{"line":1,"column":19,"byte":18},"end":{"line":1,"column":23,"byte":22}}}]}"###,
+    ),
+    (
+        r###"{"id":"cond-unify","mode":"expr","src":"c ? 1 : \"x\"","vars":{"c":true}}"###,
+        r###"{"id":"cond-unify","ok":true,"type":"string","value":"1"}"###,
+    ),
+    (
+        r###"{"id":"cond-mismatch","mode":"expr","src":"c ? {a=1} : {b=1}","vars":{"c":true}}"###,
+        r###"{"id":"cond-mismatch","ok":true,"type":["map","number"],"value":{"a":1}}"###,
+    ),
+    (
+        r###"{"id":"cond-unknown","mode":"expr","src":"u ? [1] : [2, 3]","unknowns":{"u":"bool"}}"###,
+        r###"{"id":"cond-unknown","ok":true,"type":["list","number"],"value":{"$unknown":true},"known":false}"###,
+    ),
+    (
+        r###"{"id":"cond-null-branch","mode":"expr","src":"c ? null : [\"a\"]","vars":{"c":true}}"###,
+        r###"{"id":"cond-null-branch","ok":true,"type":["tuple",["string"]],"value":null}"###,
+    ),
+    (
+        r###"{"id":"cond-error-unselected","mode":"expr","src":"true ? 1 : nope","vars":{}}"###,
+        r###"{"id":"cond-error-unselected","ok":true,"type":"number","value":1}"###,
+    ),
+    (
+        r###"{"id":"cond-null","mode":"expr","src":"null ? 1 : 2"}"###,
+        r###"{"id":"cond-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Null condition","detail":"The condition value is null. Conditions must either be true or false.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"index","mode":"expr","src":"[l[1], m[\"k\"], t[0], l[\"1\"]]","vars":{"l":["a","b"],"m":{"k":"v"},"t":[true]}}"###,
+        r###"{"id":"index","ok":true,"type":["tuple",["string","string","bool","string"]],"value":["b","v",true,"b"]}"###,
+    ),
+    (
+        r###"{"id":"index-missing","mode":"expr","src":"m[\"z\"]","vars":{"m":{"type":["map","string"],"value":{"k":"v"}}}}"###,
+        r###"{"id":"index-missing","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid index","detail":"The given key does not identify an element in this collection value.","subject":{"start":{"line":1,"column":2,"byte":1},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
+    (
+        r###"{"id":"index-oob","mode":"expr","src":"l[5]","vars":{"l":{"type":["list","string"],"value":["a"]}}}"###,
+        r###"{"id":"index-oob","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid index","detail":"The given key does not identify an element in this collection value.","subject":{"start":{"line":1,"column":2,"byte":1},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"attr-missing","mode":"expr","src":"o.b","vars":{"o":{"a":1}}}"###,
+        r###"{"id":"attr-missing","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unsupported attribute","detail":"This object does not have an attribute named \"b\".","subject":{"start":{"line":1,"column":2,"byte":1},"end":{"line":1,"column":4,"byte":3}}}]}"###,
+    ),
+    (
+        r###"{"id":"legacy-index","mode":"expr","src":"l.1","vars":{"l":["a","b"]}}"###,
+        r###"{"id":"legacy-index","ok":true,"type":"string","value":"b"}"###,
+    ),
+    (
+        r###"{"id":"splat","mode":"expr","src":"[l[*].a, o.*.a, n[*].a, s[*]]","vars":{"l":[{"a":1},{"a":2}],"o":{"a":3},"n":null,"s":"x"}}"###,
+        r###"{"id":"splat","ok":true,"type":["tuple",[["tuple",["number","number"]],["tuple",["number"]],["tuple",[]],["tuple",["string"]]]],"value":[[1,2],[3],[],["x"]]}"###,
+    ),
+    (
+        r###"{"id":"splat-list","mode":"expr","src":"l[*].a","vars":{"l":{"type":["list",["object",{"a":"number"}]],"value":[{"a":1}]}}}"###,
+        r###"{"id":"splat-list","ok":true,"type":["list","number"],"value":[1]}"###,
+    ),
+    (
+        r###"{"id":"splat-empty-list","mode":"expr","src":"l[*].a","vars":{"l":{"type":["list",["object",{"a":"number"}]],"value":[]}}}"###,
+        r###"{"id":"splat-empty-list","ok":true,"type":["list","number"],"value":[]}"###,
+    ),
+    (
+        r###"{"id":"splat-null-list","mode":"expr","src":"l[*].a","vars":{"l":{"type":["list",["object",{"a":"number"}]],"value":null}}}"###,
+        r###"{"id":"splat-null-list","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Splat of null value","detail":"Splat expressions (with the * symbol) cannot be applied to null sequences.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":2,"byte":1}}}]}"###,
+    ),
+    (
+        r###"{"id":"splat-unknown","mode":"expr","src":"u[*].a","unknowns":{"u":["list",["object",{"a":"string"}]]}}"###,
+        r###"{"id":"splat-unknown","ok":true,"type":["list","string"],"value":{"$unknown":true},"known":false}"###,
+    ),
+    (
+        r###"{"id":"for-object-group","mode":"expr","src":"{for k, v in m : v => k...}","vars":{"m":{"a":"x","b":"y","c":"x"}}}"###,
+        r###"{"id":"for-object-group","ok":true,"type":["object",{"x":["tuple",["string","string"]],"y":["tuple",["string"]]}],"value":{"x":["a","c"],"y":["b"]}}"###,
+    ),
+    (
+        r###"{"id":"for-dup","mode":"expr","src":"{for k, v in m : v => k}","vars":{"m":{"a":"x","b":"x"}}}"###,
+        r###"{"id":"for-dup","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Duplicate object key","detail":"Two different items produced the key \"x\" in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.","subject":{"start":{"line":1,"column":18,"byte":17},"end":{"line":1,"column":19,"byte":18}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-set","mode":"expr","src":"[for v in s : v if v != \"b\"]","vars":{"s":{"type":["set","string"],"value":["c","a","b"]}}}"###,
+        r###"{"id":"for-set","ok":true,"type":["tuple",["string","string"]],"value":["a","c"]}"###,
+    ),
+    (
+        r###"{"id":"for-unknown","mode":"expr","src":"[for v in u : v]","unknowns":{"u":["list","number"]}}"###,
+        r###"{"id":"for-unknown","ok":true,"type":"dynamic","value":{"$unknown":true},"known":false}"###,
+    ),
+    (
+        r###"{"id":"for-null","mode":"expr","src":"[for v in null : v]"}"###,
+        r###"{"id":"for-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Iteration over null value","detail":"A null value cannot be used as the collection in a 'for' expression.","subject":{"start":{"line":1,"column":11,"byte":10},"end":{"line":1,"column":15,"byte":14}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-non-iterable","mode":"expr","src":"[for v in 1 : v]"}"###,
+        r###"{"id":"for-non-iterable","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Iteration over non-iterable value","detail":"A value of type number cannot be used as the collection in a 'for' expression.","subject":{"start":{"line":1,"column":11,"byte":10},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-if-null","mode":"expr","src":"[for v in [1] : v if null]"}"###,
+        r###"{"id":"for-if-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Condition is null","detail":"The value of the 'if' clause must not be null.","subject":{"start":{"line":1,"column":22,"byte":21},"end":{"line":1,"column":26,"byte":25}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-key-null","mode":"expr","src":"{for v in [1] : null => v}"}"###,
+        r###"{"id":"for-key-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid object key","detail":"Key expression in 'for' expression must not produce a null value.","subject":{"start":{"line":1,"column":17,"byte":16},"end":{"line":1,"column":21,"byte":20}}}]}"###,
+    ),
+    (
+        r###"{"id":"object-keys","mode":"expr","src":"{a = 1, \"b\" = 2, (k) = 3, a = 4, true = 5}","vars":{"k":"c"}}"###,
+        r###"{"id":"object-keys","ok":true,"type":["object",{"a":"number","b":"number","c":"number","true":"number"}],"value":{"a":4,"b":2,"c":3,"true":5}}"###,
+    ),
+    (
+        r###"{"id":"object-null-key","mode":"expr","src":"{(k) = 1}","vars":{"k":null}}"###,
+        r###"{"id":"object-null-key","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Null value as key","detail":"Can't use a null value as a key.","subject":{"start":{"line":1,"column":8,"byte":7},"end":{"line":1,"column":9,"byte":8}}}]}"###,
+    ),
+    (
+        r###"{"id":"object-ambiguous","mode":"expr","src":"{a.b = 1}"}"###,
+        r###"{"id":"object-ambiguous","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Ambiguous attribute key","detail":"If this expression is intended to be a reference, wrap it in parentheses. If it's instead intended as a literal name containing periods, wrap it in quotes to create a string literal.","subject":{"start":{"line":1,"column":2,"byte":1},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"object-key-type","mode":"expr","src":"{(k) = 1}","vars":{"k":[1]}}"###,
+        r###"{"id":"object-key-type","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Incorrect key type","detail":"Can't use this value as a key: string required.","subject":{"start":{"line":1,"column":2,"byte":1},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"template","mode":"template","src":"a${1}b${true}c${\"é\"}%{if x}y%{else}n%{endif} %{for i in [1,2]}${i},%{endfor}","vars":{"x":false}}"###,
+        r###"{"id":"template","ok":true,"type":"string","value":"a1btruecén 1,2,"}"###,
+    ),
+    (
+        r###"{"id":"template-null","mode":"template","src":"x${null}y"}"###,
+        r###"{"id":"template-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid template interpolation value","detail":"The expression result is null. Cannot include a null value in a string template.","subject":{"start":{"line":1,"column":4,"byte":3},"end":{"line":1,"column":8,"byte":7}}}]}"###,
+    ),
+    (
+        r###"{"id":"template-list","mode":"template","src":"x${[1]}y"}"###,
+        r###"{"id":"template-list","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid template interpolation value","detail":"Cannot include the given value in a string template: string required.","subject":{"start":{"line":1,"column":4,"byte":3},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
+    (
+        r###"{"id":"template-unknown","mode":"template","src":"x${u}y","unknowns":{"u":"string"}}"###,
+        r###"{"id":"template-unknown","ok":true,"type":"string","value":{"$unknown":true},"known":false}"###,
+    ),
+    (
+        r###"{"id":"template-strip","mode":"template","src":"a  ${~ \"b\" ~}  c\n%{~ if true ~}\n d \n%{~ endif ~}\n"}"###,
+        r###"{"id":"template-strip","ok":true,"type":"string","value":"abc d"}"###,
+    ),
+    (
+        r###"{"id":"template-wrap","mode":"expr","src":"\"${[1, 2]}\""}"###,
+        r###"{"id":"template-wrap","ok":true,"type":["tuple",["number","number"]],"value":[1,2]}"###,
+    ),
+    (
+        r###"{"id":"call-unknown","mode":"expr","src":"uper(\"a\")"}"###,
+        r###"{"id":"call-unknown","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Call to unknown function","detail":"There is no function named \"uper\". Did you mean \"upper\"?","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"call-none","mode":"expr","src":"upper(\"a\")","funcs":"none"}"###,
+        r###"{"id":"call-none","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Call to unknown function","detail":"There is no function named \"upper\".","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":6,"byte":5}}}]}"###,
+    ),
+    (
+        r###"{"id":"call-nil","mode":"expr","src":"upper(\"a\")","funcs":"nil"}"###,
+        r###"{"id":"call-nil","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Function calls not allowed","detail":"Functions may not be called here.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":11,"byte":10}}}]}"###,
+    ),
+    (
+        r###"{"id":"call-arity","mode":"expr","src":"[upper(), upper(\"a\", \"b\")]"}"###,
+        r###"{"id":"call-arity","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Not enough function arguments","detail":"Function \"upper\" expects 1 argument(s). Missing value for \"str\".","subject":{"start":{"line":1,"column":8,"byte":7},"end":{"line":1,"column":9,"byte":8}}},{"severity":"error","summary":"Too many function arguments","detail":"Function \"upper\" expects only 1 argument(s).","subject":{"start":{"line":1,"column":23,"byte":22},"end":{"line":1,"column":24,"byte":23}}}]}"###,
+    ),
+    (
+        r###"{"id":"call-expand","mode":"expr","src":"max(l...)","vars":{"l":[3,1,2]}}"###,
+        r###"{"id":"call-expand","ok":true,"type":"number","value":3}"###,
+    ),
+    (
+        r###"{"id":"call-expand-null","mode":"expr","src":"max(null...)"}"###,
+        r###"{"id":"call-expand-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid expanding argument value","detail":"The expanding argument (indicated by ...) must not be null.","subject":{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":9,"byte":8}}}]}"###,
+    ),
+    (
+        r###"{"id":"call-expand-bad","mode":"expr","src":"max(1...)"}"###,
+        r###"{"id":"call-expand-bad","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid expanding argument value","detail":"The expanding argument (indicated by ...) must be of a tuple, list, or set type.","subject":{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":6,"byte":5}}}]}"###,
+    ),
+    (
+        r###"{"id":"call-arg-type","mode":"expr","src":"upper([1])"}"###,
+        r###"{"id":"call-arg-type","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"str\" parameter: string required.","subject":{"start":{"line":1,"column":7,"byte":6},"end":{"line":1,"column":8,"byte":7}}}]}"###,
+    ),
+    (
+        r###"{"id":"try","mode":"expr","src":"[try(nope, 2), try(o.x, o.a), can(o.x), can(o.a)]","vars":{"o":{"a":1}}}"###,
+        r###"{"id":"try","ok":true,"type":["tuple",["number","number","bool","bool"]],"value":[2,1,false,true]}"###,
+    ),
+    (
+        r###"{"id":"try-fail","mode":"expr","src":"try(nope, o.x)","vars":{"o":{"a":1}}}"###,
+        r###"{"id":"try-fail","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"try\" failed: no expression succeeded:\n- Unknown variable (at input.hcl:1,5-9)\n  There is no variable named \"nope\".\n- Unsupported attribute (at input.hcl:1,12-14)\n  This object does not have an attribute named \"x\".\n\nAt least one expression must produce a successful result.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"try-unknown","mode":"expr","src":"[try(u, 1), can(u)]","unknowns":{"u":"string"}}"###,
+        r###"{"id":"try-unknown","ok":true,"type":["tuple",["dynamic","bool"]],"value":[{"$unknown":true},{"$unknown":true}],"known":false}"###,
+    ),
+    (
+        r###"{"id":"try-empty","mode":"expr","src":"try()"}"###,
+        r###"{"id":"try-empty","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"try\" failed: at least one argument is required.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"can-many","mode":"expr","src":"can(1, 2)"}"###,
+        r###"{"id":"can-many","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Too many function arguments","detail":"Function \"can\" expects only 1 argument(s).","subject":{"start":{"line":1,"column":8,"byte":7},"end":{"line":1,"column":9,"byte":8}}}]}"###,
+    ),
+    (
+        r###"{"id":"neg-zero","mode":"expr","src":"[-0 * 1, -(0)]"}"###,
+        r###"{"id":"neg-zero","ok":true,"type":["tuple",["number","number"]],"value":[-0,-0]}"###,
+    ),
+    (
+        r###"{"id":"not","mode":"expr","src":"[!true, !u, !\"true\"]","unknowns":{"u":"bool"}}"###,
+        r###"{"id":"not","ok":true,"type":["tuple",["bool","bool","bool"]],"value":[false,{"$unknown":true},false],"known":false}"###,
+    ),
+    (
+        r###"{"id":"not-bad","mode":"expr","src":"!1"}"###,
+        r###"{"id":"not-bad","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid operand","detail":"Unsuitable value for unary operand: bool required.","subject":{"start":{"line":1,"column":2,"byte":1},"end":{"line":1,"column":3,"byte":2}}}]}"###,
+    ),
+    (
+        r###"{"id":"body","mode":"body","src":"a = x + 1\nb = nope\nblk \"l\" {\n  c = [for v in xs : v * 2]\n  inner {\n    d = x\n  }\n}\n","vars":{"x":1,"xs":[1,2]}}"###,
+        r###"{"id":"body","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":2,"vars":["x"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":2,"column":5,"byte":14},"end":{"line":2,"column":9,"byte":18}}}],"vars":["nope"]}},"blocks":[{"type":"blk","labels":["l"],"body":{"attrs":{"c":{"ok":true,"type":["tuple",["number","number"]],"value":[2,4],"vars":["xs"]}},"blocks":[{"type":"inner","labels":[],"body":{"attrs":{"d":{"ok":true,"type":"number","value":1,"vars":["x"]}},"blocks":[]}}]}}]}}"###,
+    ),
+    (
+        r###"{"id":"body-empty","mode":"body","src":""}"###,
+        r###"{"id":"body-empty","ok":true,"body":{"attrs":{},"blocks":[]}}"###,
+    ),
+];
+
+#[test]
+fn every_row_matches_the_reference() {
+    let evaluator = default_evaluator();
+    let mut failures = Vec::new();
+    for (i, (case, want)) in ROWS.iter().enumerate() {
+        let got = run_line(case.as_bytes(), i + 1, &evaluator);
+        if got != *want {
+            failures.push(format!("case: {case}\n want: {want}\n  got: {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rows differ:\n{}", failures.len(), ROWS.len(), failures.join("\n"));
+}
