@@ -180,6 +180,20 @@ impl CompiledBody {
         out
     }
 
+    /// The programs of [`CompiledBody::programs`], owned.
+    pub fn into_programs(self) -> Vec<Program> {
+        let mut out = Vec::new();
+        self.collect_owned(&mut out);
+        out
+    }
+
+    fn collect_owned(self, out: &mut Vec<Program>) {
+        out.extend(self.attrs.into_iter().map(|a| a.program));
+        for b in self.blocks {
+            b.body.collect_owned(out);
+        }
+    }
+
     fn collect<'a>(&'a self, out: &mut Vec<&'a Program>) {
         out.extend(self.attrs.iter().map(|a| &a.program));
         for b in &self.blocks {

@@ -1,0 +1,26 @@
+//! The collections workload of /work/shared/bench (collections/collections.hcl): one evaluation is
+//! every compiled attribute (or the expression/template) against one vars set.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use hclvm::vm::Scratch;
+
+#[path = "support/workload.rs"]
+mod workload;
+
+fn bench(c: &mut Criterion) {
+    let Some(w) = workload::load("body", "collections/collections.hcl", "collections/vars.jsonl", 3) else {
+        eprintln!("collections: workload files not found (set HCLVM_BENCH_DIR)");
+        return;
+    };
+    let mut scratch = Scratch::new();
+    let mut i = 0usize;
+    c.bench_function("collections", |b| {
+        b.iter(|| {
+            w.eval_one(i, &mut scratch);
+            i = i.wrapping_add(1);
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

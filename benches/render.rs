@@ -1,0 +1,26 @@
+//! The render workload of /work/shared/bench (render/site.tmpl): one evaluation is
+//! every compiled attribute (or the expression/template) against one vars set.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use hclvm::vm::Scratch;
+
+#[path = "support/workload.rs"]
+mod workload;
+
+fn bench(c: &mut Criterion) {
+    let Some(w) = workload::load("template", "render/site.tmpl", "render/sites.jsonl", 1000) else {
+        eprintln!("render: workload files not found (set HCLVM_BENCH_DIR)");
+        return;
+    };
+    let mut scratch = Scratch::new();
+    let mut i = 0usize;
+    c.bench_function("render", |b| {
+        b.iter(|| {
+            w.eval_one(i, &mut scratch);
+            i = i.wrapping_add(1);
+        })
+    });
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

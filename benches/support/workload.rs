@@ -1,0 +1,79 @@
+//! Loading a /work/shared/bench workload (source + vars JSON Lines) into
+//! compiled programs and bound variable sets, as `hclvm bench` does.
+
+use hclvm::compiler::lower::CompileEnv;
+use hclvm::compiler::Interner;
+use hclvm::engine::{compile, compile_body, stdlib_table, CompiledBody};
+use hclvm::runtime::json::value_from_case_var;
+use hclvm::vm::{evaluate, Program, Scratch, Vars};
+use std::path::PathBuf;
+
+pub struct Workload {
+    pub programs: Vec<Program>,
+    pub vars: Vec<Vars>,
+}
+
+/// Where the shared workloads live (override with `HCLVM_BENCH_DIR`).
+pub fn bench_dir() -> PathBuf {
+    std::env::var_os("HCLVM_BENCH_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/work/shared/bench"))
+}
+
+/// Loads `mode` (expr, template, body) source `src` with at most
+/// `max_lines` variable sets; `None` when the files are not there.
+pub fn load(mode: &str, src: &str, vars: &str, max_lines: usize) -> Option<Workload> {
+    let dir = bench_dir();
+    let src = std::fs::read(dir.join(src)).ok()?;
+    let text = std::fs::read_to_string(dir.join(vars)).ok()?;
+    let mut lines = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()).take(max_lines) {
+        let json: serde_json::Value = serde_json::from_str(line).ok()?;
+        let obj = json.as_object()?;
+        let vals: Vec<(String, hclvm::runtime::Value)> =
+            obj.iter().map(|(k, v)| Some((k.clone(), value_from_case_var(v).ok()?))).collect::<Option<_>>()?;
+        lines.push(vals);
+    }
+    let mut names: Vec<String> = lines.iter().flat_map(|l| l.iter().map(|(n, _)| n.clone())).collect();
+    names.sort();
+    names.dedup();
+    let env = CompileEnv::new(names.iter(), Some(stdlib_table()));
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let programs = match mode {
+        "body" => {
+            let (body, _) = hclvm::compiler::parse_body(&arena, &src, &mut interner);
+            let compiled: CompiledBody = compile_body(&body, &src, &interner, &env);
+            compiled.into_programs()
+        }
+        "template" => {
+            let (e, _) = hclvm::compiler::parse_template(&arena, &src, &mut interner);
+            vec![compile(e, &src, &interner, &env)]
+        }
+        _ => {
+            let (e, _) = hclvm::compiler::parse_expression(&arena, &src, &mut interner);
+            vec![compile(e, &src, &interner, &env)]
+        }
+    };
+    let vars = lines
+        .iter()
+        .map(|l| {
+            let mut v = Vars::with_slots(names.len());
+            for (n, val) in l {
+                if let Ok(i) = names.binary_search(n) {
+                    v.set(i as u32, val.clone());
+                }
+            }
+            v
+        })
+        .collect();
+    Some(Workload { programs, vars })
+}
+
+impl Workload {
+    /// One evaluation as the oracle counts it: every program for one vars set.
+    pub fn eval_one(&self, i: usize, scratch: &mut Scratch) {
+        let vars = &self.vars[i % self.vars.len()];
+        for p in &self.programs {
+            std::hint::black_box(evaluate(p, vars, scratch));
+        }
+    }
+}
