@@ -129,7 +129,11 @@ impl LineIndex {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line] as usize;
+        let mut start = self.line_starts[line] as usize;
+        // hcl skips a byte order mark at the start without counting a column.
+        if start == 0 && byte >= 3 && src.starts_with(b"\xEF\xBB\xBF") {
+            start = 3;
+        }
         let prefix = &src[start..byte as usize];
         Pos { line: line as u32 + 1, column: grapheme_count(prefix) + 1, byte }
     }
@@ -184,5 +188,13 @@ mod tests {
         // after `bb = "é` the column is 7 (é is one character of two bytes)
         assert_eq!(idx.pos(src, 14), Pos { line: 2, column: 8, byte: 14 });
         assert_eq!(idx.line_range(src, 1), (6, 16));
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_takes_no_column() {
+        let src = "\u{feff}ab = 1".as_bytes();
+        let idx = LineIndex::new(src);
+        assert_eq!(idx.pos(src, 3), Pos { line: 1, column: 1, byte: 3 });
+        assert_eq!(idx.pos(src, 6), Pos { line: 1, column: 4, byte: 6 });
     }
 }

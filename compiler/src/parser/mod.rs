@@ -210,21 +210,12 @@ impl<'a, 'i> Parser<'a, 'i> {
     pub fn range_string(&mut self, span: Span) -> String {
         let src = self.src;
         let idx = self.line_index.get_or_insert_with(|| LineIndex::new(src));
-        let bom = src.starts_with(b"\xEF\xBB\xBF");
-        let fix = |p: runtime::Pos| {
-            // hcl skips a leading byte order mark without counting a column.
-            if bom && p.line == 1 && p.byte >= 3 {
-                p.column.saturating_sub(1).max(1)
-            } else {
-                p.column
-            }
-        };
         let start = idx.pos(src, span.start);
         let end = idx.pos(src, span.end);
         if start.line == end.line {
-            format!("{}:{},{}-{}", self.filename, start.line, fix(start), fix(end))
+            format!("{}:{},{}-{}", self.filename, start.line, start.column, end.column)
         } else {
-            format!("{}:{},{}-{},{}", self.filename, start.line, fix(start), end.line, fix(end))
+            format!("{}:{},{}-{},{}", self.filename, start.line, start.column, end.line, end.column)
         }
     }
 

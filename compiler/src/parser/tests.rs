@@ -136,6 +136,14 @@ fn redefinition_detail_names_first_definition() {
 }
 
 #[test]
+fn redefinition_detail_skips_a_byte_order_mark() {
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let (_, diags) = crate::parse_body(&arena, "\u{feff}ab = 1\nab = 2\n".as_bytes(), &mut interner);
+    assert_eq!(diags[0].detail, "The argument \"ab\" was already set at input.hcl:1,1-3. Each argument may be set only once.");
+}
+
+#[test]
 fn many_attributes_detect_redefinition() {
     let mut src = String::new();
     for i in 0..100 {
