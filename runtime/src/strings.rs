@@ -170,6 +170,19 @@ pub fn go_quote(s: &str) -> String {
     out
 }
 
+/// `c` quoted as Go's `strconv.QuoteRune` (the `%q` verb on a rune): in
+/// single quotes, where `'` is escaped and `"` is not.
+pub fn go_quote_rune(c: char) -> String {
+    match c {
+        '\'' => "'\\''".to_string(),
+        '"' => "'\"'".to_string(),
+        c => {
+            let q = go_quote(c.encode_utf8(&mut [0u8; 4]));
+            format!("'{}'", q.get(1..q.len() - 1).unwrap_or_default())
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -190,6 +203,23 @@ mod tests {
             write_json_string(&mut out, input);
             let want = want.replace("\\u001f\"", "\\u001f\u{7f}\"");
             assert_eq!(out, want, "input {input:?}");
+        }
+    }
+
+    #[test]
+    fn go_quote_rune_matches_strconv() {
+        let cases: &[(char, &str)] = &[
+            ('a', "'a'"),
+            ('\'', r"'\''"),
+            ('"', "'\"'"),
+            ('\\', r"'\\'"),
+            ('\n', r"'\n'"),
+            ('\u{1}', r"'\x01'"),
+            ('é', "'é'"),
+            ('\u{ad}', r"'\u00ad'"),
+        ];
+        for &(c, want) in cases {
+            assert_eq!(super::go_quote_rune(c), want, "{c:?}");
         }
     }
 

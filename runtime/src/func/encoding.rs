@@ -66,18 +66,14 @@ fn go_json_error(s: &str, e: &serde_json::Error) -> String {
         };
     }
     let at = error_offset(s, e);
-    match s.get(at..).and_then(|r| r.chars().next()) {
-        Some(c) => format!("invalid character {} looking for beginning of value", go_char_quote(c)),
+    // encoding/json names the offending byte, read as a code point (so the
+    // first byte of "é" shows as 'Ã').
+    match s.as_bytes().get(at) {
+        Some(&b) => {
+            format!("invalid character {} looking for beginning of value", crate::strings::go_quote_rune(char::from(b)))
+        }
         None => "unexpected EOF".to_string(),
     }
-}
-
-fn go_char_quote(c: char) -> String {
-    if c == '\'' {
-        return "'\\''".to_string();
-    }
-    let q = crate::strings::go_quote(&c.to_string());
-    format!("'{}'", &q[1..q.len() - 1])
 }
 
 pub fn jsondecode_type(args: &[Value]) -> Result<Type, FnError> {

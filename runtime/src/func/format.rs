@@ -1,14 +1,13 @@
-//! format formatlist: cty's format verb machine and Go's `fmt` rules for
-//! the numeric verbs on `big.Float` / `big.Int`.
+//! format formatlist: cty's format verb machine. The numeric verbs are Go's
+//! `fmt` on `big.Float` / `big.Int`, which `Number::go_format` implements;
+//! `%v` of a number is `Number::to_text_general`.
 
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::convert::convert;
-use crate::number::Number;
-use crate::strings::go_quote;
+use crate::number::{GoFormatSpec, Number, MAX_FORMAT_WIDTH};
+use crate::strings::{go_quote, go_quote_rune};
 use crate::types::Type;
 use crate::value::Value;
-use dashu::base::UnsignedAbs;
-use dashu::integer::{IBig, UBig};
 use unicode_segmentation::UnicodeSegmentation;
 
 #[derive(Default, Clone)]
@@ -26,16 +25,6 @@ struct Verb<'a> {
     width: Option<usize>,
 }
 
-fn go_rune_quote(c: char) -> String {
-    if c == '\'' {
-        return "'\\''".to_string();
-    }
-    let q = go_quote(&c.to_string());
-    let inner = &q[1..q.len() - 1];
-    let inner = if inner == "\\\"" { "\"" } else { inner };
-    format!("'{inner}'")
-}
-
 fn parse_num(b: &[u8], p: &mut usize) -> usize {
     let mut n: usize = 0;
     while *p < b.len() && b[*p].is_ascii_digit() {
@@ -47,7 +36,7 @@ fn parse_num(b: &[u8], p: &mut usize) -> usize {
 
 fn unrecognized(s: &str, p: usize) -> FnError {
     let c = s[p..].chars().next().unwrap_or('\u{FFFD}');
-    FnError::new(format!("unrecognized format character {} at offset {}", go_rune_quote(c), p))
+    FnError::new(format!("unrecognized format character {} at offset {}", go_quote_rune(c), p))
 }
 
 /// cty's formatFSM.
@@ -156,21 +145,16 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
         'v' => {
             if !v.sharp {
                 match arg {
-                    Value::String(s) => {
-                        pad_width(v, s, out);
-                        return Ok(());
-                    }
+                    Value::String(s) => return pad_width(v, s, out),
                     Value::Number(n) => {
-                        let t = shortest_g(n).map_err(|e| unsupported(v, e))?;
-                        pad_width(v, &t, out);
-                        return Ok(());
+                        let t = n.to_text_general().map_err(|e| unsupported(v, e))?;
+                        return pad_width(v, &t, out);
                     }
                     _ => {}
                 }
             }
             let j = crate::json::marshal(arg, &arg.ty()).map_err(|e| unsupported(v, e))?;
-            pad_width(v, &j, out);
-            Ok(())
+            pad_width(v, &j, out)
         }
         't' => {
             let b = convert(arg, &Type::Bool).map_err(|e| unsupported(v, e))?;
@@ -182,11 +166,8 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
             let Value::Number(n) = n else {
                 return Err(unsupported(v, "a number is required"));
             };
-            if matches!(v.mode, 'b' | 'd' | 'o' | 'x' | 'X') {
-                format_integer(v, &n, out)
-            } else {
-                format_float(v, &n, out)
-            }
+            out.push_str(&format_number(v, &n)?);
+            Ok(())
         }
         's' | 'q' => {
             let s = convert(arg, &Type::String).map_err(|e| unsupported(v, e))?;
@@ -199,32 +180,37 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
                 _ => s,
             };
             if v.mode == 's' {
-                pad_width(v, s, out);
+                pad_width(v, s, out)
             } else {
                 let mut q = String::new();
                 crate::strings::write_json_string_html(&mut q, s);
-                pad_width(v, &q, out);
+                pad_width(v, &q, out)
             }
-            Ok(())
         }
         m => Err(FnError::new(format!(
             "unsupported format verb {} in {} at offset {}",
-            go_rune_quote(m),
+            go_quote_rune(m),
             go_quote(v.raw),
             v.offset
         ))),
     }
 }
 
-fn pad_width(v: &Verb, s: &str, out: &mut String) {
+/// cty's own padding for %v, %s and %q: a width in grapheme clusters.
+/// cty would build any width; beyond the number verbs' limit we refuse
+/// rather than allocate gigabytes.
+fn pad_width(v: &Verb, s: &str, out: &mut String) -> Result<(), FnError> {
     let Some(w) = v.width else {
         out.push_str(s);
-        return;
+        return Ok(());
     };
+    if w > MAX_FORMAT_WIDTH {
+        return Err(unsupported(v, format!("width is too large (the limit is {MAX_FORMAT_WIDTH})")));
+    }
     let n = s.graphemes(true).count();
     if n >= w {
         out.push_str(s);
-        return;
+        return Ok(());
     }
     let pad: String = std::iter::repeat(if v.zero { '0' } else { ' ' }).take(w - n).collect();
     if v.minus {
@@ -234,343 +220,23 @@ fn pad_width(v: &Verb, s: &str, out: &mut String) {
         out.push_str(&pad);
         out.push_str(s);
     }
-}
-
-/// Widths and precisions are bounded so a verb like `%999999999d` cannot
-/// allocate without limit (fmt itself caps them at 1e6).
-const MAX_FMT_WIDTH: usize = 1_000_000;
-
-fn format_integer(v: &Verb, n: &Number, out: &mut String) -> Result<(), FnError> {
-    let Some((i, exact)) = n.to_ibig_trunc() else {
-        return Err(unsupported(v, "an integer is required"));
-    };
-    if !exact || n.is_infinite() {
-        return Err(unsupported(v, "an integer is required"));
-    }
-    let neg = i < IBig::ZERO;
-    let mag: UBig = i.unsigned_abs();
-    let base = match v.mode {
-        'b' => 2,
-        'o' => 8,
-        'x' | 'X' => 16,
-        _ => 10,
-    };
-    let mut digits = mag.in_radix(base).to_string();
-    if v.mode == 'X' {
-        digits = digits.to_ascii_uppercase();
-    } else {
-        digits = digits.to_ascii_lowercase();
-    }
-    let sign = if neg {
-        "-"
-    } else if v.plus {
-        "+"
-    } else if v.space {
-        " "
-    } else {
-        ""
-    };
-    let prefix = if v.sharp {
-        match v.mode {
-            'b' => "0b",
-            'o' => "0",
-            'x' => "0x",
-            'X' => "0X",
-            _ => "",
-        }
-    } else {
-        ""
-    };
-    let mut zeros = 0;
-    if let Some(p) = v.prec {
-        let p = p.min(MAX_FMT_WIDTH);
-        if digits.len() < p {
-            zeros = p - digits.len();
-        } else if digits == "0" && p == 0 {
-            return Ok(());
-        }
-    }
-    let (mut left, mut right) = (0, 0);
-    let length = sign.len() + prefix.len() + zeros + digits.len();
-    if let Some(w) = v.width {
-        let w = w.min(MAX_FMT_WIDTH);
-        if length < w {
-            let d = w - length;
-            if v.minus {
-                right = d;
-            } else if v.zero && v.prec.is_none() {
-                zeros = d;
-            } else {
-                left = d;
-            }
-        }
-    }
-    out.extend(std::iter::repeat(' ').take(left));
-    out.push_str(sign);
-    out.push_str(prefix);
-    out.extend(std::iter::repeat('0').take(zeros));
-    out.push_str(&digits);
-    out.extend(std::iter::repeat(' ').take(right));
     Ok(())
 }
 
-/// A decimal as Go's `math/big` decimal: value = 0.mant × 10^exp, no
-/// trailing zeros in `mant`.
-struct Decimal {
-    mant: Vec<u8>,
-    exp: i64,
-}
-
-impl Decimal {
-    fn trim(&mut self) {
-        while self.mant.last() == Some(&b'0') {
-            self.mant.pop();
-        }
-        if self.mant.is_empty() {
-            self.exp = 0;
-        }
-    }
-    fn round(&mut self, n: i64) {
-        if n < 0 || n as usize >= self.mant.len() {
-            return;
-        }
-        let n = n as usize;
-        let up = if self.mant[n] == b'5' && n + 1 == self.mant.len() {
-            n > 0 && (self.mant[n - 1] - b'0') & 1 != 0
-        } else {
-            self.mant[n] >= b'5'
-        };
-        if up {
-            let mut i = n;
-            while i > 0 && self.mant[i - 1] == b'9' {
-                i -= 1;
-            }
-            if i == 0 {
-                self.mant.clear();
-                self.mant.push(b'1');
-                self.exp += 1;
-            } else {
-                self.mant.truncate(i);
-                self.mant[i - 1] += 1;
-            }
-        } else {
-            self.mant.truncate(n);
-        }
-        self.trim();
-    }
-    fn digit(&self, i: i64) -> u8 {
-        if i >= 0 && (i as usize) < self.mant.len() {
-            self.mant[i as usize]
-        } else {
-            b'0'
-        }
-    }
-}
-
-/// The decimal of a number's shortest text (`Text('f', -1)`).
-fn shortest_decimal(n: &Number) -> Result<(bool, Decimal), String> {
-    let t = n.to_text().map_err(|e| e.to_string())?;
-    let (neg, t) = match t.strip_prefix('-') {
-        Some(r) => (true, r),
-        None => (false, t.as_str()),
+/// A number verb as Go's fmt runs it on the `*big.Float` (or, for the
+/// integer verbs, the exact `*big.Int`) that cty passes.
+fn format_number(v: &Verb, n: &Number) -> Result<String, FnError> {
+    let spec = GoFormatSpec {
+        verb: v.mode,
+        plus: v.plus,
+        minus: v.minus,
+        space: v.space,
+        zero: v.zero,
+        sharp: v.sharp,
+        width: v.width,
+        precision: v.prec,
     };
-    Ok((neg, decimal_from_text(t)))
-}
-
-fn decimal_from_text(t: &str) -> Decimal {
-    let (int, frac) = t.split_once('.').unwrap_or((t, ""));
-    let int = int.trim_start_matches('0');
-    let mut d = if int.is_empty() {
-        let lead = frac.len() - frac.trim_start_matches('0').len();
-        Decimal { mant: frac.as_bytes()[lead..].to_vec(), exp: -(lead as i64) }
-    } else {
-        let mut m = int.as_bytes().to_vec();
-        m.extend_from_slice(frac.as_bytes());
-        Decimal { mant: m, exp: int.len() as i64 }
-    };
-    d.trim();
-    d
-}
-
-/// The exact decimal expansion of a finite number, when it has a modest
-/// number of fraction bits; the shortest decimal otherwise.
-fn exact_decimal(n: &Number) -> Result<(bool, Decimal), String> {
-    if n.is_integer() {
-        if let Some((i, true)) = n.to_ibig_trunc() {
-            let neg = i < IBig::ZERO || n.is_neg_zero();
-            return Ok((neg, decimal_from_text(&i.unsigned_abs().to_string())));
-        }
-    }
-    let step = Number::from_i64(1 << 62);
-    let mut scaled = n.clone();
-    let mut k: u64 = 0;
-    while !scaled.is_integer() {
-        if k >= 62 * 64 {
-            return shortest_decimal(n);
-        }
-        scaled = scaled.mul(&step).map_err(|e| e.to_string())?;
-        k += 62;
-    }
-    let Some((i, true)) = scaled.to_ibig_trunc() else {
-        return shortest_decimal(n);
-    };
-    let neg = n.sign() < 0 || n.is_neg_zero();
-    // i / 2^k == i * 5^k / 10^k
-    let digits = (i.unsigned_abs() * UBig::from(5u8).pow(k as usize)).to_string();
-    let mut d = decimal_from_text(&digits);
-    if !d.mant.is_empty() {
-        d.exp = digits.len() as i64 - k as i64;
-    }
-    Ok((neg, d))
-}
-
-fn fmt_e(out: &mut String, upper: bool, prec: i64, d: &Decimal) {
-    out.push(*d.mant.first().unwrap_or(&b'0') as char);
-    if prec > 0 {
-        out.push('.');
-        let m = d.mant.len().min(prec as usize + 1);
-        let mut i = 1;
-        if i < m {
-            out.push_str(std::str::from_utf8(&d.mant[1..m]).unwrap_or(""));
-            i = m;
-        }
-        while (i as i64) <= prec {
-            out.push('0');
-            i += 1;
-        }
-    }
-    out.push(if upper { 'E' } else { 'e' });
-    let mut exp = if d.mant.is_empty() { 0 } else { d.exp - 1 };
-    if exp < 0 {
-        out.push('-');
-        exp = -exp;
-    } else {
-        out.push('+');
-    }
-    if exp < 10 {
-        out.push('0');
-    }
-    out.push_str(&exp.to_string());
-}
-
-fn fmt_f(out: &mut String, prec: i64, d: &Decimal) {
-    if d.exp > 0 {
-        let m = d.mant.len().min(d.exp as usize);
-        out.push_str(std::str::from_utf8(&d.mant[..m]).unwrap_or(""));
-        for _ in m as i64..d.exp {
-            out.push('0');
-        }
-    } else {
-        out.push('0');
-    }
-    if prec > 0 {
-        out.push('.');
-        for i in 1..=prec {
-            out.push(d.digit(d.exp - 1 + i) as char);
-        }
-    }
-}
-
-/// Go's `big.Float.Text(fmt, prec)` for 'e', 'f', 'g' (prec < 0: shortest).
-fn float_text(n: &Number, mode: char, prec: i64) -> Result<String, String> {
-    if n.is_infinite() {
-        return Ok(if n.sign() < 0 { "-Inf" } else { "+Inf" }.to_string());
-    }
-    let shortest = prec < 0;
-    let (neg, mut d) = if shortest { shortest_decimal(n)? } else { exact_decimal(n)? };
-    let mut prec = prec;
-    let lower = mode.to_ascii_lowercase();
-    if shortest {
-        prec = match lower {
-            'e' => d.mant.len() as i64 - 1,
-            'f' => (d.mant.len() as i64 - d.exp).max(0),
-            _ => d.mant.len() as i64,
-        };
-    } else {
-        match lower {
-            'e' => d.round(1 + prec),
-            'f' => d.round(d.exp + prec),
-            _ => {
-                if prec == 0 {
-                    prec = 1;
-                }
-                d.round(prec)
-            }
-        }
-    }
-    let mut out = String::new();
-    if neg {
-        out.push('-');
-    }
-    match lower {
-        'e' => fmt_e(&mut out, mode == 'E', prec, &d),
-        'f' => fmt_f(&mut out, prec, &d),
-        _ => {
-            let mut eprec = prec;
-            if eprec > d.mant.len() as i64 && d.mant.len() as i64 >= d.exp {
-                eprec = d.mant.len() as i64;
-            }
-            if shortest {
-                eprec = 6;
-            }
-            let exp = d.exp - 1;
-            if exp < -4 || exp >= eprec {
-                if prec > d.mant.len() as i64 {
-                    prec = d.mant.len() as i64;
-                }
-                fmt_e(&mut out, mode == 'G', prec - 1, &d);
-            } else {
-                if prec > d.exp {
-                    prec = d.mant.len() as i64;
-                }
-                fmt_f(&mut out, (prec - d.exp).max(0), &d);
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// `Text('g', -1)`, the `%v` form of a number.
-fn shortest_g(n: &Number) -> Result<String, String> {
-    float_text(n, 'g', -1)
-}
-
-fn format_float(v: &Verb, n: &Number, out: &mut String) -> Result<(), FnError> {
-    let prec = match v.prec {
-        Some(p) => p.min(MAX_FMT_WIDTH) as i64,
-        None if matches!(v.mode, 'g' | 'G') => -1,
-        None => 6,
-    };
-    let text = float_text(n, v.mode, prec).map_err(|e| unsupported(v, e))?;
-    let (sign, body) = if let Some(r) = text.strip_prefix('-') {
-        ("-", r)
-    } else if let Some(r) = text.strip_prefix('+') {
-        (if v.space { " " } else { "+" }, r)
-    } else if v.plus {
-        ("+", text.as_str())
-    } else if v.space {
-        (" ", text.as_str())
-    } else {
-        ("", text.as_str())
-    };
-    let padding = match v.width {
-        Some(w) if w.min(MAX_FMT_WIDTH) > sign.len() + body.len() => w.min(MAX_FMT_WIDTH) - sign.len() - body.len(),
-        _ => 0,
-    };
-    if v.zero && !n.is_infinite() {
-        out.push_str(sign);
-        out.extend(std::iter::repeat('0').take(padding));
-        out.push_str(body);
-    } else if v.minus {
-        out.push_str(sign);
-        out.push_str(body);
-        out.extend(std::iter::repeat(' ').take(padding));
-    } else {
-        out.extend(std::iter::repeat(' ').take(padding));
-        out.push_str(sign);
-        out.push_str(body);
-    }
-    Ok(())
+    n.go_format(&spec).map_err(|e| unsupported(v, e))
 }
 
 pub fn format(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
@@ -598,7 +264,7 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
     for (i, a) in rest.iter().enumerate() {
         let t = a.ty();
         if (t.is_list() || t.is_set() || t.is_tuple()) && !a.is_null() {
-            if !t.is_tuple() && !(a.is_known() && a.cty_length().is_known()) {
+            if !t.is_tuple() && (!a.is_known() || !a.cty_length().is_known()) {
                 unknown = true;
                 continue;
             }
@@ -660,25 +326,92 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
 
 #[cfg(test)]
 mod tests {
-    use super::float_text;
+    use crate::func::{Budget, FunctionTable};
     use crate::number::Number;
+    use crate::value::Value;
 
-    #[test]
-    fn big_float_text_table() {
-        let rows: &[(&str, char, i64, &str)] = &[
-            ("10", 'f', 6, "10.000000"),
-            ("1.06", 'f', 1, "1.1"),
-            ("1000", 'e', 6, "1.000000e+03"),
-            ("1000", 'g', -1, "1000"),
-            ("0.00000000000000000000001", 'g', -1, "1e-23"),
-            ("0.5", 'f', 0, "0"),
-            ("1.5", 'f', 0, "2"),
-            ("123456789", 'g', -1, "1.23456789e+08"),
-            ("-2.5", 'e', 2, "-2.50e+00"),
-        ];
-        for (num, mode, prec, want) in rows {
-            let n = Number::parse(num).unwrap();
-            assert_eq!(float_text(&n, *mode, *prec).unwrap(), *want, "{num} {mode} {prec}");
+    /// `"q:A:B"` is A/B, `"s:..."` a string, `"inf"`/`"-inf"` the infinities,
+    /// anything else a number literal.
+    fn arg(text: &str) -> Value {
+        if let Some(s) = text.strip_prefix("s:") {
+            return Value::string(s);
         }
+        Value::Number(match text {
+            "inf" => Number::pos_inf(),
+            "-inf" => Number::neg_inf(),
+            _ => match text.strip_prefix("q:").and_then(|q| q.split_once(':')) {
+                Some((a, b)) => Number::parse(a).unwrap().div(&Number::parse(b).unwrap()).unwrap(),
+                None => Number::parse(text).unwrap(),
+            },
+        })
+    }
+
+    fn format(fmt: &str, args: Vec<Value>) -> Result<String, String> {
+        let t = FunctionTable::stdlib();
+        let id = t.lookup("format").expect("stdlib has format");
+        let mut all = vec![Value::string(fmt)];
+        all.extend(args);
+        match t.call(id, &all, &mut Budget::new(10_000_000)) {
+            Ok(v) => Ok(v.as_str().unwrap_or_default().to_string()),
+            Err(e) => Err(e[0].detail.clone()),
+        }
+    }
+
+    /// `format(fmt, x, x, ...)` (one `x` per verb) against the reference's
+    /// results; errors are the detail without cty's call wrapper.
+    #[test]
+    fn format_table() {
+        let rows: &[(&str, &str, Result<&str, &str>)] = &[
+    ("%f", "10", Ok("10.000000")),
+    ("%.1f", "1.06", Ok("1.1")),
+    ("%e", "1000", Ok("1.000000e+03")),
+    ("%v", "1000", Ok("1000")),
+    ("%v", "0.00000000000000000000001", Ok("1e-23")),
+    ("%.0f", "0.5", Ok("0")),
+    ("%.0f", "1.5", Ok("2")),
+    ("%v", "123456789", Ok("1.23456789e+08")),
+    ("%.2e", "-2.5", Ok("-2.50e+00")),
+    ("%5v", "q:1:7", Ok("0.14285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285714285")),
+    ("%-8v|", "s:ab", Ok("ab      |")),
+    ("%08.3f", "-3.14159", Ok("-003.142")),
+    ("%+d", "0", Ok("+0")),
+    ("%#x", "255", Ok("0xff")),
+    ("%x", "-0", Ok("0")),
+    ("%d", "0.5", Err("unsupported value for \"%d\" at 0: an integer is required")),
+    ("%d", "inf", Err("unsupported value for \"%d\" at 0: an integer is required")),
+    ("%e", "inf", Ok("+Inf")),
+    ("%010e", "-inf", Ok("      -Inf")),
+    ("%.200e", "1e-1200", Ok("9.99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999979887195711199397970758685292736801651079768344e-1201")),
+    ("%999999999d", "1", Ok("%!(NOVERB)%!(EXTRA *big.Int=1)")),
+    ("%99999999999f", "1e21", Ok("%!(NOVERB)%!(EXTRA *big.Float=1e+21)")),
+    ("%3d|%-3d|%03d", "7", Ok("  7|7  |007")),
+    ("%d %v %s", "1e21", Ok("1000000000000000000000 1e+21 1000000000000000000000")),
+    ("%.3e", "q:1:3", Ok("3.333e-01")),
+    ("%g", "q:2:3", Ok("0.6666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666666667")),
+    ("%G", "1e-7", Ok("1E-07")),
+    ("%t", "s:true", Ok("true")),
+    ("%v", "s:12", Ok("12")),
+        ];
+        let mut failures = Vec::new();
+        for &(fmt, x, want) in rows {
+            let args = vec![arg(x); fmt.matches('%').count()];
+            let want = want.map(str::to_string).map_err(|e| format!("Call to function \"format\" failed: {e}."));
+            let got = format(fmt, args);
+            if got != want {
+                failures.push(format!("{fmt} {x}: want {want:?} got {got:?}"));
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// The reference pads %s/%v/%q to any width; beyond the number verbs'
+    /// limit we refuse instead of allocating.
+    #[test]
+    fn huge_string_width_is_refused() {
+        let e = format("%10000010s", vec![Value::string("a")]).unwrap_err();
+        assert!(e.contains("width is too large"), "{e}");
+        assert_eq!(format("%1000000s", vec![Value::string("a")]).map(|s| s.len()), Ok(1_000_000));
+        let e = format("%1000001d", vec![Value::int(1)]).unwrap_err();
+        assert!(e.contains("format width or precision is too large"), "{e}");
     }
 }

@@ -12,6 +12,23 @@ use super::text::{shortest_decimal, Decimal};
 /// would be megabytes (Go would try to build it).
 pub const MAX_FORMAT_WIDTH: usize = 1_000_000;
 
+/// The smallest width or precision Go's fmt cannot read: its digit loop
+/// gives up when the value so far exceeds 1e6 and another digit follows.
+pub(crate) const GO_FMT_UNREADABLE_NUMBER: usize = 10_000_010;
+
+/// What `fmt.Sprintf` gives for a single verb whose width or precision it
+/// could not read: no verb, and the operand reported as an extra argument
+/// in its `%v` form.
+pub(crate) fn no_verb(x: &BigFloat, int: Option<&IBig>) -> String {
+    match int {
+        Some(int) => {
+            let decimal = format_int(int, &GoFormatSpec { verb: 'd', ..GoFormatSpec::default() });
+            format!("%!(NOVERB)%!(EXTRA *big.Int={decimal})")
+        }
+        None => format!("%!(NOVERB)%!(EXTRA *big.Float={})", append(x, b'g', -1)),
+    }
+}
+
 /// A parsed Go format verb for a number, e.g. `%+08.3f`.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoFormatSpec {

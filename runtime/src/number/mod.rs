@@ -40,7 +40,8 @@
 //! 400,000 digits (37 s in Go). So text output (`to_text`, `to_text_general`,
 //! `go_format`) refuses magnitudes beyond about 1e±100000 (binary exponent
 //! ±332,200) with [`NumberError::TooLongToPrint`]; `go_format` also refuses
-//! widths/precisions above [`MAX_FORMAT_WIDTH`]. Beyond that limit `equals`
+//! widths/precisions above [`MAX_FORMAT_WIDTH`] ([`NumberError::FormatTooWide`]),
+//! except those Go's fmt cannot even read, which give its `%!(NOVERB)` text. Beyond that limit `equals`
 //! compares exact values (instead of texts) and `hash_text` returns a
 //! non-numeric marker, so only cty's bucket order of sets holding such
 //! numbers can differ from the reference.
@@ -113,6 +114,9 @@ pub enum NumberError {
     NotAnInteger,
     /// `go_format` with a verb that is not a number verb.
     UnsupportedVerb,
+    /// `go_format` with a width or precision above [`MAX_FORMAT_WIDTH`]
+    /// (Go would build output of up to 10 MB).
+    FormatTooWide,
     /// The number's decimal text would be enormous (magnitude beyond about
     /// 1e±100000); the reference takes minutes to hours to print these.
     TooLongToPrint,
@@ -131,6 +135,7 @@ impl fmt::Display for NumberError {
             }
             NumberError::NotAnInteger => "an integer is required",
             NumberError::UnsupportedVerb => "unsupported format verb for a number",
+            NumberError::FormatTooWide => "format width or precision is too large (the limit is 1000000)",
             NumberError::TooLongToPrint => {
                 "number is too large or too small to be written out in decimal (magnitude beyond about 1e±100000)"
             }
@@ -551,26 +556,37 @@ impl Number {
     /// `fmt.Sprintf` of this number with one Go verb, as cty's `format`
     /// does: float verbs (e E f F g G v) format the big.Float, integer verbs
     /// (b d o O x X) the exact integer, which must exist.
+    ///
+    /// A width or precision of [`format::GO_FMT_UNREADABLE_NUMBER`] or more
+    /// is one Go's fmt stops reading (it gives up once the digits so far pass
+    /// 1e6), so the verb is left without a letter: the result is Go's
+    /// `%!(NOVERB)%!(EXTRA *big.Float=...)` text, as in the reference.
     pub fn go_format(&self, spec: &GoFormatSpec) -> Result<String, NumberError> {
-        let too_wide = |n: Option<usize>| n.is_some_and(|n| n > format::MAX_FORMAT_WIDTH);
-        if too_wide(spec.width) || too_wide(spec.precision) {
+        let x = self.as_big();
+        let int = match spec.verb {
+            'b' | 'd' | 'o' | 'O' | 'x' | 'X' => match x.trunc_int() {
+                Some((int, Ordering::Equal)) => Some(int),
+                _ => return Err(NumberError::NotAnInteger),
+            },
+            'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'v' => None,
+            _ => return Err(NumberError::UnsupportedVerb),
+        };
+        if !text::within_text_limit(&x) {
             return Err(NumberError::TooLongToPrint);
         }
-        let x = self.as_big();
-        match spec.verb {
-            'b' | 'd' | 'o' | 'O' | 'x' | 'X' => match x.trunc_int() {
-                Some((int, Ordering::Equal)) if text::within_text_limit(&x) => Ok(format::format_int(&int, spec)),
-                Some((_, Ordering::Equal)) => Err(NumberError::TooLongToPrint),
-                _ => Err(NumberError::NotAnInteger),
-            },
-            'e' | 'E' | 'f' | 'F' | 'g' | 'G' | 'v' => {
-                if !text::within_text_limit(&x) {
-                    return Err(NumberError::TooLongToPrint);
-                }
-                Ok(format::format_float(&x, spec))
-            }
-            _ => Err(NumberError::UnsupportedVerb),
+        let beyond = |n: Option<usize>, limit: usize| n.is_some_and(|n| n >= limit);
+        if beyond(spec.width, format::GO_FMT_UNREADABLE_NUMBER)
+            || beyond(spec.precision, format::GO_FMT_UNREADABLE_NUMBER)
+        {
+            return Ok(format::no_verb(&x, int.as_ref()));
         }
+        if beyond(spec.width, format::MAX_FORMAT_WIDTH + 1) || beyond(spec.precision, format::MAX_FORMAT_WIDTH + 1) {
+            return Err(NumberError::FormatTooWide);
+        }
+        Ok(match int {
+            Some(int) => format::format_int(&int, spec),
+            None => format::format_float(&x, spec),
+        })
     }
 
     // ----- queries ------------------------------------------------------

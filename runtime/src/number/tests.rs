@@ -274,7 +274,11 @@ fn go_format_table() {
     // cty: format("%d", 0.5) fails with "... an integer is required".
     assert_eq!(operand("0.5").go_format(&spec("%d")), Err(NumberError::NotAnInteger));
     assert_eq!(operand("inf").go_format(&spec("%x")), Err(NumberError::NotAnInteger));
-    assert_eq!(operand("1").go_format(&spec("%.2000000f")), Err(NumberError::TooLongToPrint));
+    assert_eq!(operand("1").go_format(&spec("%.2000000f")), Err(NumberError::FormatTooWide));
+    assert_eq!(operand("1").go_format(&spec("%10000009d")), Err(NumberError::FormatTooWide));
+    assert_eq!(operand("1").go_format(&spec("%1000000d")).map(|t| t.len()), Ok(1_000_000));
+    assert_eq!(operand("1e-400400").go_format(&spec("%99999999999e")), Err(NumberError::TooLongToPrint));
+    assert_eq!(operand("0.5").go_format(&spec("%99999999999d")), Err(NumberError::NotAnInteger));
     assert_eq!(operand("1").go_format(&spec("%s")), Err(NumberError::UnsupportedVerb));
     // format("%v", n) is Text('g', -1).
     assert_eq!(operand("1e21").to_text_general().as_deref(), Ok("1e+21"));
@@ -361,6 +365,18 @@ const FORMAT_ROWS: &[(&str, &str, &str)] = &[
     ("%F", "2.5", "2.500000"),
     ("%e", "i:9223372036854775807", "9.223372e+18"),
     ("%g", "f:1e300", "1e+300"),
+    // Beyond 3968 fraction bits (format's former own copy fell back to the
+    // shortest digits there).
+    ("%.200e", "1e-1200", "9.99999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999999979887195711199397970758685292736801651079768344e-1201"),
+    ("%.200G", "1e-5000", "1.0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000227492060294708724367505109234175151805907885E-5000"),
+    // Widths and precisions Go's fmt cannot read (reference texts).
+    ("%99999999999f", "1e21", "%!(NOVERB)%!(EXTRA *big.Float=1e+21)"),
+    ("%999999999d", "1", "%!(NOVERB)%!(EXTRA *big.Int=1)"),
+    ("%10000010x", "-255", "%!(NOVERB)%!(EXTRA *big.Int=-255)"),
+    ("%.10000010f", "-0.5", "%!(NOVERB)%!(EXTRA *big.Float=-0.5)"),
+    ("%.99999999999e", "1/3", "%!(NOVERB)%!(EXTRA *big.Float=0.33333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333335)"),
+    ("%+99999999999g", "-0", "%!(NOVERB)%!(EXTRA *big.Float=-0)"),
+    ("%99999999999e", "inf", "%!(NOVERB)%!(EXTRA *big.Float=+Inf)"),
 ];
 
 #[rustfmt::skip]
