@@ -53,13 +53,14 @@ pub fn load(mode: &str, src: &str, vars: &str, max_lines: usize) -> Option<Workl
             vec![compile(e, &src, &interner, &env)]
         }
     };
+    let mut shapes = hclvm::engine::ShapeCache::new();
     let vars = lines
         .iter()
         .map(|l| {
             let mut v = Vars::with_slots(names.len());
             for (n, val) in l {
                 if let Ok(i) = names.binary_search(n) {
-                    v.set(i as u32, val.clone());
+                    v.set(i as u32, shapes.share(val));
                 }
             }
             v
