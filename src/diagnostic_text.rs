@@ -54,6 +54,18 @@ impl<'a> SourceFile<'a> {
         self
     }
 
+    /// The block headers [`SourceFile::with_blocks`] recorded, so that a
+    /// host can keep them after the syntax tree is gone.
+    pub fn block_headers(&self) -> &[(Span, String)] {
+        &self.block_headers
+    }
+
+    /// Restores block headers kept from [`SourceFile::block_headers`].
+    pub fn with_block_headers(mut self, headers: Vec<(Span, String)>) -> SourceFile<'a> {
+        self.block_headers = headers;
+        self
+    }
+
     fn context_of(&self, byte: u32) -> Option<&str> {
         self.block_headers.iter().find(|(span, _)| span.start <= byte && byte < span.end).map(|(_, h)| h.as_str())
     }

@@ -4,7 +4,16 @@
 //! The work is split over three crates, re-exported here: [`runtime`]
 //! (values, types, numbers, diagnostics), [`vm`] (bytecode and interpreter)
 //! and [`compiler`] (lexer, parser, analysis, lowering). This facade adds the
-//! conformance runner, text rendering of diagnostics and the `hclvm` CLI.
+//! embedding API ([`api`], re-exported at the top: [`Compiled`], [`Options`],
+//! [`Variables`], [`Evaluation`]), the conformance runner, text rendering of
+//! diagnostics and the `hclvm` CLI.
+//!
+//! ```
+//! let check = hclvm::Compiled::expression("amount <= limit", &hclvm::Options::new())?;
+//! let out = check.evaluate_json(&serde_json::json!({"amount": 120, "limit": 100}))?;
+//! assert_eq!(out.value().and_then(|v| v.as_bool()), Some(false));
+//! # Ok::<(), hclvm::Error>(())
+//! ```
 
 pub use compiler;
 pub use runtime;
@@ -14,3 +23,10 @@ pub mod cli;
 pub mod conformance;
 pub mod diagnostic_text;
 pub mod engine;
+pub mod api;
+
+pub use api::{
+    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, CallCtx, Compiled, DeError, Diagnostic, Diagnostics, Error,
+    Evaluation, FnError, FunctionDef, FunctionTable, Limits, Number, Options, Outcome, Param, Severity, Signature,
+    SourceKind, Span, Type, Value, Variables,
+};

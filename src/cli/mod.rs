@@ -6,6 +6,9 @@ mod bench;
 mod check;
 mod conformance;
 mod disasm;
+mod eval;
+mod render;
+mod batch;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
@@ -28,6 +31,12 @@ enum Command {
     Bench(bench::BenchArgs),
     /// Print the compiled program of every attribute of a file.
     Disasm(disasm::DisasmArgs),
+    /// Evaluate a body, template or expression and print the result as JSON.
+    Eval(eval::EvalArgs),
+    /// Render a standalone template and print the text.
+    Render(render::RenderArgs),
+    /// Compile once, evaluate once per JSON Lines input line, in parallel.
+    Batch(batch::BatchArgs),
 }
 
 /// When to colour diagnostics.
@@ -105,5 +114,8 @@ fn run(cli: Cli) -> Status {
         Command::Conformance(args) => conformance::run(args),
         Command::Bench(args) => bench::run(args),
         Command::Disasm(args) => disasm::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Render(args) => render::run(args),
+        Command::Batch(args) => batch::run(args),
     }
 }

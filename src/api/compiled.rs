@@ -1,0 +1,350 @@
+//! Compiling a source once and evaluating it many times.
+
+use super::error::{Diagnostics, Error, SourceInfo};
+use super::outcome::{AttrInfo, AttributeOutcome, BlockInfo, BlockOutcome, BodyOutcome, Evaluated, Evaluation, Outcome};
+use super::variables::{parse_json_object_text, Variables};
+use super::Options;
+use crate::diagnostic_text::SourceFile;
+use compiler::analysis::{render_traversal, variables};
+use compiler::lower::{compile_with_lines, CompileEnv};
+use compiler::{ast, Interner};
+use runtime::diag::DiagnosticsExt;
+use runtime::{Diagnostic, Value};
+use std::cell::RefCell;
+use std::sync::Arc;
+use vm::program::SourceLines;
+use vm::{Limits, Program, Scratch, Vars};
+
+/// How a source is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SourceKind {
+    /// A configuration file: attributes and blocks (`hclsyntax.ParseConfig`).
+    Body,
+    /// A standalone template such as a `.tftpl` file (`hclsyntax.ParseTemplate`).
+    Template,
+    /// One expression (`hclsyntax.ParseExpression`).
+    Expression,
+}
+
+/// A compiled body, template or expression: immutable, `Send + Sync`, cheap
+/// to evaluate many times, from many threads at once.
+///
+/// ```
+/// use hclvm::{Compiled, Options, Variables};
+///
+/// let policy = Compiled::expression("user.role == \"admin\" || contains(user.groups, \"ops\")", &Options::new())?;
+/// let shared = std::sync::Arc::new(policy);
+/// let handles: Vec<_> = ["admin", "dev"].into_iter().map(|role| {
+///     let policy = shared.clone();
+///     std::thread::spawn(move || {
+///         let vars = Variables::from_json(&serde_json::json!({"user": {"role": role, "groups": ["web"]}})).unwrap();
+///         policy.evaluate(&vars).value().and_then(|v| v.as_bool())
+///     })
+/// }).collect();
+/// let allowed: Vec<_> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+/// assert_eq!(allowed, [Some(true), Some(false)]);
+/// # Ok::<(), hclvm::Error>(())
+/// ```
+pub struct Compiled {
+    kind: SourceKind,
+    code: Code,
+    /// Variable names in slot order, sorted.
+    var_names: Vec<String>,
+    limits: Limits,
+    /// Parser warnings.
+    warnings: Vec<Diagnostic>,
+    source: Arc<SourceInfo>,
+}
+
+const _: () = {
+    const fn assert_send_sync<T: Send + Sync>() {}
+    assert_send_sync::<Compiled>();
+};
+
+enum Code {
+    Single(Program),
+    Body(BodyPlan),
+}
+
+struct BodyPlan {
+    attrs: Vec<(Arc<AttrInfo>, Program)>,
+    blocks: Vec<(Arc<BlockInfo>, BodyPlan)>,
+}
+
+thread_local! {
+    /// Per-thread evaluation state, reused across evaluations.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+}
+
+impl Compiled {
+    /// Compiles a configuration body.
+    ///
+    /// ```
+    /// let config = hclvm::Compiled::body("replicas = 3\n", &hclvm::Options::new())?;
+    /// assert_eq!(config.kind(), hclvm::SourceKind::Body);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn body(src: &str, options: &Options) -> Result<Compiled, Error> {
+        Compiled::compile(SourceKind::Body, src.as_bytes(), options)
+    }
+
+    /// Compiles a standalone template.
+    ///
+    /// ```
+    /// let t = hclvm::Compiled::template("Hello, ${name}!", &hclvm::Options::new())?;
+    /// let out = t.evaluate(&hclvm::Variables::new().with("name", "HCL"));
+    /// assert_eq!(out.value().and_then(|v| v.as_str()), Some("Hello, HCL!"));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn template(src: &str, options: &Options) -> Result<Compiled, Error> {
+        Compiled::compile(SourceKind::Template, src.as_bytes(), options)
+    }
+
+    /// Compiles one expression.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("[for n in [1, 2, 3] : n * n]", &hclvm::Options::new())?;
+    /// let squares: Vec<u32> = e.evaluate(&hclvm::Variables::new()).deserialize()?;
+    /// assert_eq!(squares, [1, 4, 9]);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn expression(src: &str, options: &Options) -> Result<Compiled, Error> {
+        Compiled::compile(SourceKind::Expression, src.as_bytes(), options)
+    }
+
+    /// Parses and compiles `src` (any bytes; invalid UTF-8 is reported as
+    /// the reference reports it). Syntax errors are
+    /// [`Error::Compile`]; warnings are kept ([`Compiled::warnings`]).
+    ///
+    /// ```
+    /// use hclvm::{Compiled, Error, Options, SourceKind};
+    ///
+    /// let err = Compiled::compile(SourceKind::Expression, b"1 +", &Options::new()).unwrap_err();
+    /// let Error::Compile(diags) = err else { panic!("not a syntax error") };
+    /// assert_eq!(diags.as_slice()[0].summary, "Missing expression");
+    /// ```
+    pub fn compile(kind: SourceKind, src: &[u8], options: &Options) -> Result<Compiled, Error> {
+        let arena = bumpalo::Bump::new();
+        let mut interner = Interner::new();
+        let filename = options.filename.as_str();
+        let (tree, diags) = match kind {
+            SourceKind::Body => {
+                let (body, diags) = compiler::parse_body_named(&arena, src, filename, &mut interner);
+                (Tree::Body(arena.alloc(body)), diags)
+            }
+            SourceKind::Template => {
+                let (e, diags) = compiler::parse_template_named(&arena, src, filename, &mut interner);
+                (Tree::Expr(e), diags)
+            }
+            SourceKind::Expression => {
+                let (e, diags) = compiler::parse_expression_named(&arena, src, filename, &mut interner);
+                (Tree::Expr(e), diags)
+            }
+        };
+        let block_headers = match tree {
+            Tree::Body(body) => SourceFile::new(filename, src).with_blocks(body, &interner).block_headers().to_vec(),
+            Tree::Expr(_) => Vec::new(),
+        };
+        let source = Arc::new(SourceInfo { filename: Arc::from(filename), src: Arc::from(src), block_headers });
+        if diags.has_errors() {
+            return Err(Error::Compile(Diagnostics::new(diags, source)));
+        }
+        let var_names = match &options.variables {
+            Some(names) => names.clone(),
+            None => referenced_roots(tree, &interner),
+        };
+        let mut env = CompileEnv::new(var_names.iter(), options.function_table());
+        env.filename = source.filename.clone();
+        let lines = Arc::new(SourceLines { src: src.into() });
+        let code = match tree {
+            Tree::Expr(e) => Code::Single(compile_with_lines(e, &interner, &env, lines)),
+            Tree::Body(b) => Code::Body(plan_body(b, &interner, &env, &lines)),
+        };
+        Ok(Compiled { kind, code, var_names, limits: options.limits, warnings: diags, source })
+    }
+
+    /// What was compiled.
+    pub fn kind(&self) -> SourceKind {
+        self.kind
+    }
+
+    /// The variable names evaluations can supply (sorted): those given to
+    /// [`Options::variables`], or else every root name the source uses.
+    ///
+    /// ```
+    /// let t = hclvm::Compiled::template("${a.b} ${[for x in c : x]}", &hclvm::Options::new())?;
+    /// assert_eq!(t.variable_names().collect::<Vec<_>>(), ["a", "c"]);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn variable_names(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.var_names.iter().map(String::as_str)
+    }
+
+    /// The parser's warnings (an evaluation reports them too).
+    pub fn warnings(&self) -> &[Diagnostic] {
+        &self.warnings
+    }
+
+    /// The file name diagnostics use.
+    pub fn filename(&self) -> &str {
+        &self.source.filename
+    }
+
+    /// Evaluates with `vars`, on this thread's reusable scratch state.
+    /// Variables the program does not use are ignored; a used one that is
+    /// missing is an "Unknown variable" error.
+    ///
+    /// ```
+    /// let t = hclvm::Compiled::template("%{ for s in steps }${s};%{ endfor }", &hclvm::Options::new())?;
+    /// let vars = hclvm::Variables::from_json_str(r#"{"steps": ["a", "b"], "unused": 1}"#)?;
+    /// assert_eq!(t.evaluate(&vars).value().and_then(|v| v.as_str()), Some("a;b;"));
+    /// assert_eq!(t.evaluate(&hclvm::Variables::new()).diagnostics()[0].summary, "Unknown variable");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn evaluate(&self, vars: &Variables) -> Evaluation {
+        let slots = self.bind(vars);
+        SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.evaluate_slots(&slots, &mut scratch),
+            // A host function evaluating from inside an evaluation.
+            Err(_) => self.evaluate_slots(&slots, &mut Scratch::new()),
+        })
+    }
+
+    /// Evaluates with variables given as a JSON object of plain JSON
+    /// values (see [`Variables::from_json`]); only the members the program
+    /// uses are converted.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("length(items) > limit", &hclvm::Options::new())?;
+    /// let out = e.evaluate_json(&serde_json::json!({"items": [1, 2, 3], "limit": 2}))?;
+    /// assert_eq!(out.value().and_then(|v| v.as_bool()), Some(true));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn evaluate_json(&self, vars: &serde_json::Value) -> Result<Evaluation, Error> {
+        Ok(self.evaluate(&Variables::from_json_with(vars, Some(&self.var_names), false)?))
+    }
+
+    /// Like [`Compiled::evaluate_json`] from JSON text. With `typed`, a
+    /// value written `{"type": T, "value": V}` gets type `T`
+    /// ([`Variables::from_typed_json`]).
+    pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation, Error> {
+        let json = parse_json_object_text(vars)?;
+        Ok(self.evaluate(&Variables::from_json_with(&json, Some(&self.var_names), typed)?))
+    }
+
+    fn bind(&self, vars: &Variables) -> Vars {
+        let mut slots = Vars::with_slots(self.var_names.len());
+        for (i, name) in self.var_names.iter().enumerate() {
+            if let Some(v) = vars.get(name) {
+                slots.set(i as u32, v.clone());
+            }
+        }
+        slots
+    }
+
+    fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch) -> Evaluation {
+        scratch.limits = self.limits;
+        let result = match &self.code {
+            Code::Single(program) => {
+                let value = vm::evaluate(program, slots, scratch);
+                let mut diagnostics = self.warnings.clone();
+                diagnostics.extend(scratch.take_diags());
+                Evaluated::Value(Outcome { value, diagnostics })
+            }
+            Code::Body(plan) => Evaluated::Body(evaluate_body(plan, slots, scratch)),
+        };
+        let warnings = match self.kind {
+            SourceKind::Body => self.warnings.clone(),
+            _ => Vec::new(),
+        };
+        Evaluation { result, warnings, source: self.source.clone() }
+    }
+}
+
+impl std::fmt::Debug for Compiled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Compiled")
+            .field("kind", &self.kind)
+            .field("filename", &self.source.filename)
+            .field("variables", &self.var_names)
+            .field("limits", &self.limits)
+            .finish_non_exhaustive()
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Tree<'a> {
+    Expr(&'a ast::Expr<'a>),
+    Body(&'a ast::Body<'a>),
+}
+
+/// Every root name the source references, sorted and unique. Blocks are
+/// walked with an explicit stack (the parser bounds their nesting, but a
+/// stack keeps this independent of that bound).
+fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut add = |e: &ast::Expr<'_>| names.extend(variables(e).iter().map(|t| interner.resolve(t.root.name).to_string()));
+    match tree {
+        Tree::Expr(e) => add(e),
+        Tree::Body(body) => {
+            let mut stack = vec![body];
+            while let Some(b) = stack.pop() {
+                for a in b.attributes {
+                    add(a.expr);
+                }
+                stack.extend(b.blocks.iter().map(|blk| &blk.body));
+            }
+        }
+    }
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// Compiles every attribute (in source order, as hcl lists them) and every
+/// nested block. Recursion follows block nesting, which the parser bounds.
+fn plan_body(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines: &Arc<SourceLines>) -> BodyPlan {
+    let mut attrs: Vec<&ast::Attribute<'_>> = body.attributes.iter().collect();
+    attrs.sort_by_key(|a| a.span.start);
+    BodyPlan {
+        attrs: attrs
+            .into_iter()
+            .map(|a| {
+                let info = AttrInfo {
+                    name: Arc::from(interner.resolve(a.name.name)),
+                    references: variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect(),
+                };
+                (Arc::new(info), compile_with_lines(a.expr, interner, env, lines.clone()))
+            })
+            .collect(),
+        blocks: body
+            .blocks
+            .iter()
+            .map(|b| {
+                let info = BlockInfo {
+                    block_type: Arc::from(interner.resolve(b.block_type.name)),
+                    labels: b.labels.iter().map(|l| Arc::from(&**l)).collect(),
+                };
+                (Arc::new(info), plan_body(&b.body, interner, env, lines))
+            })
+            .collect(),
+    }
+}
+
+fn evaluate_body(plan: &BodyPlan, slots: &Vars, scratch: &mut Scratch) -> BodyOutcome {
+    BodyOutcome {
+        attributes: plan
+            .attrs
+            .iter()
+            .map(|(info, program)| {
+                let value: Value = vm::evaluate(program, slots, scratch);
+                AttributeOutcome { info: info.clone(), outcome: Outcome { value, diagnostics: scratch.take_diags() } }
+            })
+            .collect(),
+        blocks: plan
+            .blocks
+            .iter()
+            .map(|(info, body)| BlockOutcome { info: info.clone(), body: evaluate_body(body, slots, scratch) })
+            .collect(),
+    }
+}

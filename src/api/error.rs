@@ -1,0 +1,140 @@
+//! Errors of the embedding API, and diagnostics bundled with their source.
+
+use super::de::DeError;
+use crate::diagnostic_text::{render_diagnostics, SourceFile};
+use runtime::{Diagnostic, LineIndex, Severity, Span};
+use std::fmt;
+use std::sync::Arc;
+
+/// Anything the embedding API can fail with.
+#[derive(Debug)]
+pub enum Error {
+    /// The source has syntax errors (nothing was compiled).
+    Compile(Diagnostics),
+    /// The variables could not be read or converted (bad JSON, a value
+    /// that does not fit its declared type, ...).
+    Variables(String),
+    /// The evaluation reported errors.
+    Evaluation(Diagnostics),
+    /// A result does not fit the Rust type asked for.
+    Deserialize(DeError),
+    /// A body has no single-value form (see
+    /// [`BodyOutcome::to_value`](crate::BodyOutcome::to_value)), or a
+    /// number is too large to write out.
+    Shape(String),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Compile(d) | Error::Evaluation(d) => d.fmt(f),
+            Error::Variables(m) => write!(f, "invalid variables: {m}"),
+            Error::Deserialize(e) => write!(f, "cannot convert the result: {e}"),
+            Error::Shape(m) => write!(f, "the result has no single-value form: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Deserialize(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<DeError> for Error {
+    fn from(e: DeError) -> Error {
+        Error::Deserialize(e)
+    }
+}
+
+/// The source a compiled program came from, kept to place diagnostics.
+#[derive(Debug)]
+pub(crate) struct SourceInfo {
+    pub(crate) filename: Arc<str>,
+    pub(crate) src: Arc<[u8]>,
+    /// Top-level block headers, for the "in resource "a" "b"" context.
+    pub(crate) block_headers: Vec<(Span, String)>,
+}
+
+/// Diagnostics together with the source they are about, so that they can be
+/// rendered the way hcl's text writer renders them.
+///
+/// ```
+/// let err = hclvm::Compiled::body("a = 1 2\n", &hclvm::Options::new()).unwrap_err();
+/// let hclvm::Error::Compile(diags) = err else { unreachable!() };
+/// assert_eq!(diags.to_string(), "input.hcl:1,7-8: Missing newline after argument; An argument definition must end with a newline.");
+/// assert!(diags.render(false).contains("  on input.hcl line 1:\n   1: a = 1 2\n"));
+/// ```
+#[derive(Clone, Debug)]
+pub struct Diagnostics {
+    list: Vec<Diagnostic>,
+    source: Arc<SourceInfo>,
+}
+
+impl Diagnostics {
+    pub(crate) fn new(list: Vec<Diagnostic>, source: Arc<SourceInfo>) -> Diagnostics {
+        Diagnostics { list, source }
+    }
+
+    /// The diagnostics, in the order they were reported.
+    pub fn as_slice(&self) -> &[Diagnostic] {
+        &self.list
+    }
+
+    /// Whether any is an error (the rest are warnings).
+    pub fn has_errors(&self) -> bool {
+        self.list.iter().any(Diagnostic::is_error)
+    }
+
+    /// The file name the diagnostics refer to.
+    pub fn filename(&self) -> &str {
+        &self.source.filename
+    }
+
+    /// The text hcl's diagnostic writer would print, with ANSI colour when
+    /// `color` holds.
+    pub fn render(&self, color: bool) -> String {
+        render_with(&self.source, &self.list, color)
+    }
+
+    /// Takes the diagnostics out.
+    pub fn into_vec(self) -> Vec<Diagnostic> {
+        self.list
+    }
+}
+
+pub(crate) fn render_with(source: &SourceInfo, diags: &[Diagnostic], color: bool) -> String {
+    let file = SourceFile::new(&source.filename, &source.src).with_block_headers(source.block_headers.clone());
+    let mut out = Vec::new();
+    render_diagnostics(&mut out, &file, diags, color);
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+/// hcl's one-line `Diagnostics.Error()` form: the first diagnostic as
+/// `file:line,col-col: summary; detail`, and how many others there are.
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Some(first) = self.list.iter().find(|d| d.severity == Severity::Error).or(self.list.first()) else {
+            return f.write_str("no diagnostics");
+        };
+        if let Some(subject) = first.subject {
+            let src = &self.source.src;
+            let lines = LineIndex::new(src);
+            let (a, b) = (lines.pos(src, subject.start), lines.pos(src, subject.end));
+            if a.line == b.line {
+                write!(f, "{}:{},{}-{}: ", self.source.filename, a.line, a.column, b.column)?;
+            } else {
+                write!(f, "{}:{},{}-{},{}: ", self.source.filename, a.line, a.column, b.line, b.column)?;
+            }
+        }
+        write!(f, "{}; {}", first.summary, first.detail)?;
+        match self.list.len() {
+            0 | 1 => Ok(()),
+            2 => f.write_str(", and 1 other diagnostic"),
+            n => write!(f, ", and {} other diagnostics", n - 1),
+        }
+    }
+}

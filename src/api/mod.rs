@@ -1,0 +1,67 @@
+//! The embedding API: compile once, evaluate many times.
+//!
+//! A host compiles a configuration body, a standalone template or an
+//! expression into a [`Compiled`] (choosing functions, variable names and
+//! budgets with [`Options`]), then evaluates it as often as it likes with
+//! [`Variables`] — built from [`Value`]s or straight from JSON — and reads
+//! the [`Evaluation`]: values, diagnostics, or a Rust type through serde.
+//! A `Compiled` is immutable and `Send + Sync`; each thread evaluates on its
+//! own reusable scratch state.
+//!
+//! ```
+//! use hclvm::{Compiled, Options, Variables};
+//!
+//! #[derive(serde::Deserialize)]
+//! struct Deployment { image: String, replicas: u32 }
+//!
+//! let config = Compiled::body(r#"
+//! image    = "registry.example.com/api:${version}"
+//! replicas = max(2, length(regions))
+//! "#, &Options::new())?;
+//!
+//! let vars = Variables::from_json_str(r#"{"version": "1.4.2", "regions": ["eu", "us", "ap"]}"#)?;
+//! let deployment: Deployment = config.evaluate(&vars).deserialize()?;
+//! assert_eq!(deployment.image, "registry.example.com/api:1.4.2");
+//! assert_eq!(deployment.replicas, 3);
+//! # Ok::<(), hclvm::Error>(())
+//! ```
+//!
+//! Host functions are [`FunctionDef`]s registered in a [`FunctionTable`]
+//! (see `examples/host_function.rs`):
+//!
+//! ```
+//! use hclvm::{Compiled, FunctionDef, FunctionTable, Options, Param, Signature, Type, Value, Variables};
+//! use std::sync::Arc;
+//!
+//! let mut functions = FunctionTable::stdlib();
+//! functions.register(FunctionDef::with_static_type(
+//!     "double",
+//!     Signature { params: vec![Param::new("n", Type::Number)], var_param: None, pure: true },
+//!     Type::Number,
+//!     Arc::new(|args, _ty, _ctx| {
+//!         let n = args[0].as_number().cloned().unwrap_or_else(hclvm::Number::zero);
+//!         Ok(Value::number(n.add(&n).map_err(|e| hclvm::FnError::new(e.to_string()))?))
+//!     }),
+//! )).expect("a new, valid name");
+//! let e = Compiled::expression("double(21)", &Options::new().functions(functions))?;
+//! assert_eq!(e.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(42));
+//! # Ok::<(), hclvm::Error>(())
+//! ```
+
+mod compiled;
+mod de;
+mod error;
+mod options;
+mod outcome;
+mod variables;
+
+pub use compiled::{Compiled, SourceKind};
+pub use de::{from_value, DeError, ValueDeserializer};
+pub use error::{Diagnostics, Error};
+pub use options::Options;
+pub use outcome::{AttributeOutcome, BlockOutcome, BodyOutcome, Evaluation, Outcome};
+pub use variables::Variables;
+
+pub use runtime::func::{CallCtx, FnError, FunctionDef, FunctionTable, ImplFn, Param, RegisterError, Signature, TypeFn};
+pub use runtime::{Diagnostic, Number, Severity, Span, Type, Value};
+pub use vm::Limits;

@@ -1,0 +1,180 @@
+//! What a source is compiled against: functions, variable names, budgets.
+
+use crate::engine::{stdlib_table, Library};
+use runtime::func::FunctionTable;
+use std::fmt;
+use std::sync::Arc;
+use vm::Limits;
+
+/// Compilation settings: the function table, the names of the variables the
+/// host will supply, evaluation budgets and the file name diagnostics use.
+///
+/// The defaults suit most hosts: the standard library (the 64 go-cty stdlib
+/// functions plus `try` and `can`), variable names taken from the source
+/// itself, [`Limits::default`] budgets and the file name `input.hcl`.
+///
+/// ```
+/// use hclvm::{Compiled, Options, Variables};
+///
+/// let options = Options::new().variables(["name"]).max_steps(10_000).filename("greeting.hcl");
+/// let greeting = Compiled::expression(r#""hello, ${name}""#, &options)?;
+/// let out = greeting.evaluate(&Variables::new().with("name", "world"));
+/// assert_eq!(out.value().and_then(|v| v.as_str()), Some("hello, world"));
+/// # Ok::<(), hclvm::Error>(())
+/// ```
+#[derive(Clone)]
+pub struct Options {
+    pub(crate) functions: Functions,
+    pub(crate) variables: Option<Vec<String>>,
+    pub(crate) limits: Limits,
+    pub(crate) filename: String,
+}
+
+/// Which functions calls resolve against.
+#[derive(Clone)]
+pub(crate) enum Functions {
+    Table(Arc<dyn vm::FunctionTable>),
+    /// No table at all: every call is "Function calls not allowed".
+    NotAllowed,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options::new()
+    }
+}
+
+impl fmt::Debug for Options {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let functions = match &self.functions {
+            Functions::Table(t) => format!("{} functions", t.names().len()),
+            Functions::NotAllowed => "not allowed".to_string(),
+        };
+        f.debug_struct("Options")
+            .field("functions", &functions)
+            .field("variables", &self.variables)
+            .field("limits", &self.limits)
+            .field("filename", &self.filename)
+            .finish()
+    }
+}
+
+impl Options {
+    /// The defaults: standard library, variables from the source, default
+    /// limits, file name `input.hcl`.
+    ///
+    /// ```
+    /// let options = hclvm::Options::new();
+    /// let sum = hclvm::Compiled::expression("max(1, 5, 3)", &options)?;
+    /// assert_eq!(sum.evaluate(&hclvm::Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(5));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn new() -> Options {
+        Options {
+            functions: Functions::Table(stdlib_table()),
+            variables: None,
+            limits: Limits::default(),
+            filename: compiler::DEFAULT_FILENAME.to_string(),
+        }
+    }
+
+    /// Calls resolve against `table` (plus `try` and `can`, which are
+    /// special forms of the language). Start from
+    /// [`FunctionTable::stdlib`] to keep the standard functions, or from
+    /// [`FunctionTable::empty`] for only your own; add host functions with
+    /// [`FunctionTable::register`].
+    ///
+    /// ```
+    /// use hclvm::{Compiled, FunctionTable, Options, Variables};
+    ///
+    /// let options = Options::new().functions(FunctionTable::empty());
+    /// let call = Compiled::expression("upper(\"x\")", &options)?;
+    /// let out = call.evaluate(&Variables::new());
+    /// assert_eq!(out.diagnostics()[0].summary, "Call to unknown function");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn functions(mut self, table: FunctionTable) -> Options {
+        self.functions = Functions::Table(Arc::new(Library::new(table, true)));
+        self
+    }
+
+    /// No function table at all: any call is an error ("Function calls not
+    /// allowed"), as in an hcl `EvalContext` without functions.
+    ///
+    /// ```
+    /// let options = hclvm::Options::new().without_functions();
+    /// let call = hclvm::Compiled::expression("max(1, 2)", &options)?;
+    /// assert!(call.evaluate(&hclvm::Variables::new()).has_errors());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn without_functions(mut self) -> Options {
+        self.functions = Functions::NotAllowed;
+        self
+    }
+
+    /// The names of the variables the host will supply. A reference to any
+    /// other name is an "Unknown variable" error (with hcl's "Did you mean"
+    /// suggestion among these names). Without this call, every root name
+    /// the source references is declared, and one left out of an
+    /// evaluation's [`Variables`](crate::Variables) is reported then.
+    ///
+    /// ```
+    /// let options = hclvm::Options::new().variables(["name"]);
+    /// let e = hclvm::Compiled::expression("nmae", &options)?;
+    /// let out = e.evaluate(&hclvm::Variables::new().with("name", "x"));
+    /// assert_eq!(out.diagnostics()[0].detail, "There is no variable named \"nmae\". Did you mean \"name\"?");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn variables<I, S>(mut self, names: I) -> Options
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let mut names: Vec<String> = names.into_iter().map(Into::into).collect();
+        names.sort_unstable();
+        names.dedup();
+        self.variables = Some(names);
+        self
+    }
+
+    /// All evaluation budgets at once (see [`Limits`]).
+    pub fn limits(mut self, limits: Limits) -> Options {
+        self.limits = limits;
+        self
+    }
+
+    /// At most `steps` evaluation steps per evaluation (loop bodies count
+    /// once per iteration); past it the evaluation fails with "Evaluation
+    /// limit exceeded".
+    ///
+    /// ```
+    /// let options = hclvm::Options::new().max_steps(1_000);
+    /// let e = hclvm::Compiled::expression("[for i in range(1000) : [for j in range(1000) : i * j]]", &options)?;
+    /// assert_eq!(e.evaluate(&hclvm::Variables::new()).diagnostics()[0].summary, "Evaluation limit exceeded");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn max_steps(mut self, steps: u64) -> Options {
+        self.limits.max_steps = steps;
+        self
+    }
+
+    /// At most `units` of output per evaluation (string bytes and collection
+    /// elements built).
+    pub fn max_size(mut self, units: u64) -> Options {
+        self.limits.max_size = units;
+        self
+    }
+
+    /// The file name diagnostics mention (default `input.hcl`).
+    pub fn filename(mut self, name: impl Into<String>) -> Options {
+        self.filename = name.into();
+        self
+    }
+
+    pub(crate) fn function_table(&self) -> Option<Arc<dyn vm::FunctionTable>> {
+        match &self.functions {
+            Functions::Table(t) => Some(t.clone()),
+            Functions::NotAllowed => None,
+        }
+    }
+}

@@ -1,0 +1,459 @@
+//! What an evaluation produces: values with their diagnostics, attribute by
+//! attribute for a body.
+
+use super::de::from_value;
+use super::error::{render_with, Diagnostics, Error, SourceInfo};
+use crate::conformance::ResultWriter;
+use crate::engine::write_value_result;
+use runtime::{Diagnostic, Value};
+use serde::de::DeserializeOwned;
+use std::sync::Arc;
+
+/// The value of one expression or template, or of one attribute, with the
+/// diagnostics its evaluation reported. With errors the value is an unknown
+/// of dynamic type, as in hcl.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub(crate) value: Value,
+    pub(crate) diagnostics: Vec<Diagnostic>,
+}
+
+impl Outcome {
+    /// The value, unless the evaluation reported errors.
+    pub fn value(&self) -> Option<&Value> {
+        if self.has_errors() {
+            None
+        } else {
+            Some(&self.value)
+        }
+    }
+
+    /// The value even when there were errors (then an unknown).
+    pub fn value_unchecked(&self) -> &Value {
+        &self.value
+    }
+
+    /// Errors and warnings, in the order reported.
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+/// Static facts about one attribute, shared by all its outcomes.
+#[derive(Debug)]
+pub(crate) struct AttrInfo {
+    pub(crate) name: Arc<str>,
+    /// `Variables()` of the expression, rendered as the reference does.
+    pub(crate) references: Vec<String>,
+}
+
+#[derive(Debug)]
+pub(crate) struct BlockInfo {
+    pub(crate) block_type: Arc<str>,
+    pub(crate) labels: Vec<Arc<str>>,
+}
+
+/// One attribute of an evaluated body.
+#[derive(Clone, Debug)]
+pub struct AttributeOutcome {
+    pub(crate) info: Arc<AttrInfo>,
+    pub(crate) outcome: Outcome,
+}
+
+impl AttributeOutcome {
+    /// The attribute's name.
+    pub fn name(&self) -> &str {
+        &self.info.name
+    }
+
+    /// Its value and diagnostics.
+    pub fn outcome(&self) -> &Outcome {
+        &self.outcome
+    }
+
+    /// The variable references of its expression (hcl's `Variables()`),
+    /// rendered like `request.user["name"]`.
+    pub fn references(&self) -> &[String] {
+        &self.info.references
+    }
+}
+
+/// One nested block of an evaluated body.
+#[derive(Clone, Debug)]
+pub struct BlockOutcome {
+    pub(crate) info: Arc<BlockInfo>,
+    pub(crate) body: BodyOutcome,
+}
+
+impl BlockOutcome {
+    /// The block type (`resource` in `resource "a" "b" {}`).
+    pub fn block_type(&self) -> &str {
+        &self.info.block_type
+    }
+
+    /// The labels, in order.
+    pub fn labels(&self) -> impl ExactSizeIterator<Item = &str> {
+        self.info.labels.iter().map(|l| &**l)
+    }
+
+    /// The block's evaluated body.
+    pub fn body(&self) -> &BodyOutcome {
+        &self.body
+    }
+}
+
+/// An evaluated body: every attribute in source order, then every nested
+/// block in source order (hcl evaluates them the same way, one attribute
+/// at a time: an error in one does not stop the others).
+#[derive(Clone, Debug, Default)]
+pub struct BodyOutcome {
+    pub(crate) attributes: Vec<AttributeOutcome>,
+    pub(crate) blocks: Vec<BlockOutcome>,
+}
+
+impl BodyOutcome {
+    /// The attributes in source order.
+    pub fn attributes(&self) -> &[AttributeOutcome] {
+        &self.attributes
+    }
+
+    /// The attribute called `name`.
+    pub fn attribute(&self, name: &str) -> Option<&Outcome> {
+        self.attributes.iter().find(|a| a.name() == name).map(|a| &a.outcome)
+    }
+
+    /// The nested blocks in source order.
+    pub fn blocks(&self) -> &[BlockOutcome] {
+        &self.blocks
+    }
+
+    /// The nested blocks of one type, in source order.
+    pub fn blocks_of_type<'a>(&'a self, block_type: &'a str) -> impl Iterator<Item = &'a BlockOutcome> + 'a {
+        self.blocks.iter().filter(move |b| b.block_type() == block_type)
+    }
+
+    /// Whether any attribute, at any depth, has an error.
+    pub fn has_errors(&self) -> bool {
+        self.attributes.iter().any(|a| a.outcome.has_errors()) || self.blocks.iter().any(|b| b.body.has_errors())
+    }
+
+    /// Every diagnostic, attributes before blocks, depth first.
+    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        let mut out = Vec::new();
+        self.collect_diagnostics(&mut out);
+        out
+    }
+
+    fn collect_diagnostics<'a>(&'a self, out: &mut Vec<&'a Diagnostic>) {
+        for a in &self.attributes {
+            out.extend(a.outcome.diagnostics.iter());
+        }
+        for b in &self.blocks {
+            b.body.collect_diagnostics(out);
+        }
+    }
+
+    /// The body as one value, in the shape of Terraform's JSON syntax:
+    /// an object whose members are the attributes and, per block type,
+    /// the blocks nested one object level per label, ending in a tuple of
+    /// the block bodies in source order. `rule "a" { x = 1 }` becomes
+    /// `{"rule": {"a": [{"x": 1}]}}`; an unlabelled `tags { }` becomes
+    /// `{"tags": [{}]}`. Attributes with errors are unknown.
+    ///
+    /// Fails when the shape is ambiguous: an attribute and a block type of
+    /// the same name, or blocks of one type with different label counts.
+    pub fn to_value(&self) -> Result<Value, Error> {
+        natural_value(self)
+    }
+}
+
+/// Everything one evaluation of a [`Compiled`](crate::Compiled) produced.
+///
+/// ```
+/// use hclvm::{Compiled, Options, Variables};
+///
+/// let config = Compiled::body("name = upper(n)\nsize = 2 * k\n", &Options::new())?;
+/// let out = config.evaluate(&Variables::new().with("n", "web").with("k", "x"));
+/// assert!(out.has_errors());
+/// let body = out.body().unwrap();
+/// assert_eq!(body.attribute("name").and_then(|o| o.value()).and_then(|v| v.as_str()), Some("WEB"));
+/// assert_eq!(out.diagnostics()[0].summary, "Invalid operand");
+/// # Ok::<(), hclvm::Error>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct Evaluation {
+    pub(crate) result: Evaluated,
+    /// Parser warnings about a body (an expression's are in its outcome).
+    pub(crate) warnings: Vec<Diagnostic>,
+    pub(crate) source: Arc<SourceInfo>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Evaluated {
+    Value(Outcome),
+    Body(BodyOutcome),
+}
+
+impl Evaluation {
+    /// The value of an expression or template, unless there were errors.
+    /// `None` for a body (see [`Evaluation::body`] and
+    /// [`Evaluation::to_value`]).
+    pub fn value(&self) -> Option<&Value> {
+        match &self.result {
+            Evaluated::Value(o) => o.value(),
+            Evaluated::Body(_) => None,
+        }
+    }
+
+    /// The outcome of an expression or template.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        match &self.result {
+            Evaluated::Value(o) => Some(o),
+            Evaluated::Body(_) => None,
+        }
+    }
+
+    /// The evaluated body, when a body was compiled.
+    pub fn body(&self) -> Option<&BodyOutcome> {
+        match &self.result {
+            Evaluated::Body(b) => Some(b),
+            Evaluated::Value(_) => None,
+        }
+    }
+
+    /// Whether anything failed.
+    pub fn has_errors(&self) -> bool {
+        match &self.result {
+            Evaluated::Value(o) => o.has_errors(),
+            Evaluated::Body(b) => b.has_errors(),
+        }
+    }
+
+    /// Every diagnostic (for a body: its parser warnings, then each
+    /// attribute's, attributes before blocks, depth first).
+    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        match &self.result {
+            Evaluated::Value(o) => o.diagnostics.iter().collect(),
+            Evaluated::Body(b) => {
+                let mut out: Vec<&Diagnostic> = self.warnings.iter().collect();
+                b.collect_diagnostics(&mut out);
+                out
+            }
+        }
+    }
+
+    /// `Err` with every diagnostic when anything failed.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("1 + true", &hclvm::Options::new())?;
+    /// let err = e.evaluate(&hclvm::Variables::new()).check().unwrap_err();
+    /// assert!(err.to_string().starts_with("input.hcl:1,5-9: Invalid operand; "));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn check(&self) -> Result<(), Error> {
+        if self.has_errors() {
+            Err(Error::Evaluation(Diagnostics::new(self.diagnostics().into_iter().cloned().collect(), self.source.clone())))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The result as one value: the expression's value, or the body in the
+    /// shape [`BodyOutcome::to_value`] describes. Errors first fail as in
+    /// [`Evaluation::check`].
+    pub fn to_value(&self) -> Result<Value, Error> {
+        self.check()?;
+        match &self.result {
+            Evaluated::Value(o) => Ok(o.value.clone()),
+            Evaluated::Body(b) => b.to_value(),
+        }
+    }
+
+    /// The result converted to a Rust type with serde (see
+    /// [`from_value`]).
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize)]
+    /// struct Service { name: String, ports: Vec<u16> }
+    ///
+    /// let config = hclvm::Compiled::body("name = \"api\"\nports = [80, 443]\n", &hclvm::Options::new())?;
+    /// let service: Service = config.evaluate(&hclvm::Variables::new()).deserialize()?;
+    /// assert_eq!((service.name.as_str(), service.ports), ("api", vec![80, 443]));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn deserialize<T: DeserializeOwned>(&self) -> Result<T, Error> {
+        let v = self.to_value()?;
+        Ok(from_value(&v)?)
+    }
+
+    /// The diagnostics as hcl's text writer prints them.
+    pub fn render_diagnostics(&self, color: bool) -> String {
+        let diags: Vec<Diagnostic> = self.diagnostics().into_iter().cloned().collect();
+        render_with(&self.source, &diags, color)
+    }
+
+    /// Appends the reference's result encoding (the format of the
+    /// `hcl-oracle` tool and of `hclvm conformance`) without the `id`:
+    /// `{"ok":true,"type":T,"value":V}` (plus `"known":false` and warnings),
+    /// `{"ok":true,"body":{...}}`, or `{"ok":false,"phase":"eval","diags":[...]}`.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("[1, \"a\"]", &hclvm::Options::new())?;
+    /// let mut line = String::new();
+    /// e.evaluate(&hclvm::Variables::new()).write_result_json(&mut line);
+    /// assert_eq!(line, r#"{"ok":true,"type":["tuple",["number","string"]],"value":[1,"a"]}"#);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn write_result_json(&self, out: &mut String) {
+        out.push('{');
+        out.push_str(&self.result_fields());
+        out.push('}');
+    }
+
+    /// The result fields without braces (what follows `"id":..,`).
+    pub(crate) fn result_fields(&self) -> String {
+        let mut w = ResultWriter::new(&self.source.src);
+        match &self.result {
+            Evaluated::Value(o) => write_value_result(&mut w, &o.value, &o.diagnostics, Some("eval")),
+            Evaluated::Body(b) => {
+                w.raw("\"ok\":true,\"body\":");
+                write_body(&mut w, b);
+                if !self.warnings.is_empty() {
+                    w.raw(",\"diags\":");
+                    w.diags(&self.warnings);
+                }
+            }
+        }
+        w.into_string()
+    }
+
+    /// Appends the result as plain JSON: values in the reference's encoding
+    /// without types (exact numbers, `{"$unknown":true}` for unknowns,
+    /// `{"$number":"+Inf"}` for infinities), a body in the shape of
+    /// [`BodyOutcome::to_value`]. Errors first fail as in
+    /// [`Evaluation::check`].
+    ///
+    /// ```
+    /// let config = hclvm::Compiled::body("a = 1/3 > 0.3\nb { c = \"d\" }\n", &hclvm::Options::new())?;
+    /// let mut json = String::new();
+    /// config.evaluate(&hclvm::Variables::new()).write_plain_json(&mut json)?;
+    /// assert_eq!(json, r#"{"a":true,"b":[{"c":"d"}]}"#);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn write_plain_json(&self, out: &mut String) -> Result<(), Error> {
+        let v = self.to_value()?;
+        runtime::json::write_value(out, &v).map_err(|e| Error::Shape(e.to_string()))
+    }
+}
+
+fn write_body(w: &mut ResultWriter<'_>, body: &BodyOutcome) {
+    w.raw("{\"attrs\":{");
+    for (i, a) in body.attributes.iter().enumerate() {
+        if i > 0 {
+            w.raw(",");
+        }
+        w.string(&a.info.name);
+        w.raw(":{");
+        write_value_result(w, &a.outcome.value, &a.outcome.diagnostics, None);
+        w.raw(",\"vars\":[");
+        for (j, r) in a.info.references.iter().enumerate() {
+            if j > 0 {
+                w.raw(",");
+            }
+            w.string(r);
+        }
+        w.raw("]}");
+    }
+    w.raw("},\"blocks\":[");
+    for (i, b) in body.blocks.iter().enumerate() {
+        if i > 0 {
+            w.raw(",");
+        }
+        w.raw("{\"type\":");
+        w.string(&b.info.block_type);
+        w.raw(",\"labels\":[");
+        for (j, l) in b.info.labels.iter().enumerate() {
+            if j > 0 {
+                w.raw(",");
+            }
+            w.string(l);
+        }
+        w.raw("],\"body\":");
+        write_body(w, &b.body);
+        w.raw("}");
+    }
+    w.raw("]}");
+}
+
+/// Blocks of one type on the way to the natural shape: one object level
+/// per label, bodies in source order at the end.
+enum Nest {
+    Bodies(Vec<Value>),
+    Labels(Vec<(Arc<str>, Nest)>),
+}
+
+impl Nest {
+    fn new(labels_left: usize) -> Nest {
+        if labels_left == 0 {
+            Nest::Bodies(Vec::new())
+        } else {
+            Nest::Labels(Vec::new())
+        }
+    }
+
+    fn insert(&mut self, labels: &[Arc<str>], body: Value) -> Result<(), ()> {
+        match (self, labels.split_first()) {
+            (Nest::Bodies(bodies), None) => {
+                bodies.push(body);
+                Ok(())
+            }
+            (Nest::Labels(children), Some((first, rest))) => {
+                let i = match children.iter().position(|(l, _)| l == first) {
+                    Some(i) => i,
+                    None => {
+                        children.push((first.clone(), Nest::new(rest.len())));
+                        children.len() - 1
+                    }
+                };
+                children[i].1.insert(rest, body)
+            }
+            _ => Err(()),
+        }
+    }
+
+    fn into_value(self) -> Value {
+        match self {
+            Nest::Bodies(bodies) => Value::tuple(bodies),
+            Nest::Labels(children) => Value::object(children.into_iter().map(|(l, n)| (l, n.into_value())).collect()),
+        }
+    }
+}
+
+fn natural_value(body: &BodyOutcome) -> Result<Value, Error> {
+    let mut members: Vec<(Arc<str>, Value)> = body.attributes.iter().map(|a| (a.info.name.clone(), a.outcome.value.clone())).collect();
+    let mut types: Vec<(Arc<str>, Nest)> = Vec::new();
+    for b in &body.blocks {
+        let name = &b.info.block_type;
+        if members.iter().any(|(n, _)| n == name) {
+            return Err(Error::Shape(format!("{name:?} is both an attribute and a block type")));
+        }
+        let i = match types.iter().position(|(t, _)| t == name) {
+            Some(i) => i,
+            None => {
+                types.push((name.clone(), Nest::new(b.info.labels.len())));
+                types.len() - 1
+            }
+        };
+        let value = natural_value(&b.body)?;
+        types[i]
+            .1
+            .insert(&b.info.labels, value)
+            .map_err(|()| Error::Shape(format!("blocks of type {name:?} have different numbers of labels")))?;
+    }
+    members.extend(types.into_iter().map(|(t, n)| (t, n.into_value())));
+    Ok(Value::object(members))
+}

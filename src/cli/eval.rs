@@ -1,0 +1,266 @@
+//! `hclvm eval FILE | -e EXPR`: evaluate a body, template or expression once
+//! and print the result as JSON. Also the pieces `render` and `batch` share:
+//! reading sources and variables, choosing the parse mode, printing
+//! diagnostics.
+
+use super::{ColorChoice, Status};
+use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
+use crate::conformance::{parse_json, ResultWriter};
+use clap::{Args, ValueEnum};
+use runtime::json::{value_from_case_var, value_from_json_implied};
+use std::io::{Read, Write};
+use std::path::Path;
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// Source file (`-` reads standard input).
+    #[arg(value_name = "FILE", required_unless_present = "expr", conflicts_with = "expr")]
+    file: Option<String>,
+    /// Evaluate this expression instead of a file.
+    #[arg(short = 'e', long = "expr", value_name = "EXPR")]
+    expr: Option<String>,
+    /// How to read FILE; `auto` reads `.tpl`, `.tftpl` and `.tmpl` files as
+    /// templates and everything else as config bodies.
+    #[arg(long, value_enum, default_value_t = ParseAs::Auto)]
+    mode: ParseAs,
+    /// Print the reference's typed result form (`{"ok":true,"type":..,"value":..}`,
+    /// or `{"ok":true,"body":..}`), also on failure.
+    #[arg(long)]
+    typed: bool,
+    #[command(flatten)]
+    vars: VarArgs,
+    #[command(flatten)]
+    output: DiagArgs,
+}
+
+/// How to parse a source file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ParseAs {
+    Auto,
+    Body,
+    Template,
+    Expr,
+}
+
+impl ParseAs {
+    pub fn kind_for(self, file_name: &str) -> SourceKind {
+        match self {
+            ParseAs::Body => SourceKind::Body,
+            ParseAs::Template => SourceKind::Template,
+            ParseAs::Expr => SourceKind::Expression,
+            ParseAs::Auto if is_template_file(file_name) => SourceKind::Template,
+            ParseAs::Auto => SourceKind::Body,
+        }
+    }
+}
+
+const TEMPLATE_EXTENSIONS: [&str; 3] = ["tpl", "tftpl", "tmpl"];
+
+fn is_template_file(name: &str) -> bool {
+    Path::new(name).extension().and_then(|e| e.to_str()).is_some_and(|e| TEMPLATE_EXTENSIONS.contains(&e))
+}
+
+/// Where variables come from.
+#[derive(Args, Debug, Default)]
+pub struct VarArgs {
+    /// A JSON object of variables. A value written exactly
+    /// `{"type": T, "value": V}` gets go-cty type T; other JSON takes
+    /// implied types (objects, tuples, exact numbers).
+    #[arg(long = "vars", value_name = "FILE")]
+    vars_file: Option<String>,
+    /// One variable: NAME=VALUE, VALUE read as JSON if it parses, else taken
+    /// as a string. Repeatable; wins over --vars.
+    #[arg(long = "var", value_name = "NAME=VALUE")]
+    var: Vec<String>,
+}
+
+/// How diagnostics are printed (always on standard error).
+#[derive(Args, Debug)]
+pub struct DiagArgs {
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
+    /// `text`: as hcl's diagnostic writer; `json`: one JSON array per
+    /// report, in the reference's diagnostic format.
+    #[arg(long, value_enum, default_value_t = DiagFormat::Text)]
+    format: DiagFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiagFormat {
+    Text,
+    Json,
+}
+
+impl DiagArgs {
+    /// Prints diagnostics about a source to standard error.
+    pub fn print(&self, diags: &Diagnostics, src: &[u8]) {
+        let text = match self.format {
+            DiagFormat::Text => diags.render(self.color.for_stderr()),
+            DiagFormat::Json => diags_json(diags.as_slice(), src),
+        };
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
+
+    /// Prints an evaluation's diagnostics to standard error.
+    pub fn print_evaluation(&self, evaluation: &Evaluation, src: &[u8]) {
+        let text = match self.format {
+            DiagFormat::Text => evaluation.render_diagnostics(self.color.for_stderr()),
+            DiagFormat::Json => {
+                let diags: Vec<runtime::Diagnostic> = evaluation.diagnostics().into_iter().cloned().collect();
+                diags_json(&diags, src)
+            }
+        };
+        let _ = std::io::stderr().lock().write_all(text.as_bytes());
+    }
+}
+
+fn diags_json(diags: &[runtime::Diagnostic], src: &[u8]) -> String {
+    if diags.is_empty() {
+        return String::new();
+    }
+    let mut w = ResultWriter::new(src);
+    w.diags(diags);
+    let mut s = w.into_string();
+    s.push('\n');
+    s
+}
+
+/// A CLI failure: the message for standard error and the exit status.
+pub struct Failure {
+    pub status: Status,
+    pub message: String,
+}
+
+impl Failure {
+    pub fn usage(message: impl Into<String>) -> Failure {
+        Failure { status: Status::UsageOrIo, message: message.into() }
+    }
+    pub fn input(message: impl Into<String>) -> Failure {
+        Failure { status: Status::ProblemsFound, message: message.into() }
+    }
+    /// Prints the message as `hclvm COMMAND: message` and gives the status.
+    pub fn report(self, command: &str) -> Status {
+        eprintln!("hclvm {command}: {}", self.message);
+        self.status
+    }
+}
+
+/// Reads a file, or standard input for `-`.
+pub fn read_source(name: &str) -> Result<Vec<u8>, Failure> {
+    let read = if name == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
+    } else {
+        std::fs::read(name)
+    };
+    read.map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))
+}
+
+/// The name diagnostics use for a source argument.
+pub fn display_name(name: &str) -> &str {
+    if name == "-" {
+        "<stdin>"
+    } else {
+        name
+    }
+}
+
+impl VarArgs {
+    /// The variables of `--vars` and `--var`.
+    pub fn load(&self) -> Result<Variables, Failure> {
+        let mut vars = match &self.vars_file {
+            Some(path) => {
+                let text = std::fs::read_to_string(path).map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
+                let json = parse_json(&text).map_err(|e| Failure::input(format!("{path}: invalid JSON: {e}")))?;
+                Variables::from_typed_json(&json).map_err(|e| Failure::input(format!("{path}: {}", plain(e))))?
+            }
+            None => Variables::new(),
+        };
+        for assignment in &self.var {
+            let Some((name, text)) = assignment.split_once('=') else {
+                return Err(Failure::usage(format!("--var {assignment:?}: expected NAME=VALUE")));
+            };
+            if name.is_empty() {
+                return Err(Failure::usage(format!("--var {assignment:?}: the name is empty")));
+            }
+            let value = match parse_json(text) {
+                Ok(json) => value_from_case_var(&json).or_else(|_| value_from_json_implied(&json)),
+                Err(_) => Ok(runtime::Value::string(text)),
+            };
+            match value {
+                Ok(v) => {
+                    vars.set(name, v);
+                }
+                Err(e) => return Err(Failure::input(format!("--var {name}: {e}"))),
+            }
+        }
+        Ok(vars)
+    }
+}
+
+fn plain(e: Error) -> String {
+    match e {
+        Error::Variables(m) => m,
+        other => other.to_string(),
+    }
+}
+
+/// Compiles a source argument, printing syntax errors.
+pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, output: &DiagArgs) -> Result<Compiled, Status> {
+    let options = Options::new().filename(display_name(name));
+    match Compiled::compile(kind, src, &options) {
+        // Warnings come back with every evaluation.
+        Ok(c) => Ok(c),
+        Err(Error::Compile(diags)) => {
+            output.print(&diags, src);
+            Err(Status::ProblemsFound)
+        }
+        Err(e) => Err(Failure::input(e.to_string()).report("compile")),
+    }
+}
+
+pub fn run(args: EvalArgs) -> Status {
+    let (name, src, kind) = match (&args.expr, &args.file) {
+        (Some(e), _) => ("<expr>".to_string(), e.clone().into_bytes(), SourceKind::Expression),
+        (None, Some(file)) => match read_source(file) {
+            Ok(src) => (file.clone(), src, args.mode.kind_for(file)),
+            Err(f) => return f.report("eval"),
+        },
+        (None, None) => return Failure::usage("give a FILE or -e EXPR").report("eval"),
+    };
+    let vars = match args.vars.load() {
+        Ok(v) => v,
+        Err(f) => return f.report("eval"),
+    };
+    let compiled = match compile_source(&name, &src, kind, &args.output) {
+        Ok(c) => c,
+        Err(status) => return status,
+    };
+    let evaluation = compiled.evaluate(&vars);
+    if !evaluation.diagnostics().is_empty() {
+        args.output.print_evaluation(&evaluation, &src);
+    }
+    let mut out = String::new();
+    let status = if args.typed {
+        evaluation.write_result_json(&mut out);
+        if evaluation.has_errors() {
+            Status::ProblemsFound
+        } else {
+            Status::Ok
+        }
+    } else {
+        match evaluation.write_plain_json(&mut out) {
+            Ok(()) => Status::Ok,
+            // The errors were printed above.
+            Err(Error::Evaluation(_)) => Status::ProblemsFound,
+            Err(e) => return Failure::input(e.to_string()).report("eval"),
+        }
+    };
+    if !out.is_empty() {
+        out.push('\n');
+        if std::io::stdout().lock().write_all(out.as_bytes()).is_err() {
+            return Status::UsageOrIo;
+        }
+    }
+    status
+}
