@@ -122,11 +122,18 @@ struct Heredoc {
 /// skipped (token offsets still count it). Sources must be shorter than
 /// 4 GiB (the caller checks).
 pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
+    let arena = bumpalo::Bump::new();
+    tokenize_in(&arena, src, mode).to_vec()
+}
+
+/// [`tokenize`] into an arena, where the parser's token vector lives so
+/// that reusing an arena also reuses its memory.
+pub fn tokenize_in<'a>(arena: &'a bumpalo::Bump, src: &[u8], mode: LexMode) -> &'a [Token] {
     let mut lx = Lexer {
         src,
         pos: 0,
         // Real configurations average one token per 6.5 bytes.
-        tokens: Vec::with_capacity(src.len() / 5 + 16),
+        tokens: bumpalo::collections::Vec::with_capacity_in(src.len() / 5 + 16, arena),
         stack: Vec::new(),
         braces: 0,
         ret_braces: Vec::new(),
@@ -143,13 +150,13 @@ pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
     lx.run(state);
     let end = src.len() as u32;
     lx.tokens.push(Token { kind: TokenKind::Eof, start: end, end });
-    lx.tokens
+    lx.tokens.into_bump_slice()
 }
 
-struct Lexer<'s> {
+struct Lexer<'s, 'a> {
     src: &'s [u8],
     pos: usize,
-    tokens: Vec<Token>,
+    tokens: bumpalo::collections::Vec<'a, Token>,
     /// States to return to when the current nested state ends.
     stack: Vec<State>,
     braces: i64,
@@ -261,7 +268,7 @@ pub(crate) fn scanner_char_len(s: &[u8]) -> usize {
     scanner_utf8_len(s)
 }
 
-impl<'s> Lexer<'s> {
+impl<'s, 'a> Lexer<'s, 'a> {
     #[inline]
     fn at(&self, i: usize) -> u8 {
         self.src.get(i).copied().unwrap_or(0)

@@ -34,10 +34,10 @@ fn too_large<'a>(arena: &'a Bump) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     (e, vec![Diagnostic::error("Source too large", "Sources must be smaller than 4 GiB.", None)])
 }
 
-fn lex(src: &[u8], mode: LexMode) -> (Vec<Token>, Vec<Diagnostic>) {
-    let tokens = lexer::tokenize(src, mode);
+fn lex<'a>(arena: &'a Bump, src: &[u8], mode: LexMode) -> (&'a [Token], Vec<Diagnostic>) {
+    let tokens = lexer::tokenize_in(arena, src, mode);
     let mut diags = Vec::new();
-    lexer::invalid_token_diagnostics(src, &tokens, &mut diags);
+    lexer::invalid_token_diagnostics(src, tokens, &mut diags);
     (tokens, diags)
 }
 
@@ -52,7 +52,7 @@ pub fn parse_body_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, i
     if src.len() > MAX_SOURCE_LEN {
         return (ast::Body::EMPTY, too_large(arena).1);
     }
-    let (tokens, mut diags) = lex(src, LexMode::Normal);
+    let (tokens, mut diags) = lex(arena, src, LexMode::Normal);
     let mut p = Parser::new(arena, src, tokens, interner, filename);
     let body = parser::parse_body_tokens(&mut p);
     diags.extend(p.into_diags());
@@ -69,7 +69,7 @@ pub fn parse_expression_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a 
     if src.len() > MAX_SOURCE_LEN {
         return too_large(arena);
     }
-    let (tokens, mut diags) = lex(src, LexMode::Normal);
+    let (tokens, mut diags) = lex(arena, src, LexMode::Normal);
     let mut p = Parser::new(arena, src, tokens, interner, filename);
     p.push_newlines(false);
     let expr = p.parse_expression();
@@ -96,7 +96,7 @@ pub fn parse_template_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a st
     if src.len() > MAX_SOURCE_LEN {
         return too_large(arena);
     }
-    let (tokens, mut diags) = lex(src, LexMode::Template);
+    let (tokens, mut diags) = lex(arena, src, LexMode::Template);
     let mut p = Parser::new(arena, src, tokens, interner, filename);
     let expr = p.parse_template_root();
     diags.extend(p.into_diags());

@@ -32,7 +32,7 @@ pub const HEAVY_NESTING: u32 = 2;
 pub(crate) struct Parser<'a, 'i> {
     pub arena: &'a Bump,
     pub src: &'a [u8],
-    tokens: Vec<Token>,
+    tokens: &'a [Token],
     /// Index of the next unread token (the reference peeker's NextIndex).
     next: usize,
     /// Whether newlines are significant, innermost last.
@@ -72,7 +72,7 @@ pub(crate) fn drain_to_arena<'a, T: Copy>(arena: &'a Bump, v: &mut Vec<T>, base:
 }
 
 impl<'a, 'i> Parser<'a, 'i> {
-    pub fn new(arena: &'a Bump, src: &'a [u8], tokens: Vec<Token>, interner: &'i mut Interner, filename: &'a str) -> Self {
+    pub fn new(arena: &'a Bump, src: &'a [u8], tokens: &'a [Token], interner: &'i mut Interner, filename: &'a str) -> Self {
         Parser {
             arena,
             src,
