@@ -4,7 +4,8 @@
 
 use crate::func::ErrorSite;
 use crate::program::*;
-use crate::semantics::{binary, describe_mismatch, unary};
+use crate::ops::Blame;
+use crate::semantics::describe_mismatch;
 use runtime::convert::{convert, get_conversion_unsafe};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, LineIndex, Span, Type, Value};
@@ -233,19 +234,47 @@ impl<'a> Machine<'a> {
                 let l = l_owned.unwrap_or_else(|| self.peek(&b.lhs).cloned().unwrap_or_else(dynamic));
                 let r = r_owned.unwrap_or_else(|| self.peek(&b.rhs).cloned().unwrap_or_else(dynamic));
                 let had_errors = self.errors_since(mark);
-                binary(b, l, r, had_errors, &mut self.s.diags)
+                let r = crate::ops::binary_checked(ops_binary(b.op), &l, &r, had_errors);
+                self.op_result(r, |blame| match blame {
+                    Blame::Operand(0) => Some(b.lhs_span),
+                    Blame::Operand(1) => Some(b.rhs_span),
+                    _ => Some(b.span),
+                })
             }
             Node::Unary(u) => {
                 let mark = self.s.diags.len();
                 let v = self.eval(&u.operand);
                 let had_errors = self.errors_since(mark);
-                unary(u, v, had_errors, &mut self.s.diags)
+                let op = match u.op {
+                    UnOp::Negate => crate::ops::UnaryOp::Neg,
+                    UnOp::Not => crate::ops::UnaryOp::Not,
+                };
+                let r = crate::ops::unary_checked(op, &v, had_errors);
+                self.op_result(r, |blame| match blame {
+                    Blame::Operand(0) => Some(u.operand_span),
+                    _ => Some(u.span),
+                })
             }
             Node::For(f) => self.for_expr(f),
             Node::Splat(s) => self.splat(s),
             Node::Call(c) => self.call(c),
             Node::Try(t) => self.try_(t),
             Node::Can(t) => self.can(t),
+        }
+    }
+
+    /// Takes a `vm::ops` result: its value, or its diagnostics placed with
+    /// `span_of` and its fallback value.
+    fn op_result(&mut self, r: crate::ops::OpResult, span_of: impl Fn(Blame) -> Option<Span>) -> Value {
+        match r {
+            Ok(v) => v,
+            Err(e) => {
+                for d in &e.diags {
+                    let diag = d.to_diagnostic(&span_of);
+                    self.push(diag);
+                }
+                e.fallback
+            }
         }
     }
 
@@ -1106,6 +1135,26 @@ impl<'a> Machine<'a> {
     }
 }
 
+/// The `vm::ops` operator for a compiled one.
+fn ops_binary(op: BinOp) -> crate::ops::BinaryOp {
+    use crate::ops::BinaryOp as O;
+    match op {
+        BinOp::Or => O::Or,
+        BinOp::And => O::And,
+        BinOp::Equal => O::Eq,
+        BinOp::NotEqual => O::NotEq,
+        BinOp::GreaterThan => O::Gt,
+        BinOp::GreaterThanOrEqual => O::Ge,
+        BinOp::LessThan => O::Lt,
+        BinOp::LessThanOrEqual => O::Le,
+        BinOp::Add => O::Add,
+        BinOp::Subtract => O::Sub,
+        BinOp::Multiply => O::Mul,
+        BinOp::Divide => O::Div,
+        BinOp::Modulo => O::Mod,
+    }
+}
+
 /// Nodes whose value is always a string or an unknown string.
 fn is_string_node(n: &Node) -> bool {
     match n {
@@ -1134,7 +1183,7 @@ fn fast_binary(op: BinOp, l: &Value, r: &Value) -> Option<Value> {
         (BinOp::GreaterThan, Num(_), Num(_)) => l.greater_than(r).ok()?,
         (BinOp::GreaterThanOrEqual, Num(_), Num(_)) => l.greater_than_or_equal(r).ok()?,
         (BinOp::Add | BinOp::Subtract | BinOp::Multiply | BinOp::Divide | BinOp::Modulo, Num(_), Num(_)) => {
-            crate::semantics::apply_binary(op, l, r).ok()?
+            crate::ops::binary(ops_binary(op), l, r).ok()?
         }
         _ => return None,
     })
