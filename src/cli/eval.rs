@@ -7,7 +7,7 @@ use super::{ColorChoice, Status};
 use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
 use crate::conformance::{parse_json, ResultWriter};
 use clap::{Args, ValueEnum};
-use runtime::json::{value_from_case_var, value_from_json_implied};
+use runtime::json::value_from_case_var;
 use std::io::{Read, Write};
 use std::path::Path;
 
@@ -184,7 +184,7 @@ impl VarArgs {
                 return Err(Failure::usage(format!("--var {assignment:?}: the name is empty")));
             }
             let value = match parse_json(text) {
-                Ok(json) => value_from_case_var(&json).or_else(|_| value_from_json_implied(&json)),
+                Ok(json) => value_from_case_var(&json),
                 Err(_) => Ok(runtime::Value::string(text)),
             };
             match value {

@@ -1,0 +1,289 @@
+//! End-to-end tests of `hclvm eval`, `hclvm render` and `hclvm batch`:
+//! results, exit codes and error messages, on good and bad input.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn hclvm(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclvm"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hclvm");
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
+    child.wait_with_output().expect("wait for hclvm")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// A file in this test binary's scratch folder; returns its path.
+fn scratch(name: &str, content: &str) -> String {
+    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-product-tests");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write scratch file");
+    path.to_string_lossy().into_owned()
+}
+
+fn example(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name).to_string_lossy().into_owned()
+}
+
+/// Asserts the exit code, and that nothing panicked.
+fn assert_exit(out: &Output, code: i32) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "stdout: {}\nstderr: {err}", text(&out.stdout));
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+// ---- eval ----
+
+#[test]
+fn eval_prints_a_body_as_natural_json() {
+    let vars = scratch("service-vars.json", r#"{"version": "1.2.3", "regions": ["eu", "us", "test"], "debug": false, "interval_seconds": 15}"#);
+    let out = hclvm(&["eval", &example("service.hcl"), "--vars", &vars], b"");
+    assert_exit(&out, 0);
+    assert_eq!(
+        text(&out.stdout),
+        concat!(
+            r#"{"service":{"api":[{"env":{"LOG_LEVEL":"info","REGIONS":"EU,US"},"health_check":[{"interval":"15s","path":"/healthz"}],"#,
+            r#""image":"registry.example.com/api:1.2.3","ports":[8080,8443],"replicas":3}],"#,
+            r#""worker":[{"image":"registry.example.com/worker:1.2.3","queues":{"high":0,"low":1},"replicas":6}]}}"#,
+            "\n"
+        )
+    );
+    assert_eq!(text(&out.stderr), "");
+}
+
+#[test]
+fn eval_var_flags_are_json_or_strings_and_win_over_the_vars_file() {
+    let vars = scratch("x-vars.json", r#"{"x": 1, "s": "from file"}"#);
+    let out = hclvm(&["eval", "-e", "[x + 1, s, t]", "--vars", &vars, "--var", "x=41", "--var", "s=not json", "--var", "t=[true]"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "[42,\"not json\",[true]]\n");
+}
+
+#[test]
+fn eval_typed_is_the_reference_result_format() {
+    let out = hclvm(&["eval", "--typed", "-e", "{a = 1/3 > 0.3, b = [for s in toset([\"y\", \"x\"]) : s]}"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(
+        text(&out.stdout),
+        "{\"ok\":true,\"type\":[\"object\",{\"a\":\"bool\",\"b\":[\"tuple\",[\"string\",\"string\"]]}],\"value\":{\"a\":true,\"b\":[\"x\",\"y\"]}}\n"
+    );
+    let vars = scratch("typed-vars.json", r#"{"ids": {"type": ["set", "number"], "value": [3, 1, 3]}}"#);
+    let out = hclvm(&["eval", "--typed", "-e", "ids", "--vars", &vars], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "{\"ok\":true,\"type\":[\"set\",\"number\"],\"value\":[1,3]}\n");
+}
+
+#[test]
+fn eval_body_typed_lists_attributes_and_blocks() {
+    let file = scratch("typed-body.hcl", "a = 1\nb \"l\" {\n  c = x\n}\n");
+    let out = hclvm(&["eval", "--typed", &file, "--var", "x=true"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(
+        text(&out.stdout),
+        concat!(
+            r#"{"ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":1,"vars":[]}},"#,
+            r#""blocks":[{"type":"b","labels":["l"],"body":{"attrs":{"c":{"ok":true,"type":"bool","value":true,"vars":["x"]}},"blocks":[]}}]}}"#,
+            "\n"
+        )
+    );
+}
+
+#[test]
+fn eval_missing_variable_is_a_clear_error() {
+    let out = hclvm(&["eval", "--color", "never", "-e", "name == \"x\""], b"");
+    assert_exit(&out, 1);
+    assert_eq!(text(&out.stdout), "");
+    let err = text(&out.stderr);
+    assert!(err.starts_with("Error: Unknown variable\n\n  on <expr> line 1:\n   1: name == \"x\"\n      ^^^^\n"), "{err}");
+    assert!(err.contains("There is no variable named \"name\"."), "{err}");
+}
+
+#[test]
+fn eval_syntax_errors_are_rendered_like_hcl_and_exit_1() {
+    let file = scratch("bad-syntax.hcl", "a = 1\nblock \"x\" {\n  b = 2 3\n}\n");
+    let out = hclvm(&["eval", "--color", "never", &file], b"");
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert!(err.starts_with("Error: Missing newline after argument\n"), "{err}");
+    assert!(err.contains(&format!("  on {file} line 3, in block \"x\":\n")), "{err}");
+}
+
+#[test]
+fn eval_json_diagnostics_for_machines() {
+    let out = hclvm(&["eval", "--format", "json", "-e", "1 + true"], b"");
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert_eq!(
+        err,
+        "[{\"severity\":\"error\",\"summary\":\"Invalid operand\",\"detail\":\"Unsuitable value for right operand: number required.\",\"subject\":{\"start\":{\"line\":1,\"column\":5,\"byte\":4},\"end\":{\"line\":1,\"column\":9,\"byte\":8}}}]\n"
+    );
+}
+
+#[test]
+fn eval_typed_failure_still_prints_the_result_line() {
+    let out = hclvm(&["eval", "--typed", "--color", "never", "-e", "nope"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stdout).starts_with("{\"ok\":false,\"phase\":\"eval\",\"diags\":[{\"severity\":\"error\",\"summary\":\"Unknown variable\""), "{}", text(&out.stdout));
+}
+
+#[test]
+fn eval_bad_inputs_exit_nonzero_with_a_message() {
+    // A file that does not exist: I/O error.
+    let out = hclvm(&["eval", "/nonexistent/file.hcl"], b"");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).starts_with("hclvm eval: cannot read /nonexistent/file.hcl: "), "{}", text(&out.stderr));
+    // A vars file that is not JSON, or not an object.
+    let bad = scratch("bad-vars.json", "{\"a\": ");
+    let out = hclvm(&["eval", "-e", "a", "--vars", &bad], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).starts_with(&format!("hclvm eval: {bad}: invalid JSON: ")), "{}", text(&out.stderr));
+    let list = scratch("list-vars.json", "[1, 2]");
+    let out = hclvm(&["eval", "-e", "a", "--vars", &list], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("variables must be a JSON object, not an array"), "{}", text(&out.stderr));
+    // A --var without '='.
+    let out = hclvm(&["eval", "-e", "a", "--var", "a"], b"");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("expected NAME=VALUE"), "{}", text(&out.stderr));
+    // A typed value that does not fit its type.
+    let out = hclvm(&["eval", "-e", "a", "--var", r#"a={"type":"number","value":"x"}"#], b"");
+    assert_exit(&out, 1);
+    // Neither a file nor -e: usage error.
+    let out = hclvm(&["eval"], b"");
+    assert_exit(&out, 2);
+}
+
+#[test]
+fn eval_reads_standard_input() {
+    let out = hclvm(&["eval", "--mode", "expr", "-"], b"upper(\"stdin\")");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "\"STDIN\"\n");
+}
+
+#[test]
+fn eval_hostile_input_fails_cleanly() {
+    let deep = format!("{}1{}", "[".repeat(5000), "]".repeat(5000));
+    let out = hclvm(&["eval", "--color", "never", "-e", &deep], b"");
+    assert_exit(&out, 1);
+    let bytes: Vec<u8> = (0u8..=255).cycle().take(4096).collect();
+    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-product-tests").join("random.hcl");
+    std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
+    std::fs::write(&file, &bytes).expect("write");
+    let out = hclvm(&["eval", "--color", "never", &file.to_string_lossy()], b"");
+    assert_exit(&out, 1);
+}
+
+// ---- render ----
+
+#[test]
+fn render_prints_the_text_exactly() {
+    let vars = scratch("motd-vars.json", r#"{"host": "box", "users": [{"name": "ann", "admin": true}, {"name": "bob", "admin": false}]}"#);
+    let out = hclvm(&["render", &example("motd.tmpl"), "--vars", &vars], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "Welcome to BOX!\n- ann (admin)\n- bob\n");
+}
+
+#[test]
+fn render_converts_a_single_interpolation_to_text() {
+    let file = scratch("number.tmpl", "${n * 2}");
+    let out = hclvm(&["render", &file, "--var", "n=21"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "42");
+    let out = hclvm(&["render", &file, "--var", "n=[1]"], b"");
+    assert_exit(&out, 1);
+    let list = scratch("list.tmpl", "${[n]}");
+    let out = hclvm(&["render", &list, "--var", "n=1"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("not a string"), "{}", text(&out.stderr));
+}
+
+#[test]
+fn render_missing_variable_and_bad_template() {
+    let out = hclvm(&["render", "--color", "never", &example("motd.tmpl"), "--var", "host=x"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("There is no variable named \"users\"."), "{}", text(&out.stderr));
+    let bad = scratch("bad.tmpl", "%{ if x }unclosed");
+    let out = hclvm(&["render", "--color", "never", &bad, "--var", "x=true"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).starts_with("Error: "), "{}", text(&out.stderr));
+    let out = hclvm(&["render", "/nonexistent.tmpl"], b"");
+    assert_exit(&out, 2);
+}
+
+// ---- batch ----
+
+#[test]
+fn batch_writes_one_line_per_input_line_in_order() {
+    let file = scratch("batch-rule.hcl", "rule \"limit\" {\n  ok  = amount <= 100\n  msg = \"amount ${amount}\"\n}\n");
+    let input = "{\"amount\": 5}\n\n{\"amount\": 500}\nnot json\n{\"other\": 1}\n[1]\n{\"amount\": 1e400}\n";
+    for jobs in ["1", "2", "3"] {
+        let out = hclvm(&["batch", &file, "--vars-jsonl", "-", "--jobs", jobs], input.as_bytes());
+        assert_exit(&out, 1);
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 6, "{stdout}");
+        assert_eq!(
+            lines[0],
+            r#"{"id":1,"ok":true,"body":{"attrs":{},"blocks":[{"type":"rule","labels":["limit"],"body":{"attrs":{"ok":{"ok":true,"type":"bool","value":true,"vars":["amount"]},"msg":{"ok":true,"type":"string","value":"amount 5","vars":["amount"]}},"blocks":[]}}]}}"#
+        );
+        assert!(lines[1].starts_with(r#"{"id":3,"ok":true,"body":"#), "{}", lines[1]);
+        assert!(lines[2].starts_with(r#"{"id":4,"ok":false,"phase":"case","line":4,"diags":[{"severity":"error","summary":"invalid variables: invalid JSON: "#), "{}", lines[2]);
+        assert!(lines[3].starts_with(r#"{"id":5,"ok":true,"body":{"attrs":{},"blocks":[{"type":"rule","labels":["limit"],"body":{"attrs":{"ok":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable""#), "{}", lines[3]);
+        assert!(lines[4].contains("variables must be a JSON object, not an array"), "{}", lines[4]);
+        assert!(lines[5].starts_with(r#"{"id":7,"ok":true,"#), "{}", lines[5]);
+        let err = text(&out.stderr);
+        assert!(err.contains("hclvm batch: 6 lines, 3 with errors"), "{err}");
+    }
+}
+
+#[test]
+fn batch_checksum_matches_hclvm_bench() {
+    let file = scratch("batch-expr.hcl", "\"${x * 2}${upper(s)}\"");
+    let vars = scratch("batch-expr.jsonl", "{\"x\": 1, \"s\": \"ab\"}\n{\"x\": 0.5, \"s\": \"\"}\n{\"x\": -3, \"s\": \"héllo\"}\n");
+    let out = hclvm(&["batch", &file, "--mode", "expr", "--vars-jsonl", &vars, "--checksum"], b"");
+    assert_exit(&out, 0);
+    let err = text(&out.stderr);
+    let ours = err.rsplit("result_checksum ").next().expect("checksum in summary").trim().to_string();
+    let bench = hclvm(&["bench", "--mode", "expr", "--src", &file, "--vars-jsonl", &vars], b"");
+    assert_exit(&bench, 0);
+    let line = text(&bench.stdout);
+    assert!(line.contains(&format!("\"result_checksum\":\"{ours}\"")), "batch {ours}, bench {line}");
+}
+
+#[test]
+fn batch_template_mode_and_output_file() {
+    let file = scratch("batch.txt", "hello ${name}");
+    let out_path = scratch("batch-out.jsonl", "");
+    let out = hclvm(&["batch", &file, "--template", "--vars-jsonl", "-", "--out", &out_path], b"{\"name\": \"a\"}\n{\"name\": \"b\"}\n");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "");
+    let written = std::fs::read_to_string(&out_path).expect("output file");
+    assert_eq!(written, "{\"id\":1,\"ok\":true,\"type\":\"string\",\"value\":\"hello a\"}\n{\"id\":2,\"ok\":true,\"type\":\"string\",\"value\":\"hello b\"}\n");
+}
+
+#[test]
+fn batch_bad_arguments() {
+    let out = hclvm(&["batch", "/nonexistent.hcl", "--vars-jsonl", "-"], b"");
+    assert_exit(&out, 2);
+    let file = scratch("batch-ok.hcl", "a = 1\n");
+    let out = hclvm(&["batch", &file, "--vars-jsonl", "/nonexistent.jsonl"], b"");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("cannot read /nonexistent.jsonl"), "{}", text(&out.stderr));
+    let bad = scratch("batch-bad.hcl", "a = \n");
+    let out = hclvm(&["batch", "--color", "never", &bad, "--vars-jsonl", "-"], b"{}\n");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).starts_with("Error: "), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+    let out = hclvm(&["batch", &file, "--vars-jsonl", "-", "--template", "--mode", "body"], b"");
+    assert_exit(&out, 2);
+}
