@@ -13,15 +13,15 @@ use runtime::{Diagnostic, Span};
 /// (`hclsyntax.Variables`): a depth-first walk in source order, skipping
 /// references to `for` iterator names inside the `for`'s key, value and
 /// condition expressions.
-pub fn variables<'a>(expr: &'a Expr<'a>) -> Vec<Traversal<'a>> {
-    enum Work<'a> {
-        Visit(&'a Expr<'a>),
+pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
+    enum Work<'r, 'a> {
+        Visit(&'r Expr<'a>),
         /// Enter a `for` scope (its names), then visit the expression.
-        Scoped(&'a ForExpr<'a>, &'a Expr<'a>),
+        Scoped(&'r ForExpr<'a>, &'r Expr<'a>),
         PopScope,
     }
     let mut out = Vec::new();
-    let mut scopes: Vec<&'a ForExpr<'a>> = Vec::new();
+    let mut scopes: Vec<&ForExpr<'a>> = Vec::new();
     let mut stack = vec![Work::Visit(expr)];
     let local = |scopes: &[&ForExpr<'_>], name: Symbol| {
         scopes.iter().any(|f| f.val_var.name == name || f.key_var.is_some_and(|k| k.name == name))
