@@ -259,6 +259,50 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id":"body-empty","mode":"body","src":""}"###,
         r###"{"id":"body-empty","ok":true,"body":{"attrs":{},"blocks":[]}}"###,
     ),
+    (
+        r###"{"id":"try-expand-1","mode":"expr","src":"try(l...)","vars":{"l":[1,2]}}"###,
+        r###"{"id":"try-expand-1","ok":true,"type":"number","value":1}"###,
+    ),
+    (
+        r###"{"id":"try-expand-2","mode":"expr","src":"try(nope, l...)","vars":{"l":[1,2]}}"###,
+        r###"{"id":"try-expand-2","ok":true,"type":"number","value":1}"###,
+    ),
+    (
+        r###"{"id":"try-expand-3","mode":"expr","src":"can(l...)","vars":{"l":[1]}}"###,
+        r###"{"id":"try-expand-3","ok":true,"type":"bool","value":true}"###,
+    ),
+    (
+        r###"{"id":"try-expand-4","mode":"expr","src":"can(l...)","vars":{"l":[1,2]}}"###,
+        r###"{"id":"try-expand-4","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Too many function arguments","detail":"Function \"can\" expects only 1 argument(s).","subject":{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":6,"byte":5}}}]}"###,
+    ),
+    (
+        r###"{"id":"try-expand-5","mode":"expr","src":"try(l...)","vars":{"l":[]}}"###,
+        r###"{"id":"try-expand-5","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"try\" failed: at least one argument is required.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id":"try-expand-6","mode":"expr","src":"try(null...)"}"###,
+        r###"{"id":"try-expand-6","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid expanding argument value","detail":"The expanding argument (indicated by ...) must not be null.","subject":{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":9,"byte":8}}}]}"###,
+    ),
+    (
+        r###"{"id":"try-expand-7","mode":"expr","src":"can(u...)","unknowns":{"u":["list","number"]}}"###,
+        r###"{"id":"try-expand-7","ok":true,"type":"dynamic","value":{"$unknown":true},"known":false}"###,
+    ),
+    (
+        r###"{"id":"try-expand-8","mode":"expr","src":"try(1...)"}"###,
+        r###"{"id":"try-expand-8","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid expanding argument value","detail":"The expanding argument (indicated by ...) must be of a tuple, list, or set type.","subject":{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":6,"byte":5}}}]}"###,
+    ),
+    (
+        r###"{"id":"try-expand-9","mode":"expr","src":"can(nope...)"}"###,
+        r###"{"id":"try-expand-9","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":5,"byte":4},"end":{"line":1,"column":9,"byte":8}}}]}"###,
+    ),
+    (
+        r###"{"id":"try-expand-10","mode":"expr","src":"try(l...)","vars":{"l":[null]}}"###,
+        r###"{"id":"try-expand-10","ok":true,"type":"dynamic","value":null}"###,
+    ),
+    (
+        r###"{"id":"try-expand-11","mode":"expr","src":"can(l...)","vars":{"l":[]}}"###,
+        r###"{"id":"try-expand-11","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Not enough function arguments","detail":"Function \"can\" expects 1 argument(s). Missing value for \"expression\".","subject":{"start":{"line":1,"column":9,"byte":8},"end":{"line":1,"column":10,"byte":9}}}]}"###,
+    ),
 ];
 
 #[test]

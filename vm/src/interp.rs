@@ -1072,13 +1072,54 @@ impl<'a> Machine<'a> {
         false
     }
 
+    /// The elements of `try`/`can`'s expanded last argument (`Ok(None)`
+    /// without `...`), or the call's value when expansion ends it, with
+    /// hcl's checks.
+    fn try_expand(&mut self, t: &TryNode) -> Result<Option<Vec<Value>>, Value> {
+        if !t.expand_final {
+            return Ok(None);
+        }
+        let Some(last) = t.args.last() else { return Err(dynamic()) };
+        let mark = self.s.diags.len();
+        let v = self.eval(&last.node);
+        if self.errors_since(mark) {
+            return Err(dynamic());
+        }
+        let ty = v.ty();
+        if !(ty.is_dynamic() || ty.is_tuple() || ty.is_list() || ty.is_set()) {
+            self.push(err(
+                "Invalid expanding argument value",
+                "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                last.span,
+            ));
+            return Err(dynamic());
+        }
+        if v.is_null() {
+            self.push(err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", last.span));
+            return Err(dynamic());
+        }
+        if ty.is_dynamic() || !v.is_known() {
+            return Err(dynamic());
+        }
+        Ok(Some(v.elements_slice().to_vec()))
+    }
+
     fn try_(&mut self, t: &TryNode) -> Value {
         if let Some(d) = &t.arity_error {
             self.push((**d).clone());
             return dynamic();
         }
+        let expanded = match self.try_expand(t) {
+            Ok(e) => e,
+            Err(v) => return v,
+        };
+        let fixed = if expanded.is_some() { &t.args[..t.args.len().saturating_sub(1)] } else { &t.args[..] };
+        if fixed.is_empty() && expanded.as_ref().is_some_and(|e| e.is_empty()) {
+            self.push(err("Error in function call", "Call to function \"try\" failed: at least one argument is required.", t.start));
+            return dynamic();
+        }
         let mut failures: Vec<Diagnostic> = Vec::new();
-        for arg in t.args.iter() {
+        for arg in fixed.iter() {
             if self.depends_on_unknowns(&arg.deps) {
                 return dynamic();
             }
@@ -1091,6 +1132,10 @@ impl<'a> Machine<'a> {
                 continue;
             }
             return v;
+        }
+        // Expanded elements are literal values: the first one succeeds.
+        if let Some(first) = expanded.as_ref().and_then(|e| e.first()) {
+            return first.clone();
         }
         if self.s.aborted.is_some() {
             return dynamic();
@@ -1123,6 +1168,34 @@ impl<'a> Machine<'a> {
             self.push((**d).clone());
             return dynamic();
         }
+        let expanded = match self.try_expand(t) {
+            Ok(e) => e,
+            Err(v) => return v,
+        };
+        if let Some(e) = &expanded {
+            let fixed = &t.args[..t.args.len().saturating_sub(1)];
+            let count = fixed.len() + e.len();
+            if count == 0 {
+                self.push(err(
+                    "Not enough function arguments",
+                    "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
+                    t.close_paren,
+                ));
+                return dynamic();
+            }
+            if count > 1 {
+                let subject = match fixed.get(1) {
+                    Some(a) => a.start,
+                    None => t.args.last().map(|a| a.span).unwrap_or(t.span),
+                };
+                self.push(err("Too many function arguments", "Function \"can\" expects only 1 argument(s).", subject));
+                return dynamic();
+            }
+            if fixed.is_empty() {
+                // A literal value always evaluates.
+                return Value::bool(true);
+            }
+        }
         let Some(arg) = t.args.first() else { return dynamic() };
         if self.depends_on_unknowns(&arg.deps) {
             return Value::unknown(Type::Bool);
@@ -1133,6 +1206,8 @@ impl<'a> Machine<'a> {
         self.s.diags.truncate(mark);
         Value::bool(!failed)
     }
+
+
 }
 
 /// The `vm::ops` operator for a compiled one.

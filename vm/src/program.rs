@@ -204,6 +204,9 @@ pub struct Dependency {
 pub struct TryArg {
     pub node: Node,
     pub deps: Box<[Dependency]>,
+    /// The argument's `StartRange()` and full range.
+    pub start: Span,
+    pub span: Span,
 }
 
 #[derive(Clone, Debug)]
@@ -213,8 +216,11 @@ pub struct TryNode {
     pub span: Span,
     pub start: Span,
     pub close_paren: Span,
-    /// Wrong argument count, found at compile time.
+    /// Wrong argument count, found at compile time (without `...`).
     pub arity_error: Option<Box<Diagnostic>>,
+    /// The last argument is expanded (`try(list...)`): its elements become
+    /// literal arguments.
+    pub expand_final: bool,
 }
 
 /// A compiled expression or template.

@@ -343,10 +343,12 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 .iter()
                 .filter_map(|t| self.resolve(t.root.name, t.root.span).map(|root| Dependency { root, steps: self.steps(t.steps) }))
                 .collect();
-            args.push(TryArg { node: self.lower(a), deps });
+            args.push(TryArg { node: self.lower(a), deps, start: start_span(a), span: a.span });
         }
         let is_can = name == "can";
-        let arity_error = if is_can && c.args.is_empty() {
+        let arity_error = if c.expand_final {
+            None
+        } else if is_can && c.args.is_empty() {
             Some(Box::new(Diagnostic::error(
                 "Not enough function arguments",
                 "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
@@ -374,6 +376,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             start,
             close_paren: c.close_paren_span,
             arity_error,
+            expand_final: c.expand_final,
         });
         if is_can {
             Node::Can(node)
