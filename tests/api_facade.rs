@@ -1,0 +1,294 @@
+//! The embedding API: options, variables, results, serde conversion,
+//! threads, and agreement with the conformance runner on every case.
+
+use hclvm::conformance::{bind_values, decode_case, run_line, FuncTable, Mode, NoEvaluator};
+use hclvm::{
+    from_value, Compiled, Error, FnError, FunctionDef, FunctionTable, Options, Param, Signature, SourceKind, Type, Value,
+    Variables,
+};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+fn eval_expr(src: &str, vars: &Variables) -> hclvm::Evaluation {
+    Compiled::expression(src, &Options::new()).expect("valid expression").evaluate(vars)
+}
+
+fn plain(evaluation: &hclvm::Evaluation) -> String {
+    let mut out = String::new();
+    evaluation.write_plain_json(&mut out).expect("plain JSON");
+    out
+}
+
+#[test]
+fn bodies_take_the_terraform_json_shape() {
+    let cases: &[(&str, &str)] = &[
+        ("", "{}"),
+        ("a = 1\n", r#"{"a":1}"#),
+        ("b {}\nb {}\n", r#"{"b":[{},{}]}"#),
+        ("r \"x\" { v = 1 }\nr \"y\" { v = 2 }\nr \"x\" { v = 3 }\n", r#"{"r":{"x":[{"v":1},{"v":3}],"y":[{"v":2}]}}"#),
+        ("r \"a\" \"b\" {\n  n {\n    z = true\n  }\n}\n", r#"{"r":{"a":{"b":[{"n":[{"z":true}]}]}}}"#),
+        ("z = 1\na = [for i in [3, 1] : i]\n", r#"{"a":[3,1],"z":1}"#),
+    ];
+    for (src, want) in cases {
+        let out = Compiled::body(src, &Options::new()).expect("valid body").evaluate(&Variables::new());
+        assert_eq!(plain(&out), *want, "{src:?}");
+    }
+}
+
+#[test]
+fn ambiguous_bodies_have_no_single_value() {
+    for src in ["a = 1\na {}\n", "r \"x\" {}\nr {}\n", "r {}\nr \"x\" {}\n"] {
+        let out = Compiled::body(src, &Options::new()).expect("valid body").evaluate(&Variables::new());
+        assert!(!out.has_errors(), "{src:?}");
+        assert!(matches!(out.to_value(), Err(Error::Shape(_))), "{src:?}");
+        // The body itself is still there, block by block.
+        assert!(!out.body().expect("a body").blocks().is_empty());
+    }
+}
+
+#[test]
+fn body_outcomes_keep_every_attribute_and_block() {
+    let src = "top = x\nsvc \"web\" {\n  port = 80 + x\n  bad  = x.nope\n}\n";
+    let out = Compiled::body(src, &Options::new()).expect("valid body").evaluate(&Variables::new().with("x", Value::int(1)));
+    assert!(out.has_errors());
+    let body = out.body().expect("a body");
+    assert_eq!(body.attributes().iter().map(|a| a.name()).collect::<Vec<_>>(), ["top"]);
+    assert_eq!(body.attributes()[0].references(), ["x"]);
+    let svc = body.blocks_of_type("svc").next().expect("svc block");
+    assert_eq!(svc.labels().collect::<Vec<_>>(), ["web"]);
+    assert_eq!(svc.body().attribute("port").and_then(|o| o.value()).and_then(|v| v.as_number()?.to_i64()), Some(81));
+    let bad = svc.body().attribute("bad").expect("bad attribute");
+    assert!(bad.value().is_none() && bad.has_errors());
+    assert!(!bad.value_unchecked().is_known());
+    let err = out.check().unwrap_err().to_string();
+    assert!(err.starts_with("input.hcl:4,11-16: Unsupported attribute; "), "{err}");
+    let rendered = out.render_diagnostics(false);
+    assert!(rendered.contains("  on input.hcl line 4, in svc \"web\":\n"), "{rendered}");
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Tier {
+    Free,
+    Paid { seats: u32 },
+}
+
+#[derive(Deserialize, Debug, PartialEq)]
+struct Account {
+    name: String,
+    tier: Tier,
+    limit: Option<f64>,
+    tags: BTreeMap<String, String>,
+    ids: Vec<i64>,
+    pair: (bool, String),
+}
+
+#[test]
+fn results_deserialize_into_rust_types() {
+    let src = r#"{
+      name  = "acme"
+      tier  = { paid = { seats = 3 } }
+      limit = null
+      tags  = { env = "prod" }
+      ids   = toset([3, 1, 2])
+      pair  = [true, "x"]
+    }"#;
+    let account: Account = eval_expr(src, &Variables::new()).deserialize().expect("fits Account");
+    assert_eq!(
+        account,
+        Account {
+            name: "acme".into(),
+            tier: Tier::Paid { seats: 3 },
+            limit: None,
+            tags: [("env".to_string(), "prod".to_string())].into(),
+            ids: vec![1, 2, 3],
+            pair: (true, "x".into()),
+        }
+    );
+    assert_eq!(from_value::<Tier>(&Value::string("free")), Ok(Tier::Free));
+    assert_eq!(from_value::<f64>(&Value::int(2)), Ok(2.0));
+    assert_eq!(from_value::<f64>(&eval_expr("1/4", &Variables::new()).to_value().expect("known")), Ok(0.25));
+    assert!(from_value::<i32>(&eval_expr("1/3", &Variables::new()).to_value().expect("known")).is_err());
+    assert!(from_value::<u8>(&Value::int(-1)).is_err());
+    assert!(from_value::<String>(&Value::unknown(Type::String)).is_err());
+    let big: u64 = from_value(&eval_expr("18446744073709551615", &Variables::new()).to_value().expect("known")).expect("fits u64");
+    assert_eq!(big, u64::MAX);
+    // Borrowed strings.
+    let v = Value::string("borrowed");
+    let s: &str = from_value(&v).expect("a string");
+    assert_eq!(s, "borrowed");
+    // Errors come first.
+    assert!(matches!(eval_expr("nope", &Variables::new()).deserialize::<String>(), Err(Error::Evaluation(_))));
+}
+
+#[test]
+fn variables_from_json_and_values() {
+    let json = serde_json::json!({"n": 1.5, "s": "é", "l": [1, "a"], "o": {"k": null}});
+    let vars = Variables::from_json(&json).expect("an object");
+    let out = eval_expr("[n * 2, s, l[1], o.k == null]", &vars);
+    assert_eq!(plain(&out), r#"[3,"é","a",true]"#);
+    // Implied types: a JSON array is a tuple, unless the typed form says otherwise.
+    assert_eq!(vars.get("l").expect("l").ty().to_json_string(), r#"["tuple",["number","string"]]"#);
+    let typed = Variables::from_typed_json(&serde_json::json!({"l": {"type": ["list", "string"], "value": ["a"]}})).expect("typed");
+    assert_eq!(typed.get("l").expect("l").ty().to_json_string(), r#"["list","string"]"#);
+    for bad in ["1", "[]", "{", "{\"a\": 1} x"] {
+        assert!(matches!(Variables::from_json_str(bad), Err(Error::Variables(_))), "{bad}");
+    }
+    let e = Compiled::expression("a", &Options::new()).expect("valid");
+    assert!(e.evaluate_json_str(r#"{"a": {"type": "number", "value": "x"}}"#, true).is_err());
+    assert_eq!(e.evaluate_json_str(r#"{"a": {"type": "number", "value": "x"}}"#, false).map(|o| plain(&o)).ok(), Some(r#"{"type":"number","value":"x"}"#.to_string()));
+}
+
+#[test]
+fn declared_variables_decide_what_is_unknown() {
+    // Inferred: every referenced root name; a missing one fails at evaluation.
+    let inferred = Compiled::expression("alpha + beta", &Options::new()).expect("valid");
+    assert_eq!(inferred.variable_names().collect::<Vec<_>>(), ["alpha", "beta"]);
+    let out = inferred.evaluate(&Variables::new().with("alpha", Value::int(1)));
+    assert_eq!(out.diagnostics()[0].detail, "There is no variable named \"beta\".");
+    // Declared: other names are unknown, with a suggestion among the declared.
+    let declared = Compiled::expression("alpha + bet", &Options::new().variables(["alpha", "beta"])).expect("valid");
+    let vars = Variables::new().with("alpha", Value::int(1)).with("beta", Value::int(2)).with("bet", Value::int(3));
+    let out = declared.evaluate(&vars);
+    assert_eq!(out.diagnostics()[0].detail, "There is no variable named \"bet\". Did you mean \"beta\"?");
+}
+
+#[test]
+fn function_choices() {
+    let call = "upper(\"x\")";
+    let none = Compiled::expression(call, &Options::new().without_functions()).expect("valid").evaluate(&Variables::new());
+    assert_eq!(none.diagnostics()[0].summary, "Function calls not allowed");
+    let empty = Compiled::expression(call, &Options::new().functions(FunctionTable::empty())).expect("valid").evaluate(&Variables::new());
+    assert_eq!(empty.diagnostics()[0].summary, "Call to unknown function");
+    // try and can are part of the language, whatever the table.
+    let try_ = Compiled::expression("try(nope, 7)", &Options::new().functions(FunctionTable::empty())).expect("valid");
+    assert_eq!(try_.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
+}
+
+#[test]
+fn host_functions_may_evaluate_other_programs() {
+    // A host function that itself evaluates a compiled expression: the
+    // per-thread scratch is busy, so the inner evaluation gets its own.
+    let inner = Arc::new(Compiled::expression("n * 10", &Options::new()).expect("valid"));
+    let mut table = FunctionTable::stdlib();
+    let nested = inner.clone();
+    table
+        .register(FunctionDef::with_static_type(
+            "tenfold",
+            Signature { params: vec![Param::new("n", Type::Number)], var_param: None, pure: false },
+            Type::Number,
+            Arc::new(move |args, _ty, _ctx| {
+                let n = args.first().cloned().unwrap_or_else(|| Value::int(0));
+                let out = nested.evaluate(&Variables::new().with("n", n));
+                out.value().cloned().ok_or_else(|| FnError::new("inner evaluation failed"))
+            }),
+        ))
+        .expect("new name");
+    let outer = Compiled::expression("tenfold(4) + tenfold(1)", &Options::new().functions(table)).expect("valid");
+    assert_eq!(outer.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(50));
+}
+
+#[test]
+fn limits_stop_runaway_evaluations() {
+    let heavy = "[for i in range(1000) : [for j in range(1000) : i * j]]";
+    let out = Compiled::expression(heavy, &Options::new().max_steps(10_000)).expect("valid").evaluate(&Variables::new());
+    assert_eq!(out.diagnostics()[0].summary, "Evaluation limit exceeded");
+    let big = "join(\"\", [for i in range(1000) : \"0123456789\"])";
+    let out = Compiled::expression(big, &Options::new().max_size(1_000)).expect("valid").evaluate(&Variables::new());
+    assert!(out.has_errors());
+    assert!(!Compiled::expression(big, &Options::new()).expect("valid").evaluate(&Variables::new()).has_errors());
+}
+
+#[test]
+fn one_compiled_program_many_threads() {
+    let compiled = Compiled::template("%{ for i in range(n) }${i}%{ endfor }", &Options::new()).expect("valid");
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..4)
+            .map(|t| {
+                let compiled = &compiled;
+                scope.spawn(move || {
+                    (0..200).all(|k| {
+                        let n = (t * 7 + k) % 12;
+                        let want: String = (0..n).map(|i| i.to_string()).collect();
+                        compiled.evaluate(&Variables::new().with("n", Value::int(n))).value().and_then(|v| v.as_str().map(str::to_string))
+                            == Some(want)
+                    })
+                })
+            })
+            .collect();
+        assert!(handles.into_iter().all(|h| h.join().expect("no panic")));
+    });
+}
+
+#[test]
+fn syntax_errors_and_warnings() {
+    let err = Compiled::compile(SourceKind::Body, b"a = \n", &Options::new().filename("main.hcl")).unwrap_err();
+    let Error::Compile(diags) = err else { panic!("not a compile error") };
+    assert!(diags.has_errors());
+    assert_eq!(diags.filename(), "main.hcl");
+    assert!(diags.render(false).starts_with("Error: "));
+    assert!(Compiled::compile(SourceKind::Body, &[0xff, 0xfe], &Options::new()).is_err());
+}
+
+/// Every conformance case that the API can express (all but the
+/// `"funcs": "none"` table, which lacks `try`/`can`) gives the same result
+/// line through `Compiled` as through the conformance runner.
+#[test]
+fn api_results_agree_with_the_conformance_runner() {
+    // Deep cases recurse; give them the CLI's stack.
+    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(compare_all_cases).expect("thread");
+    let (compared, parse_failures) = worker.join().expect("no panic");
+    assert!(compared > 2000, "{compared} cases compared");
+    assert!(parse_failures > 100, "{parse_failures} parse failures");
+}
+
+fn compare_all_cases() -> (usize, usize) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/conformance/cases");
+    let evaluator = hclvm::conformance::default_evaluator();
+    let (mut compared, mut parse_failures) = (0, 0);
+    let mut files: Vec<_> = std::fs::read_dir(&dir).expect("cases dir").filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    files.sort();
+    for file in files {
+        let text = std::fs::read_to_string(&file).expect("cases file");
+        for (no, line) in text.lines().enumerate() {
+            let Ok(case) = decode_case(line.as_bytes()) else { continue };
+            let Ok(bindings) = bind_values(&case) else { continue };
+            let options = match case.funcs {
+                FuncTable::Stdlib => Options::new(),
+                FuncTable::Nil => Options::new().without_functions(),
+                FuncTable::None => continue,
+            };
+            let options = options.variables(bindings.iter().map(|(n, _)| n.clone()));
+            let kind = match case.mode {
+                Mode::Expr => SourceKind::Expression,
+                Mode::Template => SourceKind::Template,
+                Mode::Body => SourceKind::Body,
+            };
+            let runner = run_line(line.as_bytes(), no + 1, &evaluator);
+            match Compiled::compile(kind, &case.src, &options) {
+                Err(Error::Compile(_)) => {
+                    // Parse failures are the runner's own (the evaluator is
+                    // never reached); NoEvaluator gives the same line.
+                    assert_eq!(runner, run_line(line.as_bytes(), no + 1, &NoEvaluator), "{}", case.id);
+                    assert!(runner.contains("\"phase\":\"parse\""), "{}: {runner}", case.id);
+                    parse_failures += 1;
+                }
+                Err(e) => panic!("{}: {e}", case.id),
+                Ok(compiled) => {
+                    let vars: Variables = bindings.into_iter().collect();
+                    let mut ours = String::new();
+                    compiled.evaluate(&vars).write_result_json(&mut ours);
+                    let mut prefix = String::from("{\"id\":");
+                    hclvm::conformance::write_json_string(&mut prefix, &case.id);
+                    prefix.push(',');
+                    let theirs = runner.strip_prefix(&prefix).map(|rest| format!("{{{rest}")).unwrap_or_default();
+                    assert_eq!(ours, theirs, "{} in {}", case.id, file.display());
+                    compared += 1;
+                }
+            }
+        }
+    }
+    (compared, parse_failures)
+}
