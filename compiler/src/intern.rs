@@ -31,6 +31,8 @@ struct Slot {
     hash: u32,
     start: u32,
     len: u32,
+    /// Names of up to 8 bytes, packed: compared without reading `text`.
+    head: u64,
 }
 
 #[derive(Debug)]
@@ -140,8 +142,13 @@ impl Interner {
                 return Err(i);
             }
             if s.hash == hash && s.len as usize == name.len() {
-                let stored = self.text.as_bytes().get(s.start as usize..s.start as usize + s.len as usize).unwrap_or(&[]);
-                if short_eq(stored, name) {
+                let same = if name.len() <= 8 {
+                    s.head == load_partial(name)
+                } else {
+                    let stored = self.text.as_bytes().get(s.start as usize..s.start as usize + s.len as usize).unwrap_or(&[]);
+                    short_eq(stored, name)
+                };
+                if same {
                     return Ok(Symbol(s.sym1 - 1));
                 }
             }
@@ -154,7 +161,7 @@ impl Interner {
         let entry = Entry { start: self.text.len() as u32, len: name.len() as u32, hash };
         self.entries.push(entry);
         self.text.push_str(name);
-        self.slots[slot] = Slot { sym1: sym.0 + 1, hash, start: entry.start, len: entry.len };
+        self.slots[slot] = Slot { sym1: sym.0 + 1, hash, start: entry.start, len: entry.len, head: load_partial(name.as_bytes()) };
         if self.entries.len() * 2 > self.slots.len() {
             self.grow();
         }
@@ -170,7 +177,8 @@ impl Interner {
             while slots[i].sym1 != 0 {
                 i = (i + 1) & mask;
             }
-            slots[i] = Slot { sym1: n as u32 + 1, hash: e.hash, start: e.start, len: e.len };
+            let name = &self.text.as_bytes()[e.start as usize..e.start as usize + e.len as usize];
+            slots[i] = Slot { sym1: n as u32 + 1, hash: e.hash, start: e.start, len: e.len, head: load_partial(name) };
         }
         self.slots = slots;
     }
