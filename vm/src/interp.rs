@@ -1004,7 +1004,14 @@ impl<'a> Machine<'a> {
         for i in 0..arg_count {
             let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { break };
             let v = if i < fixed {
-                self.eval(&c.args[i].node)
+                let arg = &c.args[i];
+                if arg.preconverted {
+                    if let Node::Const(v) = &arg.node {
+                        vals.push(v.clone());
+                        continue;
+                    }
+                }
+                self.eval(&arg.node)
             } else {
                 expanded.as_ref().and_then(|e| e.0.get(i - fixed)).cloned().unwrap_or_else(dynamic)
             };

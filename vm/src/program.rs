@@ -177,6 +177,9 @@ pub struct CallArg {
     pub start: Span,
     /// The argument's full range.
     pub span: Span,
+    /// A constant already converted to its parameter's type at compile
+    /// time (converting it again would give the same value).
+    pub preconverted: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -323,8 +323,25 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         if name == "try" || name == "can" {
             return self.try_can(c, name, span, start);
         }
-        let args: Box<[CallArg]> =
-            c.args.iter().map(|a| CallArg { node: self.lower(a), start: start_span(a), span: a.span }).collect();
+        let sig = funcs.signature(id);
+        let expanded_from = if c.expand_final { c.args.len().saturating_sub(1) } else { c.args.len() };
+        let args: Box<[CallArg]> = c
+            .args
+            .iter()
+            .enumerate()
+            .map(|(i, a)| {
+                let mut node = self.lower(a);
+                let mut preconverted = false;
+                let param = sig.params.get(i).or(sig.var_param.as_ref());
+                if let (Node::Const(v), Some(p), true) = (&node, param, i < expanded_from) {
+                    if let Some(c) = preconvert(v, &p.ty) {
+                        node = Node::Const(c);
+                        preconverted = true;
+                    }
+                }
+                CallArg { node, start: start_span(a), span: a.span, preconverted }
+            })
+            .collect();
         Node::Call(Box::new(CallNode {
             func: id,
             name: Arc::from(name),
@@ -389,6 +406,18 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     fn lines(&self) -> &Arc<SourceLines> {
         &self.lines
     }
+}
+
+/// A constant argument converted to its parameter type ahead of time,
+/// when that succeeds and converting the result again changes nothing
+/// (so skipping the conversion at run time is exact).
+fn preconvert(v: &Value, ty: &runtime::Type) -> Option<Value> {
+    if ty.is_dynamic() {
+        return None;
+    }
+    let once = runtime::convert(v, ty).ok()?;
+    let twice = runtime::convert(&once, ty).ok()?;
+    (twice.raw_equals(&once) && twice.ty() == once.ty()).then_some(once)
 }
 
 fn is_const(n: &Node) -> bool {
