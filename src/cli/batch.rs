@@ -53,6 +53,8 @@ pub struct BatchArgs {
     output: DiagArgs,
 }
 
+/// More threads than this only cost memory.
+const MAX_JOBS: usize = 256;
 /// Lines a worker takes at a time.
 const BLOCK_LINES: usize = 64;
 
@@ -81,7 +83,7 @@ pub fn run(args: BatchArgs) -> Status {
         Ok(c) => c,
         Err(status) => return status,
     };
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1);
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
 
     let (input, input_len): (Box<dyn BufRead>, Option<u64>) = if args.vars_jsonl == "-" {
         (Box::new(std::io::stdin().lock()), None)
