@@ -73,6 +73,9 @@ impl Default for Limits {
 #[derive(Default)]
 pub struct Scratch {
     locals: Vec<Value>,
+    /// Reusable template output buffers (a stack: templates nest through
+    /// function arguments).
+    text_bufs: Vec<String>,
     diags: Vec<Diagnostic>,
     steps: u64,
     size: u64,
@@ -380,17 +383,23 @@ impl<'a> Machine<'a> {
     }
 
     fn template(&mut self, parts: &[TemplatePart]) -> Value {
-        let mut buf = String::new();
+        let mut buf = self.s.text_bufs.pop().unwrap_or_default();
+        buf.clear();
         let mut known = true;
         self.stream_parts(parts, &mut buf, &mut known);
-        if self.s.aborted.is_some() {
-            return dynamic();
+        let v = if self.s.aborted.is_some() {
+            dynamic()
+        } else if !known {
+            Value::unknown(Type::String)
+        } else {
+            self.grow(buf.len());
+            Value::string(&buf)
+        };
+        // Keep buffers of ordinary size for the next template.
+        if buf.capacity() <= 1 << 16 {
+            self.s.text_bufs.push(buf);
         }
-        if !known {
-            return Value::unknown(Type::String);
-        }
-        self.grow(buf.len());
-        Value::from_string(buf)
+        v
     }
 
     /// Appends template parts to `buf`. Parts that are themselves string
