@@ -53,13 +53,18 @@ impl Vars {
     }
 }
 
+/// Size units one collection element costs (roughly the bytes of a value
+/// and its slot); strings cost their length.
+const ELEMENT_SIZE: usize = 32;
+
 /// Per-evaluation limits. Exceeding one ends the evaluation with an error
 /// diagnostic instead of running away.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Nodes evaluated (each loop iteration counts its body's nodes).
     pub max_steps: u64,
-    /// Elements and string bytes built.
+    /// Approximate bytes built: 32 per collection element, string lengths,
+    /// and what functions report building.
     pub max_size: u64,
 }
 
@@ -161,6 +166,12 @@ impl<'a> Machine<'a> {
         self.s.aborted.is_none()
     }
 
+    /// Charges `n` collection elements (each costs about a value's size).
+    #[inline]
+    fn grow_elems(&mut self, n: usize) -> bool {
+        self.grow(n.saturating_mul(ELEMENT_SIZE))
+    }
+
     fn errors_since(&self, mark: usize) -> bool {
         self.s.diags.get(mark..).is_some_and(|ds| ds.iter().any(|d| d.is_error()))
     }
@@ -203,7 +214,7 @@ impl<'a> Machine<'a> {
                 }
             }
             Node::Tuple(items) => {
-                if !self.grow(items.len()) {
+                if !self.grow_elems(items.len()) {
                     return dynamic();
                 }
                 let vals: Vec<Value> = items.iter().map(|i| self.eval(i)).collect();
@@ -341,7 +352,7 @@ impl<'a> Machine<'a> {
     }
 
     fn object(&mut self, items: &[ObjectItem]) -> Value {
-        if !self.grow(items.len()) {
+        if !self.grow_elems(items.len()) {
             return dynamic();
         }
         let mut known = true;
@@ -719,7 +730,7 @@ impl<'a> Machine<'a> {
                 return None;
             }
         }
-        if !self.grow(coll.elements_slice().len()) {
+        if !self.grow_elems(coll.elements_slice().len()) {
             return None;
         }
         Some(coll)
@@ -883,7 +894,7 @@ impl<'a> Machine<'a> {
             return Value::unknown(self.splat_result_type(s, &sty, true));
         }
         let elems = source.elements_slice();
-        if !self.grow(elems.len()) {
+        if !self.grow_elems(elems.len()) {
             return dynamic();
         }
         let mut vals = Vec::with_capacity(elems.len());
