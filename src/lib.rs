@@ -28,5 +28,5 @@ pub mod api;
 pub use api::{
     from_value, AttributeOutcome, BlockOutcome, BodyOutcome, CallCtx, Compiled, DeError, Diagnostic, Diagnostics, Error,
     Evaluation, FnError, FunctionDef, FunctionTable, Limits, Number, Options, Outcome, Param, Severity, Signature,
-    SourceKind, Span, Type, Value, Variables,
+    SourceKind, Span, Type, Value, ValueDeserializer, Variables,
 };

@@ -16,6 +16,16 @@ use vm::program::SourceLines;
 use vm::{Limits, Program, Scratch, Vars};
 
 /// How a source is read.
+///
+/// ```
+/// use hclvm::{Compiled, Options, SourceKind};
+/// // The same text means different things in each kind.
+/// let src = b"a";
+/// assert!(Compiled::compile(SourceKind::Body, src, &Options::new()).is_err());
+/// assert_eq!(Compiled::compile(SourceKind::Expression, src, &Options::new())?.variable_names().collect::<Vec<_>>(), ["a"]);
+/// assert_eq!(Compiled::compile(SourceKind::Template, src, &Options::new())?.variable_names().count(), 0);
+/// # Ok::<(), hclvm::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum SourceKind {
     /// A configuration file: attributes and blocks (`hclsyntax.ParseConfig`).
@@ -164,6 +174,12 @@ impl Compiled {
     }
 
     /// What was compiled.
+    ///
+    /// ```
+    /// let t = hclvm::Compiled::template("x", &hclvm::Options::new())?;
+    /// assert_eq!(t.kind(), hclvm::SourceKind::Template);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn kind(&self) -> SourceKind {
         self.kind
     }
@@ -181,11 +197,23 @@ impl Compiled {
     }
 
     /// The parser's warnings (an evaluation reports them too).
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("1 + 2", &hclvm::Options::new())?;
+    /// assert!(e.warnings().is_empty());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn warnings(&self) -> &[Diagnostic] {
         &self.warnings
     }
 
     /// The file name diagnostics use.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("1", &hclvm::Options::new().filename("x.hcl"))?;
+    /// assert_eq!(e.filename(), "x.hcl");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn filename(&self) -> &str {
         &self.source.filename
     }
@@ -227,6 +255,14 @@ impl Compiled {
     /// Like [`Compiled::evaluate_json`] from JSON text. With `typed`, a
     /// value written `{"type": T, "value": V}` gets type `T`
     /// ([`Variables::from_typed_json`]).
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("ids", &hclvm::Options::new())?;
+    /// let typed = e.evaluate_json_str(r#"{"ids": {"type": ["list", "number"], "value": [1]}}"#, true)?;
+    /// assert_eq!(typed.value().unwrap().ty().to_json_string(), r#"["list","number"]"#);
+    /// assert!(e.evaluate_json_str("not json", false).is_err());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation, Error> {
         let json = parse_json_object_text(vars)?;
         Ok(self.evaluate(&Variables::from_json_with(&json, Some(&self.var_names), typed)?))

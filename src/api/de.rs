@@ -30,6 +30,11 @@ pub fn from_value<'de, T: de::Deserialize<'de>>(value: &'de Value) -> Result<T, 
 }
 
 /// Why a value does not fit the requested type.
+///
+/// ```
+/// let err = hclvm::from_value::<bool>(&hclvm::Value::string("yes")).unwrap_err();
+/// assert_eq!(err.to_string(), "invalid type: string \"yes\", expected a boolean");
+/// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DeError(String);
 
@@ -54,6 +59,13 @@ pub struct ValueDeserializer<'de> {
 }
 
 impl<'de> ValueDeserializer<'de> {
+    /// A deserializer reading `value`.
+    ///
+    /// ```
+    /// use serde::Deserialize;
+    /// let v = hclvm::Value::string("x");
+    /// assert_eq!(String::deserialize(hclvm::ValueDeserializer::new(&v)), Ok("x".to_string()));
+    /// ```
     pub fn new(value: &'de Value) -> ValueDeserializer<'de> {
         ValueDeserializer { value }
     }

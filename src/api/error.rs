@@ -7,6 +7,16 @@ use std::fmt;
 use std::sync::Arc;
 
 /// Anything the embedding API can fail with.
+///
+/// ```
+/// use hclvm::{Compiled, Error, Options, Variables};
+/// assert!(matches!(Compiled::body("a = (", &Options::new()), Err(Error::Compile(_))));
+/// assert!(matches!(Variables::from_json_str("[]"), Err(Error::Variables(_))));
+/// let e = Compiled::expression("x", &Options::new())?;
+/// assert!(matches!(e.evaluate(&Variables::new()).check(), Err(Error::Evaluation(_))));
+/// assert!(matches!(e.evaluate(&Variables::new().with("x", "s")).deserialize::<bool>(), Err(Error::Deserialize(_))));
+/// # Ok::<(), Error>(())
+/// ```
 #[derive(Debug)]
 pub enum Error {
     /// The source has syntax errors (nothing was compiled).
@@ -80,6 +90,13 @@ impl Diagnostics {
     }
 
     /// The diagnostics, in the order they were reported.
+    ///
+    /// ```
+    /// let hclvm::Error::Compile(d) = hclvm::Compiled::expression("(", &hclvm::Options::new()).unwrap_err() else { unreachable!() };
+    /// assert!(!d.as_slice().is_empty() && d.has_errors());
+    /// assert_eq!(d.filename(), "input.hcl");
+    /// assert_eq!(d.clone().into_vec().len(), d.as_slice().len());
+    /// ```
     pub fn as_slice(&self) -> &[Diagnostic] {
         &self.list
     }

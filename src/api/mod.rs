@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! The embedding API: compile once, evaluate many times.
 //!
 //! A host compiles a configuration body, a standalone template or an

@@ -138,6 +138,13 @@ impl Options {
     }
 
     /// All evaluation budgets at once (see [`Limits`]).
+    ///
+    /// ```
+    /// let strict = hclvm::Limits { max_steps: 100, max_size: 1 << 10 };
+    /// let e = hclvm::Compiled::expression("[for i in range(50) : i * i]", &hclvm::Options::new().limits(strict))?;
+    /// assert!(e.evaluate(&hclvm::Variables::new()).has_errors());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn limits(mut self, limits: Limits) -> Options {
         self.limits = limits;
         self
@@ -160,12 +167,26 @@ impl Options {
 
     /// At most `units` of output per evaluation (string bytes and collection
     /// elements built).
+    ///
+    /// ```
+    /// let options = hclvm::Options::new().max_size(100);
+    /// let e = hclvm::Compiled::expression("join(\",\", [for i in range(100) : \"item-${i}\"])", &options)?;
+    /// assert!(e.evaluate(&hclvm::Variables::new()).has_errors());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn max_size(mut self, units: u64) -> Options {
         self.limits.max_size = units;
         self
     }
 
     /// The file name diagnostics mention (default `input.hcl`).
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("x", &hclvm::Options::new().filename("policy.hcl"))?;
+    /// let err = e.evaluate(&hclvm::Variables::new()).check().unwrap_err();
+    /// assert!(err.to_string().starts_with("policy.hcl:1,1-2: Unknown variable"));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn filename(mut self, name: impl Into<String>) -> Options {
         self.filename = name.into();
         self

@@ -12,6 +12,20 @@ use std::sync::Arc;
 /// The value of one expression or template, or of one attribute, with the
 /// diagnostics its evaluation reported. With errors the value is an unknown
 /// of dynamic type, as in hcl.
+///
+/// ```
+/// let e = hclvm::Compiled::expression("n / 2", &hclvm::Options::new())?;
+/// let good = e.evaluate(&hclvm::Variables::new().with("n", hclvm::Value::int(5)));
+/// let good = good.outcome().unwrap();
+/// assert_eq!(good.value().unwrap().as_number().unwrap().to_text().unwrap(), "2.5");
+///
+/// let bad = e.evaluate(&hclvm::Variables::new().with("n", "five"));
+/// let bad = bad.outcome().unwrap();
+/// assert!(bad.has_errors() && bad.value().is_none());
+/// assert!(!bad.value_unchecked().is_known());
+/// assert_eq!(bad.diagnostics()[0].summary, "Invalid operand");
+/// # Ok::<(), hclvm::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub(crate) value: Value,
@@ -38,6 +52,7 @@ impl Outcome {
         &self.diagnostics
     }
 
+    /// Whether any diagnostic is an error (the others are warnings).
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
     }
@@ -58,6 +73,16 @@ pub(crate) struct BlockInfo {
 }
 
 /// One attribute of an evaluated body.
+///
+/// ```
+/// let config = hclvm::Compiled::body("greeting = \"hi ${user.name}\"\n", &hclvm::Options::new())?;
+/// let out = config.evaluate_json(&serde_json::json!({"user": {"name": "ann"}}))?;
+/// let attr = &out.body().unwrap().attributes()[0];
+/// assert_eq!(attr.name(), "greeting");
+/// assert_eq!(attr.references(), ["user.name"]);
+/// assert_eq!(attr.outcome().value().and_then(|v| v.as_str()), Some("hi ann"));
+/// # Ok::<(), hclvm::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct AttributeOutcome {
     pub(crate) info: Arc<AttrInfo>,
@@ -83,6 +108,16 @@ impl AttributeOutcome {
 }
 
 /// One nested block of an evaluated body.
+///
+/// ```
+/// let config = hclvm::Compiled::body("resource \"bucket\" \"logs\" {\n  size = 10\n}\n", &hclvm::Options::new())?;
+/// let out = config.evaluate(&hclvm::Variables::new());
+/// let block = &out.body().unwrap().blocks()[0];
+/// assert_eq!(block.block_type(), "resource");
+/// assert_eq!(block.labels().collect::<Vec<_>>(), ["bucket", "logs"]);
+/// assert!(block.body().attribute("size").is_some());
+/// # Ok::<(), hclvm::Error>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct BlockOutcome {
     pub(crate) info: Arc<BlockInfo>,
@@ -109,6 +144,20 @@ impl BlockOutcome {
 /// An evaluated body: every attribute in source order, then every nested
 /// block in source order (hcl evaluates them the same way, one attribute
 /// at a time: an error in one does not stop the others).
+///
+/// ```
+/// let src = "name = \"svc\"\nport \"http\" { number = 80 }\nport \"admin\" { number = base + 1 }\n";
+/// let config = hclvm::Compiled::body(src, &hclvm::Options::new())?;
+/// let out = config.evaluate(&hclvm::Variables::new());
+/// let body = out.body().unwrap();
+/// assert_eq!(body.attribute("name").and_then(|o| o.value()).and_then(|v| v.as_str()), Some("svc"));
+/// assert_eq!(body.blocks_of_type("port").count(), 2);
+/// // `base` is not set: that attribute fails, the others do not.
+/// assert!(body.has_errors());
+/// assert_eq!(body.diagnostics().len(), 1);
+/// assert!(body.blocks()[0].body().attribute("number").unwrap().value().is_some());
+/// # Ok::<(), hclvm::Error>(())
+/// ```
 #[derive(Clone, Debug, Default)]
 pub struct BodyOutcome {
     pub(crate) attributes: Vec<AttributeOutcome>,
@@ -166,6 +215,14 @@ impl BodyOutcome {
     ///
     /// Fails when the shape is ambiguous: an attribute and a block type of
     /// the same name, or blocks of one type with different label counts.
+    ///
+    /// ```
+    /// let config = hclvm::Compiled::body("rule \"a\" { x = 1 }\ntags {}\n", &hclvm::Options::new())?;
+    /// let out = config.evaluate(&hclvm::Variables::new());
+    /// let value = out.body().unwrap().to_value()?;
+    /// assert_eq!(hclvm::runtime::json::value_to_result_string(&value).unwrap(), r#"{"rule":{"a":[{"x":1}]},"tags":[{}]}"#);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn to_value(&self) -> Result<Value, Error> {
         natural_value(self)
     }
@@ -202,6 +259,14 @@ impl Evaluation {
     /// The value of an expression or template, unless there were errors.
     /// `None` for a body (see [`Evaluation::body`] and
     /// [`Evaluation::to_value`]).
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("true && !false", &hclvm::Options::new())?;
+    /// assert_eq!(e.evaluate(&hclvm::Variables::new()).value().and_then(|v| v.as_bool()), Some(true));
+    /// let b = hclvm::Compiled::body("a = 1\n", &hclvm::Options::new())?;
+    /// assert!(b.evaluate(&hclvm::Variables::new()).value().is_none());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn value(&self) -> Option<&Value> {
         match &self.result {
             Evaluated::Value(o) => o.value(),
@@ -210,6 +275,12 @@ impl Evaluation {
     }
 
     /// The outcome of an expression or template.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("1", &hclvm::Options::new())?;
+    /// assert!(e.evaluate(&hclvm::Variables::new()).outcome().is_some());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn outcome(&self) -> Option<&Outcome> {
         match &self.result {
             Evaluated::Value(o) => Some(o),
@@ -218,6 +289,12 @@ impl Evaluation {
     }
 
     /// The evaluated body, when a body was compiled.
+    ///
+    /// ```
+    /// let b = hclvm::Compiled::body("a = 1\n", &hclvm::Options::new())?;
+    /// assert_eq!(b.evaluate(&hclvm::Variables::new()).body().unwrap().attributes().len(), 1);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn body(&self) -> Option<&BodyOutcome> {
         match &self.result {
             Evaluated::Body(b) => Some(b),
@@ -226,6 +303,13 @@ impl Evaluation {
     }
 
     /// Whether anything failed.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("tonumber(s)", &hclvm::Options::new())?;
+    /// assert!(!e.evaluate(&hclvm::Variables::new().with("s", "12")).has_errors());
+    /// assert!(e.evaluate(&hclvm::Variables::new().with("s", "twelve")).has_errors());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn has_errors(&self) -> bool {
         match &self.result {
             Evaluated::Value(o) => o.has_errors(),
@@ -235,6 +319,15 @@ impl Evaluation {
 
     /// Every diagnostic (for a body: its parser warnings, then each
     /// attribute's, attributes before blocks, depth first).
+    ///
+    /// ```
+    /// let b = hclvm::Compiled::body("a = x\nb = y\n", &hclvm::Options::new())?;
+    /// let out = b.evaluate(&hclvm::Variables::new());
+    /// assert!(out.has_errors());
+    /// let summaries: Vec<_> = out.diagnostics().iter().map(|d| d.detail.as_str()).collect();
+    /// assert_eq!(summaries, ["There is no variable named \"x\".", "There is no variable named \"y\"."]);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn diagnostics(&self) -> Vec<&Diagnostic> {
         match &self.result {
             Evaluated::Value(o) => o.diagnostics.iter().collect(),
@@ -265,6 +358,13 @@ impl Evaluation {
     /// The result as one value: the expression's value, or the body in the
     /// shape [`BodyOutcome::to_value`] describes. Errors first fail as in
     /// [`Evaluation::check`].
+    ///
+    /// ```
+    /// let b = hclvm::Compiled::body("a = [1, 2]\n", &hclvm::Options::new())?;
+    /// let v = b.evaluate(&hclvm::Variables::new()).to_value()?;
+    /// assert_eq!(v.get_attr("a").and_then(|a| a.length()), Some(2));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn to_value(&self) -> Result<Value, Error> {
         self.check()?;
         match &self.result {
@@ -291,6 +391,13 @@ impl Evaluation {
     }
 
     /// The diagnostics as hcl's text writer prints them.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("-\"x\"", &hclvm::Options::new().filename("neg.hcl"))?;
+    /// let text = e.evaluate(&hclvm::Variables::new()).render_diagnostics(false);
+    /// assert!(text.starts_with("Error: Invalid operand\n\n  on neg.hcl line 1:\n   1: -\"x\"\n"), "{text}");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
     pub fn render_diagnostics(&self, color: bool) -> String {
         let diags: Vec<Diagnostic> = self.diagnostics().into_iter().cloned().collect();
         render_with(&self.source, &diags, color)
