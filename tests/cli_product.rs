@@ -204,7 +204,7 @@ fn render_converts_a_single_interpolation_to_text() {
     let list = scratch("list.tmpl", "${[n]}");
     let out = hclvm(&["render", &list, "--var", "n=1"], b"");
     assert_exit(&out, 1);
-    assert!(text(&out.stderr).contains("not a string"), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("has type tuple, not string"), "{}", text(&out.stderr));
 }
 
 #[test]

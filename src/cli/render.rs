@@ -47,7 +47,7 @@ pub fn run(args: RenderArgs) -> Status {
             Some(s) => Ok(s.to_string()),
             None => Err("the template's result is not known".to_string()),
         },
-        Err(_) => Err(format!("the template's result is {}, which is not a string", value.ty().friendly_name())),
+        Err(_) => Err(format!("the template's result has type {}, not string", value.ty().friendly_name())),
     };
     match text {
         Ok(s) => {
