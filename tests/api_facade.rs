@@ -292,3 +292,25 @@ fn compare_all_cases() -> (usize, usize) {
     }
     (compared, parse_failures)
 }
+
+/// A missing variable is reported as hcl reports it for a context holding
+/// exactly the supplied variables: the suggestion considers every supplied
+/// name and the `for` iterators in scope.
+#[test]
+fn missing_variables_get_the_references_suggestions() {
+    let src = "x = reqest\ny = [for item in xs : itme]\nz = xs[0]\n";
+    let config = Compiled::body(src, &Options::new()).expect("valid");
+    let out = config.evaluate_json(&serde_json::json!({"xs": [1], "request": 1})).expect("object");
+    let details: Vec<&str> = out.diagnostics().iter().map(|d| d.detail.as_str()).collect();
+    assert_eq!(details, ["There is no variable named \"reqest\". Did you mean \"request\"?", "There is no variable named \"itme\". Did you mean \"item\"?"]);
+    let body = out.body().expect("body");
+    assert_eq!(body.attribute("z").and_then(|o| o.value()).and_then(|v| v.as_number()?.to_i64()), Some(1));
+    // The same evaluation again (the exact-context program is reused), and
+    // from Variables.
+    let vars = Variables::new().with("xs", Value::tuple(vec![Value::int(1)])).with("request", Value::int(1));
+    assert_eq!(config.evaluate(&vars).diagnostics().len(), 2);
+    // Declared names: only those count, even when more are supplied.
+    let declared = Compiled::expression("reqest", &Options::new().variables(["request", "reqest"])).expect("valid");
+    let out = declared.evaluate(&Variables::new().with("request", Value::int(1)).with("reqests", Value::int(2)));
+    assert_eq!(out.diagnostics()[0].detail, "There is no variable named \"reqest\". Did you mean \"request\"?");
+}

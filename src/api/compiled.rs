@@ -11,7 +11,7 @@ use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
 use std::cell::RefCell;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use vm::program::SourceLines;
 use vm::{Limits, Program, Scratch, Vars};
 
@@ -39,6 +39,11 @@ pub enum SourceKind {
 /// A compiled body, template or expression: immutable, `Send + Sync`, cheap
 /// to evaluate many times, from many threads at once.
 ///
+/// An evaluation that leaves a declared variable unset runs a program
+/// compiled for exactly the variables it supplies (compiled once per such
+/// name set and remembered), so that its "Unknown variable" diagnostics and
+/// their suggestions are the ones hcl gives for that context.
+///
 /// ```
 /// use hclvm::{Compiled, Options, Variables};
 ///
@@ -64,7 +69,15 @@ pub struct Compiled {
     /// Parser warnings.
     warnings: Vec<Diagnostic>,
     source: Arc<SourceInfo>,
+    /// What it was compiled with, for [`Compiled::exact_context`].
+    options: Options,
+    /// Programs compiled for evaluations that leave a declared variable
+    /// unset, by the variable names those evaluations supply.
+    exact: Mutex<Vec<(Vec<String>, Arc<Compiled>)>>,
 }
+
+/// Variable sets remembered by [`Compiled::exact_context`].
+const EXACT_CONTEXTS: usize = 16;
 
 const _: () = {
     const fn assert_send_sync<T: Send + Sync>() {}
@@ -170,7 +183,16 @@ impl Compiled {
             Tree::Expr(e) => Code::Single(compile_with_lines(e, &interner, &env, lines)),
             Tree::Body(b) => Code::Body(plan_body(b, &interner, &env, &lines)),
         };
-        Ok(Compiled { kind, code, var_names, limits: options.limits, warnings: diags, source })
+        Ok(Compiled {
+            kind,
+            code,
+            var_names,
+            limits: options.limits,
+            warnings: diags,
+            source,
+            options: options.clone(),
+            exact: Mutex::new(Vec::new()),
+        })
     }
 
     /// What was compiled.
@@ -230,7 +252,12 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate(&self, vars: &Variables) -> Evaluation {
-        let slots = self.bind(vars);
+        let (slots, complete) = self.bind(vars);
+        if !complete {
+            if let Some(exact) = self.exact_context(vars) {
+                return exact.evaluate(vars);
+            }
+        }
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
             Ok(mut scratch) => self.evaluate_slots(&slots, &mut scratch),
             // A host function evaluating from inside an evaluation.
@@ -268,14 +295,48 @@ impl Compiled {
         Ok(self.evaluate(&Variables::from_json_with(&json, Some(&self.var_names), typed)?))
     }
 
-    fn bind(&self, vars: &Variables) -> Vars {
+    /// The slots for `vars`, and whether every declared variable is set.
+    fn bind(&self, vars: &Variables) -> (Vars, bool) {
         let mut slots = Vars::with_slots(self.var_names.len());
+        let mut complete = true;
         for (i, name) in self.var_names.iter().enumerate() {
-            if let Some(v) = vars.get(name) {
-                slots.set(i as u32, v.clone());
+            match vars.get(name) {
+                Some(v) => slots.set(i as u32, v.clone()),
+                None => complete = false,
             }
         }
-        slots
+        (slots, complete)
+    }
+
+    /// The program for an evaluation that leaves a declared variable unset.
+    ///
+    /// Results only depend on the declared names while every one of them
+    /// is set. When one is missing, hcl's "Unknown variable" diagnostic
+    /// suggests a name from everything in scope: the variables actually
+    /// supplied and the `for` iterators around the reference. So such an
+    /// evaluation runs a program compiled for exactly the names it
+    /// supplies (all of them when the names were inferred from the source,
+    /// those also declared otherwise). Only failing evaluations take this
+    /// path; the programs are remembered per name set.
+    fn exact_context(&self, vars: &Variables) -> Option<Arc<Compiled>> {
+        let names: Vec<String> = match &self.options.variables {
+            None => vars.names().map(str::to_string).collect(),
+            Some(declared) => vars.names().filter(|n| declared.binary_search_by(|d| d.as_str().cmp(n)).is_ok()).map(str::to_string).collect(),
+        };
+        if let Ok(cache) = self.exact.lock() {
+            if let Some((_, c)) = cache.iter().find(|(n, _)| *n == names) {
+                return Some(c.clone());
+            }
+        }
+        let options = self.options.clone().variables(names.iter().cloned());
+        let compiled = Arc::new(Compiled::compile(self.kind, &self.source.src, &options).ok()?);
+        if let Ok(mut cache) = self.exact.lock() {
+            if cache.len() >= EXACT_CONTEXTS {
+                cache.clear();
+            }
+            cache.push((names, compiled.clone()));
+        }
+        Some(compiled)
     }
 
     fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch) -> Evaluation {

@@ -148,7 +148,9 @@ impl Variables {
     }
 
     /// Converts the members of a JSON object; with `only`, just the members
-    /// whose names it lists (sorted), skipping the cost of the rest.
+    /// whose names it lists (sorted), skipping the cost of the rest: those
+    /// are kept as names only (a dynamic null), which is all an evaluation
+    /// needs of a variable it never reads (a "Did you mean" candidate).
     pub(crate) fn from_json_with(json: &Json, only: Option<&[String]>, typed: bool) -> Result<Variables, Error> {
         let Json::Object(members) = json else {
             return Err(Error::Variables(format!("variables must be a JSON object, not {}", json_kind(json))));
@@ -156,6 +158,7 @@ impl Variables {
         let mut entries = Vec::with_capacity(members.len());
         for (name, raw) in members {
             if only.is_some_and(|names| names.binary_search(name).is_err()) {
+                entries.push((name.clone(), Value::null(runtime::Type::Dynamic)));
                 continue;
             }
             let value = if typed { value_from_case_var(raw) } else { value_from_json_implied(raw) };
