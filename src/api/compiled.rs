@@ -407,10 +407,8 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines:
         attrs: attrs
             .into_iter()
             .map(|a| {
-                let info = AttrInfo {
-                    name: Arc::from(interner.resolve(a.name.name)),
-                    references: variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect(),
-                };
+                let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
+                let info = AttrInfo::new(interner.resolve(a.name.name), references);
                 (Arc::new(info), compile_with_lines(a.expr, interner, env, lines.clone()))
             })
             .collect(),
@@ -418,10 +416,7 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines:
             .blocks
             .iter()
             .map(|b| {
-                let info = BlockInfo {
-                    block_type: Arc::from(interner.resolve(b.block_type.name)),
-                    labels: b.labels.iter().map(|l| Arc::from(&**l)).collect(),
-                };
+                let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
                 (Arc::new(info), plan_body(&b.body, interner, env, lines))
             })
             .collect(),

@@ -3,7 +3,7 @@
 
 use super::de::from_value;
 use super::error::{render_with, Diagnostics, Error, SourceInfo};
-use crate::conformance::ResultWriter;
+use crate::conformance::{write_json_string, ResultWriter};
 use crate::engine::write_value_result;
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
@@ -64,12 +64,50 @@ pub(crate) struct AttrInfo {
     pub(crate) name: Arc<str>,
     /// `Variables()` of the expression, rendered as the reference does.
     pub(crate) references: Vec<String>,
+    /// The name as a JSON string, and the references as a JSON array: the
+    /// static parts of every result line, encoded once.
+    json_name: String,
+    json_references: String,
+}
+
+impl AttrInfo {
+    pub(crate) fn new(name: &str, references: Vec<String>) -> AttrInfo {
+        let mut json_name = String::new();
+        write_json_string(&mut json_name, name);
+        let json_references = json_array(references.iter().map(String::as_str));
+        AttrInfo { name: Arc::from(name), references, json_name, json_references }
+    }
 }
 
 #[derive(Debug)]
 pub(crate) struct BlockInfo {
     pub(crate) block_type: Arc<str>,
     pub(crate) labels: Vec<Arc<str>>,
+    /// `{"type":..,"labels":[..],"body":` of every result line.
+    json_head: String,
+}
+
+impl BlockInfo {
+    pub(crate) fn new(block_type: &str, labels: Vec<Arc<str>>) -> BlockInfo {
+        let mut json_head = String::from("{\"type\":");
+        write_json_string(&mut json_head, block_type);
+        json_head.push_str(",\"labels\":");
+        json_head.push_str(&json_array(labels.iter().map(|l| &**l)));
+        json_head.push_str(",\"body\":");
+        BlockInfo { block_type: Arc::from(block_type), labels, json_head }
+    }
+}
+
+fn json_array<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(&mut out, item);
+    }
+    out.push(']');
+    out
 }
 
 /// One attribute of an evaluated body.
@@ -463,33 +501,19 @@ fn write_body(w: &mut ResultWriter<'_>, body: &BodyOutcome) {
         if i > 0 {
             w.raw(",");
         }
-        w.string(&a.info.name);
+        w.raw(&a.info.json_name);
         w.raw(":{");
         write_value_result(w, &a.outcome.value, &a.outcome.diagnostics, None);
-        w.raw(",\"vars\":[");
-        for (j, r) in a.info.references.iter().enumerate() {
-            if j > 0 {
-                w.raw(",");
-            }
-            w.string(r);
-        }
-        w.raw("]}");
+        w.raw(",\"vars\":");
+        w.raw(&a.info.json_references);
+        w.raw("}");
     }
     w.raw("},\"blocks\":[");
     for (i, b) in body.blocks.iter().enumerate() {
         if i > 0 {
             w.raw(",");
         }
-        w.raw("{\"type\":");
-        w.string(&b.info.block_type);
-        w.raw(",\"labels\":[");
-        for (j, l) in b.info.labels.iter().enumerate() {
-            if j > 0 {
-                w.raw(",");
-            }
-            w.string(l);
-        }
-        w.raw("],\"body\":");
+        w.raw(&b.info.json_head);
         write_body(w, &b.body);
         w.raw("}");
     }
