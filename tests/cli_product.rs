@@ -1,6 +1,8 @@
 //! End-to-end tests of `hclvm eval`, `hclvm render` and `hclvm batch`:
 //! results, exit codes and error messages, on good and bad input.
 
+mod support;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -286,4 +288,65 @@ fn batch_bad_arguments() {
     assert_eq!(text(&out.stdout), "");
     let out = hclvm(&["batch", &file, "--vars-jsonl", "-", "--template", "--mode", "body"], b"");
     assert_exit(&out, 2);
+}
+
+/// `hclvm batch` against the reference on the shared bench workloads (the
+/// first lines of each), line by line, when the shared folder and a built
+/// oracle are present; skipped with a message otherwise.
+#[test]
+fn batch_matches_the_reference_line_by_line() {
+    let Some(shared) = support::shared_dir() else {
+        println!("skipped: no shared folder (set HCLVM_SHARED)");
+        return;
+    };
+    let oracle = shared.join("oracle/bin/hcl-oracle");
+    if !oracle.is_file() {
+        println!("skipped: the oracle is not built ({})", oracle.display());
+        return;
+    }
+    let workloads = [
+        ("policy/policy.hcl", "body", "policy/requests.jsonl"),
+        ("render/site.tmpl", "template", "render/sites.jsonl"),
+        ("collections/collections.hcl", "body", "collections/vars.jsonl"),
+        ("micro/expr.hcl", "expr", "micro/vars.jsonl"),
+    ];
+    for (src, mode, vars) in workloads {
+        let bench = shared.join("bench");
+        let (Ok(source), Ok(all_vars)) = (std::fs::read_to_string(bench.join(src)), std::fs::read_to_string(bench.join(vars))) else {
+            println!("skipped {src}: workload files missing");
+            continue;
+        };
+        let lines: Vec<&str> = all_vars.lines().take(300).collect();
+        let vars_path = scratch(&format!("workload-{mode}-{}.jsonl", lines.len()), &(lines.join("\n") + "\n"));
+        let ours = hclvm(&["batch", &bench.join(src).to_string_lossy(), "--mode", mode, "--vars-jsonl", &vars_path], b"");
+        assert_exit(&ours, 0);
+        let mut cases = String::new();
+        for (i, line) in lines.iter().enumerate() {
+            let mut case = format!("{{\"id\":\"{}\",\"mode\":\"{mode}\",\"src\":", i + 1);
+            hclvm::conformance::write_json_string(&mut case, &source);
+            cases.push_str(&case);
+            cases.push_str(",\"vars\":");
+            cases.push_str(line);
+            cases.push_str("}\n");
+        }
+        let mut child = Command::new(&oracle)
+            .args(["--in-process", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("start the oracle");
+        let mut stdin = child.stdin.take().expect("oracle stdin");
+        let writer = std::thread::spawn(move || stdin.write_all(cases.as_bytes()));
+        let theirs = child.wait_with_output().expect("oracle output");
+        writer.join().expect("writer thread").expect("write cases");
+        let (ours, theirs) = (text(&ours.stdout), text(&theirs.stdout));
+        assert_eq!(ours.lines().count(), lines.len(), "{src}");
+        for (o, t) in ours.lines().zip(theirs.lines()) {
+            // Same line apart from the id: a number here, a string there.
+            let (o_id, o_rest) = o.split_once(',').expect("id member");
+            let (t_id, t_rest) = t.split_once(',').expect("id member");
+            assert_eq!(o_id.replace('"', ""), t_id.replace('"', ""), "{src}");
+            assert_eq!(o_rest, t_rest, "{src} line {o_id}");
+        }
+    }
 }
