@@ -5,8 +5,7 @@
 use crate::func::ErrorSite;
 use crate::program::*;
 use crate::ops::Blame;
-use crate::semantics::describe_mismatch;
-use runtime::convert::{convert, get_conversion_unsafe};
+use runtime::convert::convert;
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, LineIndex, Span, Type, Value};
 
@@ -141,6 +140,18 @@ struct Machine<'a> {
 
 fn err(summary: &str, detail: impl Into<String>, subject: Span) -> Diagnostic {
     Diagnostic::error(summary, detail, Some(subject))
+}
+
+/// Where the parts of a conditional are, for `vm::ops` diagnostics (which
+/// the evaluator reports without a context range).
+fn cond_span_of(c: &CondNode) -> impl Fn(Blame) -> Option<Span> + '_ {
+    move |blame| match blame {
+        Blame::Operand(0) => Some(c.condition_span),
+        Blame::Operand(1) => Some(c.true_span),
+        Blame::Operand(2) => Some(c.false_span),
+        Blame::Between(1, 2) => Some(c.true_span.to(c.false_span)),
+        _ => None,
+    }
 }
 
 fn dynamic() -> Value {
@@ -495,29 +506,11 @@ impl<'a> Machine<'a> {
     /// diagnostics, and two string types always unify, so evaluating the
     /// selected branch alone (after the condition) is equivalent.
     fn stream_cond(&mut self, c: &CondNode, buf: &mut String, known: &mut bool) {
-        let cond = self.eval(&c.condition);
-        if cond.is_null() {
-            self.push(err(
-                "Null condition",
-                "The condition value is null. Conditions must either be true or false.",
-                c.condition_span,
-            ));
+        let Some(chosen) = self.condition_choice(c) else {
             *known = false;
             return;
-        }
-        if !cond.is_known() {
-            *known = false;
-            return;
-        }
-        let (branch, span) = match convert(&cond, &Type::Bool) {
-            Ok(b) if b.as_bool() == Some(true) => (&c.true_result, c.true_span),
-            Ok(_) => (&c.false_result, c.false_span),
-            Err(_) => {
-                self.push(err("Incorrect condition type", "The condition expression must be of type bool.", c.condition_span));
-                *known = false;
-                return;
-            }
         };
+        let (branch, span) = if chosen { (&c.true_result, c.true_span) } else { (&c.false_result, c.false_span) };
         self.stream_part(branch, span, buf, known);
     }
 
@@ -595,80 +588,38 @@ impl<'a> Machine<'a> {
         let t_diags = self.s.diags.split_off(mark);
         let f = self.eval(&c.false_result);
         let f_diags = self.s.diags.split_off(mark);
-        let null_dyn = |v: &Value| matches!(v, Value::Null(Type::Dynamic));
-        let (tt, ft) = (t.ty(), f.ty());
-        let mut convs = [None, None];
-        let result_ty = if null_dyn(&t) {
-            convs[0] = get_conversion_unsafe(&Type::Dynamic, &ft);
-            Some(ft.clone())
-        } else if null_dyn(&f) {
-            convs[1] = get_conversion_unsafe(&Type::Dynamic, &tt);
-            Some(tt.clone())
-        } else if tt.is_dynamic() || ft.is_dynamic() {
-            Some(Type::Dynamic)
-        } else if tt == ft && !tt.has_dynamic_types() {
-            // Unifying a type with itself needs no conversions.
-            Some(tt.clone())
-        } else {
-            match runtime::unify_unsafe(&[tt.clone(), ft.clone()]) {
-                Some((ty, cs)) => {
-                    let mut it = cs.into_iter();
-                    convs[0] = it.next().flatten();
-                    convs[1] = it.next().flatten();
-                    Some(ty)
-                }
-                None => None,
+        let plan = match crate::ops::conditional_plan(&t, &f) {
+            Ok(p) => p,
+            Err(d) => {
+                self.push(d.to_diagnostic(cond_span_of(c)));
+                return dynamic();
             }
         };
-        let Some(result_ty) = result_ty else {
-            self.push(err(
-                "Inconsistent conditional result types",
-                format!(
-                    "The true and false result expressions must have consistent types. {}.",
-                    describe_mismatch(&tt, &ft)
-                ),
-                c.true_span.to(c.false_span),
-            ));
-            return dynamic();
+        let chosen = match self.condition_choice(c) {
+            Some(b) => b,
+            None => return Value::unknown(plan.result_type),
         };
-        let cond = self.eval(&c.condition);
-        if cond.is_null() {
-            self.push(err(
-                "Null condition",
-                "The condition value is null. Conditions must either be true or false.",
-                c.condition_span,
-            ));
-            return Value::unknown(result_ty);
-        }
-        if !cond.is_known() {
-            return Value::unknown(result_ty);
-        }
-        let cond = match convert(&cond, &Type::Bool) {
-            Ok(b) => b,
-            Err(_) => {
-                self.push(err("Incorrect condition type", "The condition expression must be of type bool.", c.condition_span));
-                return Value::unknown(result_ty);
-            }
-        };
-        let (pick, diags, conv, which, span) = if cond.as_bool() == Some(true) {
-            (t, t_diags, &convs[0], "true", c.true_span)
-        } else {
-            (f, f_diags, &convs[1], "false", c.false_span)
-        };
+        let (pick, diags) = if chosen { (t, t_diags) } else { (f, f_diags) };
         self.s.diags.extend(diags);
-        match conv {
-            None => pick,
-            Some(conv) => match conv.apply(&pick) {
-                Ok(v) => v,
-                Err(e) => {
-                    self.push(err(
-                        "Inconsistent conditional result types",
-                        format!("The {which} result value has the wrong type: {e}."),
-                        span,
-                    ));
-                    Value::unknown(result_ty)
-                }
-            },
+        match plan.finish(chosen, pick) {
+            Ok(v) => v,
+            Err((d, v)) => {
+                self.push(d.to_diagnostic(cond_span_of(c)));
+                v
+            }
+        }
+    }
+
+    /// Evaluates a conditional's condition: the branch it selects, or
+    /// `None` when it is unknown or invalid (reported).
+    fn condition_choice(&mut self, c: &CondNode) -> Option<bool> {
+        let cond = self.eval(&c.condition);
+        match crate::ops::condition_choice(&cond) {
+            Ok(choice) => choice,
+            Err(d) => {
+                self.push(d.to_diagnostic(cond_span_of(c)));
+                None
+            }
         }
     }
 

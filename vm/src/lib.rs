@@ -32,7 +32,6 @@ pub mod func;
 pub mod interp;
 pub mod ops;
 pub mod program;
-pub mod semantics;
 pub mod suggest;
 
 pub use func::{CallError, ErrorSite, FunctionTable, NamesOnly, Param, Signature};

@@ -34,7 +34,75 @@ pub struct Conditional {
 
 const INCONSISTENT: &str = "Inconsistent conditional result types";
 
-/// Evaluates a conditional from its three evaluated operands.
+/// The result type of a conditional and how to convert each result to it:
+/// the first phase, decided from the two results alone (hcl unifies before
+/// it evaluates the condition).
+#[derive(Clone, Debug)]
+pub struct CondPlan {
+    pub result_type: Type,
+    t_conv: Option<Conversion>,
+    f_conv: Option<Conversion>,
+}
+
+/// Phase one: the plan for results `t` and `f`, or the "Inconsistent
+/// conditional result types" diagnostic (blame `Between(1, 2)`; the
+/// expression's value is then `DynamicVal` and no operand's own
+/// diagnostics are kept).
+pub fn conditional_plan(t: &Value, f: &Value) -> Result<CondPlan, OpDiag> {
+    match result_type(t, f) {
+        Ok((result_type, t_conv, f_conv)) => Ok(CondPlan { result_type, t_conv, f_conv }),
+        Err(detail) => Err(OpDiag::new(INCONSISTENT, detail, Blame::Between(1, 2)).in_expr()),
+    }
+}
+
+/// Phase two: which result a condition value selects. `Ok(None)`: the
+/// condition is unknown (the conditional is unknown of the plan's type).
+/// `Err`: the condition is null or not a bool (blame `Operand(0)`; the
+/// conditional is then unknown too).
+pub fn condition_choice(cond: &Value) -> Result<Option<bool>, OpDiag> {
+    if let Value::Bool(b) = cond {
+        return Ok(Some(*b));
+    }
+    if cond.is_null() {
+        return Err(OpDiag::new(
+            "Null condition",
+            "The condition value is null. Conditions must either be true or false.",
+            Blame::Operand(0),
+        )
+        .in_expr());
+    }
+    if !cond.is_known() {
+        return Ok(None);
+    }
+    match convert(cond, &Type::Bool) {
+        Ok(Value::Bool(b)) => Ok(Some(b)),
+        // A known non-null value converts to a known non-null bool; this
+        // arm only keeps the match total.
+        Ok(_) => Ok(None),
+        Err(_) => Err(OpDiag::new("Incorrect condition type", "The condition expression must be of type bool.", Blame::Operand(0))
+            .in_expr()),
+    }
+}
+
+impl CondPlan {
+    /// Phase three: the chosen result (`chosen` says which one `v` is)
+    /// converted to the plan's type. On failure the diagnostic blames that
+    /// result and the value is the second element.
+    pub fn finish(&self, chosen: bool, v: Value) -> Result<Value, (OpDiag, Value)> {
+        let (conv, which, operand) = if chosen { (&self.t_conv, "true", 1) } else { (&self.f_conv, "false", 2) };
+        let Some(conv) = conv else {
+            return Ok(v);
+        };
+        conv.apply(&v).map_err(|e| {
+            let d = OpDiag::new(INCONSISTENT, format!("The {which} result value has the wrong type: {e}."), Blame::Operand(operand))
+                .in_expr();
+            (d, Value::Unknown(self.result_type.clone()))
+        })
+    }
+}
+
+/// Evaluates a conditional from its three evaluated operands (the three
+/// phases above in one call).
 pub fn conditional(cond: &Value, t: &Value, f: &Value) -> Conditional {
     // A bool condition and results of one type: nothing to unify or convert.
     if let Value::Bool(b) = cond {
@@ -44,49 +112,21 @@ pub fn conditional(cond: &Value, t: &Value, f: &Value) -> Conditional {
             return Conditional { value, keep, diag: None };
         }
     }
-    let (result_type, t_conv, f_conv) = match result_type(t, f) {
-        Ok(r) => r,
-        Err(detail) => {
-            return Conditional {
-                value: Value::dynamic_unknown(),
-                keep: CondBranch::Nothing,
-                diag: Some(OpDiag::new(INCONSISTENT, detail, Blame::Between(1, 2)).in_expr()),
-            }
+    let plan = match conditional_plan(t, f) {
+        Ok(p) => p,
+        Err(d) => return Conditional { value: Value::dynamic_unknown(), keep: CondBranch::Nothing, diag: Some(d) },
+    };
+    let chosen = match condition_choice(cond) {
+        Ok(Some(b)) => b,
+        Ok(None) => return Conditional { value: Value::Unknown(plan.result_type), keep: CondBranch::Condition, diag: None },
+        Err(d) => {
+            return Conditional { value: Value::Unknown(plan.result_type), keep: CondBranch::Condition, diag: Some(d) }
         }
     };
-    let fail = |summary: &'static str, detail: &str| Conditional {
-        value: Value::Unknown(result_type.clone()),
-        keep: CondBranch::Condition,
-        diag: Some(OpDiag::new(summary, detail, Blame::Operand(0)).in_expr()),
-    };
-    if cond.is_null() {
-        return fail("Null condition", "The condition value is null. Conditions must either be true or false.");
-    }
-    if !cond.is_known() {
-        return Conditional { value: Value::Unknown(result_type), keep: CondBranch::Condition, diag: None };
-    }
-    let chosen = match convert(cond, &Type::Bool) {
-        Ok(Value::Bool(b)) => b,
-        // A known non-null value converts to a known non-null bool; this
-        // arm only keeps the match total.
-        Ok(_) => return Conditional { value: Value::Unknown(result_type), keep: CondBranch::Condition, diag: None },
-        Err(_) => return fail("Incorrect condition type", "The condition expression must be of type bool."),
-    };
-    let (v, conv, keep, which, operand) =
-        if chosen { (t, t_conv, CondBranch::True, "true", 1) } else { (f, f_conv, CondBranch::False, "false", 2) };
-    let Some(conv) = conv else {
-        return Conditional { value: v.clone(), keep, diag: None };
-    };
-    match conv.apply(v) {
+    let keep = if chosen { CondBranch::True } else { CondBranch::False };
+    match plan.finish(chosen, if chosen { t.clone() } else { f.clone() }) {
         Ok(value) => Conditional { value, keep, diag: None },
-        Err(e) => Conditional {
-            value: Value::Unknown(result_type),
-            keep,
-            diag: Some(
-                OpDiag::new(INCONSISTENT, format!("The {which} result value has the wrong type: {e}."), Blame::Operand(operand))
-                    .in_expr(),
-            ),
-        },
+        Err((d, value)) => Conditional { value, keep, diag: Some(d) },
     }
 }
 
@@ -107,6 +147,11 @@ fn result_type(t: &Value, f: &Value) -> Result<Plan, String> {
     }
     if tt.is_dynamic() || ft.is_dynamic() {
         return Ok((Type::Dynamic, None, None));
+    }
+    if tt == ft && !tt.has_dynamic_types() {
+        // Unifying a type with itself needs no conversions (and no
+        // allocation, which keeps boolean evaluations allocation-free).
+        return Ok((tt, None, None));
     }
     match unify_unsafe(&[tt.clone(), ft.clone()]) {
         Some((ty, mut convs)) => {

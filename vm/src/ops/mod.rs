@@ -47,7 +47,7 @@ mod splat;
 mod template;
 
 pub use access::{get_attr, index, legacy_index};
-pub use conditional::{conditional, CondBranch, Conditional};
+pub use conditional::{condition_choice, conditional, conditional_plan, CondBranch, CondPlan, Conditional};
 pub use construct::{make_tuple, ObjectBuilder};
 pub use for_expr::{for_element, for_source, ForCollector, ForKind, ForSource};
 pub use operator::{binary, binary_checked, unary, unary_checked, BinaryOp, UnaryOp};
