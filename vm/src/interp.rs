@@ -442,8 +442,9 @@ impl<'a> Machine<'a> {
     }
 
     fn stream_part(&mut self, node: &Node, span: Span, buf: &mut String, known: &mut bool) {
-        if let Some(Value::String(text)) = self.peek(node) {
-            buf.push_str(text.as_str());
+        if let Some(v) = self.peek(node) {
+            let r = crate::ops::push_template_part(v, buf);
+            self.template_part_done(r, span, known);
             return;
         }
         match node {
@@ -472,32 +473,17 @@ impl<'a> Machine<'a> {
             _ => {}
         }
         let v = self.eval(node);
-        if v.is_null() {
-            self.push(err(
-                "Invalid template interpolation value",
-                "The expression result is null. Cannot include a null value in a string template.",
-                span,
-            ));
-            return;
-        }
-        if !v.is_known() {
-            *known = false;
-            return;
-        }
-        match &v {
-            Value::String(s) => buf.push_str(s.as_str()),
-            Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => {
-                use std::fmt::Write as _;
-                let _ = write!(buf, "{}", n.to_i64().unwrap_or(0));
-            }
-            _ => match convert(&v, &Type::String) {
-                Ok(s) => buf.push_str(s.as_str().unwrap_or("")),
-                Err(e) => self.push(err(
-                    "Invalid template interpolation value",
-                    format!("Cannot include the given value in a string template: {e}."),
-                    span,
-                )),
-            },
+        let r = crate::ops::push_template_part(&v, buf);
+        self.template_part_done(r, span, known);
+    }
+
+    /// Takes the outcome of appending one interpolation to a template.
+    #[inline]
+    fn template_part_done(&mut self, r: Result<bool, crate::ops::OpDiag>, span: Span, known: &mut bool) {
+        match r {
+            Ok(true) => {}
+            Ok(false) => *known = false,
+            Err(d) => self.push(d.to_diagnostic(|blame| (blame == Blame::Operand(0)).then_some(span))),
         }
     }
 
@@ -542,44 +528,14 @@ impl<'a> Machine<'a> {
 
     fn template_join(&mut self, tuple: &Node, span: Span) -> Value {
         let t = self.eval(tuple);
-        if t.ty().is_dynamic() || !t.is_known() || t.is_null() {
-            return Value::unknown(Type::String);
+        let v = self.op_result(crate::ops::template_join(&t), |_| Some(span));
+        let len = v.as_str().map_or(0, str::len);
+        if len as u64 > self.s.limits.max_size {
+            self.s.aborted.get_or_insert("memory");
+            return dynamic();
         }
-        let mut buf = String::new();
-        for v in t.elements_slice() {
-            if v.is_null() {
-                self.push(err(
-                    "Invalid template interpolation value",
-                    "An iteration result is null. Cannot include a null value in a string template.",
-                    span,
-                ));
-                continue;
-            }
-            if v.ty().is_dynamic() {
-                return Value::unknown(Type::String);
-            }
-            let s = match convert(v, &Type::String) {
-                Ok(s) => s,
-                Err(e) => {
-                    self.push(err(
-                        "Invalid template interpolation value",
-                        format!("Cannot include one of the interpolation results into the string template: {e}."),
-                        span,
-                    ));
-                    continue;
-                }
-            };
-            if !v.is_known() {
-                return Value::unknown(Type::String);
-            }
-            buf.push_str(s.as_str().unwrap_or(""));
-            if buf.len() as u64 > self.s.limits.max_size {
-                self.s.aborted.get_or_insert("memory");
-                return dynamic();
-            }
-        }
-        self.grow(buf.len());
-        Value::from_string(buf)
+        self.grow(len);
+        v
     }
 
     fn conditional(&mut self, c: &CondNode) -> Value {

@@ -52,7 +52,7 @@ pub use construct::{make_tuple, ObjectBuilder};
 pub use for_expr::{for_element, for_source, ForCollector, ForKind, ForSource};
 pub use operator::{binary, binary_checked, unary, unary_checked, BinaryOp, UnaryOp};
 pub use splat::{splat_source, SplatFinish, SplatPlan, SplatSource};
-pub use template::{template_join, template_part, TemplatePart};
+pub use template::{push_template_part, template_join, template_part, TemplatePart};
 
 use runtime::diag::{Diagnostic, Span};
 use runtime::Value;

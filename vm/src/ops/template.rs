@@ -32,8 +32,26 @@ pub enum TemplatePart {
 /// NFC-normalizes it as `cty.StringVal` does: the join of two normalized
 /// pieces need not be normalized (`"e${"\u0301"}"` is `"é"`).
 pub fn template_part(v: &Value) -> Result<TemplatePart, OpDiag> {
+    if let Value::String(s) = v {
+        return Ok(TemplatePart::Text(s.clone()));
+    }
+    let mut text = String::new();
+    if push_template_part(v, &mut text)? {
+        Ok(TemplatePart::Text(Str::from_string(text)))
+    } else {
+        Ok(TemplatePart::Unknown)
+    }
+}
+
+/// [`template_part`] appending the text to `out` (what an evaluator
+/// streaming a template into one buffer wants). `Ok(false)`: the value is
+/// unknown and nothing was appended.
+pub fn push_template_part(v: &Value, out: &mut String) -> Result<bool, OpDiag> {
     match v {
-        Value::String(s) => return Ok(TemplatePart::Text(s.clone())),
+        Value::String(s) => {
+            out.push_str(s.as_str());
+            return Ok(true);
+        }
         Value::Null(_) => {
             return Err(OpDiag::new(
                 INVALID_INTERPOLATION,
@@ -42,13 +60,25 @@ pub fn template_part(v: &Value) -> Result<TemplatePart, OpDiag> {
             )
             .in_expr())
         }
-        Value::Unknown(_) => return Ok(TemplatePart::Unknown),
+        Value::Unknown(_) => return Ok(false),
+        // Integers print as their decimal digits, the text the conversion
+        // to string gives, without allocating a string first.
+        Value::Number(n) if !n.is_neg_zero() => {
+            if let Some(i) = n.to_i64() {
+                use std::fmt::Write as _;
+                let _ = write!(out, "{i}");
+                return Ok(true);
+            }
+        }
         _ => {}
     }
     match convert(v, &Type::String) {
-        Ok(Value::String(s)) => Ok(TemplatePart::Text(s)),
+        Ok(Value::String(s)) => {
+            out.push_str(s.as_str());
+            Ok(true)
+        }
         // Conversion of a known value to string yields a known string.
-        Ok(_) => Ok(TemplatePart::Unknown),
+        Ok(_) => Ok(false),
         Err(e) => Err(OpDiag::new(
             INVALID_INTERPOLATION,
             format!("Cannot include the given value in a string template: {e}."),
@@ -64,7 +94,8 @@ pub fn template_part(v: &Value) -> Result<TemplatePart, OpDiag> {
 /// errors that skip the element (blamed on `Expr`, the directive, without
 /// context). After errors the fallback is the text joined from the rest.
 pub fn template_join(tuple: &Value) -> OpResult {
-    if !tuple.is_known() || tuple.ty().is_dynamic() {
+    // (A `for` never makes a null tuple; treated as unknown all the same.)
+    if !tuple.is_known() || tuple.is_null() || tuple.ty().is_dynamic() {
         return Ok(Value::Unknown(Type::String));
     }
     let mut out = String::new();
