@@ -154,6 +154,17 @@ fn cond_span_of(c: &CondNode) -> impl Fn(Blame) -> Option<Span> + '_ {
     }
 }
 
+/// Where the parts of a `for` expression are, for `vm::ops` diagnostics
+/// (reported without a context range).
+fn for_span_of(f: &ForNode) -> impl Fn(Blame) -> Option<Span> + '_ {
+    move |blame| match blame {
+        Blame::Operand(0) => Some(f.collection_span),
+        Blame::Operand(1) => f.key.as_ref().map(|(_, s)| *s),
+        Blame::Operand(3) => f.cond.as_ref().map(|(_, s)| *s),
+        _ => None,
+    }
+}
+
 fn dynamic() -> Value {
     Value::dynamic_unknown()
 }
@@ -507,12 +518,13 @@ impl<'a> Machine<'a> {
             *known = false;
             return;
         };
-        let mut for_known = true;
+        // Only the `if` clause's bookkeeping is used: the body streams.
+        let mut steps = crate::ops::ForCollector::new(crate::ops::ForKind::Tuple);
         for i in 0..coll.elements_slice().len() {
             if self.s.aborted.is_some() {
                 return;
             }
-            if !self.for_step(f, &coll, i, &mut for_known) {
+            if !self.for_step(f, &coll, i, &mut steps) {
                 continue;
             }
             self.stream_part(&f.value, Span::default(), buf, known);
@@ -521,7 +533,7 @@ impl<'a> Machine<'a> {
                 return;
             }
         }
-        if !for_known {
+        if !steps.is_known() {
             *known = false;
         }
     }
@@ -590,33 +602,15 @@ impl<'a> Machine<'a> {
     /// or a failing `if` pre-check).
     fn for_collection(&mut self, f: &ForNode) -> Option<Value> {
         let coll = self.eval(&f.collection);
-        if coll.is_null() {
-            self.push(err(
-                "Iteration over null value",
-                "A null value cannot be used as the collection in a 'for' expression.",
-                f.collection_span,
-            ));
-            return None;
-        }
-        let cty = coll.ty();
-        if cty.is_dynamic() {
-            return None;
-        }
-        if !(cty.is_list() || cty.is_set() || cty.is_map() || cty.is_tuple() || cty.is_object()) {
-            self.push(err(
-                "Iteration over non-iterable value",
-                format!(
-                    "A value of type {} cannot be used as the collection in a 'for' expression.",
-                    cty.friendly_name()
-                ),
-                f.collection_span,
-            ));
-            return None;
-        }
-        if !coll.is_known() {
-            return None;
-        }
-        if let Some((cond, cond_span)) = &f.cond {
+        let coll = match crate::ops::for_source(&coll) {
+            Ok(crate::ops::ForSource::Known(coll)) => coll,
+            Ok(crate::ops::ForSource::Unknown) => return None,
+            Err(e) => {
+                self.op_result(Err(e), for_span_of(f));
+                return None;
+            }
+        };
+        if let Some((cond, _)) = &f.cond {
             // The reference checks the condition once with unknown
             // iterators before iterating.
             if let Some(k) = f.key_slot {
@@ -625,12 +619,8 @@ impl<'a> Machine<'a> {
             self.set_local(f.val_slot, dynamic());
             let mark = self.s.diags.len();
             let r = self.eval(cond);
-            if r.is_null() {
-                self.push(err("Condition is null", "The value of the 'if' clause must not be null.", *cond_span));
-                return None;
-            }
-            if let Err(e) = convert(&r, &Type::Bool) {
-                self.push(err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {e}."), *cond_span));
+            if let Some(d) = crate::ops::ForCollector::precheck_condition(&r) {
+                self.push(d.to_diagnostic(for_span_of(f)));
                 return None;
             }
             if self.errors_since(mark) {
@@ -644,128 +634,57 @@ impl<'a> Machine<'a> {
     }
 
     /// Binds element `i`'s iterators and evaluates the `if` clause:
-    /// whether to include the element. Clears `known` as the reference does.
-    fn for_step(&mut self, f: &ForNode, coll: &Value, i: usize, known: &mut bool) -> bool {
-        let Some((k, v)) = element_at(coll, i) else { return false };
+    /// whether to include the element.
+    fn for_step(&mut self, f: &ForNode, coll: &Value, i: usize, steps: &mut crate::ops::ForCollector) -> bool {
+        let Some((k, v)) = crate::ops::for_element(coll, i) else { return false };
         if let Some(ks) = f.key_slot {
             self.set_local(ks, k);
         }
         self.set_local(f.val_slot, v);
-        let Some((cond, cond_span)) = &f.cond else { return true };
-        let object_mode = f.key.is_some();
+        let Some((cond, _)) = &f.cond else { return true };
         let include = self.eval(cond);
-        if include.is_null() {
-            if *known {
-                self.push(err("Invalid 'for' condition", "The value of the 'if' clause must not be null.", *cond_span));
-            }
-            *known = false;
-            return false;
+        let (include, diag) = steps.condition(&include);
+        if let Some(d) = diag {
+            self.push(d.to_diagnostic(for_span_of(f)));
         }
-        if !object_mode && !include.is_known() {
-            *known = false;
-            return false;
-        }
-        let include = match convert(&include, &Type::Bool) {
-            Ok(b) => b,
-            Err(e) => {
-                if *known {
-                    self.push(err("Invalid 'for' condition", format!("The 'if' clause value is invalid: {e}."), *cond_span));
-                }
-                *known = false;
-                return false;
-            }
-        };
-        if !include.is_known() {
-            *known = false;
-            return false;
-        }
-        include.as_bool() != Some(false)
+        include
     }
 
     fn for_expr(&mut self, f: &ForNode) -> Value {
         let Some(coll) = self.for_collection(f) else { return dynamic() };
-        let n = coll.elements_slice().len();
-        let mut known = true;
-        let mut vals: Vec<Value> = Vec::new();
-        let mut attrs: Vec<(String, Value)> = Vec::new();
-        let mut seen: ahash::AHashMap<String, usize> = ahash::AHashMap::new();
-        let mut groups: Vec<(String, Vec<Value>)> = Vec::new();
-        for i in 0..n {
+        let kind = if f.key.is_some() {
+            crate::ops::ForKind::Object { group: f.group }
+        } else {
+            crate::ops::ForKind::Tuple
+        };
+        let mut result = crate::ops::ForCollector::new(kind);
+        for i in 0..coll.elements_slice().len() {
             if self.s.aborted.is_some() {
                 return dynamic();
             }
-            if !self.for_step(f, &coll, i, &mut known) {
+            if !self.for_step(f, &coll, i, &mut result) {
                 continue;
             }
-            let Some((key_node, key_span)) = &f.key else {
-                let val = self.eval(&f.value);
-                vals.push(val);
-                continue;
-            };
-            let key_raw = self.eval(key_node);
-            if key_raw.is_null() {
-                if known {
-                    self.push(err(
-                        "Invalid object key",
-                        "Key expression in 'for' expression must not produce a null value.",
-                        *key_span,
-                    ));
-                }
-                known = false;
-                continue;
-            }
-            if !key_raw.is_known() {
-                known = false;
-                continue;
-            }
-            let key = match convert(&key_raw, &Type::String) {
-                Ok(k) => k.as_str().unwrap_or("").to_string(),
-                Err(e) => {
-                    if known {
-                        self.push(err(
-                            "Invalid object key",
-                            format!("The key expression produced an invalid result: {e}."),
-                            *key_span,
-                        ));
+            let key = match &f.key {
+                None => None,
+                Some((key_node, _)) => {
+                    let raw = self.eval(key_node);
+                    let (key, diag) = result.key(&raw);
+                    if let Some(d) = diag {
+                        self.push(d.to_diagnostic(for_span_of(f)));
                     }
-                    known = false;
-                    continue;
+                    match key {
+                        Some(k) => Some(k),
+                        None => continue,
+                    }
                 }
             };
             let val = self.eval(&f.value);
-            if f.group {
-                match seen.get(&key) {
-                    Some(&gi) => groups[gi].1.push(val),
-                    None => {
-                        seen.insert(key.clone(), groups.len());
-                        groups.push((key, vec![val]));
-                    }
-                }
-            } else if seen.contains_key(&key) {
-                self.push(err(
-                    "Duplicate object key",
-                    format!(
-                        "Two different items produced the key {} in this 'for' expression. If duplicates are expected, use the ellipsis (...) after the value expression to enable grouping by key.",
-                        go_quote(&key)
-                    ),
-                    *key_span,
-                ));
-            } else {
-                seen.insert(key.clone(), attrs.len());
-                attrs.push((key, val));
+            if let Some(d) = result.push(key, val) {
+                self.push(d.to_diagnostic(for_span_of(f)));
             }
         }
-        if !known {
-            return dynamic();
-        }
-        if f.key.is_some() {
-            if f.group {
-                attrs = groups.into_iter().map(|(k, vs)| (k, Value::tuple(vs))).collect();
-            }
-            Value::object(attrs)
-        } else {
-            Value::tuple(vals)
-        }
+        result.finish()
     }
 
     fn splat(&mut self, s: &SplatNode) -> Value {
@@ -1223,15 +1142,3 @@ fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
     }
 }
 
-/// cty's `ElementIterator` step `i`: (key, element).
-fn element_at(coll: &Value, i: usize) -> Option<(Value, Value)> {
-    let v = coll.elements_slice().get(i)?.clone();
-    let k = match coll {
-        Value::List(_) | Value::Tuple(_) => Value::int(i as i64),
-        Value::Set(_) => v.clone(),
-        Value::Map(m) => Value::String(m.keys().get(i)?.clone()),
-        Value::Object(o) => Value::string(o.object_type().names().get(i)?),
-        _ => return None,
-    };
-    Some((k, v))
-}

@@ -24,7 +24,7 @@ use super::{Blame, OpDiag, OpError};
 use runtime::convert::convert;
 use runtime::value::Str;
 use runtime::{Type, Value};
-use std::collections::HashMap;
+use ahash::AHashMap as HashMap;
 
 /// What a `for` expression iterates.
 #[derive(Clone, Debug)]
@@ -127,7 +127,7 @@ const INVALID_CONDITION: &str = "Invalid 'for' condition";
 
 impl ForCollector {
     pub fn new(kind: ForKind) -> ForCollector {
-        ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: HashMap::new() }
+        ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: HashMap::default() }
     }
 
     /// The check of the `if` clause evaluated once with `DynamicVal` key and
