@@ -246,8 +246,12 @@ fn run_batch(
     if jobs > 1 {
         return run_parallel(compiled, reader, writer, jobs, progress);
     }
+    let mut spare = String::new();
     while let Some(block) = reader.next_block()? {
-        writer.write(&evaluate_block(compiled, &block))?;
+        let out = evaluate_block(compiled, &block, std::mem::take(&mut spare));
+        writer.write(&out)?;
+        spare = out.text;
+        spare.clear();
         progress.set_position(reader.consumed);
     }
     writer.output.flush()?;
@@ -262,6 +266,10 @@ fn run_parallel<R: BufRead, W: Write + Send>(
     progress: &ProgressBar,
 ) -> std::io::Result<Totals> {
     let in_flight = jobs * 8;
+    // Output buffers go back to the workers once written, so that block
+    // buffers are not allocated in one thread and freed in another.
+    let spare_texts: Mutex<Vec<String>> = Mutex::new(Vec::new());
+    let spare_texts = &spare_texts;
     let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Block)>(in_flight);
     let work_rx = Mutex::new(work_rx);
     let (done_tx, done_rx) = mpsc::channel::<(usize, BlockOut)>();
@@ -280,6 +288,11 @@ fn run_parallel<R: BufRead, W: Write + Send>(
                 while let Some(out) = pending.remove(&next) {
                     writer.write(&out)?;
                     next += 1;
+                    let mut text = out.text;
+                    text.clear();
+                    if let Ok(mut spare) = spare_texts.lock() {
+                        spare.push(text);
+                    }
                     let _ = token_tx.send(());
                 }
             }
@@ -301,7 +314,8 @@ fn run_parallel<R: BufRead, W: Write + Send>(
                     Err(_) => break,
                 };
                 let Ok((seq, block)) = next else { break };
-                if done_tx.send((seq, evaluate_block(compiled, &block))).is_err() {
+                let text = spare_texts.lock().ok().and_then(|mut spare| spare.pop()).unwrap_or_default();
+                if done_tx.send((seq, evaluate_block(compiled, &block, text))).is_err() {
                     break;
                 }
             });
@@ -346,8 +360,8 @@ fn run_parallel<R: BufRead, W: Write + Send>(
     })
 }
 
-fn evaluate_block(compiled: &Compiled, block: &Block) -> BlockOut {
-    let mut out = BlockOut::default();
+fn evaluate_block(compiled: &Compiled, block: &Block, text: String) -> BlockOut {
+    let mut out = BlockOut { text, lines: 0, errors: 0 };
     for (line_no, range) in &block.lines {
         let line = block.bytes.get(range.clone()).unwrap_or_default();
         if evaluate_line(compiled, line, *line_no, &mut out.text) {
