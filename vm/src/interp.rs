@@ -165,6 +165,16 @@ fn for_span_of(f: &ForNode) -> impl Fn(Blame) -> Option<Span> + '_ {
     }
 }
 
+/// Where the parts of a splat are, for `vm::ops` diagnostics (reported
+/// without a context range; the splat has no range of its own here, so
+/// the source's stands for it).
+fn splat_span_of(s: &SplatNode) -> impl Fn(Blame) -> Option<Span> + '_ {
+    move |blame| match blame {
+        Blame::Operand(0) | Blame::Expr => Some(s.source_span),
+        _ => None,
+    }
+}
+
 fn dynamic() -> Value {
     Value::dynamic_unknown()
 }
@@ -688,92 +698,68 @@ impl<'a> Machine<'a> {
     }
 
     fn splat(&mut self, s: &SplatNode) -> Value {
+        use crate::ops::{SplatFinish, SplatSource};
         let mark = self.s.diags.len();
         let source = self.eval(&s.source);
         if self.errors_since(mark) {
             return dynamic();
         }
-        let mut sty = source.ty();
-        let auto_upgrade = !(sty.is_tuple() || sty.is_list() || sty.is_set());
-        if source.is_null() {
-            if auto_upgrade {
-                return Value::empty_tuple();
-            }
-            self.push(err(
-                "Splat of null value",
-                "Splat expressions (with the * symbol) cannot be applied to null sequences.",
-                s.source_span,
-            ));
+        let plan = match crate::ops::splat_source(&source) {
+            SplatSource::Done(v) => return v,
+            SplatSource::Error(e) => return self.op_result(Err(e), splat_span_of(s)),
+            SplatSource::Iterate(plan) => plan,
+        };
+        drop(source);
+        if plan.source_unknown() {
+            let probed = self.splat_probe(s, &plan, true);
+            return plan.unknown_result(&probed);
+        }
+        let items = plan.items();
+        if !self.grow_elems(items.len()) {
             return dynamic();
         }
-        if sty.is_dynamic() {
-            return dynamic();
-        }
-        let mut source = source;
-        let mut upgraded_unknown = false;
-        if auto_upgrade {
-            upgraded_unknown = !source.is_known();
-            source = Value::tuple(vec![source]);
-            sty = source.ty();
-        }
-        if !source.is_known() {
-            return Value::unknown(self.splat_result_type(s, &sty, true));
-        }
-        let elems = source.elements_slice();
-        if !self.grow_elems(elems.len()) {
-            return dynamic();
-        }
-        let mut vals = Vec::with_capacity(elems.len());
-        let mut is_known = true;
-        for item in elems {
+        let mut vals = Vec::with_capacity(items.len());
+        let mut rest_failed = false;
+        for item in items {
             self.set_local(s.slot, item.clone());
             let mark = self.s.diags.len();
             let v = self.eval(&s.each);
-            if self.errors_since(mark) {
-                is_known = false;
-            }
+            rest_failed |= self.errors_since(mark);
             vals.push(v);
         }
         self.set_local(s.slot, dynamic());
-        if upgraded_unknown {
-            return dynamic();
-        }
-        if !is_known {
-            return Value::unknown(self.splat_result_type(s, &sty, false));
-        }
-        if sty.is_list() || sty.is_set() {
-            if vals.is_empty() {
-                let ty = self.splat_result_type(s, &sty, true);
-                return Value::list_empty(ty.element_type().cloned().unwrap_or(Type::Dynamic));
+        match plan.finish(vals, rest_failed) {
+            Ok(SplatFinish::Value(v)) => v,
+            Ok(SplatFinish::UnknownOfProbedType) => {
+                let probed = self.splat_probe(s, &plan, false);
+                plan.unknown_result(&probed)
             }
-            return Value::list(vals).unwrap_or_else(|_| dynamic());
+            Ok(SplatFinish::EmptyListOfProbedType) => {
+                let probed = self.splat_probe(s, &plan, true);
+                plan.empty_list(&probed)
+            }
+            Err(e) => self.op_result(Err(e), splat_span_of(s)),
         }
-        Value::tuple(vals)
     }
 
-    /// The splat's result type from evaluating `each` over unknown items of
-    /// the source's element types; its diagnostics are kept only when `keep`.
-    fn splat_result_type(&mut self, s: &SplatNode, sty: &Type, keep: bool) -> Type {
+    /// The types `each` gives for unknowns of the plan's probe types; its
+    /// diagnostics are kept only when `keep`.
+    fn splat_probe(&mut self, s: &SplatNode, plan: &crate::ops::SplatPlan, keep: bool) -> Vec<Type> {
         let mark = self.s.diags.len();
         let saved = self.s.locals.get(s.slot as usize).cloned().unwrap_or_else(dynamic);
-        let ty = if let Some(ety) = sty.element_type().filter(|_| sty.is_list() || sty.is_set()) {
-            self.set_local(s.slot, Value::unknown(ety.clone()));
-            Type::list(self.eval(&s.each).ty())
-        } else if let Some(tt) = sty.tuple_type() {
-            let mut tys = Vec::with_capacity(tt.len());
-            for ety in tt.elems() {
-                self.set_local(s.slot, Value::unknown(ety.clone()));
-                tys.push(self.eval(&s.each).ty());
-            }
-            Type::tuple(tys)
-        } else {
-            Type::Dynamic
-        };
+        let probed = plan
+            .probe_types()
+            .into_iter()
+            .map(|ty| {
+                self.set_local(s.slot, Value::unknown(ty));
+                self.eval(&s.each).ty()
+            })
+            .collect();
         self.set_local(s.slot, saved);
         if !keep {
             self.s.diags.truncate(mark);
         }
-        ty
+        probed
     }
 
     fn call(&mut self, c: &CallNode) -> Value {
