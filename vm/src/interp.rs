@@ -250,7 +250,7 @@ impl<'a> Machine<'a> {
                     return dynamic();
                 }
                 let vals: Vec<Value> = items.iter().map(|i| self.eval(i)).collect();
-                Value::tuple(vals)
+                crate::ops::make_tuple(vals)
             }
             Node::Object(items) => self.object(items),
             Node::Template(parts, _) => self.template(parts),
@@ -387,42 +387,30 @@ impl<'a> Machine<'a> {
         if !self.grow_elems(items.len()) {
             return dynamic();
         }
-        let mut known = true;
-        let mut attrs: Vec<(String, Value)> = Vec::with_capacity(items.len());
+        let mut object = crate::ops::ObjectBuilder::with_capacity(items.len());
         for item in items {
-            let mark = self.s.diags.len();
-            let (key, key_span) = match &item.key {
-                ObjectKey::Name(k) => (k.clone(), Span::default()),
-                ObjectKey::Expr(node, span) => (self.eval(node), *span),
-            };
-            let key_errors = self.errors_since(mark);
-            let val = self.eval(&item.value);
-            if key_errors {
-                known = false;
-                continue;
-            }
-            if key.is_null() {
-                self.push(err("Null value as key", "Can't use a null value as a key.", item.value_span));
-                known = false;
-                continue;
-            }
-            let key = match convert(&key, &Type::String) {
-                Ok(k) => k,
-                Err(e) => {
-                    self.push(err("Incorrect key type", format!("Can't use this value as a key: {e}."), key_span));
-                    known = false;
-                    continue;
+            let (diag, key_span) = match &item.key {
+                ObjectKey::Name(key) => {
+                    let val = self.eval(&item.value);
+                    (object.push(key, false, val), Span::default())
+                }
+                ObjectKey::Expr(node, span) => {
+                    let mark = self.s.diags.len();
+                    let key = self.eval(node);
+                    let key_failed = self.errors_since(mark);
+                    let val = self.eval(&item.value);
+                    (object.push(&key, key_failed, val), *span)
                 }
             };
-            match key.as_str() {
-                Some(k) => attrs.push((k.to_string(), val)),
-                None => known = false,
+            if let Some(d) = diag {
+                self.push(d.to_diagnostic(|blame| match blame {
+                    Blame::Operand(0) => Some(key_span),
+                    Blame::Operand(1) => Some(item.value_span),
+                    _ => None,
+                }));
             }
         }
-        if !known {
-            return dynamic();
-        }
-        Value::object(attrs)
+        object.finish()
     }
 
     fn template(&mut self, parts: &[TemplatePart]) -> Value {
