@@ -237,13 +237,8 @@ impl<'a> Machine<'a> {
             Node::Index(ix) => {
                 let coll = self.eval(&ix.collection);
                 let key = self.eval(&ix.key);
-                match coll.hcl_index(&key) {
-                    Ok(v) => v,
-                    Err(e) => {
-                        self.push(err(e.summary, e.detail, ix.bracket));
-                        dynamic()
-                    }
-                }
+                let r = crate::ops::index(&coll, &key);
+                self.op_result(r, |_| Some(ix.bracket))
             }
             Node::Tuple(items) => {
                 if !self.grow_elems(items.len()) {
@@ -366,8 +361,8 @@ impl<'a> Machine<'a> {
     fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
         for step in steps {
             let r = match step {
-                Step::Attr(name, _, _) => v.hcl_get_attr(name),
-                Step::Index(key, _) => v.hcl_index(key),
+                Step::Attr(name, _, _) => crate::ops::get_attr(&v, name),
+                Step::Index(key, _) => crate::ops::index(&v, key),
             };
             match r {
                 Ok(next) => v = next,
@@ -375,8 +370,7 @@ impl<'a> Machine<'a> {
                     let span = match step {
                         Step::Attr(_, s, _) | Step::Index(_, s) => *s,
                     };
-                    self.push(err(e.summary, e.detail, span));
-                    return dynamic();
+                    return self.op_result(Err(e), |_| Some(span));
                 }
             }
         }
@@ -1106,12 +1100,7 @@ fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
             hint.set(i);
             o.vals().get(i)
         }
-        (Step::Index(Value::String(k), _), Value::Map(_)) => v.map_get(k.as_str()),
-        (Step::Index(Value::String(k), _), Value::Object(_)) => v.get_attr(k.as_str()),
-        (Step::Index(Value::Number(n), _), Value::List(_) | Value::Tuple(_)) => {
-            let i = usize::try_from(n.to_i64()?).ok()?;
-            v.index(i)
-        }
+        (Step::Index(key, _), _) => crate::ops::index_ref(v, key),
         _ => None,
     }
 }

@@ -14,27 +14,26 @@ fn step_error(e: TraversalError) -> Box<OpError> {
 /// `collection[key]` (hcl `Index`): list/tuple keys convert to numbers, map
 /// and object keys to strings.
 pub fn index(collection: &Value, key: &Value) -> OpResult {
-    // Fast paths for the common known cases; everything else (and every
-    // error) takes the reference-exact route.
-    match (collection, key) {
-        (Value::List(_) | Value::Tuple(_), Value::Number(n)) => {
-            if let Some(v) = n.to_i64().and_then(|i| usize::try_from(i).ok()).and_then(|i| collection.index(i)) {
-                return Ok(v.clone());
-            }
-        }
-        (Value::Map(m), Value::String(k)) => {
-            if let Some(v) = m.get(k) {
-                return Ok(v.clone());
-            }
-        }
-        (Value::Object(o), Value::String(k)) => {
-            if let Some(v) = o.get(k) {
-                return Ok(v.clone());
-            }
-        }
-        _ => {}
+    if let Some(v) = index_ref(collection, key) {
+        return Ok(v.clone());
     }
     collection.hcl_index(key).map_err(step_error)
+}
+
+/// The element `collection[key]` selects when that is a plain lookup in a
+/// known collection with a key of the collection's own key type (the
+/// common case, answered by reference); `None` for everything else,
+/// including every error: use [`index`] then.
+#[inline]
+pub fn index_ref<'v>(collection: &'v Value, key: &Value) -> Option<&'v Value> {
+    match (collection, key) {
+        (Value::List(_) | Value::Tuple(_), Value::Number(n)) => {
+            n.to_i64().and_then(|i| usize::try_from(i).ok()).and_then(|i| collection.index(i))
+        }
+        (Value::Map(m), Value::String(k)) => m.get(k),
+        (Value::Object(o), Value::String(k)) => o.get(k),
+        _ => None,
+    }
 }
 
 /// `v.name` (hcl `GetAttr`): objects by attribute, maps by key.

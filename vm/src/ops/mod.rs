@@ -46,7 +46,7 @@ mod operator;
 mod splat;
 mod template;
 
-pub use access::{get_attr, index, legacy_index};
+pub use access::{get_attr, index, index_ref, legacy_index};
 pub use conditional::{condition_choice, conditional, conditional_plan, CondBranch, CondPlan, Conditional};
 pub use construct::{make_tuple, ObjectBuilder};
 pub use for_expr::{for_element, for_source, ForCollector, ForKind, ForSource};
