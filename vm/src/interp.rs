@@ -267,7 +267,7 @@ impl<'a> Machine<'a> {
                         None => self.peek(&b.rhs),
                     };
                     if let (Some(l), Some(r)) = (l, r) {
-                        if let Some(v) = fast_binary(b.op, l, r) {
+                        if let Some(v) = crate::ops::binary_fast(ops_binary(b.op), l, r) {
                             return v;
                         }
                     }
@@ -1060,30 +1060,6 @@ fn is_string_node(n: &Node) -> bool {
     }
 }
 
-/// Operators on known, non-null operands of the parameter type, where the
-/// result needs no conversion and cannot fail. `None`: take the general path.
-#[inline]
-fn fast_binary(op: BinOp, l: &Value, r: &Value) -> Option<Value> {
-    use Value::{Bool, Number as Num, String as Str};
-    Some(match (op, l, r) {
-        (BinOp::Equal, Str(a), Str(b)) => Value::bool(a.as_str() == b.as_str()),
-        (BinOp::NotEqual, Str(a), Str(b)) => Value::bool(a.as_str() != b.as_str()),
-        (BinOp::Equal, Num(a), Num(b)) => Value::bool(a.equals(b)),
-        (BinOp::NotEqual, Num(a), Num(b)) => Value::bool(!a.equals(b)),
-        (BinOp::Equal, Bool(a), Bool(b)) => Value::bool(a == b),
-        (BinOp::NotEqual, Bool(a), Bool(b)) => Value::bool(a != b),
-        (BinOp::And, Bool(a), Bool(b)) => Value::bool(*a && *b),
-        (BinOp::Or, Bool(a), Bool(b)) => Value::bool(*a || *b),
-        (BinOp::LessThan, Num(_), Num(_)) => l.less_than(r).ok()?,
-        (BinOp::LessThanOrEqual, Num(_), Num(_)) => l.less_than_or_equal(r).ok()?,
-        (BinOp::GreaterThan, Num(_), Num(_)) => l.greater_than(r).ok()?,
-        (BinOp::GreaterThanOrEqual, Num(_), Num(_)) => l.greater_than_or_equal(r).ok()?,
-        (BinOp::Add | BinOp::Subtract | BinOp::Multiply | BinOp::Divide | BinOp::Modulo, Num(_), Num(_)) => {
-            crate::ops::binary(ops_binary(op), l, r).ok()?
-        }
-        _ => return None,
-    })
-}
 
 /// One literal step by reference, when it needs none of `hcl.Index`'s or
 /// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).

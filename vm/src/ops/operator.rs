@@ -95,6 +95,11 @@ pub fn binary(op: BinaryOp, lhs: &Value, rhs: &Value) -> OpResult {
 /// but never calls the operation: the result is an unknown of the result
 /// type (an `Err` whose diagnostics may be empty).
 pub fn binary_checked(op: BinaryOp, lhs: &Value, rhs: &Value, operands_failed: bool) -> OpResult {
+    if !operands_failed {
+        if let Some(v) = binary_fast(op, lhs, rhs) {
+            return Ok(v);
+        }
+    }
     let Some(want) = op.param_type() else {
         if operands_failed {
             return Err(Box::new(OpError { diags: Vec::new(), fallback: Value::Unknown(Type::Bool) }));
@@ -108,12 +113,6 @@ pub fn binary_checked(op: BinaryOp, lhs: &Value, rhs: &Value, operands_failed: b
         });
     };
     let result_type = op.result_type();
-    // Fast path: two known numbers or bools of the parameter type.
-    if !operands_failed {
-        if let Some(v) = known_fast_path(op, lhs, rhs) {
-            return v;
-        }
-    }
     let l = convert_operand(lhs, &want, "left", 0);
     let r = convert_operand(rhs, &want, "right", 1);
     let (l, r) = match (l, r) {
@@ -132,41 +131,51 @@ pub fn binary_checked(op: BinaryOp, lhs: &Value, rhs: &Value, operands_failed: b
     apply_known(op, &l, &r)
 }
 
-fn known_fast_path(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<OpResult> {
-    match (lhs, rhs) {
-        (Value::Number(_), Value::Number(_)) if op.param_type() == Some(Type::Number) => Some(apply_known(op, lhs, rhs)),
-        (Value::Bool(_), Value::Bool(_)) if op.param_type() == Some(Type::Bool) => Some(apply_known(op, lhs, rhs)),
-        _ => None,
-    }
+/// `lhs op rhs` when it succeeds on two known operands of one primitive
+/// type that need no conversion (the evaluator's hot path: no allocation,
+/// operands by reference); `None` for everything else, errors included:
+/// use [`binary`] then.
+#[inline]
+pub fn binary_fast(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<Value> {
+    use BinaryOp::*;
+    use Value::{Bool, Number as Num, String as Str};
+    let eq = match (op, lhs, rhs) {
+        (Eq | NotEq, Str(a), Str(b)) => a.as_str() == b.as_str(),
+        (Eq | NotEq, Num(a), Num(b)) => a.equals(b),
+        (Eq | NotEq, Bool(a), Bool(b)) => a == b,
+        (Eq | NotEq, _, _) => return None,
+        (_, Num(_), Num(_)) | (And | Or, Bool(_), Bool(_)) => return apply_known(op, lhs, rhs).ok(),
+        _ => return None,
+    };
+    Some(Value::Bool(eq == (op == Eq)))
 }
 
 /// The operator function's body, for known non-null operands of the
 /// parameter type.
 fn apply_known(op: BinaryOp, l: &Value, r: &Value) -> OpResult {
-    let result_type = op.result_type();
-    if let (Value::Number(a), Value::Number(b)) = (l, r) {
-        let n: Result<runtime::Number, NumberError> = match op {
-            BinaryOp::Add => a.add(b),
-            BinaryOp::Sub => a.sub(b),
-            BinaryOp::Mul => a.mul(b),
-            BinaryOp::Div => a.div(b),
-            BinaryOp::Mod => a.rem(b),
-            BinaryOp::Lt => return Ok(Value::Bool(a.cmp(b).is_lt())),
-            BinaryOp::Gt => return Ok(Value::Bool(a.cmp(b).is_gt())),
-            // cty: less-than, or equal by printed text (so two numbers of
-            // different precision that print alike compare both ways).
-            BinaryOp::Le => return Ok(Value::Bool(a.cmp(b).is_lt() || a.equals(b))),
-            BinaryOp::Ge => return Ok(Value::Bool(a.cmp(b).is_gt() || a.equals(b))),
-            _ => return Err(operation_failed(&"a bool is required", result_type)),
-        };
-        return n.map(Value::Number).map_err(|e| operation_failed(&e, result_type));
+    match (op, l, r) {
+        (BinaryOp::And, Value::Bool(a), Value::Bool(b)) => return Ok(Value::Bool(*a && *b)),
+        (BinaryOp::Or, Value::Bool(a), Value::Bool(b)) => return Ok(Value::Bool(*a || *b)),
+        _ => {}
     }
-    let logic = match op {
-        BinaryOp::And => l.and(r),
-        BinaryOp::Or => l.or(r),
-        _ => return Err(operation_failed(&"a number is required", result_type)),
+    let (Value::Number(a), Value::Number(b)) = (l, r) else {
+        return Err(operation_failed(&"a number is required", op.result_type()));
     };
-    logic.map_err(|e| operation_failed(&e, result_type))
+    let n: Result<runtime::Number, NumberError> = match op {
+        BinaryOp::Add => a.add(b),
+        BinaryOp::Sub => a.sub(b),
+        BinaryOp::Mul => a.mul(b),
+        BinaryOp::Div => a.div(b),
+        BinaryOp::Mod => a.rem(b),
+        BinaryOp::Lt => return Ok(Value::Bool(a.cmp(b).is_lt())),
+        BinaryOp::Gt => return Ok(Value::Bool(a.cmp(b).is_gt())),
+        // cty: less-than, or equal by printed text (so two numbers of
+        // different precision that print alike compare both ways).
+        BinaryOp::Le => return Ok(Value::Bool(a.cmp(b).is_lt() || a.equals(b))),
+        BinaryOp::Ge => return Ok(Value::Bool(a.cmp(b).is_gt() || a.equals(b))),
+        _ => return Err(operation_failed(&"a bool is required", op.result_type())),
+    };
+    n.map(Value::Number).map_err(|e| operation_failed(&e, op.result_type()))
 }
 
 /// Applies a unary operator to an operand whose evaluation succeeded.
