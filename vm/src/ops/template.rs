@@ -46,12 +46,18 @@ pub fn template_part(v: &Value) -> Result<TemplatePart, OpDiag> {
 /// [`template_part`] appending the text to `out` (what an evaluator
 /// streaming a template into one buffer wants). `Ok(false)`: the value is
 /// unknown and nothing was appended.
+#[inline]
 pub fn push_template_part(v: &Value, out: &mut String) -> Result<bool, OpDiag> {
+    // Strings, the common case, inline at the call site; the rest is not.
+    if let Value::String(s) = v {
+        out.push_str(s.as_str());
+        return Ok(true);
+    }
+    push_non_string_part(v, out)
+}
+
+fn push_non_string_part(v: &Value, out: &mut String) -> Result<bool, OpDiag> {
     match v {
-        Value::String(s) => {
-            out.push_str(s.as_str());
-            return Ok(true);
-        }
         Value::Null(_) => {
             return Err(OpDiag::new(
                 INVALID_INTERPOLATION,
