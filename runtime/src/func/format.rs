@@ -42,7 +42,7 @@ fn unrecognized(s: &str, p: usize) -> FnError {
 /// cty's formatFSM.
 fn format_fsm(fmt: &str, args: &[Value], ctx: &mut CallCtx) -> Result<String, FnError> {
     let b = fmt.as_bytes();
-    let mut out = String::new();
+    let mut out = String::with_capacity(fmt.len() + 16);
     let mut next_arg = 1;
     let mut highest = 0;
     let mut p = 0;
@@ -141,6 +141,9 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
     if v.mode != 'v' && arg.is_null() {
         return Err(unsupported(v, "null value cannot be formatted"));
     }
+    if fast_append(v, arg, out) {
+        return Ok(());
+    }
     match v.mode {
         'v' => {
             if !v.sharp {
@@ -170,8 +173,14 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
             Ok(())
         }
         's' | 'q' => {
-            let s = convert(arg, &Type::String).map_err(|e| unsupported(v, e))?;
-            let s = s.as_str().unwrap_or("");
+            let converted;
+            let s = match arg {
+                Value::String(s) => s.as_str(),
+                _ => {
+                    converted = convert(arg, &Type::String).map_err(|e| unsupported(v, e))?;
+                    converted.as_str().unwrap_or("")
+                }
+            };
             let s = match v.prec {
                 Some(p) if p > 0 => {
                     let end = s.grapheme_indices(true).nth(p).map_or(s.len(), |(i, _)| i);
@@ -194,6 +203,132 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
             v.offset
         ))),
     }
+}
+
+/// No flag, width or argument index other than the next one: the verbs
+/// whose text is the value's own text.
+fn is_plain(v: &Verb) -> bool {
+    !(v.zero || v.sharp || v.plus || v.minus || v.space) && v.width.is_none()
+}
+
+/// The common verbs without the general machinery: `%s` of a string, `%d`
+/// of an integer that fits i64 and `%.Nf` where [`fixed_point`] can prove
+/// the rounding. False when the general path must run (it also produces
+/// every error).
+fn fast_append(v: &Verb, arg: &Value, out: &mut String) -> bool {
+    if !is_plain(v) {
+        return false;
+    }
+    match (v.mode, arg) {
+        ('s', Value::String(s)) if v.prec.is_none() => {
+            out.push_str(s.as_str());
+            true
+        }
+        ('d', Value::Number(n)) if v.prec.is_none() => match n.to_i64() {
+            Some(i) => {
+                push_u128(out, i < 0, i.unsigned_abs() as u128);
+                true
+            }
+            None => false,
+        },
+        ('f', Value::Number(n)) => fixed_point(n, v.prec.unwrap_or(6), out),
+        _ => false,
+    }
+}
+
+/// Writes `-`(if `neg`) and the decimal digits of `m`.
+fn push_u128(out: &mut String, neg: bool, mut m: u128) {
+    let mut buf = [0u8; 40];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        buf[i] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if neg {
+        out.push('-');
+    }
+    out.extend(buf[i..].iter().map(|&b| b as char));
+}
+
+/// Largest precision the fixed-point fast path handles (10^20 times a
+/// 53-bit mantissa stays below 2^128).
+const FAST_FIXED_MAX_PREC: usize = 20;
+
+/// Go's `%.Nf` of a big.Float (`Text('f', N)`: the exact decimal value
+/// rounded to N places, halfway cases to even) when the result can be
+/// proven cheaply; false otherwise.
+///
+/// Integers that fit i64 are exact. For other values, `f = to_f64()` is
+/// within one f64 ulp `2^e` of the exact value `x`, so with
+/// `f = m·2^e` (s = -e > 0) the exact `x·10^N·2^s` lies within `10^N` of
+/// `P = m·10^N`. Writing `P = q·2^s + r`, when `r` is more than `10^N`
+/// away from the halfway point `2^(s-1)` (and `10^N < 2^(s-1)`), every
+/// value in that interval rounds to the same `q` or `q+1`, which is
+/// therefore Go's result. Near-halfway values and zero (whose sign the
+/// f64 may not carry) take the general path.
+fn fixed_point(n: &Number, prec: usize, out: &mut String) -> bool {
+    if prec > FAST_FIXED_MAX_PREC {
+        return false;
+    }
+    let scale = 10u128.pow(prec as u32);
+    let (neg, q) = if let Some(i) = n.to_i64() {
+        if i == 0 {
+            return false;
+        }
+        match (i.unsigned_abs() as u128).checked_mul(scale) {
+            Some(q) => (i < 0, q),
+            None => return false,
+        }
+    } else {
+        let f = n.to_f64();
+        if !f.is_finite() || f == 0.0 {
+            return false;
+        }
+        let bits = f.to_bits();
+        let biased = ((bits >> 52) & 0x7ff) as i64;
+        if biased == 0 {
+            return false; // subnormal
+        }
+        let m = (bits & ((1u64 << 52) - 1)) | (1u64 << 52);
+        let s = 1075 - biased; // f = m·2^-s
+        if !(1..=120).contains(&s) {
+            return false;
+        }
+        let p = m as u128 * scale;
+        let q = p >> s;
+        let r = p & ((1u128 << s) - 1);
+        let half = 1u128 << (s - 1);
+        if scale >= half {
+            return false;
+        }
+        let q = if r + scale < half {
+            q
+        } else if r > half + scale {
+            q + 1
+        } else {
+            return false;
+        };
+        (f < 0.0, q)
+    };
+    let int = q / scale;
+    let frac = q % scale;
+    push_u128(out, neg, int);
+    if prec > 0 {
+        out.push('.');
+        let mut buf = [b'0'; FAST_FIXED_MAX_PREC];
+        let digits = &mut buf[..prec];
+        let mut rest = frac;
+        for d in digits.iter_mut().rev() {
+            *d = b'0' + (rest % 10) as u8;
+            rest /= 10;
+        }
+        out.extend(digits.iter().map(|&b| b as char));
+    }
+    true
 }
 
 /// cty's own padding for %v, %s and %q: a width in grapheme clusters.
@@ -402,6 +537,96 @@ mod tests {
             }
         }
         assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+
+    /// Numbers for the fast-path differential tests: decimal literals of
+    /// many shapes (halfway and near-halfway ones included), quotients,
+    /// f64 values and integers, each with both signs.
+    fn sample_numbers() -> Vec<Number> {
+        let mut texts: Vec<String> = [
+            "0.125", "2.5", "0.5", "1.5", "1.005", "1.015", "1.025", "0.045", "4534.23", "921.75", "0.001", "0.005",
+            "0.0049999999999999999999", "0.00500000000000000001", "123456789.125", "9007199254740993.5", "1e-30",
+            "1e21", "1e22", "9223372036854775807", "9223372036854775808", "0.1", "0.2", "0.3", "1e-7", "5e-324",
+            "2.675", "1.0000000000000002", "0.9999999999999999", "99.995", "99.9949999", "0.00000095",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let mut seed: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..400 {
+            let int = next() % 1_000_000;
+            let frac_digits = (next() % 12) as usize;
+            let frac = next() % 10u64.pow(frac_digits as u32);
+            texts.push(format!("{int}.{frac:0frac_digits$}"));
+            // Exact halfway decimals at a few places.
+            texts.push(format!("{}.{}5", next() % 1000, next() % 100));
+        }
+        let mut nums: Vec<Number> = texts.iter().map(|t| Number::parse(t).unwrap()).collect();
+        for (a, b) in [(1, 3), (2, 3), (1, 7), (10, 8), (-5, 16), (1, 1024), (22, 7)] {
+            nums.push(Number::from_i64(a).div(&Number::from_i64(b)).unwrap());
+        }
+        for f in [0.1f64, 0.125, 2.675, 1e15 + 0.3, 1e-5, 123.456, 0.0, -0.0] {
+            nums.push(Number::from_f64(f).unwrap());
+        }
+        for i in [0i64, 1, 7, 42, 100000, i64::MAX, i64::MIN + 1] {
+            nums.push(Number::from_i64(i));
+        }
+        nums.push(Number::pos_inf());
+        let negs: Vec<Number> = nums.iter().map(|n| n.neg()).collect();
+        nums.extend(negs);
+        nums
+    }
+
+    /// Every verb the fast path answers agrees with `Number::go_format`, and
+    /// the fast path does answer most of the common cases.
+    #[test]
+    fn fast_paths_match_go_format() {
+        use super::{fast_append, Verb};
+        use crate::number::GoFormatSpec;
+        let mut fast = 0;
+        let mut total = 0;
+        let mut failures = Vec::new();
+        for n in sample_numbers() {
+            let arg = Value::Number(n.clone());
+            for (mode, prec) in (0..=22).map(|p| ('f', Some(p))).chain([('f', None), ('d', None)]) {
+                total += 1;
+                let v = Verb { raw: "%", mode, prec, arg_num: 1, ..Verb::default() };
+                let mut got = String::from("<");
+                if !fast_append(&v, &arg, &mut got) {
+                    continue;
+                }
+                fast += 1;
+                let spec = GoFormatSpec {
+                    verb: mode,
+                    plus: false,
+                    minus: false,
+                    space: false,
+                    zero: false,
+                    sharp: false,
+                    width: None,
+                    precision: prec,
+                };
+                let want = n.go_format(&spec).map(|s| format!("<{s}"));
+                if want.as_deref() != Ok(got.as_str()) {
+                    failures.push(format!("{mode} {prec:?} {}: want {want:?} got {got:?}", n.to_text_general().unwrap_or_default()));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures[..failures.len().min(20)].join("\n"));
+        assert!(fast * 2 > total, "fast path answered only {fast} of {total}");
+    }
+
+    #[test]
+    fn fast_string_and_integer_verbs() {
+        assert_eq!(format("%s|%d|%d|%.2f|%f", vec![Value::string("héllo"), Value::int(-42), Value::int(0), Value::int(3), arg("0.5")]),
+            Ok("héllo|-42|0|3.00|0.500000".to_string()));
+        assert_eq!(format("%.2f %.2f %.2f", vec![arg("0.125"), arg("-0.001"), arg("4534.23")]), Ok("0.12 -0.00 4534.23".to_string()));
     }
 
     /// The reference pads %s/%v/%q to any width; beyond the number verbs'

@@ -286,6 +286,21 @@ pub(crate) fn charge(budget: &mut dyn SizeBudget, units: u64) -> Result<(), FnEr
 
 struct Entry {
     def: FunctionDef,
+    /// The return type when it does not depend on the arguments (the
+    /// stdlib's fixed-type functions), so calls skip the type callback.
+    static_ret: Option<Type>,
+}
+
+/// Converted arguments of one call; calls rarely pass more than four.
+type ArgVec = smallvec::SmallVec<[Value; 4]>;
+
+/// The outcome of [`FunctionTable::check_args`].
+enum ArgCheck {
+    /// All arguments passed; `any_unknown` when the unknown short-circuit
+    /// applies.
+    Ready { any_unknown: bool },
+    /// cty's dynamic short-circuit: the return type is dynamic.
+    DynamicArg,
 }
 
 /// A set of callable functions. Build once, share behind an `Arc`.
@@ -318,14 +333,18 @@ impl FunctionTable {
     /// Terraform-style names (`try` and `can` are special forms of the VM).
     pub fn stdlib() -> FunctionTable {
         let mut t = FunctionTable::empty();
-        for def in stdlib_defs() {
+        for (def, static_ret) in table::stdlib_entries() {
             // The stdlib names are distinct, valid identifiers.
-            let _ = t.register(def);
+            let _ = t.register_entry(def, static_ret);
         }
         t
     }
 
     pub fn register(&mut self, def: FunctionDef) -> Result<FuncId, RegisterError> {
+        self.register_entry(def, None)
+    }
+
+    fn register_entry(&mut self, def: FunctionDef, static_ret: Option<Type>) -> Result<FuncId, RegisterError> {
         if !valid_name(&def.name) {
             return Err(RegisterError::InvalidName(def.name));
         }
@@ -341,7 +360,7 @@ impl FunctionTable {
         }
         let id = u32::try_from(self.entries.len()).map_err(|_| RegisterError::TooManyFunctions)?;
         self.by_name.insert(def.name.clone(), FuncId(id));
-        self.entries.push(Entry { def });
+        self.entries.push(Entry { def, static_ret });
         Ok(FuncId(id))
     }
 
@@ -420,6 +439,11 @@ impl FunctionTable {
         let Some(p) = sig.param_for(i) else {
             return Ok(v.clone());
         };
+        // Conversion to the dynamic type or to the value's own type is the
+        // identity; skip the conversion planner.
+        if p.ty.is_dynamic() || v.has_type(&p.ty) {
+            return Ok(v.clone());
+        }
         convert(v, &p.ty).map_err(|e| CallError {
             arg_index: Some(i),
             site: ErrorSite::Argument(i),
@@ -431,7 +455,7 @@ impl FunctionTable {
     /// Arity check, argument conversion and the call.
     pub fn call(&self, id: FuncId, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, Vec<CallError>> {
         self.check_arity(id, args.len()).map_err(|e| vec![e])?;
-        let mut converted = Vec::with_capacity(args.len());
+        let mut converted: ArgVec = ArgVec::with_capacity(args.len());
         let mut errors = Vec::new();
         for (i, a) in args.iter().enumerate() {
             match self.convert_arg(id, i, a) {
@@ -451,44 +475,96 @@ impl FunctionTable {
     /// cty's `Function.Call` on arguments that already passed
     /// [`FunctionTable::check_arity`] and [`FunctionTable::convert_arg`].
     pub fn call_converted(&self, id: FuncId, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, CallError> {
-        let def = &self.entry(id).def;
-        self.invoke(def, args, budget).map_err(|e| self.to_call_error(def, args.len(), e))
+        let entry = self.entry(id);
+        self.invoke(entry, args, budget).map_err(|e| self.to_call_error(&entry.def, args.len(), e))
     }
 
-    fn invoke(&self, def: &FunctionDef, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+    fn invoke(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+        let def = &entry.def;
         let sig = &def.signature;
-        let ret = match self.return_type(def, args)? {
-            Some(t) => t,
-            None => Type::Dynamic,
+        let computed;
+        let ret: &Type = match self.check_args(sig, args)? {
+            ArgCheck::Ready { any_unknown } => {
+                // With no unknown argument a parameter refuses, the
+                // short-circuit below cannot fire.
+                let ret = match &entry.static_ret {
+                    Some(t) => t,
+                    None => {
+                        computed = (def.return_type)(args)?;
+                        &computed
+                    }
+                };
+                if any_unknown {
+                    return Ok(Value::Unknown(ret.clone()));
+                }
+                ret
+            }
+            ArgCheck::DynamicArg => {
+                if Self::refused_unknown(sig, args) {
+                    return Ok(Value::Unknown(Type::Dynamic));
+                }
+                &Type::Dynamic
+            }
         };
+        let mut ctx = CallCtx { budget, regexes: &self.regex_cache };
+        (def.imp)(args, ret, &mut ctx)
+    }
+
+    /// An argument is unknown and its parameter does not allow unknowns
+    /// (cty's unknown short-circuit).
+    fn refused_unknown(sig: &Signature, args: &[Value]) -> bool {
         for (i, a) in args.iter().enumerate() {
             let Some(p) = sig.param_for(i) else { break };
             if !a.is_known() && !p.allow_unknown {
-                return Ok(Value::Unknown(ret));
+                return true;
             }
         }
-        let mut ctx = CallCtx { budget, regexes: &self.regex_cache };
-        (def.imp)(args, &ret, &mut ctx)
+        false
     }
 
-    /// cty `ReturnTypeForValues`; `Ok(None)` is the dynamic short-circuit
-    /// for a dynamic-typed argument to a parameter that does not allow it.
-    fn return_type(&self, def: &FunctionDef, args: &[Value]) -> Result<Option<Type>, FnError> {
-        let sig = &def.signature;
+    /// The argument checks of cty `ReturnTypeForValues`, in its order:
+    /// null arguments, then dynamic-typed arguments (the dynamic
+    /// short-circuit, [`ArgCheck::DynamicArg`]), then type conformance.
+    /// Also notes whether any argument trips the unknown short-circuit, so
+    /// the common case walks the arguments once.
+    fn check_args(&self, sig: &Signature, args: &[Value]) -> Result<ArgCheck, FnError> {
+        let mut any_unknown = false;
         for (i, a) in args.iter().enumerate() {
             let Some(p) = sig.param_for(i) else { break };
-            if a.is_null() && !p.allow_null {
-                return Err(FnError::arg(i, "argument must not be null"));
-            }
-            if matches!(a, Value::Null(Type::Dynamic) | Value::Unknown(Type::Dynamic)) {
-                if !p.allow_dynamic {
-                    return Ok(None);
+            match a {
+                Value::Null(t) => {
+                    if !p.allow_null {
+                        return Err(FnError::arg(i, "argument must not be null"));
+                    }
+                    if t.is_dynamic() {
+                        if !p.allow_dynamic {
+                            return Ok(ArgCheck::DynamicArg);
+                        }
+                        continue;
+                    }
                 }
-            } else if !a.ty().conforms_to(&p.ty) {
-                return Err(FnError::arg(i, crate::convert::mismatch_message(&a.ty(), &p.ty)));
+                Value::Unknown(t) => {
+                    if t.is_dynamic() {
+                        if !p.allow_dynamic {
+                            return Ok(ArgCheck::DynamicArg);
+                        }
+                        any_unknown |= !p.allow_unknown;
+                        continue;
+                    }
+                    any_unknown |= !p.allow_unknown;
+                }
+                _ => {}
+            }
+            // `has_type` is exact equality, which implies conformance and
+            // needs no type clone.
+            if !p.ty.is_dynamic() && !a.has_type(&p.ty) {
+                let t = a.ty();
+                if !t.conforms_to(&p.ty) {
+                    return Err(FnError::arg(i, crate::convert::mismatch_message(&t, &p.ty)));
+                }
             }
         }
-        (def.return_type)(args).map(Some)
+        Ok(ArgCheck::Ready { any_unknown })
     }
 
     fn to_call_error(&self, def: &FunctionDef, nargs: usize, e: FnError) -> CallError {

@@ -12,17 +12,22 @@ use std::sync::Arc;
 type Imp = fn(&[Value], &Type, &mut CallCtx) -> Result<Value, FnError>;
 type Ty = fn(&[Value]) -> Result<Type, FnError>;
 
-fn def(name: &str, params: Vec<Param>, var_param: Option<Param>, ty: Ty, imp: Imp) -> FunctionDef {
-    FunctionDef {
+/// A definition plus its return type when that is fixed.
+type Entry = (FunctionDef, Option<Type>);
+
+fn def(name: &str, params: Vec<Param>, var_param: Option<Param>, ty: Ty, imp: Imp) -> Entry {
+    let def = FunctionDef {
         name: name.to_string(),
         signature: Signature { params, var_param, pure: true },
         return_type: Arc::new(ty),
         imp: Arc::new(imp),
-    }
+    };
+    (def, None)
 }
 
-fn fixed(name: &str, params: Vec<Param>, var_param: Option<Param>, ret: Type, imp: Imp) -> FunctionDef {
-    FunctionDef::with_static_type(name, Signature { params, var_param, pure: true }, ret, Arc::new(imp))
+fn fixed(name: &str, params: Vec<Param>, var_param: Option<Param>, ret: Type, imp: Imp) -> Entry {
+    let sig = Signature { params, var_param, pure: true };
+    (FunctionDef::with_static_type(name, sig, ret.clone(), Arc::new(imp)), Some(ret))
 }
 
 fn p(name: &str, ty: Type) -> Param {
@@ -31,6 +36,11 @@ fn p(name: &str, ty: Type) -> Param {
 
 /// All stdlib functions of the oracle's table except `try` and `can`.
 pub fn stdlib_defs() -> Vec<FunctionDef> {
+    stdlib_entries().into_iter().map(|(def, _)| def).collect()
+}
+
+/// [`stdlib_defs`] with each function's fixed return type, if it has one.
+pub(super) fn stdlib_entries() -> Vec<Entry> {
     use Type::{Bool as B, Dynamic as D, Number as N, String as S};
     let list_s = || Type::list(S);
     let list_d = || Type::list(D);
@@ -128,11 +138,11 @@ pub fn stdlib_defs() -> Vec<FunctionDef> {
         def("csvdecode", vec![p("str", S)], None, enc::csvdecode_type, enc::csvdecode),
         fixed("timeadd", vec![p("timestamp", S), p("duration", S)], None, S, datetime::timeadd),
         // conversions
-        conversion::to_func("tostring", S),
-        conversion::to_func("tonumber", N),
-        conversion::to_func("tobool", B),
-        conversion::to_func("tolist", list_d()),
-        conversion::to_func("toset", set_d()),
-        conversion::to_func("tomap", Type::map(D)),
+        (conversion::to_func("tostring", S), None),
+        (conversion::to_func("tonumber", N), None),
+        (conversion::to_func("tobool", B), None),
+        (conversion::to_func("tolist", list_d()), None),
+        (conversion::to_func("toset", set_d()), None),
+        (conversion::to_func("tomap", Type::map(D)), None),
     ]
 }
