@@ -95,8 +95,12 @@ pub fn concat(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
 // ----- contains, distinct, element --------------------------------------------
 
 pub fn contains(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
-    let t = args[0].ty();
-    if !t.is_list() && !t.is_tuple() && !t.is_set() {
+    let searchable = match &args[0] {
+        Value::List(_) | Value::Tuple(_) | Value::Set(_) => true,
+        Value::Null(t) | Value::Unknown(t) => t.is_list() || t.is_tuple() || t.is_set(),
+        _ => false,
+    };
+    if !searchable {
         return Err(FnError::new("argument must be list, tuple, or set"));
     }
     if args[0].is_null() {
@@ -110,9 +114,18 @@ pub fn contains(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnEr
             return Ok(Value::Bool(s.contains(&args[1])));
         }
     }
+    let needle = &args[1];
     let mut unknown = false;
     for e in args[0].elements_slice() {
-        match args[1].equals_tri(e) {
+        // Two known strings are equal exactly when their (NFC) texts are,
+        // which is what `equals_tri` decides for them too.
+        if let (Value::String(a), Value::String(b)) = (needle, e) {
+            if a == b {
+                return Ok(Value::Bool(true));
+            }
+            continue;
+        }
+        match needle.equals_tri(e) {
             crate::value::Tri::True => return Ok(Value::Bool(true)),
             crate::value::Tri::Unknown => unknown = true,
             crate::value::Tri::False => {}
@@ -254,9 +267,17 @@ pub fn keys_type(args: &[Value]) -> Result<Type, FnError> {
 }
 
 pub fn keys(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
-    match args[0].ty() {
-        Type::Object(ot) => Ok(Value::tuple(ot.names().iter().map(|n| Value::string(n)).collect())),
-        _ => {
+    let object_type = match &args[0] {
+        Value::Object(o) => Some(o.object_type()),
+        Value::Null(Type::Object(ot)) | Value::Unknown(Type::Object(ot)) => Some(ot),
+        _ => None,
+    };
+    match object_type {
+        // Attribute names in a type are NFC already; share their storage.
+        Some(ot) => Ok(Value::tuple(
+            ot.names().iter().map(|n| Value::String(crate::value::Str::from_nfc_arc(n.clone()))).collect(),
+        )),
+        None => {
             let Some(m) = args[0].as_map() else {
                 return Ok(Value::Unknown(ret.clone()));
             };
@@ -293,7 +314,7 @@ pub fn lookup_type(args: &[Value]) -> Result<Type, FnError> {
             }
         }
         Type::Map(e) => {
-            if convert(&args[2], &e).is_err() {
+            if !args[2].has_type(&e) && convert(&args[2], &e).is_err() {
                 return Err(FnError::arg(2, "the default value must have the same type as the map elements"));
             }
             Ok((*e).clone())
@@ -307,18 +328,15 @@ pub fn lookup(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnEr
     if !args[0].is_wholly_known() {
         return Ok(Value::Unknown(ret.clone()));
     }
-    match &args[0] {
-        Value::Object(o) => {
-            if let Some(v) = o.get(&crate::strings::normalize_nfc(key)) {
-                return Ok(v.clone());
-            }
-        }
-        Value::Map(m) => {
-            if let Some(v) = m.get(&crate::strings::normalize_nfc(key)) {
-                return Ok(v.clone());
-            }
-        }
-        _ => {}
+    // String values are NFC by construction, as are attribute names and
+    // map keys, so the key is used as it is.
+    let found = match &args[0] {
+        Value::Object(o) => o.get(key),
+        Value::Map(m) => m.get(key),
+        _ => None,
+    };
+    if let Some(v) = found {
+        return Ok(v.clone());
     }
     convert(&args[2], ret).map_err(|e| FnError::new(e.to_string()))
 }

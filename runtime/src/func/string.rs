@@ -41,12 +41,28 @@ fn simple_title(c: char) -> char {
 
 pub fn upper(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    if s.is_ascii() {
+        return Ok(ascii_case(&args[0], s, u8::is_ascii_lowercase, str::to_ascii_uppercase));
+    }
     Ok(Value::from_string(s.chars().map(simple_upper).collect()))
 }
 
 pub fn lower(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    if s.is_ascii() {
+        return Ok(ascii_case(&args[0], s, u8::is_ascii_uppercase, str::to_ascii_lowercase));
+    }
     Ok(Value::from_string(s.chars().map(simple_lower).collect()))
+}
+
+/// Case mapping of ASCII text, where Go's simple mapping is the ASCII one:
+/// the argument itself when no byte changes (the common "already lower
+/// case" check), else the mapped copy (ASCII is NFC).
+fn ascii_case(arg: &Value, s: &str, changes: fn(&u8) -> bool, map: fn(&str) -> String) -> Value {
+    if matches!(arg, Value::String(_)) && !s.as_bytes().iter().any(changes) {
+        return arg.clone();
+    }
+    Value::from_string(map(s))
 }
 
 /// Go's `strings.Title` word separators.
@@ -169,7 +185,8 @@ pub fn join(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErro
         }
     }
     ctx.charge(total)?;
-    let mut out = String::new();
+    // `total` bounds the output (it counts one separator per element).
+    let mut out = String::with_capacity(usize::try_from(total).unwrap_or(0));
     let mut first = true;
     for (ai, l) in lists.iter().enumerate() {
         for (ei, e) in l.elements_slice().iter().enumerate() {
@@ -258,4 +275,41 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
         }
     }
     Ok(Value::string(&sub[..i]))
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::func::{Budget, FunctionTable};
+    use crate::value::Value;
+
+    fn call(name: &str, args: Vec<Value>) -> Value {
+        let t = FunctionTable::stdlib();
+        let id = t.lookup(name).expect("stdlib function");
+        t.call(id, &args, &mut Budget::unlimited()).expect("call succeeds")
+    }
+
+    /// The ASCII fast path and the general mapping agree with Go's simple
+    /// case mapping.
+    #[test]
+    fn case_mapping() {
+        let rows: &[(&str, &str, &str)] = &[
+            ("lower", "Hello-World_1", "hello-world_1"),
+            ("lower", "already lower", "already lower"),
+            ("lower", "", ""),
+            ("lower", "ÀB\u{130}", "àbi"),
+            ("upper", "MiXeD 42", "MIXED 42"),
+            ("upper", "UPPER", "UPPER"),
+            ("upper", "straße", "STRAßE"),
+        ];
+        for &(f, input, want) in rows {
+            assert_eq!(call(f, vec![Value::string(input)]).as_str(), Some(want), "{f}({input:?})");
+        }
+    }
+
+    #[test]
+    fn join_sizes_output_exactly() {
+        let list = Value::list(vec![Value::string("a"), Value::string("bb"), Value::string("ccc")]).unwrap();
+        assert_eq!(call("join", vec![Value::string(", "), list.clone()]).as_str(), Some("a, bb, ccc"));
+        assert_eq!(call("join", vec![Value::string(""), list.clone(), list]).as_str(), Some("abbcccabbccc"));
+    }
 }
