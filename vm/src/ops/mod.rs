@@ -16,19 +16,28 @@
 //! - [`unary`]`(UnaryOp, &v) -> OpResult`.
 //! - [`binary_checked`] / [`unary_checked`]: the same when an operand's
 //!   evaluation already reported errors (only conversion errors are added).
+//! - [`binary_fast`]`(op, &lhs, &rhs) -> Option<Value>`: the plain-success
+//!   cases on known primitive operands, by reference and without
+//!   allocating (the evaluator's hot path; `binary` starts with it too).
 //!
 //! Accessors (`hcl.Index`, `hcl.GetAttr`; blame [`Blame::Step`]):
 //! - [`index`]`(&collection, &key) -> OpResult` (`c[k]`, `c.0` too: see
 //!   [`legacy_index`]), [`get_attr`]`(&v, name) -> OpResult`.
+//! - [`index_ref`]`(&collection, &key) -> Option<&Value>`: plain lookups by
+//!   reference (what `index` tries first).
 //!
 //! Templates:
 //! - [`template_part`]`(&v) -> Result<TemplatePart, OpDiag>` — one
-//!   interpolation of a template with several parts.
+//!   interpolation of a template with several parts;
+//!   [`push_template_part`] appends it to a buffer instead.
 //! - [`template_join`]`(&tuple) -> OpResult` — the `%{for}` directive's join.
 //!
 //! Conditionals: [`conditional`]`(&cond, &t, &f) -> Conditional` (both
 //! results are evaluated first, as hcl does; only the chosen one's
-//! diagnostics survive, see [`Conditional`]).
+//! diagnostics survive, see [`Conditional`]). The same in hcl's order of
+//! evaluation (the condition only after the results' types unify):
+//! [`conditional_plan`]`(&t, &f)`, [`condition_choice`]`(&cond)`,
+//! [`CondPlan::finish`].
 //!
 //! Constructors: [`make_tuple`], [`ObjectBuilder`] (`{k = v}`).
 //!
