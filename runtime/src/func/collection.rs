@@ -24,8 +24,12 @@ fn charge_elems(ctx: &mut CallCtx, n: usize) -> Result<(), FnError> {
 // ----- length ---------------------------------------------------------------
 
 pub fn length_type(args: &[Value]) -> Result<Type, FnError> {
-    let t = args[0].ty();
-    if !(t.is_tuple() || t.is_list() || t.is_map() || t.is_set() || t.is_dynamic()) {
+    let measurable = match &args[0] {
+        Value::List(_) | Value::Map(_) | Value::Set(_) | Value::Tuple(_) => true,
+        Value::Null(t) | Value::Unknown(t) => t.is_tuple() || t.is_list() || t.is_map() || t.is_set() || t.is_dynamic(),
+        _ => false,
+    };
+    if !measurable {
         return Err(FnError::new("collection must be a list, a map or a tuple"));
     }
     Ok(Type::Number)
@@ -303,23 +307,31 @@ pub fn values(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnEr
 }
 
 pub fn lookup_type(args: &[Value]) -> Result<Type, FnError> {
-    match args[0].ty() {
-        Type::Object(ot) => {
-            let Some(key) = args[1].as_str() else {
-                return Ok(Type::Dynamic);
-            };
-            match ot.attr_type(key) {
-                Some(t) => Ok(t.clone()),
-                None => Ok(args[2].ty()),
-            }
-        }
-        Type::Map(e) => {
-            if !args[2].has_type(&e) && convert(&args[2], &e).is_err() {
+    // Borrow the collection's type instead of cloning it from `ty()`.
+    let (object, map_elem) = match &args[0] {
+        Value::Object(o) => (Some(&**o.object_type()), None),
+        Value::Map(m) => (None, Some(m.element_type())),
+        Value::Null(Type::Object(ot)) | Value::Unknown(Type::Object(ot)) => (Some(&**ot), None),
+        Value::Null(Type::Map(e)) | Value::Unknown(Type::Map(e)) => (None, Some(&**e)),
+        _ => (None, None),
+    };
+    if let Some(ot) = object {
+        let Some(key) = args[1].as_str() else {
+            return Ok(Type::Dynamic);
+        };
+        return match ot.attr_type(key) {
+            Some(t) => Ok(t.clone()),
+            None => Ok(args[2].ty()),
+        };
+    }
+    match map_elem {
+        Some(e) => {
+            if !args[2].has_type(e) && convert(&args[2], e).is_err() {
                 return Err(FnError::arg(2, "the default value must have the same type as the map elements"));
             }
-            Ok((*e).clone())
+            Ok(e.clone())
         }
-        _ => Err(FnError::arg(0, "lookup() requires a map as the first argument")),
+        None => Err(FnError::arg(0, "lookup() requires a map as the first argument")),
     }
 }
 
