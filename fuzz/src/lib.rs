@@ -5,6 +5,10 @@
 //!   (`start <= end <= len`);
 //! - an input that yields no error diagnostics parses the same way again
 //!   (same tree, same diagnostics) — the parser has no hidden state.
+//!
+//! The compile-and-evaluate targets (`eval_*`) use [`eval`].
+
+pub mod eval;
 
 use bumpalo::Bump;
 use compiler::Interner;

@@ -1,0 +1,9 @@
+//! Compile-and-evaluate fuzzing: input decoding ([`input`]), the invariants
+//! ([`check`]) and a metering allocator ([`meter`]). This module uses only
+//! the `hclvm` facade and std, so `tests/fuzz_regressions.rs` in the root
+//! crate includes it by path and replays saved reproducers through the very
+//! same checks.
+
+pub mod check;
+pub mod input;
+pub mod meter;

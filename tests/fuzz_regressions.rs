@@ -1,0 +1,107 @@
+//! Replays the reproducers the `eval_*` fuzz targets found (saved under
+//! `fuzz/regressions/<target>/`) through the very checks the targets run
+//! (`fuzz/src/eval`, included by path), so a fixed crash stays fixed without
+//! building the fuzz workspace. Every saved file must have a test here.
+
+#[path = "../fuzz/src/eval/mod.rs"]
+#[allow(dead_code)]
+mod eval;
+
+use hclvm::{SourceKind, Value};
+use std::path::PathBuf;
+
+#[global_allocator]
+static ALLOC: eval::meter::MeteredAlloc = eval::meter::MeteredAlloc;
+
+fn regressions_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/regressions")
+}
+
+fn kind_of(target: &str) -> SourceKind {
+    match target {
+        "eval_expression" => SourceKind::Expression,
+        "eval_template" => SourceKind::Template,
+        "eval_body" => SourceKind::Body,
+        other => panic!("no eval target named {other}"),
+    }
+}
+
+/// Runs one saved input through the target's checks, on a thread with the
+/// main thread's stack size (libFuzzer runs inputs on the main thread).
+fn replay(target: &'static str, file: &'static str) {
+    let data = std::fs::read(regressions_dir().join(target).join(file)).expect("saved reproducer");
+    std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(move || eval::check::check(kind_of(target), &data))
+        .expect("thread")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
+}
+
+/// One test per reproducer: `name: "target" / "file";`, with an optional
+/// `#[ignore = "why"]` for one whose fix belongs elsewhere.
+macro_rules! reproducers {
+    ($($(#[$attr:meta])* $name:ident: $target:literal / $file:literal;)*) => {
+        const LISTED: &[(&str, &str)] = &[$(($target, $file)),*];
+        $(
+            #[test]
+            $(#[$attr])*
+            fn $name() {
+                replay($target, $file);
+            }
+        )*
+    };
+}
+
+reproducers! {
+}
+
+#[test]
+fn every_saved_reproducer_has_a_test() {
+    let mut missing = Vec::new();
+    if let Ok(targets) = std::fs::read_dir(regressions_dir()) {
+        for t in targets.flatten().filter(|t| t.path().is_dir()) {
+            let target = t.file_name().to_string_lossy().into_owned();
+            for f in std::fs::read_dir(t.path()).expect("regressions folder").flatten() {
+                let file = f.file_name().to_string_lossy().into_owned();
+                if !LISTED.iter().any(|&(lt, lf)| lt == target && lf == file) {
+                    missing.push(format!("{target}/{file}"));
+                }
+            }
+        }
+    }
+    assert!(missing.is_empty(), "reproducers without a test in tests/fuzz_regressions.rs: {missing:?}");
+}
+
+/// The input layout and the variable spec decode as `fuzz/seed.sh` encodes
+/// them (a broken decoder would silently fuzz without variables).
+#[test]
+fn spec_decodes_names_types_and_values() {
+    // a = 12 (number, known, i8 form); l = list(string) ["x", "x"]; u = unknown number.
+    let spec: &[u8] = &[0, 1, 0, 0, 12, 6, 4, 0, 0, 2, 0, 0, 2, 0, 0, 2, 14, 1, 7];
+    let vars = eval::input::variables(spec);
+    assert_eq!(vars.get("a").and_then(|v| v.as_number()?.to_i64()), Some(12));
+    let l = vars.get("l").expect("l");
+    assert_eq!(l.ty().to_json_string(), r#"["list","string"]"#);
+    assert_eq!(l.elements_slice().iter().map(|e| e.as_str().unwrap_or("?")).collect::<Vec<_>>(), ["x", "x"]);
+    assert_eq!(vars.get("u"), Some(&Value::unknown(hclvm::Type::Number)));
+
+    let mut data = (spec.len() as u16).to_le_bytes().to_vec();
+    data.extend_from_slice(spec);
+    data.extend_from_slice(b"a + length(l)");
+    let (s, src) = eval::input::split(&data);
+    assert_eq!((s, src), (spec, &b"a + length(l)"[..]));
+}
+
+/// The checks accept ordinary evaluations of each kind, and the metering
+/// allocator sees allocations.
+#[test]
+fn checks_pass_on_ordinary_sources() {
+    let vars = eval::input::variables(&[0, 1, 0, 0, 12]);
+    eval::check::check_source(SourceKind::Expression, b"[for i in range(a) : \"${i}\"]", &vars);
+    eval::check::check_source(SourceKind::Template, b"%{ for i in range(a) }${i}%{ endfor }", &vars);
+    eval::check::check_source(SourceKind::Body, b"x = a\nb {\n  y = upper(\"e\\u0301\")\n}\n", &vars);
+    eval::check::check_source(SourceKind::Expression, b"nope +", &vars);
+    let (_, peak) = eval::meter::measure(|| vec![0u8; 1 << 16]);
+    assert!(peak.is_some_and(|p| p >= 1 << 16), "meter saw {peak:?}");
+}
