@@ -66,7 +66,7 @@ const MAX_STRING_BYTES: usize = 1 << 20;
 /// The most a set may weigh (its elements' logical sizes, string bytes / 16
 /// included): building a set hashes every element's whole text and
 /// compares equal-hash structured elements pairwise.
-const MAX_SET_WEIGHT: usize = 16_384;
+const MAX_SET_WEIGHT: usize = 1_024;
 
 /// Splits fuzz input into the variable spec and the source text.
 pub fn split(data: &[u8]) -> (&[u8], &[u8]) {

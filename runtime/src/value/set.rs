@@ -29,7 +29,8 @@ pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
 /// Deduplicates in insertion order, keeping the first of equal elements.
 /// Strings and bools are keyed exactly; numbers and structured values are
 /// grouped by hash text (equal values share it) and compared with cty
-/// `Equals` inside a group. Unknowns are never equal to anything.
+/// `Equals` inside a group. Unknowns, and values holding them, are never
+/// equal to anything.
 fn dedup(elems: Vec<Value>) -> Vec<Value> {
     let mut keep = vec![true; elems.len()];
     let mut seen_null = false;
@@ -48,6 +49,11 @@ fn dedup(elems: Vec<Value>) -> Vec<Value> {
             Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => {
                 ints.insert(n.to_i64().unwrap_or(0))
             }
+            // An element holding an unknown at any depth is never equal
+            // (`Tri::True`) to anything, so it is kept and never compared:
+            // many of them sharing one hash text would otherwise make the
+            // group scan quadratic.
+            _ if !v.is_wholly_known() => true,
             _ => {
                 let group = groups.entry(set_hash_text(v)).or_default();
                 if group.iter().any(|&j| elems[j].equals_tri(v) == Tri::True) {
