@@ -20,6 +20,15 @@ copy_files() { # FOLDER TARGET
 }
 copy_files "$data/corpus/realworld" parse_body
 copy_files "$data/corpus/templates" parse_template
+# The eval_* targets read `u16 spec length | spec | source`: these files get
+# an empty spec (no variables; mutation adds some).
+copy_files_eval() { # FOLDER TARGET
+  find "$1" -type f -print0 | while IFS= read -r -d '' f; do
+    { printf '\0\0'; cat "$f"; } > "$here/corpus/$2/corpus-$(printf '%s' "${f#"$data"/}" | sha1sum | cut -c1-16)"
+  done
+}
+copy_files_eval "$data/corpus/realworld" eval_body
+copy_files_eval "$data/corpus/templates" eval_template
 
 # Conformance case sources. The parse_* targets get the bare source; the
 # eval_* targets get `u16 spec length | variable spec | source`, the spec
