@@ -1,97 +1,299 @@
-//! Golden listings of compiled programs: variables bound to slots,
-//! iterators to locals, constants folded, calls resolved, `try` as a
-//! special form, unknown names as deferred diagnostics.
+//! Golden listings of the bytecode the compiler emits (expect-test
+//! snapshots: `UPDATE_EXPECT=1 cargo test --test eval_disasm` rewrites
+//! them after an intended change). They pin variables bound by slot,
+//! literal traversals as path operands, constants folded, calls resolved
+//! with arguments in consecutive registers, marks only where an operand
+//! has code, structured instructions with their blocks, and unknown names
+//! as deferred diagnostics.
 
+use expect_test::{expect, Expect};
 use hclvm::engine::{compile_source, stdlib_table, SourceKind};
 use hclvm::vm::disasm::disassemble;
 
-fn listing(src: &str, vars: &[&str]) -> String {
+fn check(src: &str, vars: &[&str], want: Expect) {
     let program = compile_source(SourceKind::Expr, src.as_bytes(), vars, Some(stdlib_table())).expect("parses");
-    disassemble(&program)
+    want.assert_eq(&disassemble(&program));
+}
+
+fn check_template(src: &str, vars: &[&str], want: Expect) {
+    let program = compile_source(SourceKind::Template, src.as_bytes(), vars, Some(stdlib_table())).expect("parses");
+    want.assert_eq(&disassemble(&program));
 }
 
 #[test]
-fn listings() {
-    let rows: &[(&str, &[&str], &str)] = &[
-        (
-            r#"a.b[0] + 1"#,
-            &["a"],
-            r#"locals: 0
-add
-  traverse .b[0: "number"]
-    global 0 (a)
-  const 1: "number"
-"#,
-        ),
-        (
-            r#"[for k, v in m : "${k}=${v}" if v != null]"#,
-            &["m"],
-            r#"locals: 2
-for local 0, local 1 (tuple)
-  global 0 (m)
-  value:
-    template 3
-      local 0
-      const "=": "string"
-      local 1
-  if:
-    notequal
-      local 1
-      const null: "dynamic"
-"#,
-        ),
-        (
-            r#"1 + 2 * 3 == 7 ? "yes" : "no""#,
-            &[],
-            r#"locals: 0
-const "yes": "string"
-"#,
-        ),
-        (
-            r#"x ? upper(y) : try(z.w, "d")"#,
-            &["x", "y", "z"],
-            r#"locals: 0
-cond
-  global 0 (x)
-  call upper #9
-    global 1 (y)
-  try 2
-    traverse .w
-      global 2 (z)
-    const "d": "string"
-"#,
-        ),
-        (
-            r#"l[*].name"#,
-            &["l"],
-            r#"locals: 1
-splat local 0
-  global 0 (l)
-  traverse .name
-    local 0
-"#,
-        ),
-        (
-            r#"{ (k) = 1, lit = -n }"#,
-            &["k", "n"],
-            r#"locals: 0
-object 2
-  key
-    global 0 (k)
-    const 1: "number"
-  key "lit": "string"
-    negate
-      global 1 (n)
-"#,
-        ),
-    ];
-    for (src, vars, want) in rows {
-        assert_eq!(listing(src, vars), *want, "{src}");
-    }
+fn path_operands_need_no_instructions() {
+    check(
+        "a.b[0] + 1",
+        &["a"],
+        expect![[r#"
+            ; 1 instructions, 1 registers (0 locals), 0 marks
+            ; K0 = 1: "number"
+            ; V0 = a (slot 0).b[0: "number"]
+            0000  ADD        R0 V0 K0
+            entry 0..1 -> R0
+        "#]],
+    );
 }
 
 #[test]
-fn unknown_variable_is_a_deferred_diagnostic_with_a_suggestion() {
-    let text = listing("nope + 1", &["nose"]);
-    assert!(text.contains(r#"fail "Unknown variable": "There is no variable named \"nope\". Did you mean \"nose\"?""#), "{text}");
+fn operands_with_code_get_a_mark() {
+    check(
+        r#"request.amount <= (request.user.role == "admin" ? 100000 : 1000)"#,
+        &["request"],
+        expect![[r#"
+            ; 5 instructions, 4 registers (0 locals), 1 marks
+            ; K0 = 100000: "number"
+            ; K1 = 1000: "number"
+            ; K2 = "admin": "string"
+            ; V0 = request (slot 0).amount
+            ; V1 = request (slot 0).user.role
+            0000  EQ         R3 V1 K2
+            0001  MARK       M0
+            0002  MOVE       R1 V0
+            0003  COND       R2 0..1 -> R3 ? K0 : K1
+            0004  LE         R0 R1 R2 since M0
+            entry 1..5 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn constant_subexpressions_fold() {
+    check(
+        r#"1 + 2 * 3 == 7 ? "yes" : "no""#,
+        &[],
+        expect![[r#"
+            ; 0 instructions, 0 registers (0 locals), 0 marks
+            ; K0 = "yes": "string"
+            entry K0
+        "#]],
+    );
+}
+
+#[test]
+fn calls_convert_arguments_in_consecutive_registers() {
+    check(
+        r#"format("%s-%d", upper(x), n) == lower(y)"#,
+        &["x", "n", "y"],
+        expect![[r#"
+            ; 14 instructions, 5 registers (0 locals), 3 marks
+            ; K0 = "%s-%d": "string"
+            ; V0 = x (slot 0)
+            ; V1 = n (slot 1)
+            ; V2 = y (slot 2)
+            0000  MARK       M0
+            0001  MARK       M1
+            0002  MOVE       R2 K0
+            0003  MARK       M2
+            0004  MOVE       R4 V0
+            0005  ARGCONV    R4 param 0 of upper
+            0006  CALL       R3 upper#9 R4..R5 since M2
+            0007  MOVE       R4 V1
+            0008  CALL       R1 format#18 R2..R5 since M1
+            0009  MARK       M1
+            0010  MOVE       R3 V2
+            0011  ARGCONV    R3 param 0 of lower
+            0012  CALL       R2 lower#10 R3..R4 since M1
+            0013  EQ         R0 R1 R2 since M0
+            entry 0..14 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn wrong_arity_is_a_deferred_diagnostic() {
+    check(
+        "upper(x, x)",
+        &["x"],
+        expect![[r#"
+            ; 1 instructions, 1 registers (0 locals), 0 marks
+            0000  FAIL       R0 "Too many function arguments": "Function \"upper\" expects only 1 argument(s)."
+            entry 0..1 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn for_expressions_bind_locals() {
+    check(
+        r#"[for k, v in m : "${k}=${v}" if v != null]"#,
+        &["m"],
+        expect![[r#"
+            ; 3 instructions, 4 registers (2 locals), 0 marks
+            ; K0 = "=": "string"
+            ; K1 = null: "dynamic"
+            ; V0 = m (slot 0)
+            0000  TEMPLATE   R3 (R0, K0, R1)
+            0001  NE         R3 R1 K1
+            0002  FOR        R2 R0, R1 in V0 if 1..2 -> R3 value 0..1 -> R3
+            entry 2..3 -> R2
+        "#]],
+    );
+}
+
+#[test]
+fn object_for_with_grouping() {
+    check(
+        "{for s in l : s.kind => s.name...}",
+        &["l"],
+        expect![[r#"
+            ; 1 instructions, 2 registers (1 locals), 0 marks
+            ; V0 = l (slot 0)
+            ; V1 = R0.kind
+            ; V2 = R0.name
+            0000  FOR        R1 R0 in V0 key V1 value V2 grouped
+            entry 0..1 -> R1
+        "#]],
+    );
+}
+
+#[test]
+fn conditionals_try_and_can_keep_their_blocks() {
+    check(
+        r#"x ? upper(y) : try(z.w, "d")"#,
+        &["x", "y", "z"],
+        expect![[r#"
+            ; 6 instructions, 3 registers (0 locals), 1 marks
+            ; K0 = "d": "string"
+            ; V0 = y (slot 1)
+            ; V1 = z (slot 2)
+            ; V2 = z (slot 2).w
+            ; V3 = x (slot 0)
+            0000  MARK       M0
+            0001  MOVE       R2 V0
+            0002  ARGCONV    R2 param 0 of upper
+            0003  CALL       R1 upper#9 R2..R3 since M0
+            0004  TRY        R1 (V2, K0)
+            0005  COND       R0 V3 ? 0..4 -> R1 : 4..5 -> R1
+            entry 5..6 -> R0
+        "#]],
+    );
+    check(
+        "can(z.w[0])",
+        &["z"],
+        expect![[r#"
+            ; 1 instructions, 1 registers (0 locals), 0 marks
+            ; V0 = z (slot 0)
+            ; V1 = z (slot 0).w[0: "number"]
+            0000  CAN        R0 (V1)
+            entry 0..1 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn splats_run_their_traversal_per_element() {
+    check(
+        "l[*].name",
+        &["l"],
+        expect![[r#"
+            ; 1 instructions, 2 registers (1 locals), 0 marks
+            ; V0 = l (slot 0)
+            ; V1 = R0.name
+            0000  SPLAT      R1 R0 in V0 each V1
+            entry 0..1 -> R1
+        "#]],
+    );
+}
+
+#[test]
+fn objects_tuples_and_expanded_calls() {
+    check(
+        "{ (k) = 1, lit = -n, t = [k, n, 2] }",
+        &["k", "n"],
+        expect![[r#"
+            ; 6 instructions, 5 registers (0 locals), 0 marks
+            ; K0 = 1: "number"
+            ; K1 = 2: "number"
+            ; V0 = k (slot 0)
+            ; V1 = n (slot 1)
+            ; V2 = k (slot 0)
+            ; V3 = n (slot 1)
+            0000  NEG        R1 V1
+            0001  MOVE       R2 V2
+            0002  MOVE       R3 V3
+            0003  MOVE       R4 K1
+            0004  TUPLE      R1 R2..R5
+            0005  OBJECT     R0 {V0 = K0, "lit": "string" = 0..1 -> R1, "t": "string" = 1..5 -> R1}
+            entry 5..6 -> R0
+        "#]],
+    );
+    check(
+        "max(xs...)",
+        &["xs"],
+        expect![[r#"
+            ; 1 instructions, 1 registers (0 locals), 0 marks
+            ; V0 = xs (slot 0)
+            0000  CALLEXPAND R0 max#8 (V0)...
+            entry 0..1 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn templates_stream_directives() {
+    check_template(
+        "Hello ${name}!%{ if admin } (admin)%{ endif }%{ for g in groups } ${g}%{ endfor }",
+        &["name", "admin", "groups"],
+        expect![[r#"
+            ; 1 instructions, 2 registers (1 locals), 0 marks
+            ; K0 = "Hello ": "string"
+            ; K1 = "!": "string"
+            ; K2 = " (admin)": "string"
+            ; K3 = "": "string"
+            ; K4 = " ": "string"
+            ; V0 = name (slot 0)
+            ; V1 = admin (slot 1)
+            ; V2 = groups (slot 2)
+            0000  TEMPLATE   R1 (K0, V0, K1, if V1 then K2 else K3, for R0 in V2 each (K4, R0))
+            entry 0..1 -> R1
+        "#]],
+    );
+}
+
+#[test]
+fn unknown_names_are_deferred_diagnostics_with_suggestions() {
+    check(
+        "nope + 1",
+        &["nose"],
+        expect![[r#"
+            ; 3 instructions, 2 registers (0 locals), 1 marks
+            ; K0 = 1: "number"
+            0000  MARK       M0
+            0001  FAIL       R1 "Unknown variable": "There is no variable named \"nope\". Did you mean \"nose\"?"
+            0002  ADD        R0 R1 K0 since M0
+            entry 0..3 -> R0
+        "#]],
+    );
+    check(
+        "lenght(x)",
+        &["x"],
+        expect![[r#"
+            ; 1 instructions, 1 registers (0 locals), 0 marks
+            0000  FAIL       R0 "Call to unknown function": "There is no function named \"lenght\". Did you mean \"length\"?"
+            entry 0..1 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn an_unset_variable_read_before_code_is_moved_first() {
+    // `a` is read before `f(b)` runs, so "Unknown variable" for `a` comes
+    // before any diagnostic of the call, as in the reference.
+    check(
+        "a[upper(b)]",
+        &["a", "b"],
+        expect![[r#"
+            ; 6 instructions, 4 registers (0 locals), 1 marks
+            ; V0 = a (slot 0)
+            ; V1 = b (slot 1)
+            0000  MOVE       R1 V0
+            0001  MARK       M0
+            0002  MOVE       R3 V1
+            0003  ARGCONV    R3 param 0 of upper
+            0004  CALL       R2 upper#9 R3..R4 since M0
+            0005  INDEX      R0 R1 R2
+            entry 0..6 -> R0
+        "#]],
+    );
 }

@@ -1,6 +1,10 @@
-//! A readable listing of a compiled program: one node per line, children
-//! indented, variables by slot and name, spans as byte ranges.
+//! A readable listing of a compiled program, in the manner of `luac -l`:
+//! the pools (constants with their types, variable references with their
+//! names), then every instruction in code order with its operands decoded
+//! and, for structured instructions, the blocks they run (`start..end ->
+//! operand`). Blocks precede the instruction that runs them.
 
+use crate::opcodes::{Block, Instr, Op};
 use crate::program::*;
 use runtime::Value;
 use std::fmt::Write as _;
@@ -8,9 +12,31 @@ use std::fmt::Write as _;
 /// The listing of `program`.
 pub fn disassemble(program: &Program) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "locals: {}", program.n_locals);
-    let names: Vec<&str> = program.var_names().iter().map(|n| &**n).collect();
-    write_node(&mut out, program.root(), &names, 0);
+    let _ = writeln!(
+        out,
+        "; {} instructions, {} registers ({} locals), {} marks",
+        program.code.len(),
+        program.n_regs,
+        program.n_locals,
+        program.n_marks
+    );
+    for (k, v) in program.consts.iter().enumerate() {
+        let _ = writeln!(out, "; K{k} = {}", value_text(v));
+    }
+    let names = program.var_names();
+    for (i, p) in program.paths.iter().enumerate() {
+        let root = match p.root {
+            PathRoot::Var(slot) => {
+                format!("{} (slot {slot})", names.get(slot as usize).map(|n| &**n).unwrap_or("?"))
+            }
+            PathRoot::Local(r) => reg(r),
+        };
+        let _ = writeln!(out, "; V{i} = {root}{}", steps_text(&p.steps));
+    }
+    for (pc, ins) in program.code.iter().enumerate() {
+        let _ = writeln!(out, "{pc:04}  {}", instr_text(program, pc, *ins));
+    }
+    let _ = writeln!(out, "entry {}", block_text(&program.entry));
     out
 }
 
@@ -22,15 +48,15 @@ fn value_text(v: &Value) -> String {
     }
 }
 
-fn steps_text(steps: &[Step]) -> String {
+fn steps_text(steps: &[StepSite]) -> String {
     let mut s = String::new();
     for step in steps {
         match step {
-            Step::Attr(name, _, _) => {
+            StepSite::Attr(name, _, _) => {
                 s.push('.');
                 s.push_str(name);
             }
-            Step::Index(k, _) => {
+            StepSite::Index(k, _) => {
                 s.push('[');
                 s.push_str(&value_text(k));
                 s.push(']');
@@ -40,112 +66,121 @@ fn steps_text(steps: &[Step]) -> String {
     s
 }
 
-fn line(out: &mut String, depth: usize, text: &str) {
-    for _ in 0..depth {
-        out.push_str("  ");
+fn block_text(b: &Block) -> String {
+    if b.start == b.end {
+        format!("{:?}", b.out)
+    } else {
+        format!("{}..{} -> {:?}", b.start, b.end, b.out)
     }
-    out.push_str(text);
-    out.push('\n');
 }
 
-fn write_node(out: &mut String, n: &Node, names: &[&str], depth: usize) {
-    if depth > 200 {
-        line(out, depth, "...");
-        return;
-    }
-    let d = depth + 1;
-    match n {
-        Node::Const(v) => line(out, depth, &format!("const {}", value_text(v))),
-        Node::Global(i, _) => line(out, depth, &format!("global {i} ({})", names.get(*i as usize).unwrap_or(&"?"))),
-        Node::Local(i) => line(out, depth, &format!("local {i}")),
-        Node::Fail(diag) => line(out, depth, &format!("fail {:?}: {:?}", diag.summary, diag.detail)),
-        Node::Traverse(src, steps) => {
-            line(out, depth, &format!("traverse {}", steps_text(steps)));
-            write_node(out, src, names, d);
-        }
-        Node::Index(ix) => {
-            line(out, depth, "index");
-            write_node(out, &ix.collection, names, d);
-            write_node(out, &ix.key, names, d);
-        }
-        Node::Tuple(items) => {
-            line(out, depth, &format!("tuple {}", items.len()));
-            for i in items.iter() {
-                write_node(out, i, names, d);
-            }
-        }
-        Node::Object(items) => {
-            line(out, depth, &format!("object {}", items.len()));
-            for i in items.iter() {
-                match &i.key {
-                    ObjectKey::Name(k) => line(out, d, &format!("key {}", value_text(k))),
-                    ObjectKey::Expr(k, _) => {
-                        line(out, d, "key");
-                        write_node(out, k, names, d + 1);
-                    }
-                }
-                write_node(out, &i.value, names, d + 1);
-            }
-        }
-        Node::Template(parts, _) => {
-            line(out, depth, &format!("template {}", parts.len()));
-            for p in parts.iter() {
-                write_node(out, &p.node, names, d);
-            }
-        }
-        Node::TemplateJoin(t, _) => {
-            line(out, depth, "join");
-            write_node(out, t, names, d);
-        }
-        Node::Cond(c) => {
-            line(out, depth, "cond");
-            write_node(out, &c.condition, names, d);
-            write_node(out, &c.true_result, names, d);
-            write_node(out, &c.false_result, names, d);
-        }
-        Node::Binary(b) => {
-            line(out, depth, &format!("{:?}", b.op).to_lowercase());
-            write_node(out, &b.lhs, names, d);
-            write_node(out, &b.rhs, names, d);
-        }
-        Node::Unary(u) => {
-            line(out, depth, &format!("{:?}", u.op).to_lowercase());
-            write_node(out, &u.operand, names, d);
-        }
-        Node::For(f) => {
-            let key = f.key_slot.map(|k| format!("local {k}, ")).unwrap_or_default();
-            let kind = if f.key.is_some() { if f.group { "object grouped" } else { "object" } } else { "tuple" };
-            line(out, depth, &format!("for {key}local {} ({kind})", f.val_slot));
-            write_node(out, &f.collection, names, d);
-            if let Some((k, _)) = &f.key {
-                line(out, d, "key:");
-                write_node(out, k, names, d + 1);
-            }
-            line(out, d, "value:");
-            write_node(out, &f.value, names, d + 1);
-            if let Some((c, _)) = &f.cond {
-                line(out, d, "if:");
-                write_node(out, c, names, d + 1);
-            }
-        }
-        Node::Splat(s) => {
-            line(out, depth, &format!("splat local {}", s.slot));
-            write_node(out, &s.source, names, d);
-            write_node(out, &s.each, names, d);
-        }
-        Node::Call(c) => {
-            let expand = if c.expand_final { " ..." } else { "" };
-            line(out, depth, &format!("call {} #{}{expand}", c.name, c.func));
-            for a in c.args.iter() {
-                write_node(out, &a.node, names, d);
-            }
-        }
-        Node::Try(t) | Node::Can(t) => {
-            let kind = if matches!(n, Node::Try(_)) { "try" } else { "can" };
-            line(out, depth, &format!("{kind} {}", t.args.len()));
-            for a in t.args.iter() {
-                write_node(out, &a.node, names, d);
-            }
-        }
+fn reg(r: u16) -> String {
+    format!("R{r}")
+}
+
+fn part_text(p: &PartSite) -> String {
+    match &p.kind {
+        PartKind::Value(b) => block_text(b),
+        PartKind::Nested(parts) => format!("({})", parts.iter().map(part_text).collect::<Vec<_>>().join(", ")),
+        PartKind::Cond(c, t, f) => format!("if {} then {} else {}", block_text(&c.condition), part_text(t), part_text(f)),
+        PartKind::For(f, body) => format!("for {} each {}", for_head(f), part_text(body)),
     }
 }
+
+fn for_head(f: &ForSite) -> String {
+    let mut s = String::new();
+    if let Some(k) = f.key_local {
+        let _ = write!(s, "{}, ", reg(k));
+    }
+    let _ = write!(s, "{} in {}", reg(f.val_local), block_text(&f.collection));
+    if let Some((c, _)) = &f.cond {
+        let _ = write!(s, " if {}", block_text(c));
+    }
+    s
+}
+
+fn instr_text(p: &Program, pc: usize, ins: Instr) -> String {
+    let name = format!("{:?}", ins.op).to_uppercase();
+    let a = reg(ins.a);
+    let (b, c) = (ins.ob(), ins.oc());
+    let site = p.site(pc);
+    let detail = match (ins.op, site) {
+        (Op::Move, _) => format!("{a} {b:?}"),
+        (Op::LoadK, _) => format!("{a} K{}", ins.bx()),
+        (Op::LoadV, _) => format!("{a} V{}", ins.bx()),
+        (Op::Fail, Site::Fail(d)) => format!("{a} {:?}: {:?}", d.summary, d.detail),
+        (Op::Mark, _) => format!("M{}", ins.a),
+        (Op::Get, Site::Steps(steps)) => format!("{a} {b:?}{}", steps_text(steps)),
+        (Op::Neg | Op::Not, Site::Operator(s)) => format!("{a} {b:?}{}", mark_text(s.mark)),
+        (Op::Tuple, _) => format!("{a} R{}..R{}", ins.b, u32::from(ins.b) + u32::from(ins.c)),
+        (Op::ArgConv, Site::Call(cs)) => format!("{} param {} of {}", reg(ins.b), ins.c, cs.name),
+        (Op::Call, Site::Call(cs)) => format!(
+            "{a} {}#{} R{}..R{}{}",
+            cs.name,
+            cs.func,
+            ins.b,
+            u32::from(ins.b) + u32::from(ins.c),
+            mark_text(cs.mark)
+        ),
+        (Op::CallExpand, Site::Call(cs)) => format!(
+            "{a} {}#{} ({})...",
+            cs.name,
+            cs.func,
+            cs.args.iter().map(|x| block_text(&x.block)).collect::<Vec<_>>().join(", ")
+        ),
+        (Op::Object, Site::Object(items)) => {
+            let items: Vec<String> = items
+                .iter()
+                .map(|i| {
+                    let k = match &i.key {
+                        ObjectKeySite::Name(v) => value_text(v),
+                        ObjectKeySite::Expr(b, _) => block_text(b),
+                    };
+                    format!("{k} = {}", block_text(&i.value))
+                })
+                .collect();
+            format!("{a} {{{}}}", items.join(", "))
+        }
+        (Op::Template, Site::Template(parts)) => {
+            format!("{a} ({})", parts.iter().map(part_text).collect::<Vec<_>>().join(", "))
+        }
+        (Op::Join, _) => format!("{a} {b:?}"),
+        (Op::Cond, Site::Cond(cs)) => format!(
+            "{a} {} ? {} : {}",
+            block_text(&cs.condition),
+            block_text(&cs.true_result),
+            block_text(&cs.false_result)
+        ),
+        (Op::For, Site::For(f)) => {
+            let mut s = format!("{a} {}", for_head(f));
+            if let Some((k, _)) = &f.key {
+                let _ = write!(s, " key {}", block_text(k));
+            }
+            let _ = write!(s, " value {}", block_text(&f.value));
+            if f.group {
+                s.push_str(" grouped");
+            }
+            s
+        }
+        (Op::Splat, Site::Splat(sp)) => {
+            format!("{a} {} in {} each {}", reg(sp.local), block_text(&sp.source), block_text(&sp.each))
+        }
+        (Op::Try | Op::Can, Site::Try(t)) => {
+            let args: Vec<String> = t.args.iter().map(|x| block_text(&x.block)).collect();
+            let expand = if t.expand_final { "..." } else { "" };
+            format!("{a} ({}){expand}", args.join(", "))
+        }
+        (_, Site::Operator(s)) => format!("{a} {b:?} {c:?}{}", mark_text(s.mark)),
+        _ => format!("{a} {b:?} {c:?}"),
+    };
+    format!("{name:<10} {detail}")
+}
+
+fn mark_text(m: u16) -> String {
+    if m == NO_MARK {
+        String::new()
+    } else {
+        format!(" since M{m}")
+    }
+}
+

@@ -1,8 +1,11 @@
-//! The evaluator: walks a [`Program`]'s nodes with the host's [`Vars`] and
-//! a reusable [`Scratch`], producing the value and diagnostics the
-//! reference (`hclsyntax` `Value(ctx)`) produces.
+//! The interpreter: runs a [`Program`]'s bytecode with the host's [`Vars`]
+//! and a reusable [`Scratch`] (registers, marks, buffers, diagnostics),
+//! producing the value and diagnostics the reference (`hclsyntax`
+//! `Value(ctx)`) produces. Structured instructions run their sub-blocks
+//! the way hcl evaluates subexpressions (see [`crate::opcodes`]).
 
 use crate::func::ErrorSite;
+use crate::opcodes::{Block, Op, Opnd, OpndKind};
 use crate::program::*;
 use crate::ops::Blame;
 use runtime::convert::convert;
@@ -60,7 +63,7 @@ const ELEMENT_SIZE: usize = 32;
 /// diagnostic instead of running away.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Nodes evaluated (each loop iteration counts its body's nodes).
+    /// Instructions executed (each loop iteration counts its body's).
     pub max_steps: u64,
     /// Approximate bytes built: 32 per collection element, string lengths,
     /// and what functions report building.
@@ -76,7 +79,8 @@ impl Default for Limits {
 /// Reusable per-thread evaluation state.
 #[derive(Default)]
 pub struct Scratch {
-    locals: Vec<Value>,
+    regs: Vec<Value>,
+    marks: Vec<u32>,
     /// Reusable template output buffers (a stack: templates nest through
     /// function arguments).
     text_bufs: Vec<String>,
@@ -117,12 +121,22 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     scratch.steps = 0;
     scratch.size = 0;
     scratch.aborted = None;
-    scratch.locals.clear();
-    scratch.locals.resize(program.n_locals as usize, Value::dynamic_unknown());
-    let mut m = Machine { prog: program, vars, s: scratch };
-    let v = m.eval(&program.root);
-    if let Some(what) = m.s.aborted {
-        m.s.diags.push(Diagnostic::error(
+    let mut regs = std::mem::take(&mut scratch.regs);
+    regs.clear();
+    regs.resize(program.n_regs as usize, Value::dynamic_unknown());
+    let mut marks = std::mem::take(&mut scratch.marks);
+    marks.clear();
+    marks.resize(program.n_marks as usize, 0);
+    let mut m = Machine { prog: program, vars, regs, marks, s: scratch };
+    let entry = program.entry;
+    let v = m.block(&entry);
+    let Machine { mut regs, marks, .. } = m;
+    // Registers may hold parts of the host's variables: release them now.
+    regs.clear();
+    scratch.regs = regs;
+    scratch.marks = marks;
+    if let Some(what) = scratch.aborted {
+        scratch.diags.push(Diagnostic::error(
             "Evaluation limit exceeded",
             format!("The expression needs more {what} than this evaluation allows."),
             None,
@@ -135,6 +149,8 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
 struct Machine<'a> {
     prog: &'a Program,
     vars: &'a Vars,
+    regs: Vec<Value>,
+    marks: Vec<u32>,
     s: &'a mut Scratch,
 }
 
@@ -142,9 +158,13 @@ fn err(summary: &str, detail: impl Into<String>, subject: Span) -> Diagnostic {
     Diagnostic::error(summary, detail, Some(subject))
 }
 
+fn dynamic() -> Value {
+    Value::dynamic_unknown()
+}
+
 /// Where the parts of a conditional are, for `vm::ops` diagnostics (which
 /// the evaluator reports without a context range).
-fn cond_span_of(c: &CondNode) -> impl Fn(Blame) -> Option<Span> + '_ {
+fn cond_span_of(c: &CondSite) -> impl Fn(Blame) -> Option<Span> + '_ {
     move |blame| match blame {
         Blame::Operand(0) => Some(c.condition_span),
         Blame::Operand(1) => Some(c.true_span),
@@ -154,9 +174,8 @@ fn cond_span_of(c: &CondNode) -> impl Fn(Blame) -> Option<Span> + '_ {
     }
 }
 
-/// Where the parts of a `for` expression are, for `vm::ops` diagnostics
-/// (reported without a context range).
-fn for_span_of(f: &ForNode) -> impl Fn(Blame) -> Option<Span> + '_ {
+/// Where the parts of a `for` expression are, for `vm::ops` diagnostics.
+fn for_span_of(f: &ForSite) -> impl Fn(Blame) -> Option<Span> + '_ {
     move |blame| match blame {
         Blame::Operand(0) => Some(f.collection_span),
         Blame::Operand(1) => f.key.as_ref().map(|(_, s)| *s),
@@ -165,19 +184,37 @@ fn for_span_of(f: &ForNode) -> impl Fn(Blame) -> Option<Span> + '_ {
     }
 }
 
-/// Where the parts of a splat are, for `vm::ops` diagnostics (reported
-/// without a context range; the splat has no range of its own here, so
-/// the source's stands for it).
-fn splat_span_of(s: &SplatNode) -> impl Fn(Blame) -> Option<Span> + '_ {
+/// Where the parts of a splat are (the splat has no range of its own
+/// here, so the source's stands for it).
+fn splat_span_of(s: &SplatSite) -> impl Fn(Blame) -> Option<Span> + '_ {
     move |blame| match blame {
         Blame::Operand(0) | Blame::Expr => Some(s.source_span),
         _ => None,
     }
 }
 
-fn dynamic() -> Value {
-    Value::dynamic_unknown()
+/// The `vm::ops` operator of an opcode.
+fn binary_op(op: Op) -> crate::ops::BinaryOp {
+    use crate::ops::BinaryOp as O;
+    match op {
+        Op::Or => O::Or,
+        Op::And => O::And,
+        Op::Eq => O::Eq,
+        Op::Ne => O::NotEq,
+        Op::Gt => O::Gt,
+        Op::Ge => O::Ge,
+        Op::Lt => O::Lt,
+        Op::Le => O::Le,
+        Op::Add => O::Add,
+        Op::Sub => O::Sub,
+        Op::Mul => O::Mul,
+        Op::Div => O::Div,
+        _ => O::Mod,
+    }
 }
+
+static NO_OPERATOR: OperatorSite =
+    OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0) };
 
 impl<'a> Machine<'a> {
     #[inline]
@@ -212,95 +249,302 @@ impl<'a> Machine<'a> {
         self.s.diags.push(d);
     }
 
-    fn eval(&mut self, n: &Node) -> Value {
-        if !self.tick() {
-            return dynamic();
+    // ---- operands --------------------------------------------------------
+
+    /// The value of an operand by reference; `None` for a variable this
+    /// evaluation leaves unset.
+    #[inline]
+    fn peek(&self, o: Opnd) -> Option<&Value> {
+        match o.kind() {
+            OpndKind::Temp(r) | OpndKind::Local(r) => self.regs.get(usize::from(r)),
+            OpndKind::Const(k) => self.prog.consts.get(usize::from(k)),
+            OpndKind::Var(i) => {
+                let path = self.prog.paths.get(usize::from(i))?;
+                steps_ref(self.path_root(path)?, &path.steps)
+            }
         }
-        match n {
-            Node::Const(v) => v.clone(),
-            Node::Global(i, span) => match self.vars.get(*i) {
-                Some(v) => v.clone(),
-                None => self.undefined_global(*i, *span),
+    }
+
+    /// A path's root value (`None`: an unset variable).
+    #[inline]
+    fn path_root(&self, path: &PathRef) -> Option<&Value> {
+        match path.root {
+            PathRoot::Var(slot) => self.vars.get(slot),
+            PathRoot::Local(r) => self.regs.get(usize::from(r)),
+        }
+    }
+
+    /// The value of an operand, reporting an unset variable.
+    #[inline]
+    fn read(&mut self, o: Opnd) -> Value {
+        match self.peek(o) {
+            Some(v) => v.clone(),
+            None => self.unset_operand(o),
+        }
+    }
+
+    /// A block's value, moved out of its register when it is a temporary.
+    #[inline]
+    fn take(&mut self, o: Opnd) -> Value {
+        match o.kind() {
+            OpndKind::Temp(r) => match self.regs.get_mut(usize::from(r)) {
+                Some(slot) => std::mem::replace(slot, dynamic()),
+                None => dynamic(),
             },
-            Node::Local(i) => self.s.locals.get(*i as usize).cloned().unwrap_or_else(dynamic),
-            Node::Fail(d) => {
-                self.push((**d).clone());
-                dynamic()
+            _ => self.read(o),
+        }
+    }
+
+    #[cold]
+    fn unset_operand(&mut self, o: Opnd) -> Value {
+        match o.kind() {
+            OpndKind::Var(i) => self.read_path(u32::from(i)),
+            _ => dynamic(),
+        }
+    }
+
+    /// Evaluates path `i` as the reference evaluates the traversal: the
+    /// root (an unset variable is "Unknown variable"), then each step with
+    /// its special cases and errors.
+    fn read_path(&mut self, i: u32) -> Value {
+        let prog: &'a Program = self.prog;
+        let Some(path) = prog.paths.get(i as usize) else { return dynamic() };
+        let root = match self.path_root(path) {
+            Some(v) => v.clone(),
+            None => return self.unset_var(path),
+        };
+        self.traverse(root, &path.steps)
+    }
+
+    /// A variable the program was compiled with but this evaluation does
+    /// not define.
+    #[cold]
+    fn unset_var(&mut self, path: &PathRef) -> Value {
+        let PathRoot::Var(slot) = path.root else { return dynamic() };
+        let names = self.prog.var_names();
+        let name = names.get(slot as usize).map(|n| &**n).unwrap_or("");
+        let present = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
+        let detail = match crate::suggest::closest(name, present) {
+            Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(name), go_quote(s)),
+            None => format!("There is no variable named {}.", go_quote(name)),
+        };
+        self.push(err("Unknown variable", detail, path.span));
+        dynamic()
+    }
+
+    #[inline]
+    fn set(&mut self, r: u16, v: Value) {
+        if let Some(slot) = self.regs.get_mut(usize::from(r)) {
+            *slot = v;
+        }
+    }
+
+    /// Runs a block and takes its value.
+    #[inline]
+    fn block(&mut self, b: &Block) -> Value {
+        if b.start != b.end {
+            self.run(b.start as usize, b.end as usize);
+        }
+        self.take(b.out)
+    }
+
+    /// The diagnostics count at mark `m` (now when there is none).
+    #[inline]
+    fn mark_at(&self, m: u16) -> usize {
+        if m == NO_MARK {
+            return self.s.diags.len();
+        }
+        self.marks.get(usize::from(m)).map_or(self.s.diags.len(), |&n| n as usize)
+    }
+
+    // ---- the dispatch loop -----------------------------------------------
+
+    fn run(&mut self, start: usize, end: usize) {
+        let prog: &'a Program = self.prog;
+        let code = prog.code.get(start..end).unwrap_or(&[]);
+        for (i, ins) in code.iter().enumerate() {
+            if !self.tick() {
+                return;
             }
-            Node::Traverse(src, steps) => {
-                if let Some(v) = self.peek(n) {
-                    return v.clone();
+            let pc = start + i;
+            let a = ins.a;
+            match ins.op {
+                Op::Move => {
+                    let v = self.read(ins.ob());
+                    self.set(a, v);
                 }
-                let v = self.eval(src);
-                self.traverse(v, steps)
-            }
-            Node::Index(ix) => {
-                let coll = self.eval(&ix.collection);
-                let key = self.eval(&ix.key);
-                let r = crate::ops::index(&coll, &key);
-                self.op_result(r, |_| Some(ix.bracket))
-            }
-            Node::Tuple(items) => {
-                if !self.grow_elems(items.len()) {
-                    return dynamic();
+                Op::LoadK => {
+                    let v = prog.consts.get(ins.bx() as usize).cloned().unwrap_or_else(dynamic);
+                    self.set(a, v);
                 }
-                let vals: Vec<Value> = items.iter().map(|i| self.eval(i)).collect();
-                crate::ops::make_tuple(vals)
-            }
-            Node::Object(items) => self.object(items),
-            Node::Template(parts, _) => self.template(parts),
-            Node::TemplateJoin(tuple, span) => self.template_join(tuple, *span),
-            Node::Cond(c) => self.conditional(c),
-            Node::Binary(b) => {
-                // Operands that need no evaluation are used by reference
-                // (they report nothing, so evaluation order is unaffected).
-                let mark = self.s.diags.len();
-                let l_owned = if self.peek(&b.lhs).is_none() { Some(self.eval(&b.lhs)) } else { None };
-                let r_owned = if self.peek(&b.rhs).is_none() { Some(self.eval(&b.rhs)) } else { None };
-                {
-                    let l = match &l_owned {
-                        Some(v) => Some(v),
-                        None => self.peek(&b.lhs),
-                    };
-                    let r = match &r_owned {
-                        Some(v) => Some(v),
-                        None => self.peek(&b.rhs),
-                    };
-                    if let (Some(l), Some(r)) = (l, r) {
-                        if let Some(v) = crate::ops::binary_fast(ops_binary(b.op), l, r) {
-                            return v;
-                        }
+                Op::LoadV => {
+                    let v = self.read_path(ins.bx());
+                    self.set(a, v);
+                }
+                Op::Fail => {
+                    if let Site::Fail(d) = prog.site(pc) {
+                        self.push((**d).clone());
+                    }
+                    self.set(a, dynamic());
+                }
+                Op::Mark => {
+                    let n = self.s.diags.len() as u32;
+                    if let Some(m) = self.marks.get_mut(usize::from(a)) {
+                        *m = n;
                     }
                 }
-                let l = l_owned.unwrap_or_else(|| self.peek(&b.lhs).cloned().unwrap_or_else(dynamic));
-                let r = r_owned.unwrap_or_else(|| self.peek(&b.rhs).cloned().unwrap_or_else(dynamic));
-                let had_errors = self.errors_since(mark);
-                let r = crate::ops::binary_checked(ops_binary(b.op), &l, &r, had_errors);
-                self.op_result(r, |blame| match blame {
-                    Blame::Operand(0) => Some(b.lhs_span),
-                    Blame::Operand(1) => Some(b.rhs_span),
-                    _ => Some(b.span),
-                })
+                Op::Get => {
+                    let Site::Steps(steps) = prog.site(pc) else { continue };
+                    let fast = self.peek(ins.ob()).and_then(|v| steps_ref(v, steps)).cloned();
+                    let v = match fast {
+                        Some(v) => v,
+                        None => {
+                            let v = self.read(ins.ob());
+                            self.traverse(v, steps)
+                        }
+                    };
+                    self.set(a, v);
+                }
+                Op::Index => {
+                    let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
+                        (Some(c), Some(k)) => Some(crate::ops::index(c, k)),
+                        _ => None,
+                    };
+                    let r = match fast {
+                        Some(r) => r,
+                        None => {
+                            let c = self.read(ins.ob());
+                            let k = self.read(ins.oc());
+                            crate::ops::index(&c, &k)
+                        }
+                    };
+                    let bracket = match prog.site(pc) {
+                        Site::Span(s) => *s,
+                        _ => Span::default(),
+                    };
+                    let v = self.op_result(r, |_| Some(bracket));
+                    self.set(a, v);
+                }
+                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::And | Op::Or => {
+                    let op = binary_op(ins.op);
+                    let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
+                        (Some(l), Some(r)) => crate::ops::binary_fast(op, l, r),
+                        _ => None,
+                    };
+                    let v = match fast {
+                        Some(v) => v,
+                        None => self.binary_slow(op, ins.ob(), ins.oc(), prog.site(pc)),
+                    };
+                    self.set(a, v);
+                }
+                Op::Neg | Op::Not => {
+                    let op = if ins.op == Op::Neg { crate::ops::UnaryOp::Neg } else { crate::ops::UnaryOp::Not };
+                    let site = match prog.site(pc) {
+                        Site::Operator(s) => s,
+                        _ => &NO_OPERATOR,
+                    };
+                    let mark = self.mark_at(site.mark);
+                    let v = self.read(ins.ob());
+                    let had_errors = self.errors_since(mark);
+                    let r = crate::ops::unary_checked(op, &v, had_errors);
+                    let v = self.op_result(r, |blame| match blame {
+                        Blame::Operand(0) => Some(site.lhs),
+                        _ => Some(site.span),
+                    });
+                    self.set(a, v);
+                }
+                Op::Tuple => {
+                    let base = usize::from(ins.b);
+                    let n = usize::from(ins.c);
+                    let v = if self.grow_elems(n) {
+                        let vals: Vec<Value> = match self.regs.get_mut(base..base + n) {
+                            Some(rs) => rs.iter_mut().map(|r| std::mem::replace(r, dynamic())).collect(),
+                            None => Vec::new(),
+                        };
+                        crate::ops::make_tuple(vals)
+                    } else {
+                        dynamic()
+                    };
+                    self.set(a, v);
+                }
+                Op::ArgConv => {
+                    if let Site::Call(c) = prog.site(pc) {
+                        self.convert_arg(c, ins.b, usize::from(ins.c));
+                    }
+                }
+                Op::Call => {
+                    let v = match prog.site(pc) {
+                        Site::Call(c) => self.call(c, usize::from(ins.b), usize::from(ins.c)),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::CallExpand => {
+                    let v = match prog.site(pc) {
+                        Site::Call(c) => self.call_expand(c),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::Object => {
+                    let v = match prog.site(pc) {
+                        Site::Object(items) => self.object(items),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::Template => {
+                    let v = match prog.site(pc) {
+                        Site::Template(parts) => self.template(parts),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::Join => {
+                    let span = match prog.site(pc) {
+                        Site::Span(s) => *s,
+                        _ => Span::default(),
+                    };
+                    let t = self.read(ins.ob());
+                    let v = self.template_join(&t, span);
+                    self.set(a, v);
+                }
+                Op::Cond => {
+                    let v = match prog.site(pc) {
+                        Site::Cond(c) => self.conditional(c),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::For => {
+                    let v = match prog.site(pc) {
+                        Site::For(f) => self.for_expr(f),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::Splat => {
+                    let v = match prog.site(pc) {
+                        Site::Splat(s) => self.splat(s),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::Try => {
+                    let v = match prog.site(pc) {
+                        Site::Try(t) => self.try_(t),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
+                Op::Can => {
+                    let v = match prog.site(pc) {
+                        Site::Try(t) => self.can(t),
+                        _ => dynamic(),
+                    };
+                    self.set(a, v);
+                }
             }
-            Node::Unary(u) => {
-                let mark = self.s.diags.len();
-                let v = self.eval(&u.operand);
-                let had_errors = self.errors_since(mark);
-                let op = match u.op {
-                    UnOp::Negate => crate::ops::UnaryOp::Neg,
-                    UnOp::Not => crate::ops::UnaryOp::Not,
-                };
-                let r = crate::ops::unary_checked(op, &v, had_errors);
-                self.op_result(r, |blame| match blame {
-                    Blame::Operand(0) => Some(u.operand_span),
-                    _ => Some(u.span),
-                })
-            }
-            Node::For(f) => self.for_expr(f),
-            Node::Splat(s) => self.splat(s),
-            Node::Call(c) => self.call(c),
-            Node::Try(t) => self.try_(t),
-            Node::Can(t) => self.can(t),
         }
     }
 
@@ -319,56 +563,37 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// The value of a node that needs no evaluation (a constant, a variable,
-    /// a local, or literal steps into them that resolve without any special
-    /// case), by reference. `None`: evaluate it normally.
-    #[inline]
-    fn peek<'n>(&'n self, n: &'n Node) -> Option<&'n Value> {
-        match n {
-            Node::Const(v) => Some(v),
-            Node::Global(i, _) => self.vars.get(*i),
-            Node::Local(i) => self.s.locals.get(*i as usize),
-            Node::Traverse(src, steps) => {
-                let mut v = match &**src {
-                    Node::Global(i, _) => self.vars.get(*i)?,
-                    Node::Local(i) => self.s.locals.get(*i as usize)?,
-                    _ => return None,
-                };
-                for step in steps.iter() {
-                    v = step_ref(v, step)?;
-                }
-                Some(v)
-            }
-            _ => None,
-        }
-    }
-
-    /// A variable the program was compiled with but this evaluation does
-    /// not define.
+    /// An operator off its fast path: operands that failed, need
+    /// conversion, are unknown or null.
     #[cold]
-    fn undefined_global(&mut self, slot: u32, span: Span) -> Value {
-        let names = self.prog.var_names();
-        let name = names.get(slot as usize).map(|n| &**n).unwrap_or("");
-        let present = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
-        let detail = match crate::suggest::closest(name, present) {
-            Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(name), go_quote(s)),
-            None => format!("There is no variable named {}.", go_quote(name)),
+    fn binary_slow(&mut self, op: crate::ops::BinaryOp, lo: Opnd, ro: Opnd, site: &Site) -> Value {
+        let site = match site {
+            Site::Operator(s) => s,
+            _ => &NO_OPERATOR,
         };
-        self.push(err("Unknown variable", detail, span));
-        dynamic()
+        let mark = self.mark_at(site.mark);
+        let l = self.read(lo);
+        let r = self.read(ro);
+        let had_errors = self.errors_since(mark);
+        let res = crate::ops::binary_checked(op, &l, &r, had_errors);
+        self.op_result(res, |blame| match blame {
+            Blame::Operand(0) => Some(site.lhs),
+            Blame::Operand(1) => Some(site.rhs),
+            _ => Some(site.span),
+        })
     }
 
-    fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
+    fn traverse(&mut self, mut v: Value, steps: &[StepSite]) -> Value {
         for step in steps {
             let r = match step {
-                Step::Attr(name, _, _) => crate::ops::get_attr(&v, name),
-                Step::Index(key, _) => crate::ops::index(&v, key),
+                StepSite::Attr(name, _, _) => crate::ops::get_attr(&v, name),
+                StepSite::Index(key, _) => crate::ops::index(&v, key),
             };
             match r {
                 Ok(next) => v = next,
                 Err(e) => {
                     let span = match step {
-                        Step::Attr(_, s, _) | Step::Index(_, s) => *s,
+                        StepSite::Attr(_, s, _) | StepSite::Index(_, s) => *s,
                     };
                     return self.op_result(Err(e), |_| Some(span));
                 }
@@ -377,22 +602,22 @@ impl<'a> Machine<'a> {
         v
     }
 
-    fn object(&mut self, items: &[ObjectItem]) -> Value {
+    fn object(&mut self, items: &[ObjectItemSite]) -> Value {
         if !self.grow_elems(items.len()) {
             return dynamic();
         }
         let mut object = crate::ops::ObjectBuilder::with_capacity(items.len());
         for item in items {
             let (diag, key_span) = match &item.key {
-                ObjectKey::Name(key) => {
-                    let val = self.eval(&item.value);
+                ObjectKeySite::Name(key) => {
+                    let val = self.block(&item.value);
                     (object.push(key, false, val), Span::default())
                 }
-                ObjectKey::Expr(node, span) => {
+                ObjectKeySite::Expr(block, span) => {
                     let mark = self.s.diags.len();
-                    let key = self.eval(node);
+                    let key = self.block(block);
                     let key_failed = self.errors_since(mark);
-                    let val = self.eval(&item.value);
+                    let val = self.block(&item.value);
                     (object.push(&key, key_failed, val), *span)
                 }
             };
@@ -407,7 +632,9 @@ impl<'a> Machine<'a> {
         object.finish()
     }
 
-    fn template(&mut self, parts: &[TemplatePart]) -> Value {
+    // ---- templates -------------------------------------------------------
+
+    fn template(&mut self, parts: &[PartSite]) -> Value {
         let mut buf = self.s.text_bufs.pop().unwrap_or_default();
         buf.clear();
         let mut known = true;
@@ -432,7 +659,7 @@ impl<'a> Machine<'a> {
     /// straight into `buf` instead of making intermediate strings and
     /// tuples; the values and diagnostics are the same, because such parts
     /// always produce a string (or an unknown string).
-    fn stream_parts(&mut self, parts: &[TemplatePart], buf: &mut String, known: &mut bool) {
+    fn stream_parts(&mut self, parts: &[PartSite], buf: &mut String, known: &mut bool) {
         for part in parts {
             if buf.len() as u64 > self.s.limits.max_size {
                 self.s.aborted.get_or_insert("memory");
@@ -440,44 +667,49 @@ impl<'a> Machine<'a> {
             if self.s.aborted.is_some() {
                 return;
             }
-            self.stream_part(&part.node, part.span, buf, known);
+            self.stream_part(part, buf, known);
         }
     }
 
-    fn stream_part(&mut self, node: &Node, span: Span, buf: &mut String, known: &mut bool) {
-        if let Some(v) = self.peek(node) {
-            let r = crate::ops::push_template_part(v, buf);
-            self.template_part_done(r, span, known);
-            return;
-        }
-        match node {
-            Node::Template(inner, _) => {
-                if self.tick() {
-                    self.stream_parts(inner, buf, known);
-                }
-                return;
-            }
-            Node::Cond(c) if is_string_node(&c.true_result) && is_string_node(&c.false_result) => {
-                if self.tick() {
-                    self.stream_cond(c, buf, known);
-                }
-                return;
-            }
-            Node::TemplateJoin(t, _) => {
-                if let Node::For(f) = &**t {
-                    if f.key.is_none() && is_string_node(&f.value) {
-                        if self.tick() && self.tick() {
-                            self.stream_for(f, buf, known);
-                        }
+    fn stream_part(&mut self, part: &PartSite, buf: &mut String, known: &mut bool) {
+        match &part.kind {
+            PartKind::Value(b) => {
+                if b.start == b.end {
+                    if let Some(v) = self.peek(b.out) {
+                        let r = crate::ops::push_template_part(v, buf);
+                        self.template_part_done(r, part.span, known);
                         return;
                     }
                 }
+                let v = self.block(b);
+                let r = crate::ops::push_template_part(&v, buf);
+                self.template_part_done(r, part.span, known);
             }
-            _ => {}
+            PartKind::Nested(inner) => {
+                if self.tick() {
+                    self.stream_parts(inner, buf, known);
+                }
+            }
+            PartKind::Cond(c, t, f) => {
+                // The reference evaluates both branches and keeps only the
+                // selected one's value and diagnostics; two strings always
+                // unify, so running the selected branch alone (after the
+                // condition) is equivalent.
+                if !self.tick() {
+                    return;
+                }
+                match self.condition_choice(c) {
+                    Some(true) => self.stream_part(t, buf, known),
+                    Some(false) => self.stream_part(f, buf, known),
+                    None => *known = false,
+                }
+            }
+            PartKind::For(f, body) => {
+                if self.tick() && self.tick() {
+                    self.stream_for(f, body, buf, known);
+                }
+            }
         }
-        let v = self.eval(node);
-        let r = crate::ops::push_template_part(&v, buf);
-        self.template_part_done(r, span, known);
     }
 
     /// Takes the outcome of appending one interpolation to a template.
@@ -490,22 +722,9 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// A conditional whose branches are both string builders: the reference
-    /// evaluates both and keeps only the selected one's value and
-    /// diagnostics, and two string types always unify, so evaluating the
-    /// selected branch alone (after the condition) is equivalent.
-    fn stream_cond(&mut self, c: &CondNode, buf: &mut String, known: &mut bool) {
-        let Some(chosen) = self.condition_choice(c) else {
-            *known = false;
-            return;
-        };
-        let (branch, span) = if chosen { (&c.true_result, c.true_span) } else { (&c.false_result, c.false_span) };
-        self.stream_part(branch, span, buf, known);
-    }
-
     /// A template `%{for}` whose body is a string builder, appended element
     /// by element (the reference builds the tuple, then joins it).
-    fn stream_for(&mut self, f: &ForNode, buf: &mut String, known: &mut bool) {
+    fn stream_for(&mut self, f: &ForSite, body: &PartSite, buf: &mut String, known: &mut bool) {
         let Some(coll) = self.for_collection(f) else {
             *known = false;
             return;
@@ -519,7 +738,7 @@ impl<'a> Machine<'a> {
             if !self.for_step(f, &coll, i, &mut steps) {
                 continue;
             }
-            self.stream_part(&f.value, Span::default(), buf, known);
+            self.stream_part(body, buf, known);
             if buf.len() as u64 > self.s.limits.max_size {
                 self.s.aborted.get_or_insert("memory");
                 return;
@@ -530,9 +749,8 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn template_join(&mut self, tuple: &Node, span: Span) -> Value {
-        let t = self.eval(tuple);
-        let v = self.op_result(crate::ops::template_join(&t), |_| Some(span));
+    fn template_join(&mut self, t: &Value, span: Span) -> Value {
+        let v = self.op_result(crate::ops::template_join(t), |_| Some(span));
         let len = v.as_str().map_or(0, str::len);
         if len as u64 > self.s.limits.max_size {
             self.s.aborted.get_or_insert("memory");
@@ -542,11 +760,13 @@ impl<'a> Machine<'a> {
         v
     }
 
-    fn conditional(&mut self, c: &CondNode) -> Value {
+    // ---- conditionals ----------------------------------------------------
+
+    fn conditional(&mut self, c: &CondSite) -> Value {
         let mark = self.s.diags.len();
-        let t = self.eval(&c.true_result);
+        let t = self.block(&c.true_result);
         let t_diags = self.s.diags.split_off(mark);
-        let f = self.eval(&c.false_result);
+        let f = self.block(&c.false_result);
         let f_diags = self.s.diags.split_off(mark);
         let plan = match crate::ops::conditional_plan(&t, &f) {
             Ok(p) => p,
@@ -572,8 +792,8 @@ impl<'a> Machine<'a> {
 
     /// Evaluates a conditional's condition: the branch it selects, or
     /// `None` when it is unknown or invalid (reported).
-    fn condition_choice(&mut self, c: &CondNode) -> Option<bool> {
-        let cond = self.eval(&c.condition);
+    fn condition_choice(&mut self, c: &CondSite) -> Option<bool> {
+        let cond = self.block(&c.condition);
         match crate::ops::condition_choice(&cond) {
             Ok(choice) => choice,
             Err(d) => {
@@ -583,17 +803,13 @@ impl<'a> Machine<'a> {
         }
     }
 
-    fn set_local(&mut self, slot: u32, v: Value) {
-        if let Some(s) = self.s.locals.get_mut(slot as usize) {
-            *s = v;
-        }
-    }
+    // ---- for expressions ---------------------------------------------------
 
     /// The collection of a `for`, or `None` when the expression's value is
     /// `DynamicVal` without iterating (null, dynamic, non-iterable, unknown,
     /// or a failing `if` pre-check).
-    fn for_collection(&mut self, f: &ForNode) -> Option<Value> {
-        let coll = self.eval(&f.collection);
+    fn for_collection(&mut self, f: &ForSite) -> Option<Value> {
+        let coll = self.block(&f.collection);
         let coll = match crate::ops::for_source(&coll) {
             Ok(crate::ops::ForSource::Known(coll)) => coll,
             Ok(crate::ops::ForSource::Unknown) => return None,
@@ -605,12 +821,12 @@ impl<'a> Machine<'a> {
         if let Some((cond, _)) = &f.cond {
             // The reference checks the condition once with unknown
             // iterators before iterating.
-            if let Some(k) = f.key_slot {
-                self.set_local(k, dynamic());
+            if let Some(k) = f.key_local {
+                self.set(k, dynamic());
             }
-            self.set_local(f.val_slot, dynamic());
+            self.set(f.val_local, dynamic());
             let mark = self.s.diags.len();
-            let r = self.eval(cond);
+            let r = self.block(cond);
             if let Some(d) = crate::ops::ForCollector::precheck_condition(&r) {
                 self.push(d.to_diagnostic(for_span_of(f)));
                 return None;
@@ -627,14 +843,14 @@ impl<'a> Machine<'a> {
 
     /// Binds element `i`'s iterators and evaluates the `if` clause:
     /// whether to include the element.
-    fn for_step(&mut self, f: &ForNode, coll: &Value, i: usize, steps: &mut crate::ops::ForCollector) -> bool {
+    fn for_step(&mut self, f: &ForSite, coll: &Value, i: usize, steps: &mut crate::ops::ForCollector) -> bool {
         let Some((k, v)) = crate::ops::for_element(coll, i) else { return false };
-        if let Some(ks) = f.key_slot {
-            self.set_local(ks, k);
+        if let Some(ks) = f.key_local {
+            self.set(ks, k);
         }
-        self.set_local(f.val_slot, v);
+        self.set(f.val_local, v);
         let Some((cond, _)) = &f.cond else { return true };
-        let include = self.eval(cond);
+        let include = self.block(cond);
         let (include, diag) = steps.condition(&include);
         if let Some(d) = diag {
             self.push(d.to_diagnostic(for_span_of(f)));
@@ -642,7 +858,7 @@ impl<'a> Machine<'a> {
         include
     }
 
-    fn for_expr(&mut self, f: &ForNode) -> Value {
+    fn for_expr(&mut self, f: &ForSite) -> Value {
         let Some(coll) = self.for_collection(f) else { return dynamic() };
         let kind = if f.key.is_some() {
             crate::ops::ForKind::Object { group: f.group }
@@ -659,8 +875,8 @@ impl<'a> Machine<'a> {
             }
             let key = match &f.key {
                 None => None,
-                Some((key_node, _)) => {
-                    let raw = self.eval(key_node);
+                Some((key_block, _)) => {
+                    let raw = self.block(key_block);
                     let (key, diag) = result.key(&raw);
                     if let Some(d) = diag {
                         self.push(d.to_diagnostic(for_span_of(f)));
@@ -671,7 +887,7 @@ impl<'a> Machine<'a> {
                     }
                 }
             };
-            let val = self.eval(&f.value);
+            let val = self.block(&f.value);
             if let Some(d) = result.push(key, val) {
                 self.push(d.to_diagnostic(for_span_of(f)));
             }
@@ -679,10 +895,12 @@ impl<'a> Machine<'a> {
         result.finish()
     }
 
-    fn splat(&mut self, s: &SplatNode) -> Value {
+    // ---- splats -------------------------------------------------------------
+
+    fn splat(&mut self, s: &SplatSite) -> Value {
         use crate::ops::{SplatFinish, SplatSource};
         let mark = self.s.diags.len();
-        let source = self.eval(&s.source);
+        let source = self.block(&s.source);
         if self.errors_since(mark) {
             return dynamic();
         }
@@ -703,13 +921,13 @@ impl<'a> Machine<'a> {
         let mut vals = Vec::with_capacity(items.len());
         let mut rest_failed = false;
         for item in items {
-            self.set_local(s.slot, item.clone());
+            self.set(s.local, item.clone());
             let mark = self.s.diags.len();
-            let v = self.eval(&s.each);
+            let v = self.block(&s.each);
             rest_failed |= self.errors_since(mark);
             vals.push(v);
         }
-        self.set_local(s.slot, dynamic());
+        self.set(s.local, dynamic());
         match plan.finish(vals, rest_failed) {
             Ok(SplatFinish::Value(v)) => v,
             Ok(SplatFinish::UnknownOfProbedType) => {
@@ -726,63 +944,121 @@ impl<'a> Machine<'a> {
 
     /// The types `each` gives for unknowns of the plan's probe types; its
     /// diagnostics are kept only when `keep`.
-    fn splat_probe(&mut self, s: &SplatNode, plan: &crate::ops::SplatPlan, keep: bool) -> Vec<Type> {
+    fn splat_probe(&mut self, s: &SplatSite, plan: &crate::ops::SplatPlan, keep: bool) -> Vec<Type> {
         let mark = self.s.diags.len();
-        let saved = self.s.locals.get(s.slot as usize).cloned().unwrap_or_else(dynamic);
+        let saved = self.regs.get(usize::from(s.local)).cloned().unwrap_or_else(dynamic);
         let probed = plan
             .probe_types()
             .into_iter()
             .map(|ty| {
-                self.set_local(s.slot, Value::unknown(ty));
-                self.eval(&s.each).ty()
+                self.set(s.local, Value::unknown(ty));
+                self.block(&s.each).ty()
             })
             .collect();
-        self.set_local(s.slot, saved);
+        self.set(s.local, saved);
         if !keep {
             self.s.diags.truncate(mark);
         }
         probed
     }
 
-    fn call(&mut self, c: &CallNode) -> Value {
+    // ---- calls ----------------------------------------------------------------
+
+    /// Converts argument register `r` (argument `i` of call `c`) to its
+    /// parameter's type, reporting a failed conversion at the argument.
+    fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
+        let Some(funcs) = self.prog.funcs.as_deref() else { return };
+        let sig = funcs.signature(c.func);
+        let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { return };
+        let Some(v) = self.regs.get(usize::from(r)) else { return };
+        if param.ty.is_dynamic() || (v.is_known() && !v.is_null() && v.has_type(&param.ty)) {
+            return;
+        }
+        match convert(v, &param.ty) {
+            Ok(conv) => self.set(r, conv),
+            Err(e) => {
+                let start = c.args.get(i).map(|a| a.start).unwrap_or_default();
+                self.push(err(
+                    "Invalid function argument",
+                    format!("Invalid value for {} parameter: {e}.", go_quote(&param.name)),
+                    start,
+                ));
+            }
+        }
+    }
+
+    /// A call whose converted arguments are in registers `base..base+n`.
+    fn call(&mut self, c: &CallSite, base: usize, n: usize) -> Value {
+        let prog: &'a Program = self.prog;
+        let Some(funcs) = prog.funcs.as_deref() else { return dynamic() };
+        if self.errors_since(self.mark_at(c.mark)) {
+            return dynamic();
+        }
+        let mut budget = self.s.limits.max_size.saturating_sub(self.s.size);
+        let r = match self.regs.get(base..base + n) {
+            Some(args) => funcs.call(c.func, args, &mut budget),
+            None => return dynamic(),
+        };
+        let used = self.s.limits.max_size.saturating_sub(self.s.size).saturating_sub(budget);
+        self.grow(used as usize);
+        self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
+    }
+
+    fn call_result(&mut self, c: &CallSite, r: Result<Value, crate::func::CallError>, arg_start: impl Fn(usize) -> Span) -> Value {
+        match r {
+            Ok(v) => v,
+            Err(e) => {
+                let subject = match e.site {
+                    ErrorSite::Argument(i) => arg_start(i),
+                    ErrorSite::WholeCall => c.span,
+                    ErrorSite::CallStart => c.start,
+                    ErrorSite::CloseParen => c.close_paren,
+                };
+                self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
+                dynamic()
+            }
+        }
+    }
+
+    /// A call whose last argument is expanded (`f(a, xs...)`): the
+    /// expanded value is evaluated first, then the arity is checked, then
+    /// the other arguments are evaluated and converted in order.
+    fn call_expand(&mut self, c: &CallSite) -> Value {
         let prog: &'a Program = self.prog;
         let Some(funcs) = prog.funcs.as_deref() else { return dynamic() };
         let sig = funcs.signature(c.func);
-        // Arguments: (value-or-node, start span).
-        let mut expanded: Option<(Vec<Value>, Span)> = None;
-        let mut arg_count = c.args.len();
-        if c.expand_final {
-            let Some(last) = c.args.last() else { return dynamic() };
-            let mark = self.s.diags.len();
-            let v = self.eval(&last.node);
-            if self.errors_since(mark) {
-                return dynamic();
-            }
-            let ty = v.ty();
-            if ty.is_dynamic() || ty.is_tuple() || ty.is_list() || ty.is_set() {
-                if v.is_null() {
-                    self.push(err(
-                        "Invalid expanding argument value",
-                        "The expanding argument (indicated by ...) must not be null.",
-                        last.span,
-                    ));
-                    return dynamic();
-                }
-                if ty.is_dynamic() || !v.is_known() {
-                    return dynamic();
-                }
-                let elems = v.elements_slice().to_vec();
-                arg_count = c.args.len() - 1 + elems.len();
-                expanded = Some((elems, last.span));
-            } else {
-                self.push(err(
-                    "Invalid expanding argument value",
-                    "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
-                    last.span,
-                ));
-                return dynamic();
-            }
+        let Some(last) = c.args.last() else { return dynamic() };
+        let mark = self.s.diags.len();
+        let v = self.block(&last.block);
+        if self.errors_since(mark) {
+            return dynamic();
         }
+        let ty = v.ty();
+        if !(ty.is_dynamic() || ty.is_tuple() || ty.is_list() || ty.is_set()) {
+            self.push(err(
+                "Invalid expanding argument value",
+                "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
+                last.span,
+            ));
+            return dynamic();
+        }
+        if v.is_null() {
+            self.push(err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", last.span));
+            return dynamic();
+        }
+        if ty.is_dynamic() || !v.is_known() {
+            return dynamic();
+        }
+        let expanded = v.elements_slice().to_vec();
+        let fixed = c.args.len() - 1;
+        let arg_count = fixed + expanded.len();
+        let arg_start = |i: usize| -> Span {
+            if i < fixed {
+                c.args[i].start
+            } else {
+                last.span
+            }
+        };
         let nparams = sig.params.len();
         if arg_count < nparams {
             let qual = if sig.var_param.is_some() { " at least" } else { "" };
@@ -797,14 +1073,6 @@ impl<'a> Machine<'a> {
             ));
             return dynamic();
         }
-        let fixed = if expanded.is_some() { c.args.len() - 1 } else { c.args.len() };
-        let arg_start = |i: usize| -> Span {
-            if i < fixed {
-                c.args[i].start
-            } else {
-                expanded.as_ref().map(|e| e.1).unwrap_or_default()
-            }
-        };
         if sig.var_param.is_none() && arg_count > nparams {
             self.push(err(
                 "Too many function arguments",
@@ -818,16 +1086,9 @@ impl<'a> Machine<'a> {
         for i in 0..arg_count {
             let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { break };
             let v = if i < fixed {
-                let arg = &c.args[i];
-                if arg.preconverted {
-                    if let Node::Const(v) = &arg.node {
-                        vals.push(v.clone());
-                        continue;
-                    }
-                }
-                self.eval(&arg.node)
+                self.block(&c.args[i].block)
             } else {
-                expanded.as_ref().and_then(|e| e.0.get(i - fixed)).cloned().unwrap_or_else(dynamic)
+                expanded.get(i - fixed).cloned().unwrap_or_else(dynamic)
             };
             if param.ty.is_dynamic() || (v.is_known() && !v.is_null() && v.has_type(&param.ty)) {
                 vals.push(v);
@@ -853,31 +1114,21 @@ impl<'a> Machine<'a> {
         let r = funcs.call(c.func, &vals, &mut budget);
         let used = self.s.limits.max_size.saturating_sub(self.s.size).saturating_sub(budget);
         self.grow(used as usize);
-        match r {
-            Ok(v) => v,
-            Err(e) => {
-                let subject = match e.site {
-                    ErrorSite::Argument(i) => arg_start(i),
-                    ErrorSite::WholeCall => c.span,
-                    ErrorSite::CallStart => c.start,
-                    ErrorSite::CloseParen => c.close_paren,
-                };
-                self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
-                dynamic()
-            }
-        }
+        self.call_result(c, r, arg_start)
     }
 
+    // ---- try and can ------------------------------------------------------------
+
     /// `ext/tryfunc`'s `dependsOnUnknowns`.
-    fn depends_on_unknowns(&mut self, deps: &[Dependency]) -> bool {
+    fn depends_on_unknowns(&mut self, deps: &[DependencySite]) -> bool {
         for d in deps {
-            let v = match &d.root {
-                Node::Global(i, _) => match self.vars.get(*i) {
+            let v = match d.root.kind() {
+                OpndKind::Var(i) => match self.prog.paths.get(usize::from(i)).and_then(|p| self.path_root(p)) {
                     Some(v) => v.clone(),
                     None => continue,
                 },
-                Node::Local(i) => self.s.locals.get(*i as usize).cloned().unwrap_or_else(dynamic),
-                _ => continue,
+                OpndKind::Local(r) | OpndKind::Temp(r) => self.regs.get(usize::from(r)).cloned().unwrap_or_else(dynamic),
+                OpndKind::Const(_) => continue,
             };
             let mark = self.s.diags.len();
             let v = self.traverse(v, &d.steps);
@@ -896,13 +1147,13 @@ impl<'a> Machine<'a> {
     /// The elements of `try`/`can`'s expanded last argument (`Ok(None)`
     /// without `...`), or the call's value when expansion ends it, with
     /// hcl's checks.
-    fn try_expand(&mut self, t: &TryNode) -> Result<Option<Vec<Value>>, Value> {
+    fn try_expand(&mut self, t: &TrySite) -> Result<Option<Vec<Value>>, Value> {
         if !t.expand_final {
             return Ok(None);
         }
         let Some(last) = t.args.last() else { return Err(dynamic()) };
         let mark = self.s.diags.len();
-        let v = self.eval(&last.node);
+        let v = self.block(&last.block);
         if self.errors_since(mark) {
             return Err(dynamic());
         }
@@ -925,7 +1176,7 @@ impl<'a> Machine<'a> {
         Ok(Some(v.elements_slice().to_vec()))
     }
 
-    fn try_(&mut self, t: &TryNode) -> Value {
+    fn try_(&mut self, t: &TrySite) -> Value {
         if let Some(d) = &t.arity_error {
             self.push((**d).clone());
             return dynamic();
@@ -945,7 +1196,7 @@ impl<'a> Machine<'a> {
                 return dynamic();
             }
             let mark = self.s.diags.len();
-            let v = self.eval(&arg.node);
+            let v = self.block(&arg.block);
             let failed = self.errors_since(mark);
             let ds = self.s.diags.split_off(mark);
             if failed {
@@ -984,7 +1235,7 @@ impl<'a> Machine<'a> {
         dynamic()
     }
 
-    fn can(&mut self, t: &TryNode) -> Value {
+    fn can(&mut self, t: &TrySite) -> Value {
         if let Some(d) = &t.arity_error {
             self.push((**d).clone());
             return dynamic();
@@ -1022,51 +1273,27 @@ impl<'a> Machine<'a> {
             return Value::unknown(Type::Bool);
         }
         let mark = self.s.diags.len();
-        self.eval(&arg.node);
+        self.block(&arg.block);
         let failed = self.errors_since(mark);
         self.s.diags.truncate(mark);
         Value::bool(!failed)
     }
-
-
 }
 
-/// The `vm::ops` operator for a compiled one.
-fn ops_binary(op: BinOp) -> crate::ops::BinaryOp {
-    use crate::ops::BinaryOp as O;
-    match op {
-        BinOp::Or => O::Or,
-        BinOp::And => O::And,
-        BinOp::Equal => O::Eq,
-        BinOp::NotEqual => O::NotEq,
-        BinOp::GreaterThan => O::Gt,
-        BinOp::GreaterThanOrEqual => O::Ge,
-        BinOp::LessThan => O::Lt,
-        BinOp::LessThanOrEqual => O::Le,
-        BinOp::Add => O::Add,
-        BinOp::Subtract => O::Sub,
-        BinOp::Multiply => O::Mul,
-        BinOp::Divide => O::Div,
-        BinOp::Modulo => O::Mod,
-    }
-}
-
-/// Nodes whose value is always a string or an unknown string.
-fn is_string_node(n: &Node) -> bool {
-    match n {
-        Node::Template(..) | Node::TemplateJoin(..) => true,
-        Node::Const(v) => matches!(v, Value::String(_)),
-        _ => false,
-    }
-}
-
-
-/// One literal step by reference, when it needs none of `hcl.Index`'s or
+/// Literal steps by reference, when none needs `hcl.Index`'s or
 /// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).
 #[inline]
-fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
+fn steps_ref<'v>(mut v: &'v Value, steps: &[StepSite]) -> Option<&'v Value> {
+    for step in steps {
+        v = step_ref(v, step)?;
+    }
+    Some(v)
+}
+
+#[inline]
+fn step_ref<'v>(v: &'v Value, step: &StepSite) -> Option<&'v Value> {
     match (step, v) {
-        (Step::Attr(name, _, hint), Value::Object(o)) => {
+        (StepSite::Attr(name, _, hint), Value::Object(o)) => {
             let names = o.object_type().names();
             let guess = hint.get();
             if names.get(guess).is_some_and(|n| **n == **name) {
@@ -1076,8 +1303,7 @@ fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
             hint.set(i);
             o.vals().get(i)
         }
-        (Step::Index(key, _), _) => crate::ops::index_ref(v, key),
+        (StepSite::Index(key, _), _) => crate::ops::index_ref(v, key),
         _ => None,
     }
 }
-

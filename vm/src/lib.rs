@@ -2,34 +2,38 @@
 //!
 //! # Design
 //!
-//! A [`Program`] is an immutable tree of [`program::Node`]s made by the
-//! compiler's lowering stage (`compiler::lower`): literals are parsed
-//! values, host variables are slots ([`Vars`]), `for` iterators and splat
-//! items are local slots, calls are function-table indices, `try`/`can`
-//! are special forms holding their unevaluated arguments, and constant
-//! subexpressions are folded when folding reports nothing. Names that do
-//! not resolve become `Fail` nodes carrying the reference's diagnostic,
-//! reported only if evaluation reaches them. Programs are `Send + Sync`;
-//! attribute steps carry a verified inline cache (relaxed atomics).
+//! The compiler lowers the AST into a tree of [`ir::Node`]s (names
+//! resolved: host variables to slots, iterators to locals, calls to
+//! function-table indices; literals parsed; constant subexpressions folded;
+//! names that do not resolve become `Fail` nodes carrying the reference's
+//! diagnostic). [`codegen`] turns that tree into register bytecode
+//! ([`opcodes`]: 8-byte instructions, a constant pool, variable references
+//! by slot) and the tree is dropped: a [`Program`] holds only bytecode and
+//! its side tables, is immutable and `Send + Sync`.
 //!
-//! [`evaluate`] walks the tree with a per-thread [`Scratch`] (locals,
-//! diagnostics, template buffers, budgets). Each node yields a value and
-//! appends diagnostics; an erroring node yields the value the reference
-//! yields (usually `DynamicVal`), so unknowns and errors flow exactly as in
-//! `hclsyntax`: a conditional keeps only its selected branch's
-//! diagnostics, `try`/`can` cut theirs, operators see "operands failed".
-//! Hot paths avoid clones: variables, locals, constants and literal steps
-//! into them are read by reference ([`interp`]'s `peek`), operators on
-//! known primitives skip conversion, and templates stream nested
-//! templates, `%{if}` and `%{for}` straight into one buffer.
+//! [`evaluate`] runs the bytecode with a per-thread [`Scratch`] (registers,
+//! diagnostics marks, template buffers, budgets). Each instruction yields
+//! a value and appends diagnostics; an erroring instruction yields the value
+//! the reference yields (usually `DynamicVal`), so unknowns and errors flow
+//! exactly as in `hclsyntax`: a conditional keeps only its selected
+//! branch's diagnostics, `try`/`can` cut theirs, operators see "operands
+//! failed" through marks. Hot paths avoid clones: operands read variables,
+//! locals and constants in place, literal attribute steps use a verified
+//! inline cache, operators on known primitives skip conversion, call
+//! arguments are passed to functions straight from their registers, and
+//! templates stream nested templates, `%{if}` and `%{for}` into one buffer.
 //!
-//! Budgets ([`Limits`]): a step count and an approximate size; exceeding
-//! either ends the evaluation with an "Evaluation limit exceeded" error.
-//! Recursion depth follows the program's nesting, which the parser bounds.
+//! Budgets ([`Limits`]): an instruction count and an approximate size;
+//! exceeding either ends the evaluation with an "Evaluation limit exceeded"
+//! error. Recursion depth follows the program's block nesting, which the
+//! parser bounds.
 
+pub mod codegen;
 pub mod disasm;
 pub mod func;
 pub mod interp;
+pub mod ir;
+pub mod opcodes;
 pub mod ops;
 pub mod program;
 pub mod suggest;

@@ -1,235 +1,208 @@
-//! A compiled expression: an immutable tree of evaluation nodes with
-//! variables bound to slots, calls bound to function indices, literals
-//! parsed and constant subexpressions folded. `Program` is `Send + Sync`:
-//! many threads can evaluate one program at once, each with its own
-//! [`crate::Scratch`].
+//! A compiled expression or template: register bytecode ([`crate::opcodes`])
+//! with its constant pool, variable references and instruction sites.
+//! `Program` is immutable and `Send + Sync`: many threads evaluate one
+//! program at once, each with its own [`crate::Scratch`].
 
 use crate::func::FunctionTable;
+use crate::ir::{AttrHint, Node};
+use crate::opcodes::{Block, Instr, Opnd};
 use runtime::{Diagnostic, Span, Value};
 use std::sync::Arc;
 
-/// Operators, with the parameter and result types of cty's operator functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Or,
-    And,
-    Equal,
-    NotEqual,
-    GreaterThan,
-    GreaterThanOrEqual,
-    LessThan,
-    LessThanOrEqual,
-    Add,
-    Subtract,
-    Multiply,
-    Divide,
-    Modulo,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
-    Negate,
-    Not,
-}
-
-/// One literal traversal step.
-#[derive(Clone, Debug)]
-pub enum Step {
+/// One literal traversal step of a [`Op::Get`](crate::opcodes::Op::Get).
+#[derive(Debug)]
+pub enum StepSite {
+    /// `.name`, with an inline cache of where the name was found.
     Attr(Arc<str>, Span, AttrHint),
+    /// `[key]` with a constant key.
     Index(Value, Span),
 }
 
-/// Where attribute `name` was found last time (an inline cache). Objects
-/// of one shape put a name at the same position, so the hint is usually
-/// right; it is always verified, so a stale or racing hint only costs a
-/// lookup. Relaxed atomics keep programs shareable between threads.
-#[derive(Debug, Default)]
-pub struct AttrHint(std::sync::atomic::AtomicU32);
-
-impl AttrHint {
-    #[inline]
-    pub fn get(&self) -> usize {
-        self.0.load(std::sync::atomic::Ordering::Relaxed) as usize
-    }
-    #[inline]
-    pub fn set(&self, i: usize) {
-        self.0.store(i as u32, std::sync::atomic::Ordering::Relaxed)
-    }
+/// Where a path operand starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PathRoot {
+    /// A host variable slot.
+    Var(u32),
+    /// A local register (`for` iterator, splat item).
+    Local(u16),
 }
 
-impl Clone for AttrHint {
-    fn clone(&self) -> AttrHint {
-        AttrHint(std::sync::atomic::AtomicU32::new(self.get() as u32))
-    }
+/// A path operand `V[i]`: a root and literal steps after it (`a`,
+/// `a.b[0]`, `each.value.name`), read in place when every step resolves
+/// plainly. `span` is the root name's, where "Unknown variable" points
+/// when the evaluation leaves the slot unset.
+#[derive(Debug)]
+pub struct PathRef {
+    pub root: PathRoot,
+    pub span: Span,
+    pub steps: Box<[StepSite]>,
 }
 
-/// An evaluation node.
-#[derive(Clone, Debug)]
-pub enum Node {
-    Const(Value),
-    /// A host variable by slot; the span is the root name's (for
-    /// "Unknown variable" when the evaluation leaves the slot unset).
-    Global(u32, Span),
-    /// A `for` iterator or splat item by local slot.
-    Local(u32),
-    /// An error found at compile time that the reference reports when the
-    /// expression is evaluated (unknown variable, unknown function, ...):
-    /// pushes the diagnostic, yields `DynamicVal`.
+/// No diagnostics mark (the operands are read directly and cannot fail
+/// except through their own reads).
+pub const NO_MARK: u16 = u16::MAX;
+
+/// What an instruction needs beyond its three fields.
+#[derive(Debug)]
+pub enum Site {
+    None,
+    /// The subject of the instruction's errors (index bracket, template
+    /// `%{for}` tuple).
+    Span(Span),
+    Steps(Box<[StepSite]>),
     Fail(Box<Diagnostic>),
-    /// Literal steps applied to a value; the first failing step ends it.
-    Traverse(Box<Node>, Box<[Step]>),
-    Index(Box<IndexNode>),
-    Tuple(Box<[Node]>),
-    Object(Box<[ObjectItem]>),
-    Template(Box<[TemplatePart]>, Span),
-    /// Joins the tuple a template `for` produced; span is the tuple's.
-    TemplateJoin(Box<Node>, Span),
-    Cond(Box<CondNode>),
-    Binary(Box<BinaryNode>),
-    Unary(Box<UnaryNode>),
-    For(Box<ForNode>),
-    Splat(Box<SplatNode>),
-    Call(Box<CallNode>),
-    Try(Box<TryNode>),
-    Can(Box<TryNode>),
+    Operator(OperatorSite),
+    Call(Box<CallSite>),
+    Object(Box<[ObjectItemSite]>),
+    Template(Box<[PartSite]>),
+    Cond(Box<CondSite>),
+    For(Box<ForSite>),
+    Splat(Box<SplatSite>),
+    Try(Box<TrySite>),
 }
 
-#[derive(Clone, Debug)]
-pub struct IndexNode {
-    pub collection: Node,
-    pub key: Node,
-    pub bracket: Span,
-}
-
-#[derive(Clone, Debug)]
-pub enum ObjectKey {
-    /// A bare name or keyword key.
-    Name(Value),
-    /// An evaluated key; its span is the key expression's.
-    Expr(Node, Span),
-}
-
-#[derive(Clone, Debug)]
-pub struct ObjectItem {
-    pub key: ObjectKey,
-    pub value: Node,
-    pub value_span: Span,
-}
-
-#[derive(Clone, Debug)]
-pub struct TemplatePart {
-    pub node: Node,
+/// A unary or binary operator's mark and operand spans.
+#[derive(Clone, Copy, Debug)]
+pub struct OperatorSite {
+    /// Diagnostics mark set before the operands were computed, or
+    /// [`NO_MARK`].
+    pub mark: u16,
+    pub lhs: Span,
+    /// The right operand's span (unused by unary operators).
+    pub rhs: Span,
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
-pub struct CondNode {
-    pub condition: Node,
-    pub true_result: Node,
-    pub false_result: Node,
+#[derive(Debug)]
+pub struct CallArgSite {
+    /// The argument's code (run by `CallExpand`; a linear `Call` has
+    /// its arguments' code inline before it).
+    pub block: Block,
+    /// `StartRange()` and full range of the argument.
+    pub start: Span,
+    pub span: Span,
+    /// A constant already converted to its parameter's type at compile time.
+    pub preconverted: bool,
+}
+
+#[derive(Debug)]
+pub struct CallSite {
+    pub func: u32,
+    pub name: Arc<str>,
+    pub args: Box<[CallArgSite]>,
+    /// Mark set before the arguments (linear calls).
+    pub mark: u16,
+    pub span: Span,
+    pub start: Span,
+    pub close_paren: Span,
+}
+
+#[derive(Debug)]
+pub enum ObjectKeySite {
+    /// A bare name or keyword key.
+    Name(Value),
+    /// A computed key and its span.
+    Expr(Block, Span),
+}
+
+#[derive(Debug)]
+pub struct ObjectItemSite {
+    pub key: ObjectKeySite,
+    pub value: Block,
+    pub value_span: Span,
+}
+
+/// One part of a template: how it is appended to the output buffer.
+#[derive(Debug)]
+pub enum PartKind {
+    /// A value converted to string.
+    Value(Block),
+    /// A nested template streamed into the same buffer.
+    Nested(Box<[PartSite]>),
+    /// `%{if}` (or a conditional) whose branches both build strings: only
+    /// the selected branch runs.
+    Cond(Box<CondSite>, Box<PartSite>, Box<PartSite>),
+    /// `%{for}` whose body builds strings, appended element by element.
+    For(Box<ForSite>, Box<PartSite>),
+}
+
+#[derive(Debug)]
+pub struct PartSite {
+    pub kind: PartKind,
+    pub span: Span,
+}
+
+#[derive(Debug)]
+pub struct CondSite {
+    pub condition: Block,
+    /// Branch blocks (empty for a streamed template conditional, whose
+    /// branches are parts).
+    pub true_result: Block,
+    pub false_result: Block,
     pub condition_span: Span,
     pub true_span: Span,
     pub false_span: Span,
 }
 
-#[derive(Clone, Debug)]
-pub struct BinaryNode {
-    pub op: BinOp,
-    pub lhs: Node,
-    pub rhs: Node,
-    pub lhs_span: Span,
-    pub rhs_span: Span,
-    pub span: Span,
-}
-
-#[derive(Clone, Debug)]
-pub struct UnaryNode {
-    pub op: UnOp,
-    pub operand: Node,
-    pub operand_span: Span,
-    pub span: Span,
-}
-
-#[derive(Clone, Debug)]
-pub struct ForNode {
-    pub key_slot: Option<u32>,
-    pub val_slot: u32,
-    pub collection: Node,
+#[derive(Debug)]
+pub struct ForSite {
+    pub key_local: Option<u16>,
+    pub val_local: u16,
+    pub collection: Block,
     pub collection_span: Span,
-    pub key: Option<(Node, Span)>,
-    pub value: Node,
-    pub cond: Option<(Node, Span)>,
+    pub key: Option<(Block, Span)>,
+    /// The element's value (unused for a streamed template `%{for}`).
+    pub value: Block,
+    pub cond: Option<(Block, Span)>,
     pub group: bool,
 }
 
-#[derive(Clone, Debug)]
-pub struct SplatNode {
-    pub source: Node,
-    pub each: Node,
-    pub slot: u32,
+#[derive(Debug)]
+pub struct SplatSite {
+    pub source: Block,
+    pub each: Block,
+    pub local: u16,
     pub source_span: Span,
 }
 
-#[derive(Clone, Debug)]
-pub struct CallArg {
-    pub node: Node,
-    /// The argument's `StartRange()`.
-    pub start: Span,
-    /// The argument's full range.
-    pub span: Span,
-    /// A constant already converted to its parameter's type at compile
-    /// time (converting it again would give the same value).
-    pub preconverted: bool,
+/// A root traversal a `try`/`can` argument depends on.
+#[derive(Debug)]
+pub struct DependencySite {
+    pub root: Opnd,
+    pub steps: Box<[StepSite]>,
 }
 
-#[derive(Clone, Debug)]
-pub struct CallNode {
-    pub func: u32,
-    pub name: Arc<str>,
-    pub args: Box<[CallArg]>,
-    pub expand_final: bool,
-    /// Name through closing parenthesis.
-    pub span: Span,
-    /// Name through opening parenthesis.
-    pub start: Span,
-    pub close_paren: Span,
-}
-
-/// A root traversal an argument of `try`/`can` depends on: the root's
-/// binding and the literal steps after it.
-#[derive(Clone, Debug)]
-pub struct Dependency {
-    pub root: Node,
-    pub steps: Box<[Step]>,
-}
-
-#[derive(Clone, Debug)]
-pub struct TryArg {
-    pub node: Node,
-    pub deps: Box<[Dependency]>,
-    /// The argument's `StartRange()` and full range.
+#[derive(Debug)]
+pub struct TryArgSite {
+    pub block: Block,
+    pub deps: Box<[DependencySite]>,
     pub start: Span,
     pub span: Span,
 }
 
-#[derive(Clone, Debug)]
-pub struct TryNode {
-    pub args: Box<[TryArg]>,
+#[derive(Debug)]
+pub struct TrySite {
+    pub args: Box<[TryArgSite]>,
     pub name: Arc<str>,
     pub span: Span,
     pub start: Span,
     pub close_paren: Span,
-    /// Wrong argument count, found at compile time (without `...`).
     pub arity_error: Option<Box<Diagnostic>>,
-    /// The last argument is expanded (`try(list...)`): its elements become
-    /// literal arguments.
     pub expand_final: bool,
 }
 
 /// A compiled expression or template.
 pub struct Program {
-    pub(crate) root: Node,
+    pub(crate) code: Box<[Instr]>,
+    /// Per instruction: its index in `sites`.
+    pub(crate) site_of: Box<[u32]>,
+    pub(crate) sites: Box<[Site]>,
+    pub(crate) consts: Box<[Value]>,
+    pub(crate) paths: Box<[PathRef]>,
+    pub(crate) entry: Block,
+    pub(crate) n_regs: u32,
     pub(crate) n_locals: u32,
+    pub(crate) n_marks: u32,
     pub(crate) var_names: Arc<[Arc<str>]>,
     pub(crate) funcs: Option<Arc<dyn FunctionTable>>,
     /// File name used in `try` error texts (`input.hcl:1,2-3`).
@@ -237,13 +210,14 @@ pub struct Program {
     pub(crate) src_lines: Arc<SourceLines>,
 }
 
-/// Line starts of the source, for the positions `try` prints.
+/// The source, for the positions `try` prints.
 #[derive(Debug, Default)]
 pub struct SourceLines {
     pub src: Box<[u8]>,
 }
 
 impl Program {
+    /// Compiles the lowered tree `root` to bytecode.
     pub fn new(
         root: Node,
         n_locals: u32,
@@ -252,7 +226,7 @@ impl Program {
         filename: Arc<str>,
         src_lines: Arc<SourceLines>,
     ) -> Program {
-        Program { root, n_locals, var_names, funcs, filename, src_lines }
+        crate::codegen::generate(&root, n_locals, var_names, funcs, filename, src_lines)
     }
 
     /// The variable names, in slot order.
@@ -265,24 +239,43 @@ impl Program {
         self.var_names.iter().position(|n| &**n == name).map(|i| i as u32)
     }
 
-    pub fn root(&self) -> &Node {
-        &self.root
-    }
-
-    pub fn into_root(self) -> Node {
-        self.root
-    }
-
     /// The folded value when the whole program is a constant.
     pub fn as_const(&self) -> Option<&Value> {
-        match &self.root {
-            Node::Const(v) => Some(v),
+        if self.entry.start != self.entry.end {
+            return None;
+        }
+        match self.entry.out.kind() {
+            crate::opcodes::OpndKind::Const(k) => self.consts.get(usize::from(k)),
             _ => None,
         }
     }
-}
 
-const _: () = assert!(std::mem::size_of::<Node>() <= 32);
+    /// The instructions (all blocks).
+    pub fn code(&self) -> &[Instr] {
+        &self.code
+    }
+
+    /// The constant pool.
+    pub fn constants(&self) -> &[Value] {
+        &self.consts
+    }
+
+    pub fn entry(&self) -> Block {
+        self.entry
+    }
+
+    /// Registers an evaluation uses (locals first).
+    pub fn register_count(&self) -> u32 {
+        self.n_regs
+    }
+
+    pub(crate) fn site(&self, pc: usize) -> &Site {
+        match self.site_of.get(pc) {
+            Some(&i) => self.sites.get(i as usize).unwrap_or(&Site::None),
+            None => &Site::None,
+        }
+    }
+}
 
 #[allow(dead_code)]
 fn assert_send_sync() {

@@ -14,7 +14,8 @@ use runtime::strings::go_quote;
 use runtime::{Diagnostic, Number, Span, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
-use vm::program::*;
+use vm::ir::*;
+use vm::program::SourceLines;
 use vm::{FunctionTable, Program};
 
 /// Lowering recursion limit (the parser's own nesting limit is below it
@@ -447,12 +448,8 @@ fn fold(n: Node) -> Node {
     if !foldable {
         return n;
     }
-    let prog = Program::new(n, 0, Arc::from(Vec::new()), None, Arc::from(""), Arc::new(SourceLines::default()));
-    let mut scratch = vm::Scratch::new();
-    let v = vm::evaluate(&prog, &vm::Vars::default(), &mut scratch);
-    if scratch.diags().is_empty() {
-        Node::Const(v)
-    } else {
-        prog.into_root()
+    match vm::codegen::fold(&n) {
+        Some(v) => Node::Const(v),
+        None => n,
     }
 }

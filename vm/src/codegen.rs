@@ -1,0 +1,631 @@
+//! Code generation: the lowered tree ([`crate::ir`]) → register bytecode
+//! ([`crate::opcodes`]).
+//!
+//! Registers are allocated like a stack: locals first, then temporaries
+//! above them, released when the instruction consuming them is emitted.
+//! Structured instructions take each sub-block's value as soon as the
+//! block has run, so sibling blocks reuse the same registers.
+//!
+//! Operands read constants, variables and locals in place. A variable is
+//! read when its consuming instruction runs; if a later operand has code
+//! of its own (which may report diagnostics), the variable is first moved
+//! to a register so that "Unknown variable" keeps the reference's order.
+
+use crate::func::FunctionTable;
+use crate::ir::*;
+use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
+use crate::program::*;
+use runtime::strings::go_quote;
+use runtime::{Diagnostic, Span, Value};
+use std::sync::Arc;
+
+const NO_SITE: u32 = u32::MAX;
+
+/// Registers addressable by the `A` field.
+const MAX_REGS: u32 = u16::MAX as u32;
+
+pub(crate) fn generate(
+    root: &Node,
+    n_locals: u32,
+    var_names: Arc<[Arc<str>]>,
+    funcs: Option<Arc<dyn FunctionTable>>,
+    filename: Arc<str>,
+    src_lines: Arc<SourceLines>,
+) -> Program {
+    let mut g = Gen {
+        code: Vec::new(),
+        site_of: Vec::new(),
+        sites: Vec::new(),
+        consts: Vec::new(),
+        paths: Vec::new(),
+        open: Vec::new(),
+        next_reg: n_locals,
+        max_reg: n_locals,
+        next_mark: 0,
+        max_mark: 0,
+        funcs: funcs.clone(),
+        too_complex: n_locals > Opnd::MAX_INDEX,
+    };
+    g.begin();
+    let out = g.expr(root);
+    let entry = g.finish(out);
+    if g.too_complex {
+        // Reported when evaluated, like any other error of the expression.
+        let mut g = Gen::empty(funcs.clone());
+        g.begin();
+        let r = g.alloc();
+        g.fail(r, too_complex_diag());
+        let entry = g.finish(Opnd::temp(r));
+        return g.into_program(entry, 0, var_names, funcs, filename, src_lines);
+    }
+    g.into_program(entry, n_locals, var_names, funcs, filename, src_lines)
+}
+
+/// The value of `n` when evaluating it (without variables or functions)
+/// reports nothing: what constant folding replaces `n` by.
+pub fn fold(n: &Node) -> Option<Value> {
+    let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
+    let prog = generate(n, 0, empty, None, Arc::from(""), Arc::new(SourceLines::default()));
+    let mut scratch = crate::Scratch::new();
+    let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
+    scratch.diags().is_empty().then_some(v)
+}
+
+fn too_complex_diag() -> Diagnostic {
+    Diagnostic::error(
+        "Expression too complex",
+        "The expression needs more registers or constants than one hclvm program can address; split it into smaller expressions.",
+        None,
+    )
+}
+
+struct Gen {
+    code: Vec<Instr>,
+    site_of: Vec<u32>,
+    sites: Vec<Site>,
+    consts: Vec<Value>,
+    paths: Vec<PathRef>,
+    /// Blocks under construction, innermost last.
+    open: Vec<Vec<(Instr, u32)>>,
+    next_reg: u32,
+    max_reg: u32,
+    next_mark: u32,
+    max_mark: u32,
+    funcs: Option<Arc<dyn FunctionTable>>,
+    too_complex: bool,
+}
+
+/// Nodes that compile to an operand without any code.
+fn is_direct(n: &Node) -> bool {
+    match n {
+        Node::Const(_) | Node::Global(..) | Node::Local(_) => true,
+        Node::Traverse(src, _) => matches!(**src, Node::Global(..) | Node::Local(_)),
+        _ => false,
+    }
+}
+
+/// Nodes whose value is always a string or an unknown string.
+fn is_string_node(n: &Node) -> bool {
+    match n {
+        Node::Template(..) | Node::TemplateJoin(..) => true,
+        Node::Const(v) => matches!(v, Value::String(_)),
+        _ => false,
+    }
+}
+
+fn step_sites(steps: &[Step]) -> Box<[StepSite]> {
+    steps
+        .iter()
+        .map(|s| match s {
+            Step::Attr(name, span, _) => StepSite::Attr(name.clone(), *span, AttrHint::default()),
+            Step::Index(key, span) => StepSite::Index(key.clone(), *span),
+        })
+        .collect()
+}
+
+fn u16_of(n: u32) -> u16 {
+    u16::try_from(n).unwrap_or(u16::MAX)
+}
+
+impl Gen {
+    fn into_program(
+        self,
+        entry: Block,
+        n_locals: u32,
+        var_names: Arc<[Arc<str>]>,
+        funcs: Option<Arc<dyn FunctionTable>>,
+        filename: Arc<str>,
+        src_lines: Arc<SourceLines>,
+    ) -> Program {
+        Program {
+            code: self.code.into(),
+            site_of: self.site_of.into(),
+            sites: self.sites.into(),
+            consts: self.consts.into(),
+            paths: self.paths.into(),
+            entry,
+            n_regs: self.max_reg,
+            n_locals,
+            n_marks: self.max_mark,
+            var_names,
+            funcs,
+            filename,
+            src_lines,
+        }
+    }
+
+    fn empty(funcs: Option<Arc<dyn FunctionTable>>) -> Gen {
+        Gen {
+            code: Vec::new(),
+            site_of: Vec::new(),
+            sites: Vec::new(),
+            consts: Vec::new(),
+            paths: Vec::new(),
+            open: Vec::new(),
+            next_reg: 0,
+            max_reg: 0,
+            next_mark: 0,
+            max_mark: 0,
+            funcs,
+            too_complex: false,
+        }
+    }
+
+    // ---- blocks, registers, pools -------------------------------------
+
+    fn begin(&mut self) {
+        self.open.push(Vec::new());
+    }
+
+    fn finish(&mut self, out: Opnd) -> Block {
+        let body = self.open.pop().unwrap_or_default();
+        let start = self.code.len() as u32;
+        for (instr, site) in body {
+            self.code.push(instr);
+            self.site_of.push(site);
+        }
+        Block { start, end: self.code.len() as u32, out }
+    }
+
+    /// Compiles `n` as a block of its own; its registers are free again
+    /// afterwards (the consumer takes the value as soon as the block ran).
+    fn block(&mut self, n: &Node) -> Block {
+        let saved = self.next_reg;
+        self.begin();
+        let out = self.expr(n);
+        let b = self.finish(out);
+        self.next_reg = saved;
+        b
+    }
+
+    fn add_site(&mut self, site: Site) -> u32 {
+        if matches!(site, Site::None) {
+            return NO_SITE;
+        }
+        self.sites.push(site);
+        (self.sites.len() - 1) as u32
+    }
+
+    fn emit_at(&mut self, instr: Instr, site: u32) {
+        if let Some(b) = self.open.last_mut() {
+            b.push((instr, site));
+        }
+    }
+
+    fn emit(&mut self, op: Op, a: u16, b: u16, c: u16, site: Site) {
+        let s = self.add_site(site);
+        self.emit_at(Instr::new(op, a, b, c), s);
+    }
+
+    fn alloc(&mut self) -> u16 {
+        let r = self.next_reg;
+        if r >= MAX_REGS || r > Opnd::MAX_INDEX {
+            self.too_complex = true;
+            return 0;
+        }
+        self.next_reg += 1;
+        self.max_reg = self.max_reg.max(self.next_reg);
+        r as u16
+    }
+
+    fn alloc_mark(&mut self) -> u16 {
+        let m = self.next_mark;
+        if m >= u32::from(NO_MARK) {
+            self.too_complex = true;
+            return 0;
+        }
+        self.next_mark += 1;
+        self.max_mark = self.max_mark.max(self.next_mark);
+        m as u16
+    }
+
+    fn konst(&mut self, v: &Value) -> Opnd {
+        let k = self.consts.len() as u32;
+        self.consts.push(v.clone());
+        match u16::try_from(k) {
+            Ok(k) if u32::from(k) <= Opnd::MAX_INDEX => Opnd::constant(k),
+            _ => {
+                let r = self.alloc();
+                self.emit(Op::LoadK, r, k as u16, (k >> 16) as u16, Site::None);
+                Opnd::temp(r)
+            }
+        }
+    }
+
+    fn var(&mut self, slot: u32, span: Span) -> Opnd {
+        self.path(PathRoot::Var(slot), span, Box::new([]))
+    }
+
+    fn path(&mut self, root: PathRoot, span: Span, steps: Box<[StepSite]>) -> Opnd {
+        let i = self.paths.len() as u32;
+        self.paths.push(PathRef { root, span, steps });
+        match u16::try_from(i) {
+            Ok(i) if u32::from(i) <= Opnd::MAX_INDEX => Opnd::var(i),
+            _ => {
+                let r = self.alloc();
+                self.emit(Op::LoadV, r, i as u16, (i >> 16) as u16, Site::None);
+                Opnd::temp(r)
+            }
+        }
+    }
+
+    /// The path operand for literal steps from a variable or local.
+    fn traversal_path(&mut self, src: &Node, steps: &[Step]) -> Option<Opnd> {
+        let (root, span) = match src {
+            Node::Global(slot, span) => (PathRoot::Var(*slot), *span),
+            Node::Local(i) => {
+                let l = self.local(*i);
+                (PathRoot::Local(l.0 & 0x3FFF), Span::default())
+            }
+            _ => return None,
+        };
+        Some(self.path(root, span, step_sites(steps)))
+    }
+
+    fn local(&mut self, i: u32) -> Opnd {
+        if i > Opnd::MAX_INDEX {
+            self.too_complex = true;
+            return Opnd::local(0);
+        }
+        Opnd::local(i as u16)
+    }
+
+    fn fail(&mut self, a: u16, d: Diagnostic) {
+        self.emit(Op::Fail, a, 0, 0, Site::Fail(Box::new(d)));
+    }
+
+    // ---- expressions ---------------------------------------------------
+
+    /// Compiles `n` and returns where its value is.
+    fn expr(&mut self, n: &Node) -> Opnd {
+        match n {
+            Node::Const(v) => self.konst(v),
+            Node::Global(slot, span) => self.var(*slot, *span),
+            Node::Local(i) => self.local(*i),
+            Node::Traverse(src, steps) if is_direct(n) => match self.traversal_path(src, steps) {
+                Some(o) => o,
+                None => self.konst(&Value::dynamic_unknown()),
+            },
+            _ => {
+                let r = self.alloc();
+                self.expr_to(n, r);
+                Opnd::temp(r)
+            }
+        }
+    }
+
+    /// Compiles two operands evaluated in order; a path in the first is
+    /// moved to a register when the second has code of its own (reading a
+    /// path may report diagnostics, which must come first).
+    fn operands2(&mut self, l: &Node, r: &Node) -> (Opnd, Opnd) {
+        let mut lo = self.expr(l);
+        if matches!(lo.kind(), OpndKind::Var(_)) && !is_direct(r) {
+            let t = self.alloc();
+            self.emit(Op::Move, t, lo.0, 0, Site::None);
+            lo = Opnd::temp(t);
+        }
+        let ro = self.expr(r);
+        (lo, ro)
+    }
+
+    /// Compiles `n` so that its value ends up in register `a`.
+    fn expr_to(&mut self, n: &Node, a: u16) {
+        let saved = self.next_reg;
+        let saved_mark = self.next_mark;
+        match n {
+            Node::Const(_) | Node::Global(..) | Node::Local(_) => {
+                let o = self.expr(n);
+                self.emit(Op::Move, a, o.0, 0, Site::None);
+            }
+            Node::Fail(d) => self.fail(a, (**d).clone()),
+            Node::Traverse(..) if is_direct(n) => {
+                let o = self.expr(n);
+                self.emit(Op::Move, a, o.0, 0, Site::None);
+            }
+            Node::Traverse(src, steps) => {
+                let o = self.expr(src);
+                self.emit(Op::Get, a, o.0, 0, Site::Steps(step_sites(steps)));
+            }
+            Node::Index(ix) => {
+                let (l, k) = self.operands2(&ix.collection, &ix.key);
+                self.emit(Op::Index, a, l.0, k.0, Site::Span(ix.bracket));
+            }
+            Node::Binary(b) => {
+                let mark = self.mark_unless(is_direct(&b.lhs) && is_direct(&b.rhs));
+                let (l, r) = self.operands2(&b.lhs, &b.rhs);
+                let op = match b.op {
+                    BinOp::Or => Op::Or,
+                    BinOp::And => Op::And,
+                    BinOp::Equal => Op::Eq,
+                    BinOp::NotEqual => Op::Ne,
+                    BinOp::GreaterThan => Op::Gt,
+                    BinOp::GreaterThanOrEqual => Op::Ge,
+                    BinOp::LessThan => Op::Lt,
+                    BinOp::LessThanOrEqual => Op::Le,
+                    BinOp::Add => Op::Add,
+                    BinOp::Subtract => Op::Sub,
+                    BinOp::Multiply => Op::Mul,
+                    BinOp::Divide => Op::Div,
+                    BinOp::Modulo => Op::Mod,
+                };
+                let site = OperatorSite { mark, lhs: b.lhs_span, rhs: b.rhs_span, span: b.span };
+                self.emit(op, a, l.0, r.0, Site::Operator(site));
+            }
+            Node::Unary(u) => {
+                let mark = self.mark_unless(is_direct(&u.operand));
+                let o = self.expr(&u.operand);
+                let op = match u.op {
+                    UnOp::Negate => Op::Neg,
+                    UnOp::Not => Op::Not,
+                };
+                let site = OperatorSite { mark, lhs: u.operand_span, rhs: Span::default(), span: u.span };
+                self.emit(op, a, o.0, 0, Site::Operator(site));
+            }
+            Node::Tuple(items) => {
+                let base = self.next_reg;
+                for item in items.iter() {
+                    let r = self.alloc();
+                    self.expr_to(item, r);
+                    self.next_reg = u32::from(r) + 1;
+                }
+                if items.len() > usize::from(u16::MAX) {
+                    self.too_complex = true;
+                }
+                self.emit(Op::Tuple, a, u16_of(base), u16_of(items.len() as u32), Site::None);
+            }
+            Node::Object(items) => {
+                let sites = items
+                    .iter()
+                    .map(|item| {
+                        let key = match &item.key {
+                            ObjectKey::Name(v) => ObjectKeySite::Name(v.clone()),
+                            ObjectKey::Expr(k, span) => ObjectKeySite::Expr(self.block(k), *span),
+                        };
+                        ObjectItemSite { key, value: self.block(&item.value), value_span: item.value_span }
+                    })
+                    .collect();
+                self.emit(Op::Object, a, 0, 0, Site::Object(sites));
+            }
+            Node::Template(parts, _) => {
+                let parts = parts.iter().map(|p| self.part(&p.node, p.span)).collect();
+                self.emit(Op::Template, a, 0, 0, Site::Template(parts));
+            }
+            Node::TemplateJoin(tuple, span) => {
+                let o = self.expr(tuple);
+                self.emit(Op::Join, a, o.0, 0, Site::Span(*span));
+            }
+            Node::Cond(c) => {
+                let site = self.cond_site(c, true);
+                self.emit(Op::Cond, a, 0, 0, Site::Cond(Box::new(site)));
+            }
+            Node::For(f) => {
+                let site = self.for_site(f, true);
+                self.emit(Op::For, a, 0, 0, Site::For(Box::new(site)));
+            }
+            Node::Splat(s) => {
+                let local = self.local(s.slot);
+                let site = SplatSite {
+                    source: self.block(&s.source),
+                    each: self.block(&s.each),
+                    local: local.0 & 0x3FFF,
+                    source_span: s.source_span,
+                };
+                self.emit(Op::Splat, a, 0, 0, Site::Splat(Box::new(site)));
+            }
+            Node::Call(c) => self.call(c, a),
+            Node::Try(t) => {
+                let site = self.try_site(t);
+                self.emit(Op::Try, a, 0, 0, Site::Try(Box::new(site)));
+            }
+            Node::Can(t) => {
+                let site = self.try_site(t);
+                self.emit(Op::Can, a, 0, 0, Site::Try(Box::new(site)));
+            }
+        }
+        self.next_reg = saved;
+        self.next_mark = saved_mark;
+    }
+
+    /// A diagnostics mark for an operator whose operands have code, so it
+    /// can tell whether they failed.
+    fn mark_unless(&mut self, direct: bool) -> u16 {
+        if direct {
+            return NO_MARK;
+        }
+        let m = self.alloc_mark();
+        self.emit(Op::Mark, m, 0, 0, Site::None);
+        m
+    }
+
+    fn part(&mut self, n: &Node, span: Span) -> PartSite {
+        let kind = match n {
+            Node::Template(inner, _) => PartKind::Nested(inner.iter().map(|p| self.part(&p.node, p.span)).collect()),
+            Node::Cond(c) if is_string_node(&c.true_result) && is_string_node(&c.false_result) => {
+                let site = self.cond_site(c, false);
+                let t = self.part(&c.true_result, c.true_span);
+                let f = self.part(&c.false_result, c.false_span);
+                PartKind::Cond(Box::new(site), Box::new(t), Box::new(f))
+            }
+            Node::TemplateJoin(t, _) if matches!(&**t, Node::For(f) if f.key.is_none() && is_string_node(&f.value)) => {
+                let Node::For(f) = &**t else { unreachable!("matched above") };
+                let site = self.for_site(f, false);
+                let body = self.part(&f.value, Span::default());
+                PartKind::For(Box::new(site), Box::new(body))
+            }
+            _ => PartKind::Value(self.block(n)),
+        };
+        PartSite { kind, span }
+    }
+
+    /// A block that is never run (the branches of a streamed template
+    /// conditional, the body of a streamed `%{for}`, which are parts).
+    fn empty_block(&mut self) -> Block {
+        let start = self.code.len() as u32;
+        Block { start, end: start, out: Opnd::temp(0) }
+    }
+
+    fn cond_site(&mut self, c: &CondNode, with_branches: bool) -> CondSite {
+        let (true_result, false_result) = if with_branches {
+            (self.block(&c.true_result), self.block(&c.false_result))
+        } else {
+            (self.empty_block(), self.empty_block())
+        };
+        CondSite {
+            condition: self.block(&c.condition),
+            true_result,
+            false_result,
+            condition_span: c.condition_span,
+            true_span: c.true_span,
+            false_span: c.false_span,
+        }
+    }
+
+    fn for_site(&mut self, f: &ForNode, with_value: bool) -> ForSite {
+        let key_local = f.key_slot.map(|k| self.local(k).0 & 0x3FFF);
+        let val_local = self.local(f.val_slot).0 & 0x3FFF;
+        let collection = self.block(&f.collection);
+        let key = f.key.as_ref().map(|(k, s)| (self.block(k), *s));
+        let value = if with_value { self.block(&f.value) } else { self.empty_block() };
+        let cond = f.cond.as_ref().map(|(c, s)| (self.block(c), *s));
+        ForSite { key_local, val_local, collection, collection_span: f.collection_span, key, value, cond, group: f.group }
+    }
+
+    fn try_site(&mut self, t: &TryNode) -> TrySite {
+        let args = t
+            .args
+            .iter()
+            .map(|arg| {
+                let deps = arg
+                    .deps
+                    .iter()
+                    .filter_map(|d| {
+                        let root = match &d.root {
+                            Node::Global(slot, span) => self.var(*slot, *span),
+                            Node::Local(i) => self.local(*i),
+                            _ => return None,
+                        };
+                        Some(DependencySite { root, steps: step_sites(&d.steps) })
+                    })
+                    .collect();
+                TryArgSite { block: self.block(&arg.node), deps, start: arg.start, span: arg.span }
+            })
+            .collect();
+        TrySite {
+            args,
+            name: t.name.clone(),
+            span: t.span,
+            start: t.start,
+            close_paren: t.close_paren,
+            arity_error: t.arity_error.clone(),
+            expand_final: t.expand_final,
+        }
+    }
+
+    fn call(&mut self, c: &CallNode, a: u16) {
+        let Some(funcs) = self.funcs.clone() else {
+            // Without a function table a call is `DynamicVal` (the host
+            // chose to allow no calls; lowering reports them).
+            let d = self.konst(&Value::dynamic_unknown());
+            self.emit(Op::Move, a, d.0, 0, Site::None);
+            return;
+        };
+        if c.expand_final {
+            let args = c
+                .args
+                .iter()
+                .map(|arg| CallArgSite { block: self.block(&arg.node), start: arg.start, span: arg.span, preconverted: arg.preconverted })
+                .collect();
+            let site = self.call_site(c, args, NO_MARK);
+            self.emit(Op::CallExpand, a, 0, 0, Site::Call(Box::new(site)));
+            return;
+        }
+        let sig = funcs.signature(c.func);
+        let nparams = sig.params.len();
+        if c.args.len() < nparams {
+            let qual = if sig.var_param.is_some() { " at least" } else { "" };
+            let d = Diagnostic::error(
+                "Not enough function arguments",
+                format!(
+                    "Function {} expects{qual} {nparams} argument(s). Missing value for {}.",
+                    go_quote(&c.name),
+                    go_quote(&sig.params[c.args.len()].name)
+                ),
+                Some(c.close_paren),
+            );
+            self.fail(a, d);
+            return;
+        }
+        if sig.var_param.is_none() && c.args.len() > nparams {
+            let d = Diagnostic::error(
+                "Too many function arguments",
+                format!("Function {} expects only {nparams} argument(s).", go_quote(&c.name)),
+                Some(c.args[nparams].start),
+            );
+            self.fail(a, d);
+            return;
+        }
+        let params: Vec<bool> = (0..c.args.len())
+            .map(|i| sig.params.get(i).or(sig.var_param.as_ref()).is_some_and(|p| !p.ty.is_dynamic()))
+            .collect();
+        let mark = self.alloc_mark();
+        self.emit(Op::Mark, mark, 0, 0, Site::None);
+        let args = c
+            .args
+            .iter()
+            .map(|arg| CallArgSite {
+                block: Block { start: 0, end: 0, out: Opnd::temp(0) },
+                start: arg.start,
+                span: arg.span,
+                preconverted: arg.preconverted,
+            })
+            .collect();
+        let site = self.call_site(c, args, mark);
+        let site = self.add_site(Site::Call(Box::new(site)));
+        let base = self.next_reg;
+        for (i, arg) in c.args.iter().enumerate() {
+            let r = self.alloc();
+            self.expr_to(&arg.node, r);
+            let preconverted = arg.preconverted && matches!(arg.node, Node::Const(_));
+            if params[i] && !preconverted {
+                self.emit_at(Instr::new(Op::ArgConv, 0, r, u16_of(i as u32)), site);
+            }
+            self.next_reg = u32::from(r) + 1;
+        }
+        if c.args.len() > usize::from(u16::MAX) {
+            self.too_complex = true;
+        }
+        self.emit_at(Instr::new(Op::Call, a, u16_of(base), u16_of(c.args.len() as u32)), site);
+    }
+
+    fn call_site(&self, c: &CallNode, args: Box<[CallArgSite]>, mark: u16) -> CallSite {
+        CallSite {
+            func: c.func,
+            name: c.name.clone(),
+            args,
+            mark,
+            span: c.span,
+            start: c.start,
+            close_paren: c.close_paren,
+        }
+    }
+}

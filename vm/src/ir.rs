@@ -1,0 +1,229 @@
+//! The compiler's intermediate form: a tree of evaluation nodes with
+//! names already resolved (variables to slots, iterators to locals, calls
+//! to function indices), literals parsed and constant subexpressions
+//! folded. `compiler::lower` builds it from the AST; [`crate::codegen`]
+//! turns it into register bytecode and drops it. Nothing evaluates it
+//! directly.
+
+use runtime::{Diagnostic, Span, Value};
+use std::sync::Arc;
+
+/// Operators, with the parameter and result types of cty's operator functions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Or,
+    And,
+    Equal,
+    NotEqual,
+    GreaterThan,
+    GreaterThanOrEqual,
+    LessThan,
+    LessThanOrEqual,
+    Add,
+    Subtract,
+    Multiply,
+    Divide,
+    Modulo,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    Negate,
+    Not,
+}
+
+/// One literal traversal step.
+#[derive(Clone, Debug)]
+pub enum Step {
+    Attr(Arc<str>, Span, AttrHint),
+    Index(Value, Span),
+}
+
+/// Where attribute `name` was found last time (an inline cache). Objects
+/// of one shape put a name at the same position, so the hint is usually
+/// right; it is always verified, so a stale or racing hint only costs a
+/// lookup. Relaxed atomics keep programs shareable between threads.
+#[derive(Debug, Default)]
+pub struct AttrHint(std::sync::atomic::AtomicU32);
+
+impl AttrHint {
+    #[inline]
+    pub fn get(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed) as usize
+    }
+    #[inline]
+    pub fn set(&self, i: usize) {
+        self.0.store(i as u32, std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+impl Clone for AttrHint {
+    fn clone(&self) -> AttrHint {
+        AttrHint(std::sync::atomic::AtomicU32::new(self.get() as u32))
+    }
+}
+
+/// An evaluation node.
+#[derive(Clone, Debug)]
+pub enum Node {
+    Const(Value),
+    /// A host variable by slot; the span is the root name's (for
+    /// "Unknown variable" when the evaluation leaves the slot unset).
+    Global(u32, Span),
+    /// A `for` iterator or splat item by local slot.
+    Local(u32),
+    /// An error found at compile time that the reference reports when the
+    /// expression is evaluated (unknown variable, unknown function, ...):
+    /// pushes the diagnostic, yields `DynamicVal`.
+    Fail(Box<Diagnostic>),
+    /// Literal steps applied to a value; the first failing step ends it.
+    Traverse(Box<Node>, Box<[Step]>),
+    Index(Box<IndexNode>),
+    Tuple(Box<[Node]>),
+    Object(Box<[ObjectItem]>),
+    Template(Box<[TemplatePart]>, Span),
+    /// Joins the tuple a template `for` produced; span is the tuple's.
+    TemplateJoin(Box<Node>, Span),
+    Cond(Box<CondNode>),
+    Binary(Box<BinaryNode>),
+    Unary(Box<UnaryNode>),
+    For(Box<ForNode>),
+    Splat(Box<SplatNode>),
+    Call(Box<CallNode>),
+    Try(Box<TryNode>),
+    Can(Box<TryNode>),
+}
+
+#[derive(Clone, Debug)]
+pub struct IndexNode {
+    pub collection: Node,
+    pub key: Node,
+    pub bracket: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ObjectKey {
+    /// A bare name or keyword key.
+    Name(Value),
+    /// An evaluated key; its span is the key expression's.
+    Expr(Node, Span),
+}
+
+#[derive(Clone, Debug)]
+pub struct ObjectItem {
+    pub key: ObjectKey,
+    pub value: Node,
+    pub value_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TemplatePart {
+    pub node: Node,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CondNode {
+    pub condition: Node,
+    pub true_result: Node,
+    pub false_result: Node,
+    pub condition_span: Span,
+    pub true_span: Span,
+    pub false_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct BinaryNode {
+    pub op: BinOp,
+    pub lhs: Node,
+    pub rhs: Node,
+    pub lhs_span: Span,
+    pub rhs_span: Span,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct UnaryNode {
+    pub op: UnOp,
+    pub operand: Node,
+    pub operand_span: Span,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct ForNode {
+    pub key_slot: Option<u32>,
+    pub val_slot: u32,
+    pub collection: Node,
+    pub collection_span: Span,
+    pub key: Option<(Node, Span)>,
+    pub value: Node,
+    pub cond: Option<(Node, Span)>,
+    pub group: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct SplatNode {
+    pub source: Node,
+    pub each: Node,
+    pub slot: u32,
+    pub source_span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct CallArg {
+    pub node: Node,
+    /// The argument's `StartRange()`.
+    pub start: Span,
+    /// The argument's full range.
+    pub span: Span,
+    /// A constant already converted to its parameter's type at compile
+    /// time (converting it again would give the same value).
+    pub preconverted: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct CallNode {
+    pub func: u32,
+    pub name: Arc<str>,
+    pub args: Box<[CallArg]>,
+    pub expand_final: bool,
+    /// Name through closing parenthesis.
+    pub span: Span,
+    /// Name through opening parenthesis.
+    pub start: Span,
+    pub close_paren: Span,
+}
+
+/// A root traversal an argument of `try`/`can` depends on: the root's
+/// binding and the literal steps after it.
+#[derive(Clone, Debug)]
+pub struct Dependency {
+    pub root: Node,
+    pub steps: Box<[Step]>,
+}
+
+#[derive(Clone, Debug)]
+pub struct TryArg {
+    pub node: Node,
+    pub deps: Box<[Dependency]>,
+    /// The argument's `StartRange()` and full range.
+    pub start: Span,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub struct TryNode {
+    pub args: Box<[TryArg]>,
+    pub name: Arc<str>,
+    pub span: Span,
+    pub start: Span,
+    pub close_paren: Span,
+    /// Wrong argument count, found at compile time (without `...`).
+    pub arity_error: Option<Box<Diagnostic>>,
+    /// The last argument is expanded (`try(list...)`): its elements become
+    /// literal arguments.
+    pub expand_final: bool,
+}
+
+const _: () = assert!(std::mem::size_of::<Node>() <= 32);
