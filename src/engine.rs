@@ -68,6 +68,9 @@ impl FunctionTable for Library {
         static NONE: OnceLock<vm::Signature> = OnceLock::new();
         self.sigs.get(id as usize).unwrap_or_else(|| NONE.get_or_init(vm::Signature::default))
     }
+    fn is_pure(&self, id: u32) -> bool {
+        (id as usize) < self.sigs.len() && self.table.is_pure(runtime::func::FuncId(id))
+    }
     fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, vm::CallError> {
         if id as usize >= self.sigs.len() {
             return Err(vm::CallError {

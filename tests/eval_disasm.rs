@@ -297,3 +297,26 @@ fn an_unset_variable_read_before_code_is_moved_first() {
         "#]],
     );
 }
+
+#[test]
+fn pure_calls_with_invariant_arguments_in_loops_are_memoized() {
+    // `keys(m)` reads only a host variable: computed once per evaluation;
+    // `contains(..., k)` depends on the iterator: called per element.
+    check(
+        r#"[for k in ["a", "b"] : contains(keys(m), k)]"#,
+        &["m"],
+        expect![[r#"
+            ; 7 instructions, 5 registers (1 locals), 2 marks
+            ; K0 = ["a","b"]: ["tuple",["string","string"]]
+            ; V0 = m (slot 0)
+            0000  MARK       M0
+            0001  MARK       M1
+            0002  MOVE       R4 V0
+            0003  CALL       R3 keys#35 R4..R5 since M1 memo 0
+            0004  MOVE       R4 R0
+            0005  CALL       R2 contains#31 R3..R5 since M0
+            0006  FOR        R1 R0 in K0 value 0..6 -> R2
+            entry 6..7 -> R1
+        "#]],
+    );
+}

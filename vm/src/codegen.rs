@@ -32,20 +32,10 @@ pub(crate) fn generate(
     filename: Arc<str>,
     src_lines: Arc<SourceLines>,
 ) -> Program {
-    let mut g = Gen {
-        code: Vec::new(),
-        site_of: Vec::new(),
-        sites: Vec::new(),
-        consts: Vec::new(),
-        paths: Vec::new(),
-        open: Vec::new(),
-        next_reg: n_locals,
-        max_reg: n_locals,
-        next_mark: 0,
-        max_mark: 0,
-        funcs: funcs.clone(),
-        too_complex: n_locals > Opnd::MAX_INDEX,
-    };
+    let mut g = Gen::empty(funcs.clone());
+    g.next_reg = n_locals;
+    g.max_reg = n_locals;
+    g.too_complex = n_locals > Opnd::MAX_INDEX;
     g.begin();
     let out = g.expr(root);
     let entry = g.finish(out);
@@ -93,6 +83,9 @@ struct Gen {
     max_mark: u32,
     funcs: Option<Arc<dyn FunctionTable>>,
     too_complex: bool,
+    /// How many loop bodies (`for`, splat) enclose the code being compiled.
+    loop_depth: u32,
+    n_memos: u32,
 }
 
 /// Nodes that compile to an operand without any code.
@@ -147,6 +140,7 @@ impl Gen {
             n_regs: self.max_reg,
             n_locals,
             n_marks: self.max_mark,
+            n_memos: self.n_memos,
             var_names,
             funcs,
             filename,
@@ -168,6 +162,8 @@ impl Gen {
             max_mark: 0,
             funcs,
             too_complex: false,
+            loop_depth: 0,
+            n_memos: 0,
         }
     }
 
@@ -424,9 +420,13 @@ impl Gen {
             }
             Node::Splat(s) => {
                 let local = self.local(s.slot);
+                let source = self.block(&s.source);
+                self.loop_depth += 1;
+                let each = self.block(&s.each);
+                self.loop_depth -= 1;
                 let site = SplatSite {
-                    source: self.block(&s.source),
-                    each: self.block(&s.each),
+                    source,
+                    each,
                     local: local.0 & 0x3FFF,
                     source_span: s.source_span,
                 };
@@ -469,7 +469,9 @@ impl Gen {
             Node::TemplateJoin(t, _) if matches!(&**t, Node::For(f) if f.key.is_none() && is_string_node(&f.value)) => {
                 let Node::For(f) = &**t else { unreachable!("matched above") };
                 let site = self.for_site(f, false);
+                self.loop_depth += 1;
                 let body = self.part(&f.value, Span::default());
+                self.loop_depth -= 1;
                 PartKind::For(Box::new(site), Box::new(body))
             }
             _ => PartKind::Value(self.block(n)),
@@ -504,9 +506,11 @@ impl Gen {
         let key_local = f.key_slot.map(|k| self.local(k).0 & 0x3FFF);
         let val_local = self.local(f.val_slot).0 & 0x3FFF;
         let collection = self.block(&f.collection);
+        self.loop_depth += 1;
         let key = f.key.as_ref().map(|(k, s)| (self.block(k), *s));
         let value = if with_value { self.block(&f.value) } else { self.empty_block() };
         let cond = f.cond.as_ref().map(|(c, s)| (self.block(c), *s));
+        self.loop_depth -= 1;
         ForSite { key_local, val_local, collection, collection_span: f.collection_span, key, value, cond, group: f.group }
     }
 
@@ -587,6 +591,17 @@ impl Gen {
         let params: Vec<bool> = (0..c.args.len())
             .map(|i| sig.params.get(i).or(sig.var_param.as_ref()).is_some_and(|p| !p.ty.is_dynamic()))
             .collect();
+        let invariant = |n: &Node| match n {
+            Node::Const(_) | Node::Global(..) => true,
+            Node::Traverse(src, _) => matches!(**src, Node::Global(..)),
+            _ => false,
+        };
+        let memo = if self.loop_depth > 0 && funcs.is_pure(c.func) && c.args.iter().all(|a| invariant(&a.node)) && self.n_memos < u32::from(NO_MARK) {
+            self.n_memos += 1;
+            (self.n_memos - 1) as u16
+        } else {
+            NO_MARK
+        };
         let mark = self.alloc_mark();
         self.emit(Op::Mark, mark, 0, 0, Site::None);
         let args = c
@@ -599,7 +614,8 @@ impl Gen {
                 preconverted: arg.preconverted,
             })
             .collect();
-        let site = self.call_site(c, args, mark);
+        let mut site = self.call_site(c, args, mark);
+        site.memo = memo;
         let site = self.add_site(Site::Call(Box::new(site)));
         let base = self.next_reg;
         for (i, arg) in c.args.iter().enumerate() {
@@ -623,6 +639,7 @@ impl Gen {
             name: c.name.clone(),
             args,
             mark,
+            memo: NO_MARK,
             span: c.span,
             start: c.start,
             close_paren: c.close_paren,

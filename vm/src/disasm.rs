@@ -115,12 +115,13 @@ fn instr_text(p: &Program, pc: usize, ins: Instr) -> String {
         (Op::Tuple, _) => format!("{a} R{}..R{}", ins.b, u32::from(ins.b) + u32::from(ins.c)),
         (Op::ArgConv, Site::Call(cs)) => format!("{} param {} of {}", reg(ins.b), ins.c, cs.name),
         (Op::Call, Site::Call(cs)) => format!(
-            "{a} {}#{} R{}..R{}{}",
+            "{a} {}#{} R{}..R{}{}{}",
             cs.name,
             cs.func,
             ins.b,
             u32::from(ins.b) + u32::from(ins.c),
-            mark_text(cs.mark)
+            mark_text(cs.mark),
+            if cs.memo == NO_MARK { String::new() } else { format!(" memo {}", cs.memo) }
         ),
         (Op::CallExpand, Site::Call(cs)) => format!(
             "{a} {}#{} ({})...",

@@ -52,6 +52,13 @@ pub trait FunctionTable: Send + Sync {
     /// included). `size_budget` is the units left for building results;
     /// the function takes what it uses.
     fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, CallError>;
+    /// Whether function `id` always gives the same result for the same
+    /// arguments and has no effect. The VM then computes a call with
+    /// loop-invariant arguments inside a `for` or splat once per
+    /// evaluation instead of once per element. Default: not assumed.
+    fn is_pure(&self, _id: u32) -> bool {
+        false
+    }
 }
 
 /// A table that knows names but implements none of them: every call fails.

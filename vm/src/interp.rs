@@ -81,6 +81,8 @@ impl Default for Limits {
 pub struct Scratch {
     regs: Vec<Value>,
     marks: Vec<u32>,
+    /// Results of memoized calls (see [`crate::FunctionTable::is_pure`]).
+    memos: Vec<Option<Value>>,
     /// Reusable template output buffers (a stack: templates nest through
     /// function arguments).
     text_bufs: Vec<String>,
@@ -127,6 +129,8 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     let mut marks = std::mem::take(&mut scratch.marks);
     marks.clear();
     marks.resize(program.n_marks as usize, 0);
+    scratch.memos.clear();
+    scratch.memos.resize(program.n_memos as usize, None);
     let mut m = Machine { prog: program, vars, regs, marks, s: scratch };
     let entry = program.entry;
     let v = m.block(&entry);
@@ -971,7 +975,7 @@ impl<'a> Machine<'a> {
         let sig = funcs.signature(c.func);
         let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { return };
         let Some(v) = self.regs.get(usize::from(r)) else { return };
-        if param.ty.is_dynamic() || (v.is_known() && !v.is_null() && v.has_type(&param.ty)) {
+        if param.ty.is_dynamic() || (v.is_known() && !v.is_null() && (v.has_type(&param.ty) || is_identity_conversion(v, &param.ty))) {
             return;
         }
         match convert(v, &param.ty) {
@@ -991,8 +995,15 @@ impl<'a> Machine<'a> {
     fn call(&mut self, c: &CallSite, base: usize, n: usize) -> Value {
         let prog: &'a Program = self.prog;
         let Some(funcs) = prog.funcs.as_deref() else { return dynamic() };
-        if self.errors_since(self.mark_at(c.mark)) {
+        let mark = self.mark_at(c.mark);
+        if self.errors_since(mark) {
             return dynamic();
+        }
+        if let Some(Some(v)) = self.s.memos.get(usize::from(c.memo)) {
+            // The same pure function on the same arguments (they read only
+            // host variables and constants, which an evaluation does not
+            // change) succeeded before.
+            return v.clone();
         }
         let mut budget = self.s.limits.max_size.saturating_sub(self.s.size);
         let r = match self.regs.get(base..base + n) {
@@ -1001,6 +1012,9 @@ impl<'a> Machine<'a> {
         };
         let used = self.s.limits.max_size.saturating_sub(self.s.size).saturating_sub(budget);
         self.grow(used as usize);
+        if let (Ok(v), Some(slot)) = (&r, self.s.memos.get_mut(usize::from(c.memo))) {
+            *slot = Some(v.clone());
+        }
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
     }
 
@@ -1277,6 +1291,21 @@ impl<'a> Machine<'a> {
         let failed = self.errors_since(mark);
         self.s.diags.truncate(mark);
         Value::bool(!failed)
+    }
+}
+
+/// Whether converting known, non-null `v` to `want` gives `v` itself
+/// although the types differ: a list, set or map of primitives to the
+/// same collection of the dynamic pseudo-type (cty keeps the element type
+/// then; only a null or unknown collection would take `want`'s type).
+#[inline]
+fn is_identity_conversion(v: &Value, want: &Type) -> bool {
+    let elem = |t: &Type| matches!(t, Type::String | Type::Number | Type::Bool);
+    match (v.ty(), want) {
+        (Type::List(e), Type::List(w)) | (Type::Set(e), Type::Set(w)) | (Type::Map(e), Type::Map(w)) => {
+            w.is_dynamic() && elem(&e)
+        }
+        _ => false,
     }
 }
 

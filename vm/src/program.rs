@@ -92,6 +92,10 @@ pub struct CallSite {
     pub args: Box<[CallArgSite]>,
     /// Mark set before the arguments (linear calls).
     pub mark: u16,
+    /// Memo slot for a pure call with loop-invariant arguments inside a
+    /// loop ([`NO_MARK`]: none): its first successful result is reused for
+    /// the rest of the evaluation.
+    pub memo: u16,
     pub span: Span,
     pub start: Span,
     pub close_paren: Span,
@@ -203,6 +207,7 @@ pub struct Program {
     pub(crate) n_regs: u32,
     pub(crate) n_locals: u32,
     pub(crate) n_marks: u32,
+    pub(crate) n_memos: u32,
     pub(crate) var_names: Arc<[Arc<str>]>,
     pub(crate) funcs: Option<Arc<dyn FunctionTable>>,
     /// File name used in `try` error texts (`input.hcl:1,2-3`).

@@ -289,6 +289,10 @@ struct Entry {
     /// The return type when it does not depend on the arguments (the
     /// stdlib's fixed-type functions), so calls skip the type callback.
     static_ret: Option<Type>,
+    /// A standard library function: its result depends only on its
+    /// arguments and calling it has no effect (host functions are not
+    /// assumed to be).
+    pure: bool,
 }
 
 /// Converted arguments of one call; calls rarely pass more than four.
@@ -335,16 +339,16 @@ impl FunctionTable {
         let mut t = FunctionTable::empty();
         for (def, static_ret) in table::stdlib_entries() {
             // The stdlib names are distinct, valid identifiers.
-            let _ = t.register_entry(def, static_ret);
+            let _ = t.register_entry(def, static_ret, true);
         }
         t
     }
 
     pub fn register(&mut self, def: FunctionDef) -> Result<FuncId, RegisterError> {
-        self.register_entry(def, None)
+        self.register_entry(def, None, false)
     }
 
-    fn register_entry(&mut self, def: FunctionDef, static_ret: Option<Type>) -> Result<FuncId, RegisterError> {
+    fn register_entry(&mut self, def: FunctionDef, static_ret: Option<Type>, pure: bool) -> Result<FuncId, RegisterError> {
         if !valid_name(&def.name) {
             return Err(RegisterError::InvalidName(def.name));
         }
@@ -360,7 +364,7 @@ impl FunctionTable {
         }
         let id = u32::try_from(self.entries.len()).map_err(|_| RegisterError::TooManyFunctions)?;
         self.by_name.insert(def.name.clone(), FuncId(id));
-        self.entries.push(Entry { def, static_ret });
+        self.entries.push(Entry { def, static_ret, pure });
         Ok(FuncId(id))
     }
 
@@ -390,6 +394,13 @@ impl FunctionTable {
 
     pub fn name(&self, id: FuncId) -> &str {
         &self.entry(id).def.name
+    }
+
+    /// Whether function `id` is a standard library function, whose result
+    /// depends only on its arguments (registered host functions are not
+    /// assumed pure).
+    pub fn is_pure(&self, id: FuncId) -> bool {
+        self.entries.get(id.0 as usize).is_some_and(|e| e.pure)
     }
 
     /// Compiles `pattern` into the table's regex cache (errors are reported
