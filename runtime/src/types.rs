@@ -132,6 +132,12 @@ impl ObjectType {
     pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Type)> + '_ {
         self.names.iter().zip(self.types.iter())
     }
+    /// Attribute name `i` as a string value sharing the name's storage
+    /// (names are NFC by construction).
+    pub fn name_value(&self, i: usize) -> Option<crate::value::Value> {
+        let n = self.names.get(i)?;
+        Some(crate::value::Value::String(crate::value::Str::from_nfc_arc(n.clone())))
+    }
     /// The attribute names as a tuple of strings (cty `keys` of an object
     /// of this type), computed once per type.
     pub fn keys_tuple(&self) -> &crate::value::Value {
@@ -209,6 +215,20 @@ fn shared_elem(elem: &Type) -> Option<Arc<Type>> {
         _ => return None,
     };
     Some(CELLS[i].get_or_init(|| Arc::new(elem.clone())).clone())
+}
+
+/// Longest tuple whose all-string/number/bool type is shared.
+const SHARED_TUPLE_MAX: usize = 16;
+
+/// The type of a tuple of `len` elements all of primitive type `elem`
+/// (0 string, 1 number, 2 bool), shared for short tuples: `keys`, `for`
+/// results and regex captures build such tuples on every evaluation.
+pub(crate) fn uniform_tuple_type(elem: usize, len: usize) -> Option<Arc<TupleType>> {
+    static CELLS: [[OnceLock<Arc<TupleType>>; SHARED_TUPLE_MAX]; 3] =
+        [const { [const { OnceLock::new() }; SHARED_TUPLE_MAX] }; 3];
+    let ety = [Type::String, Type::Number, Type::Bool].get(elem)?.clone();
+    let cell = CELLS[elem].get(len.checked_sub(1)?)?;
+    Some(cell.get_or_init(|| Arc::new(TupleType::new(vec![ety; len]))).clone())
 }
 
 impl Type {

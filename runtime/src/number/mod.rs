@@ -88,7 +88,9 @@ enum Repr {
         prec: u32,
         v: i64,
     },
-    Big(Box<BigFloat>),
+    // Shared: values are immutable, so cloning a fraction (every read of a
+    // variable holding one) only bumps a count.
+    Big(std::sync::Arc<BigFloat>),
 }
 
 const _: () = assert!(std::mem::size_of::<Number>() <= 16);
@@ -194,7 +196,7 @@ impl Number {
         if b.form == Form::Zero && !b.neg {
             return Number(Repr::Small { prec: b.prec, v: 0 });
         }
-        Number(Repr::Big(Box::new(b)))
+        Number(Repr::Big(std::sync::Arc::new(b)))
     }
 
     fn to_big(&self) -> BigFloat {
@@ -257,12 +259,12 @@ impl Number {
     /// cty.PositiveInfinity (`SetInf` on a zero Float: precision 0, which
     /// any arithmetic partner's precision overrides).
     pub fn pos_inf() -> Number {
-        Number(Repr::Big(Box::new(BigFloat::inf(false, 0))))
+        Number(Repr::Big(std::sync::Arc::new(BigFloat::inf(false, 0))))
     }
 
     /// cty.NegativeInfinity.
     pub fn neg_inf() -> Number {
-        Number(Repr::Big(Box::new(BigFloat::inf(true, 0))))
+        Number(Repr::Big(std::sync::Arc::new(BigFloat::inf(true, 0))))
     }
 
     /// Go's `new(big.Float).SetInt(v)`: exact, with precision

@@ -417,6 +417,21 @@ impl Value {
 
     /// `cty.TupleVal`.
     pub fn tuple(elems: Vec<Value>) -> Value {
+        // Short tuples of known strings, numbers or bools of one kind share
+        // their type.
+        let prim = |v: &Value| match v {
+            Value::String(_) => Some(0),
+            Value::Number(_) => Some(1),
+            Value::Bool(_) => Some(2),
+            _ => None,
+        };
+        if let Some(first) = elems.first().and_then(prim) {
+            if elems[1..].iter().all(|v| prim(v) == Some(first)) {
+                if let Some(ty) = crate::types::uniform_tuple_type(first, elems.len()) {
+                    return Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }));
+                }
+            }
+        }
         let types: Vec<Type> = elems.iter().map(Value::ty).collect();
         let ty = if types.is_empty() {
             crate::types::empty_tuple_type().clone()
