@@ -162,9 +162,25 @@ fn function_choices() {
     assert_eq!(none.diagnostics()[0].summary, "Function calls not allowed");
     let empty = Compiled::expression(call, &Options::new().functions(FunctionTable::empty())).expect("valid").evaluate(&Variables::new());
     assert_eq!(empty.diagnostics()[0].summary, "Call to unknown function");
-    // try and can are part of the language, whatever the table.
-    let try_ = Compiled::expression("try(nope, 7)", &Options::new().functions(FunctionTable::empty())).expect("valid");
-    assert_eq!(try_.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
+    // try and can are functions of the stdlib table (hcl's ext/tryfunc):
+    // an empty table has neither, as the reference's "funcs":"none" cases.
+    let guarded = "try(nope, 7)";
+    let empty = Compiled::expression(guarded, &Options::new().functions(FunctionTable::empty())).expect("valid").evaluate(&Variables::new());
+    assert_eq!(empty.diagnostics()[0].summary, "Call to unknown function");
+    assert_eq!(empty.diagnostics()[0].detail, "There is no function named \"try\".");
+    let can = Compiled::expression("can(1)", &Options::new().functions(FunctionTable::empty())).expect("valid").evaluate(&Variables::new());
+    assert_eq!(can.diagnostics()[0].detail, "There is no function named \"can\".");
+    let mut table = FunctionTable::empty();
+    table.add_try_can().expect("an empty table has no try");
+    assert!(table.add_try_can().is_err(), "twice");
+    let with_try = Compiled::expression(guarded, &Options::new().functions(table)).expect("valid");
+    assert_eq!(with_try.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
+    let stdlib = Compiled::expression(guarded, &Options::new().functions(FunctionTable::stdlib())).expect("valid");
+    assert_eq!(stdlib.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
+    // A table with try and can cannot register functions of those names.
+    let mut stdlib = FunctionTable::stdlib();
+    let def = FunctionDef::with_static_type("try", Signature { params: vec![], var_param: None, pure: true }, Type::Number, Arc::new(|_, _, _| Ok(Value::int(1))));
+    assert!(stdlib.register(def).is_err());
 }
 
 #[test]

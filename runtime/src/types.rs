@@ -29,10 +29,28 @@ pub enum Type {
 const _: () = assert!(std::mem::size_of::<Type>() == 16);
 
 /// The attributes of an object type, sorted by name (bytewise).
-#[derive(PartialEq, Eq, Hash)]
 pub struct ObjectType {
     names: Box<[Arc<str>]>,
     types: Box<[Type]>,
+    /// `keys()` of an object of this type (a tuple of the names), built on
+    /// first use: it depends on the type alone, and the types of variable
+    /// values are shared across evaluations.
+    keys: OnceLock<crate::value::Value>,
+}
+
+impl PartialEq for ObjectType {
+    fn eq(&self, other: &ObjectType) -> bool {
+        self.names == other.names && self.types == other.types
+    }
+}
+
+impl Eq for ObjectType {}
+
+impl std::hash::Hash for ObjectType {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.names.hash(state);
+        self.types.hash(state);
+    }
 }
 
 /// The element types of a tuple type.
@@ -54,6 +72,7 @@ impl ObjectType {
         ObjectType {
             names: names.into(),
             types: types.into(),
+            keys: OnceLock::new(),
         }
     }
 
@@ -62,12 +81,14 @@ impl ObjectType {
     pub fn from_sorted(names: Vec<Arc<str>>, types: Vec<Type>) -> Option<ObjectType> {
         if names.len() != types.len()
             || names.windows(2).any(|w| w[0].as_bytes() >= w[1].as_bytes())
+            || names.iter().any(|n| matches!(normalize_nfc(n), std::borrow::Cow::Owned(_)))
         {
             return None;
         }
         Some(ObjectType {
             names: names.into(),
             types: types.into(),
+            keys: OnceLock::new(),
         })
     }
 
@@ -77,6 +98,7 @@ impl ObjectType {
         ObjectType {
             names: names.into(),
             types: types.into(),
+            keys: OnceLock::new(),
         }
     }
 
@@ -109,6 +131,21 @@ impl ObjectType {
     }
     pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Type)> + '_ {
         self.names.iter().zip(self.types.iter())
+    }
+    /// Attribute name `i` as a string value sharing the name's storage
+    /// (names are NFC by construction).
+    pub fn name_value(&self, i: usize) -> Option<crate::value::Value> {
+        let n = self.names.get(i)?;
+        Some(crate::value::Value::String(crate::value::Str::from_nfc_arc(n.clone())))
+    }
+    /// The attribute names as a tuple of strings (cty `keys` of an object
+    /// of this type), computed once per type.
+    pub fn keys_tuple(&self) -> &crate::value::Value {
+        self.keys.get_or_init(|| {
+            crate::value::Value::tuple(
+                self.names.iter().map(|n| crate::value::Value::String(crate::value::Str::from_nfc_arc(n.clone()))).collect(),
+            )
+        })
     }
 }
 
@@ -151,6 +188,7 @@ pub(crate) fn empty_object_type() -> &'static Arc<ObjectType> {
         Arc::new(ObjectType {
             names: Box::new([]),
             types: Box::new([]),
+            keys: OnceLock::new(),
         })
     })
 }
@@ -164,15 +202,44 @@ pub(crate) fn empty_tuple_type() -> &'static Arc<TupleType> {
     })
 }
 
+/// One shared `Arc` per primitive or dynamic element type, so that
+/// `list(string)` and friends (built on every regexall, join argument
+/// conversion, split, ...) do not allocate, and compare by pointer first.
+fn shared_elem(elem: &Type) -> Option<Arc<Type>> {
+    static CELLS: [OnceLock<Arc<Type>>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let i = match elem {
+        Type::String => 0,
+        Type::Number => 1,
+        Type::Bool => 2,
+        Type::Dynamic => 3,
+        _ => return None,
+    };
+    Some(CELLS[i].get_or_init(|| Arc::new(elem.clone())).clone())
+}
+
+/// Longest tuple whose all-string/number/bool type is shared.
+const SHARED_TUPLE_MAX: usize = 16;
+
+/// The type of a tuple of `len` elements all of primitive type `elem`
+/// (0 string, 1 number, 2 bool), shared for short tuples: `keys`, `for`
+/// results and regex captures build such tuples on every evaluation.
+pub(crate) fn uniform_tuple_type(elem: usize, len: usize) -> Option<Arc<TupleType>> {
+    static CELLS: [[OnceLock<Arc<TupleType>>; SHARED_TUPLE_MAX]; 3] =
+        [const { [const { OnceLock::new() }; SHARED_TUPLE_MAX] }; 3];
+    let ety = [Type::String, Type::Number, Type::Bool].get(elem)?.clone();
+    let cell = CELLS[elem].get(len.checked_sub(1)?)?;
+    Some(cell.get_or_init(|| Arc::new(TupleType::new(vec![ety; len]))).clone())
+}
+
 impl Type {
     pub fn list(elem: Type) -> Type {
-        Type::List(Arc::new(elem))
+        Type::List(shared_elem(&elem).unwrap_or_else(|| Arc::new(elem)))
     }
     pub fn set(elem: Type) -> Type {
-        Type::Set(Arc::new(elem))
+        Type::Set(shared_elem(&elem).unwrap_or_else(|| Arc::new(elem)))
     }
     pub fn map(elem: Type) -> Type {
-        Type::Map(Arc::new(elem))
+        Type::Map(shared_elem(&elem).unwrap_or_else(|| Arc::new(elem)))
     }
     /// An object type from `(name, type)` pairs in any order.
     pub fn object<N: AsRef<str>>(attrs: impl IntoIterator<Item = (N, Type)>) -> Type {
@@ -539,6 +606,42 @@ mod tests {
         assert_eq!(t.attr_type("b"), Some(&Type::Bool));
         assert_eq!(t.attr_index("a"), Some(0));
         assert_eq!(t.attr_index("c"), None);
+    }
+
+    #[test]
+    fn from_sorted_requires_nfc_sorted_unique_names() {
+        let n = |s: &str| -> Arc<str> { Arc::from(s) };
+        assert!(ObjectType::from_sorted(vec![n("a"), n("b")], vec![Type::String, Type::Bool]).is_some());
+        assert!(ObjectType::from_sorted(vec![n("b"), n("a")], vec![Type::String, Type::Bool]).is_none());
+        // "e" + combining acute is not NFC: keys() shares these names as strings.
+        assert!(ObjectType::from_sorted(vec![n("e\u{301}")], vec![Type::String]).is_none());
+        assert!(ObjectType::from_sorted(vec![n("\u{e9}")], vec![Type::String]).is_some());
+    }
+
+    #[test]
+    fn keys_tuple_is_the_names_and_ignored_by_equality() {
+        let a = ObjectType::new([("y", Type::Number), ("x", Type::String)]);
+        let b = ObjectType::new([("x", Type::String), ("y", Type::Number)]);
+        let k = a.keys_tuple().clone();
+        assert_eq!(k.ty(), Type::tuple(vec![Type::String, Type::String]));
+        let names: Vec<&str> = k.elements_slice().iter().filter_map(|v| v.as_str()).collect();
+        assert_eq!(names, ["x", "y"]);
+        assert!(a == b, "a built keys cache must not affect equality");
+        assert!(ObjectType::new(Vec::<(&str, Type)>::new()).keys_tuple().elements_slice().is_empty());
+    }
+
+    #[test]
+    fn primitive_collection_types_share_their_element() {
+        for e in [Type::String, Type::Number, Type::Bool, Type::Dynamic] {
+            match (Type::list(e.clone()), Type::list(e.clone()), Type::set(e.clone()), Type::map(e.clone())) {
+                (Type::List(a), Type::List(b), Type::Set(c), Type::Map(d)) => {
+                    assert!(Arc::ptr_eq(&a, &b) && Arc::ptr_eq(&a, &c) && Arc::ptr_eq(&a, &d));
+                    assert_eq!(*a, e);
+                }
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        assert_eq!(Type::list(Type::list(Type::String)), Type::list(Type::list(Type::String)));
     }
 
     #[test]

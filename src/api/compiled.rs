@@ -4,7 +4,9 @@ use super::error::{Diagnostics, Error, SourceInfo};
 use super::outcome::{AttrInfo, AttributeOutcome, BlockInfo, BlockOutcome, BodyOutcome, Evaluated, Evaluation, Outcome};
 use super::variables::{parse_json_object_text, Variables};
 use super::Options;
+use crate::conformance::ResultWriter;
 use crate::diagnostic_text::SourceFile;
+use crate::engine::write_value_result;
 use compiler::analysis::{render_traversal, variables};
 use compiler::lower::{compile_with_lines, CompileEnv};
 use compiler::{ast, Interner};
@@ -295,6 +297,58 @@ impl Compiled {
         Ok(self.evaluate(&Variables::from_json_with(&json, Some(&self.var_names), typed)?))
     }
 
+    /// [`Compiled::evaluate_json_str`] followed by the result encoding of
+    /// `hclvm conformance` (the fields after `"id":..,`), appended to `out`;
+    /// returns whether the result has errors. The evaluation streams into
+    /// `out`: no outcome tree is built, and nothing shared between threads
+    /// (the compiled program's attribute facts, its source) is
+    /// reference-counted per evaluation, so that threads evaluating one
+    /// program at once do not contend on those counters (`hclvm batch`).
+    pub(crate) fn write_json_str_result(&self, vars: &str, typed: bool, out: &mut String) -> Result<bool, Error> {
+        let json = parse_json_object_text(vars)?;
+        let vars = Variables::from_json_with(&json, Some(&self.var_names), typed)?;
+        drop(json);
+        let (slots, complete) = self.bind(&vars);
+        if !complete {
+            if let Some(exact) = self.exact_context(&vars) {
+                let evaluation = exact.evaluate(&vars);
+                out.push_str(&evaluation.result_fields());
+                return Ok(evaluation.has_errors());
+            }
+        }
+        Ok(SCRATCH.with(|cell| match cell.try_borrow_mut() {
+            Ok(mut scratch) => self.write_slots_result(&slots, &mut scratch, out),
+            Err(_) => self.write_slots_result(&slots, &mut Scratch::new(), out),
+        }))
+    }
+
+    /// The streaming counterpart of [`Compiled::evaluate_slots`] and
+    /// [`Evaluation::result_fields`](super::outcome::Evaluation).
+    fn write_slots_result(&self, slots: &Vars, scratch: &mut Scratch, out: &mut String) -> bool {
+        scratch.limits = self.limits;
+        let mut w = ResultWriter::with_buffer(&self.source.src, std::mem::take(out));
+        let errors = match &self.code {
+            Code::Single(program) => {
+                let value = vm::evaluate(program, slots, scratch);
+                let mut diagnostics = self.warnings.clone();
+                diagnostics.extend(scratch.take_diags());
+                write_value_result(&mut w, &value, &diagnostics, Some("eval"));
+                diagnostics.has_errors()
+            }
+            Code::Body(plan) => {
+                w.raw("\"ok\":true,\"body\":");
+                let errors = write_body_result(plan, slots, scratch, &mut w);
+                if !self.warnings.is_empty() {
+                    w.raw(",\"diags\":");
+                    w.diags(&self.warnings);
+                }
+                errors
+            }
+        };
+        *out = w.into_string();
+        errors
+    }
+
     /// The slots for `vars`, and whether every declared variable is set.
     fn bind(&self, vars: &Variables) -> (Vars, bool) {
         let mut slots = Vars::with_slots(self.var_names.len());
@@ -421,6 +475,34 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines:
             })
             .collect(),
     }
+}
+
+/// Evaluates a body as [`evaluate_body`] does and writes its result (the
+/// `BODY` of a result line) as it goes; returns whether any attribute has
+/// an error.
+fn write_body_result(plan: &BodyPlan, slots: &Vars, scratch: &mut Scratch, w: &mut ResultWriter<'_>) -> bool {
+    let mut errors = false;
+    w.raw("{\"attrs\":{");
+    for (i, (info, program)) in plan.attrs.iter().enumerate() {
+        if i > 0 {
+            w.raw(",");
+        }
+        let value: Value = vm::evaluate(program, slots, scratch);
+        let diagnostics = scratch.take_diags();
+        errors |= diagnostics.has_errors();
+        info.write_result(w, &value, &diagnostics);
+    }
+    w.raw("},\"blocks\":[");
+    for (i, (info, body)) in plan.blocks.iter().enumerate() {
+        if i > 0 {
+            w.raw(",");
+        }
+        w.raw(info.json_head());
+        errors |= write_body_result(body, slots, scratch, w);
+        w.raw("}");
+    }
+    w.raw("]}");
+    errors
 }
 
 fn evaluate_body(plan: &BodyPlan, slots: &Vars, scratch: &mut Scratch) -> BodyOutcome {

@@ -78,10 +78,12 @@ impl Options {
         }
     }
 
-    /// Calls resolve against `table` (plus `try` and `can`, which are
-    /// special forms of the language). Start from
-    /// [`FunctionTable::stdlib`] to keep the standard functions, or from
-    /// [`FunctionTable::empty`] for only your own; add host functions with
+    /// Calls resolve against `table`, and only against it, as in an hcl
+    /// `EvalContext` whose `Functions` are that table. Start from
+    /// [`FunctionTable::stdlib`] to keep the standard functions (with `try`
+    /// and `can`), or from [`FunctionTable::empty`] for only your own (no
+    /// `try` or `can` either unless you add them with
+    /// [`FunctionTable::add_try_can`]); add host functions with
     /// [`FunctionTable::register`].
     ///
     /// ```
@@ -91,10 +93,17 @@ impl Options {
     /// let call = Compiled::expression("upper(\"x\")", &options)?;
     /// let out = call.evaluate(&Variables::new());
     /// assert_eq!(out.diagnostics()[0].summary, "Call to unknown function");
+    ///
+    /// // An empty table has no `try` either, as in hcl; add it explicitly.
+    /// let mut table = FunctionTable::empty();
+    /// table.add_try_can().expect("not there yet");
+    /// let guarded = Compiled::expression("try(nope, 7)", &Options::new().functions(table))?;
+    /// assert_eq!(guarded.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn functions(mut self, table: FunctionTable) -> Options {
-        self.functions = Functions::Table(Arc::new(Library::new(table, true)));
+        let try_can = table.has_try_can();
+        self.functions = Functions::Table(Arc::new(Library::new(table, try_can)));
         self
     }
 

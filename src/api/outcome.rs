@@ -77,6 +77,17 @@ impl AttrInfo {
         let json_references = json_array(references.iter().map(String::as_str));
         AttrInfo { name: Arc::from(name), references, json_name, json_references }
     }
+
+    /// `NAME:{RESULT,"vars":[..]}`: this attribute's member of a body
+    /// result line.
+    pub(crate) fn write_result(&self, w: &mut ResultWriter<'_>, value: &Value, diagnostics: &[Diagnostic]) {
+        w.raw(&self.json_name);
+        w.raw(":{");
+        write_value_result(w, value, diagnostics, None);
+        w.raw(",\"vars\":");
+        w.raw(&self.json_references);
+        w.raw("}");
+    }
 }
 
 #[derive(Debug)]
@@ -95,6 +106,11 @@ impl BlockInfo {
         json_head.push_str(&json_array(labels.iter().map(|l| &**l)));
         json_head.push_str(",\"body\":");
         BlockInfo { block_type: Arc::from(block_type), labels, json_head }
+    }
+
+    /// `{"type":..,"labels":[..],"body":` of this block in a result line.
+    pub(crate) fn json_head(&self) -> &str {
+        &self.json_head
     }
 }
 
@@ -501,19 +517,14 @@ fn write_body(w: &mut ResultWriter<'_>, body: &BodyOutcome) {
         if i > 0 {
             w.raw(",");
         }
-        w.raw(&a.info.json_name);
-        w.raw(":{");
-        write_value_result(w, &a.outcome.value, &a.outcome.diagnostics, None);
-        w.raw(",\"vars\":");
-        w.raw(&a.info.json_references);
-        w.raw("}");
+        a.info.write_result(w, &a.outcome.value, &a.outcome.diagnostics);
     }
     w.raw("},\"blocks\":[");
     for (i, b) in body.blocks.iter().enumerate() {
         if i > 0 {
             w.raw(",");
         }
-        w.raw(&b.info.json_head);
+        w.raw(b.info.json_head());
         write_body(w, &b.body);
         w.raw("}");
     }

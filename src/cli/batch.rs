@@ -21,7 +21,7 @@ use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::collections::BTreeMap;
-use std::sync::{mpsc, Mutex};
+use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -55,8 +55,11 @@ pub struct BatchArgs {
 
 /// More threads than this only cost memory.
 const MAX_JOBS: usize = 256;
-/// Lines a worker takes at a time.
+/// Lines a job takes at a time, at most.
 const BLOCK_LINES: usize = 64;
+/// A block ends after the line that reaches this many bytes, so that few
+/// long lines (a thousand users per line) still spread over the jobs.
+const BLOCK_BYTES: usize = 16 << 10;
 
 /// The results of one block of lines.
 #[derive(Default)]
@@ -85,8 +88,8 @@ pub fn run(args: BatchArgs) -> Status {
     };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
 
-    let (input, input_len): (Box<dyn BufRead>, Option<u64>) = if args.vars_jsonl == "-" {
-        (Box::new(std::io::stdin().lock()), None)
+    let (input, input_len): (Box<dyn BufRead + Send>, Option<u64>) = if args.vars_jsonl == "-" {
+        (Box::new(BufReader::with_capacity(1 << 20, std::io::stdin())), None)
     } else {
         match std::fs::File::open(&args.vars_jsonl) {
             Ok(f) => {
@@ -174,7 +177,8 @@ struct Block {
     lines: Vec<(usize, Range<usize>)>,
 }
 
-/// Reads input lines into blocks of [`BLOCK_LINES`].
+/// Reads input lines into blocks of at most [`BLOCK_LINES`] lines, ending
+/// early after [`BLOCK_BYTES`].
 struct BlockReader<R> {
     input: R,
     line_no: usize,
@@ -185,7 +189,7 @@ impl<R: BufRead> BlockReader<R> {
     /// The next block; `None` at the end of the input.
     fn next_block(&mut self) -> std::io::Result<Option<Block>> {
         let mut block = Block::default();
-        while block.lines.len() < BLOCK_LINES {
+        while block.lines.len() < BLOCK_LINES && block.bytes.len() < BLOCK_BYTES {
             let start = block.bytes.len();
             let n = self.input.read_until(b'\n', &mut block.bytes)?;
             if n == 0 {
@@ -229,13 +233,16 @@ impl<W: Write> BlockWriter<W> {
 }
 
 /// Reads, evaluates and writes every line; returns the totals. With one
-/// job everything happens on this thread. With more, this thread reads,
-/// `jobs` workers evaluate blocks as they come, and a writer thread puts
-/// the results back in input order; a fixed number of blocks in flight
-/// bounds memory even when one block is slow.
+/// job everything happens on this thread. With more, every job (this
+/// thread among them) loops: take the next block from the input, evaluate
+/// it, and write whatever blocks are ready in input order. Input and
+/// output are each behind a mutex held only to read or write a block, so
+/// in the steady state no thread sleeps or wakes another (no reader or
+/// writer thread to hand blocks to). A bound on the blocks read ahead of
+/// the output keeps memory bounded when one block is slow.
 fn run_batch(
     compiled: &Compiled,
-    input: impl BufRead,
+    input: impl BufRead + Send,
     output: impl Write + Send,
     jobs: usize,
     checksum: bool,
@@ -258,113 +265,158 @@ fn run_batch(
     Ok(writer.totals)
 }
 
-fn run_parallel<R: BufRead, W: Write + Send>(
+/// The input side of a parallel run.
+struct Input<R> {
+    reader: BlockReader<R>,
+    /// Sequence number of the next block read.
+    next_seq: usize,
+    /// Set once the input is exhausted or failed (then `error`).
+    done: bool,
+    error: Option<std::io::Error>,
+}
+
+/// The output side of a parallel run: evaluated blocks wait in `pending`
+/// until every block before them is written.
+struct Output<W> {
+    writer: BlockWriter<W>,
+    pending: BTreeMap<usize, BlockOut>,
+    /// Sequence number of the next block to write.
+    next_seq: usize,
+    error: Option<std::io::Error>,
+    /// Emptied output buffers, reused by the jobs.
+    spare: Vec<String>,
+}
+
+fn run_parallel<R: BufRead + Send, W: Write + Send>(
     compiled: &Compiled,
-    mut reader: BlockReader<R>,
-    mut writer: BlockWriter<W>,
+    reader: BlockReader<R>,
+    writer: BlockWriter<W>,
     jobs: usize,
     progress: &ProgressBar,
 ) -> std::io::Result<Totals> {
-    let in_flight = jobs * 8;
-    // Output buffers go back to the workers once written, so that block
-    // buffers are not allocated in one thread and freed in another.
-    let spare_texts: Mutex<Vec<String>> = Mutex::new(Vec::new());
-    let spare_texts = &spare_texts;
-    let (work_tx, work_rx) = mpsc::sync_channel::<(usize, Block)>(in_flight);
-    let work_rx = Mutex::new(work_rx);
-    let (done_tx, done_rx) = mpsc::channel::<(usize, BlockOut)>();
-    // One token per block allowed in flight; the writer hands a token back
-    // for every block it has written.
-    let (token_tx, token_rx) = mpsc::sync_channel::<()>(in_flight);
-    for _ in 0..in_flight {
-        let _ = token_tx.send(());
-    }
+    // Blocks read but not yet written, at most.
+    let ahead = jobs * 8;
+    let input = Mutex::new(Input { reader, next_seq: 0, done: false, error: None });
+    let output = Mutex::new(Output { writer, pending: BTreeMap::new(), next_seq: 0, error: None, spare: Vec::new() });
+    // Signalled whenever blocks are written (a job waiting for room to
+    // read ahead) or the run stops.
+    let written = Condvar::new();
+    let job = || run_job(compiled, &input, &output, &written, ahead, progress);
     std::thread::scope(|scope| {
-        let write_thread = std::thread::Builder::new().name("hclvm-batch-writer".into()).spawn_scoped(scope, move || {
-            let mut pending: BTreeMap<usize, BlockOut> = BTreeMap::new();
-            let mut next = 0usize;
-            for (seq, out) in done_rx {
-                pending.insert(seq, out);
-                while let Some(out) = pending.remove(&next) {
-                    writer.write(&out)?;
-                    next += 1;
-                    let mut text = out.text;
-                    text.clear();
-                    if let Ok(mut spare) = spare_texts.lock() {
-                        spare.push(text);
-                    }
-                    let _ = token_tx.send(());
-                }
-            }
-            writer.output.flush()?;
-            Ok::<_, std::io::Error>((writer.totals, next))
-        });
-        let write_thread = match write_thread {
-            Ok(h) => h,
-            Err(e) => return Err(e),
-        };
-        let mut workers = 0usize;
-        for i in 0..jobs {
-            let done_tx = done_tx.clone();
-            let work_rx = &work_rx;
-            let spawned = std::thread::Builder::new().name(format!("hclvm-batch-{i}")).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, move || loop {
-                // The lock is held only while waiting for the next block.
-                let next = match work_rx.lock() {
-                    Ok(rx) => rx.recv(),
-                    Err(_) => break,
-                };
-                let Ok((seq, block)) = next else { break };
-                let text = spare_texts.lock().ok().and_then(|mut spare| spare.pop()).unwrap_or_default();
-                if done_tx.send((seq, evaluate_block(compiled, &block, text))).is_err() {
-                    break;
-                }
-            });
-            workers += usize::from(spawned.is_ok());
+        // A job that cannot start only leaves more work for the others.
+        for i in 1..jobs {
+            let _ = std::thread::Builder::new().name(format!("hclvm-batch-{i}")).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, job);
         }
-        drop(done_tx);
+        job();
+    });
+    let input = input.into_inner().map_err(|_| std::io::Error::other("an evaluation thread failed"))?;
+    let mut output = output.into_inner().map_err(|_| std::io::Error::other("an evaluation thread failed"))?;
+    if let Some(e) = input.error.or(output.error) {
+        return Err(e);
+    }
+    if output.next_seq < input.next_seq {
+        return Err(std::io::Error::other("the evaluation threads stopped early"));
+    }
+    output.writer.output.flush()?;
+    Ok(output.writer.totals)
+}
 
-        let mut read_error = None;
-        let mut seq = 0usize;
-        loop {
-            // No worker (none could start) or no writer left: stop reading.
-            if workers == 0 || token_rx.recv().is_err() {
+/// One job of a parallel run: until the input ends or an I/O error stops
+/// the run, take a block, evaluate it, write what is ready.
+fn run_job<R: BufRead, W: Write>(
+    compiled: &Compiled,
+    input: &Mutex<Input<R>>,
+    output: &Mutex<Output<W>>,
+    written: &Condvar,
+    ahead: usize,
+    progress: &ProgressBar,
+) {
+    let mut spare = String::new();
+    loop {
+        // Wait for room: at most `ahead` blocks between the next one to
+        // write and the next one to read (only a slow block makes a job
+        // wait here).
+        let next_seq = match input.lock() {
+            Ok(i) if !i.done => i.next_seq,
+            _ => break,
+        };
+        {
+            let Ok(mut out) = output.lock() else { break };
+            while out.error.is_none() && next_seq >= out.next_seq + ahead {
+                out = match written.wait(out) {
+                    Ok(o) => o,
+                    Err(_) => return,
+                };
+            }
+            if out.error.is_some() {
                 break;
             }
-            match reader.next_block() {
+            if spare.capacity() == 0 {
+                spare = out.spare.pop().unwrap_or_default();
+            }
+        }
+        let (seq, block) = {
+            let Ok(mut i) = input.lock() else { break };
+            if i.done {
+                break;
+            }
+            match i.reader.next_block() {
                 Ok(Some(block)) => {
-                    if work_tx.send((seq, block)).is_err() {
-                        break;
-                    }
-                    seq += 1;
-                    progress.set_position(reader.consumed);
+                    let seq = i.next_seq;
+                    i.next_seq += 1;
+                    progress.set_position(i.reader.consumed);
+                    (seq, block)
                 }
-                Ok(None) => break,
+                Ok(None) => {
+                    i.done = true;
+                    break;
+                }
                 Err(e) => {
-                    read_error = Some(e);
+                    i.done = true;
+                    i.error = Some(e);
                     break;
                 }
             }
-        }
-        drop(work_tx);
-        let (totals, written) = match write_thread.join() {
-            Ok(result) => result?,
-            Err(panic) => std::panic::resume_unwind(panic),
         };
-        if let Some(e) = read_error {
-            return Err(e);
+        let result = evaluate_block(compiled, &block, std::mem::take(&mut spare));
+        drop(block);
+        let Ok(mut out) = output.lock() else { break };
+        out.pending.insert(seq, result);
+        let before = out.next_seq;
+        while out.error.is_none() {
+            let next = out.next_seq;
+            let Some(mut block_out) = out.pending.remove(&next) else { break };
+            if let Err(e) = out.writer.write(&block_out) {
+                out.error = Some(e);
+                break;
+            }
+            out.next_seq += 1;
+            block_out.text.clear();
+            out.spare.push(block_out.text);
         }
-        if written < seq || workers == 0 {
-            return Err(std::io::Error::other("the evaluation threads stopped early"));
+        if out.next_seq != before || out.error.is_some() {
+            written.notify_all();
         }
-        Ok(totals)
-    })
+    }
+    // Stopping (end of input or an error): wake jobs waiting for room.
+    if let Ok(mut out) = output.lock() {
+        if out.error.is_none() {
+            if let Ok(i) = input.lock() {
+                if i.error.is_some() {
+                    out.error = Some(std::io::Error::other("read error"));
+                }
+            }
+        }
+        written.notify_all();
+    }
 }
 
 fn evaluate_block(compiled: &Compiled, block: &Block, text: String) -> BlockOut {
     let mut out = BlockOut { text, lines: 0, errors: 0 };
+    let mut fields = String::new();
     for (line_no, range) in &block.lines {
         let line = block.bytes.get(range.clone()).unwrap_or_default();
-        if evaluate_line(compiled, line, *line_no, &mut out.text) {
+        if evaluate_line(compiled, line, *line_no, &mut out.text, &mut fields) {
             out.errors += 1;
         }
         out.lines += 1;
@@ -373,23 +425,22 @@ fn evaluate_block(compiled: &Compiled, block: &Block, text: String) -> BlockOut 
 }
 
 /// Appends the result line of one input line; true when it is a failure.
-fn evaluate_line(compiled: &Compiled, line: &[u8], line_no: usize, out: &mut String) -> bool {
-    out.push_str("{\"id\":");
-    out.push_str(&line_no.to_string());
-    out.push(',');
+/// `fields` is scratch space for the result fields (reused across lines).
+fn evaluate_line(compiled: &Compiled, line: &[u8], line_no: usize, out: &mut String, fields: &mut String) -> bool {
+    use std::fmt::Write as _;
+    let _ = write!(out, "{{\"id\":{line_no},");
+    fields.clear();
     let result = catch_unwind(AssertUnwindSafe(|| match std::str::from_utf8(line) {
-        Ok(text) => compiled.evaluate_json_str(text, true).map_err(|e| e.to_string()),
+        Ok(text) => compiled.write_json_str_result(text, true, fields).map_err(|e| e.to_string()),
         Err(e) => Err(format!("invalid variables: the line is not UTF-8 ({e})")),
     }));
     let failed = match result {
-        Ok(Ok(evaluation)) => {
-            out.push_str(&evaluation.result_fields());
-            evaluation.has_errors()
+        Ok(Ok(errors)) => {
+            out.push_str(fields);
+            errors
         }
         Ok(Err(message)) => {
-            out.push_str("\"ok\":false,\"phase\":\"case\",\"line\":");
-            out.push_str(&line_no.to_string());
-            out.push_str(",\"diags\":");
+            let _ = write!(out, "\"ok\":false,\"phase\":\"case\",\"line\":{line_no},\"diags\":");
             write_simple_diag(out, &message, "");
             true
         }
@@ -422,6 +473,66 @@ mod tests {
     }
 
     #[test]
+    fn streamed_results_equal_the_evaluation_encoding() {
+        use crate::api::Options;
+        let sources = [
+            (SourceKind::Body, "a = x + 1\nb = \"${y}!\"\nblk \"l\" {\n  c = [for v in z : v * 2]\n  d = nope\n}\ninner {}\n"),
+            (SourceKind::Body, "a = 1\n"),
+            (SourceKind::Expression, "x > 1 ? y : \"small\""),
+            (SourceKind::Template, "%{ for v in z }${v},%{ endfor }${y}"),
+        ];
+        let lines = [
+            r#"{"x": 2, "y": "why", "z": [1, 2, 3]}"#,
+            r#"{"x": "two", "y": null, "z": {"type": ["set", "number"], "value": [3, 1]}}"#,
+            r#"{"x": 0, "z": []}"#,
+            r#"{"y": "only y", "xx": 1}"#,
+            r#"{}"#,
+            r#"{"x": 1, "y": "a", "z": "not a collection"}"#,
+        ];
+        for (kind, src) in sources {
+            let compiled = Compiled::compile(kind, src.as_bytes(), &Options::new()).expect("valid source");
+            for line in lines {
+                let evaluation = compiled.evaluate_json_str(line, true).expect("valid variables");
+                let mut streamed = String::from("prefix,");
+                let errors = compiled.write_json_str_result(line, true, &mut streamed).expect("valid variables");
+                assert_eq!(streamed, format!("prefix,{}", evaluation.result_fields()), "{src} with {line}");
+                assert_eq!(errors, evaluation.has_errors(), "{src} with {line}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_lines_make_blocks_of_their_own() {
+        let long = format!("{{\"s\": \"{}\"}}\n", "x".repeat(BLOCK_BYTES));
+        let input = long.repeat(3) + "{\"s\": \"a\"}\n{\"s\": \"b\"}\n";
+        let mut reader = BlockReader { input: input.as_bytes(), line_no: 0, consumed: 0 };
+        let mut sizes = Vec::new();
+        while let Some(block) = reader.next_block().expect("in-memory input") {
+            sizes.push(block.lines.iter().map(|(n, _)| *n).collect::<Vec<_>>());
+        }
+        assert_eq!(sizes, [vec![1], vec![2], vec![3], vec![4, 5]]);
+    }
+
+    #[test]
+    fn write_errors_end_the_run_whatever_the_job_count() {
+        struct Failing;
+        impl Write for Failing {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("disk full"))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let compiled = Compiled::expression("n", &crate::api::Options::new()).expect("valid expression");
+        let input: String = (0..5000).map(|i| format!("{{\"n\": {i}}}\n")).collect();
+        for jobs in [1, 2, 4] {
+            let result = run_batch(&compiled, input.as_bytes(), std::io::BufWriter::with_capacity(16, Failing), jobs, false, &ProgressBar::hidden());
+            assert_eq!(result.err().map(|e| e.to_string()), Some("disk full".to_string()), "{jobs} jobs");
+        }
+    }
+
+    #[test]
     fn chunks_come_back_in_order_whatever_the_job_count() {
         let compiled = Compiled::expression("n * 2", &crate::api::Options::new()).expect("valid expression");
         let mut input = String::new();
@@ -440,7 +551,9 @@ mod tests {
             (String::from_utf8(out).expect("UTF-8"), totals.lines, totals.errors, totals.checksum)
         };
         let one = run(1);
+        assert_eq!(one, run(2));
         assert_eq!(one, run(3));
+        assert_eq!(one, run(16));
         let (text, lines, errors, _) = one;
         assert_eq!(lines, 1000 - 11);
         assert_eq!(errors, 11);

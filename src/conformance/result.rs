@@ -50,7 +50,12 @@ pub struct ResultWriter<'s> {
 
 impl<'s> ResultWriter<'s> {
     pub fn new(src: &'s [u8]) -> ResultWriter<'s> {
-        ResultWriter { out: String::new(), src, lines: None }
+        ResultWriter::with_buffer(src, String::new())
+    }
+
+    /// Appends to `out` (reusing its allocation) instead of a new string.
+    pub fn with_buffer(src: &'s [u8], out: String) -> ResultWriter<'s> {
+        ResultWriter { out, src, lines: None }
     }
 
     /// The text written so far.

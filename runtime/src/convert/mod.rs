@@ -105,6 +105,19 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvError> {
     if v.has_type(want) {
         return Ok(v.clone());
     }
+    // A known tuple whose element types all equal the list's element type
+    // (e.g. a `for` result passed to `join`): the plan would convert no
+    // element, so build the list directly without planning.
+    if let (Value::Tuple(t), Type::List(ety)) = (v, want) {
+        if !ety.is_dynamic() && t.tuple_type().elems().iter().all(|e| e == &**ety) {
+            let elems = t.elems();
+            return Ok(if elems.is_empty() {
+                Value::list_empty((**ety).clone())
+            } else {
+                Value::list_unchecked((**ety).clone(), elems.to_vec())
+            });
+        }
+    }
     let from = v.ty();
     match plan::get_conversion(&from, want, true) {
         Some(p) => p.apply(v, &mut Vec::new()),

@@ -263,11 +263,14 @@ pub fn flatten(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, F
 // ----- keys, values, lookup -------------------------------------------------------
 
 pub fn keys_type(args: &[Value]) -> Result<Type, FnError> {
-    match args[0].ty() {
-        Type::Map(_) => Ok(Type::list(Type::String)),
-        Type::Object(ot) => Ok(Type::tuple(vec![Type::String; ot.len()])),
-        _ => Err(FnError::arg(0, "must have map or object type")),
-    }
+    let object_type = match &args[0] {
+        Value::Object(o) => o.object_type(),
+        Value::Null(Type::Object(ot)) | Value::Unknown(Type::Object(ot)) => ot,
+        Value::Map(_) | Value::Null(Type::Map(_)) | Value::Unknown(Type::Map(_)) => return Ok(Type::list(Type::String)),
+        _ => return Err(FnError::arg(0, "must have map or object type")),
+    };
+    // The type of the (cached) keys tuple: a tuple of as many strings.
+    Ok(object_type.keys_tuple().ty())
 }
 
 pub fn keys(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
@@ -277,10 +280,8 @@ pub fn keys(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnErro
         _ => None,
     };
     match object_type {
-        // Attribute names in a type are NFC already; share their storage.
-        Some(ot) => Ok(Value::tuple(
-            ot.names().iter().map(|n| Value::String(crate::value::Str::from_nfc_arc(n.clone()))).collect(),
-        )),
+        // Depends on the type alone; built once per object type.
+        Some(ot) => Ok(ot.keys_tuple().clone()),
         None => {
             let Some(m) = args[0].as_map() else {
                 return Ok(Value::Unknown(ret.clone()));

@@ -312,6 +312,9 @@ pub struct FunctionTable {
     entries: Vec<Entry>,
     by_name: HashMap<String, FuncId>,
     regex_cache: regex::RegexCache,
+    /// Whether calls to `try` and `can` are allowed (hcl's
+    /// `ext/tryfunc`, which the VM runs as special forms).
+    try_can: bool,
 }
 
 const _: () = {
@@ -329,22 +332,48 @@ fn valid_name(name: &str) -> bool {
 }
 
 impl FunctionTable {
+    /// No functions at all, not even `try` and `can` (the oracle's
+    /// `"funcs": "none"`: every call is "Call to unknown function").
     pub fn empty() -> FunctionTable {
-        FunctionTable { entries: Vec::new(), by_name: HashMap::new(), regex_cache: regex::RegexCache::new() }
+        FunctionTable { entries: Vec::new(), by_name: HashMap::new(), regex_cache: regex::RegexCache::new(), try_can: false }
     }
 
     /// The oracle's "stdlib" table: go-cty's stdlib functions under
-    /// Terraform-style names (`try` and `can` are special forms of the VM).
+    /// Terraform-style names, plus `try` and `can` (special forms of the VM).
     pub fn stdlib() -> FunctionTable {
         let mut t = FunctionTable::empty();
         for (def, static_ret) in table::stdlib_entries() {
             // The stdlib names are distinct, valid identifiers.
             let _ = t.register_entry(def, static_ret, true);
         }
+        t.try_can = true;
         t
     }
 
+    /// Adds `try` and `can` (hcl's `ext/tryfunc`) to a table that lacks
+    /// them, such as [`FunctionTable::empty`]. Fails if the table already
+    /// has a function of either name.
+    pub fn add_try_can(&mut self) -> Result<(), RegisterError> {
+        for name in ["try", "can"] {
+            if self.try_can || self.by_name.contains_key(name) {
+                return Err(RegisterError::DuplicateName(name.to_string()));
+            }
+        }
+        self.try_can = true;
+        Ok(())
+    }
+
+    /// Whether calls to `try` and `can` are allowed.
+    pub fn has_try_can(&self) -> bool {
+        self.try_can
+    }
+
+    /// Adds a function. Its name must be new: `try` and `can` are taken in
+    /// a table that has them ([`FunctionTable::has_try_can`]).
     pub fn register(&mut self, def: FunctionDef) -> Result<FuncId, RegisterError> {
+        if self.try_can && (def.name == "try" || def.name == "can") {
+            return Err(RegisterError::DuplicateName(def.name));
+        }
         self.register_entry(def, None, false)
     }
 

@@ -25,17 +25,31 @@ pub struct SyntaxError {
     pub expr: String,
 }
 
-type Compiled = Result<Arc<Regex>, SyntaxError>;
+/// A compiled pattern and the element type its matches have (cty's
+/// regexPatternResultType), worked out once at compile time.
+pub struct Pattern {
+    re: Regex,
+    result: Result<Type, FnError>,
+}
+
+impl std::ops::Deref for Pattern {
+    type Target = Regex;
+    fn deref(&self) -> &Regex {
+        &self.re
+    }
+}
+
+type Compiled = Result<Arc<Pattern>, SyntaxError>;
 
 /// Compiled patterns keyed by pattern text; cleared when full (patterns in
 /// real configurations are few and constant).
 pub struct RegexCache {
-    map: Mutex<HashMap<String, Compiled>>,
+    map: Mutex<HashMap<String, Compiled, ahash::RandomState>>,
 }
 
 impl RegexCache {
     pub fn new() -> RegexCache {
-        RegexCache { map: Mutex::new(HashMap::new()) }
+        RegexCache { map: Mutex::new(HashMap::default()) }
     }
 
     pub fn get(&self, pattern: &str) -> Compiled {
@@ -70,7 +84,10 @@ fn compile(pattern: &str) -> Compiled {
     regex::RegexBuilder::new(&translated)
         .size_limit(COMPILED_SIZE_LIMIT)
         .build()
-        .map(Arc::new)
+        .map(|re| {
+            let result = pattern_result_type(&re);
+            Arc::new(Pattern { re, result })
+        })
         .map_err(|e| match e {
             regex::Error::CompiledTooBig(_) => err("expression too large", pattern),
             _ => err("invalid or unsupported Perl syntax", pattern),
@@ -410,7 +427,7 @@ fn pattern_result_type(re: &Regex) -> Result<Type, FnError> {
     }
 }
 
-fn compile_for_type(ctx_cache: &RegexCache, pattern: &str) -> Result<Arc<Regex>, FnError> {
+fn compile_for_type(ctx_cache: &RegexCache, pattern: &str) -> Result<Arc<Pattern>, FnError> {
     ctx_cache.get(pattern).map_err(|e| FnError::arg(0, format!("invalid regexp pattern: {} in {}", e.code, e.expr)))
 }
 
@@ -443,14 +460,14 @@ pub fn regex_type(args: &[Value]) -> Result<Type, FnError> {
     let Some(p) = args[0].as_str() else {
         return Ok(Type::Dynamic);
     };
-    pattern_result_type(&*compile_for_type(type_cache(), p)?)
+    compile_for_type(type_cache(), p)?.result.clone()
 }
 
 pub fn regexall_type(args: &[Value]) -> Result<Type, FnError> {
     let Some(p) = args[0].as_str() else {
         return Ok(Type::list(Type::Dynamic));
     };
-    Ok(Type::list(pattern_result_type(&*compile_for_type(type_cache(), p)?)?))
+    Ok(Type::list(compile_for_type(type_cache(), p)?.result.clone()?))
 }
 
 pub fn regex(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
@@ -473,9 +490,17 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     let re = compile_for_type(ctx.regexes, str_arg(&args[0]))?;
     let s = str_arg(&args[1]);
     let mut out = Vec::new();
-    for caps in re.captures_iter(s) {
-        ctx.charge(ELEMENT_COST * caps.len() as u64)?;
-        out.push(result_for(&re, &caps, &ety));
+    if ety == Type::String {
+        // No capture groups: the matched texts, without building captures.
+        for m in re.find_iter(s) {
+            ctx.charge(ELEMENT_COST)?;
+            out.push(Value::string(m.as_str()));
+        }
+    } else {
+        for caps in re.captures_iter(s) {
+            ctx.charge(ELEMENT_COST * caps.len() as u64)?;
+            out.push(result_for(&re, &caps, &ety));
+        }
     }
     Value::list_of(ety, out).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
 }

@@ -310,6 +310,9 @@ impl BigFloat {
                     }
                     return sign * 0.0;
                 }
+                if prec == 53 {
+                    return sign * self.to_f64_normal();
+                }
                 let r = BigFloat::round_from(self.neg, self.mant.clone(), self.exp, false, prec as u32);
                 if r.form != Form::Finite || r.go_exp() > 1024 {
                     return sign * f64::INFINITY;
@@ -323,6 +326,60 @@ impl BigFloat {
 
 /// `m * 2^exp` for an exactly representable result, done in steps so that
 /// intermediate powers of two neither overflow nor underflow.
+impl BigFloat {
+    /// The magnitude rounded to 53 bits (ties to even) for a finite value
+    /// whose Go exponent is in f64's normal range (`-1021..=1024`): the
+    /// same result as rounding with [`BigFloat::round_from`], read straight
+    /// from the mantissa's words instead of through a rounded copy.
+    fn to_f64_normal(&self) -> f64 {
+        let words = self.mant.as_words();
+        let bits = bit_len(&self.mant);
+        if bits <= 53 {
+            return scale_pow2(bits_at(words, 0, bits as usize) as f64, self.exp);
+        }
+        let cut = (bits - 53) as usize;
+        let mut q = bits_at(words, cut, 53);
+        // The mantissa is odd, so below the round bit (bit cut-1) there is
+        // a nonzero remainder exactly when cut >= 2.
+        let round = bits_at(words, cut - 1, 1) == 1;
+        let sticky = cut >= 2;
+        let mut exp = self.exp + cut as i64;
+        if round && (sticky || q & 1 == 1) {
+            q += 1;
+            if q == 1 << 53 {
+                q >>= 1;
+                exp += 1;
+            }
+        }
+        // Go exponent after rounding: exp + 53 (q has exactly 53 bits).
+        if exp + 53 > 1024 {
+            return f64::INFINITY;
+        }
+        scale_pow2(q as f64, exp)
+    }
+}
+
+/// `n` (at most 64) bits of the little-endian word slice `words` starting
+/// at bit `pos`; bits beyond the end read as zero.
+fn bits_at(words: &[dashu::integer::Word], pos: usize, n: usize) -> u64 {
+    const WB: usize = dashu::integer::Word::BITS as usize;
+    let mut acc: u128 = 0;
+    let mut filled = 0;
+    let mut i = pos / WB;
+    let shift = pos % WB;
+    while filled < shift + n && i < words.len() {
+        acc |= u128::from(u64::from(words[i])) << filled;
+        filled += WB;
+        i += 1;
+    }
+    let v = (acc >> shift) as u64;
+    if n >= 64 {
+        v
+    } else {
+        v & ((1u64 << n) - 1)
+    }
+}
+
 fn scale_pow2(m: f64, exp: i64) -> f64 {
     let mut v = m;
     let mut e = exp;
@@ -382,4 +439,63 @@ pub(crate) fn quo_finite(neg: bool, xm: &UBig, xe: i64, ym: &UBig, ye: i64, prec
     // (keeping q odd) carries the sticky information exactly.
     let q = if r.is_zero() { q } else { q | UBig::ONE };
     BigFloat::round_from(neg, q, exp, false, prec)
+}
+
+#[cfg(test)]
+mod to_f64_tests {
+    use super::*;
+
+    /// The general path: round a copy to 53 bits, then scale.
+    fn reference(b: &BigFloat) -> f64 {
+        let r = BigFloat::round_from(b.neg, b.mant.clone(), b.exp, false, 53);
+        if r.form != Form::Finite || r.go_exp() > 1024 {
+            return f64::INFINITY;
+        }
+        scale_pow2(u64::try_from(&r.mant).unwrap_or(0) as f64, r.exp)
+    }
+
+    #[test]
+    fn normal_range_fast_path_matches_rounding() {
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for round in 0..4000 {
+            // Mantissas of 1..=600 bits, odd; some with long runs of ones
+            // (carry out of the top) or exact halfway tails.
+            let nbits = 1 + (next() % 600) as usize;
+            let mut m = UBig::ZERO;
+            for _ in 0..nbits.div_ceil(64) {
+                let w = match round % 4 {
+                    0 => u64::MAX,
+                    1 => 0,
+                    _ => next(),
+                };
+                m = (m << 64) | UBig::from(w);
+            }
+            m = (m >> (nbits.div_ceil(64) * 64 - nbits)) | UBig::ONE;
+            if round % 5 == 0 && nbits > 54 {
+                // top 53 bits, then a single 1 (a tie) or 1 then zeros then 1.
+                let top = UBig::from(next() | (1 << 52)) & UBig::from((1u64 << 53) - 1);
+                m = (top << (nbits - 53)) | (UBig::ONE << (nbits - 54)) | UBig::ONE;
+                if round % 10 == 0 {
+                    m = (m >> (nbits - 54)) | UBig::ONE;
+                }
+            }
+            let bits = bit_len(&m);
+            // Go exponent in the normal range, including the edges.
+            for go_exp in [-1021i64, -1000, -3, 0, 1, 52, 53, 600, 1023, 1024] {
+                let b = BigFloat { prec: 512, neg: false, form: Form::Finite, mant: m.clone(), exp: go_exp - bits };
+                let (fast, slow) = (b.to_f64_normal(), reference(&b));
+                assert_eq!(fast.to_bits(), slow.to_bits(), "mant {m:#x} exp {}", b.exp);
+                assert_eq!(b.to_f64().to_bits(), slow.to_bits());
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 40_000);
+    }
 }

@@ -88,8 +88,8 @@ enum Repr {
         prec: u32,
         v: i64,
     },
-    /// Shared: cloning a number never allocates (values are copied into
-    /// registers and collections freely).
+    // Shared: values are immutable, so cloning a fraction (every read of a
+    // variable holding one) only bumps a count.
     Big(std::sync::Arc<BigFloat>),
 }
 

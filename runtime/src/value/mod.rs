@@ -417,6 +417,21 @@ impl Value {
 
     /// `cty.TupleVal`.
     pub fn tuple(elems: Vec<Value>) -> Value {
+        // Short tuples of known strings, numbers or bools of one kind share
+        // their type.
+        let prim = |v: &Value| match v {
+            Value::String(_) => Some(0),
+            Value::Number(_) => Some(1),
+            Value::Bool(_) => Some(2),
+            _ => None,
+        };
+        if let Some(first) = elems.first().and_then(prim) {
+            if elems[1..].iter().all(|v| prim(v) == Some(first)) {
+                if let Some(ty) = crate::types::uniform_tuple_type(first, elems.len()) {
+                    return Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }));
+                }
+            }
+        }
         let types: Vec<Type> = elems.iter().map(Value::ty).collect();
         let ty = if types.is_empty() {
             crate::types::empty_tuple_type().clone()
@@ -709,6 +724,9 @@ impl Value {
 
 fn check_elements(ety: &Type, elems: &[Value]) -> Result<(), ValueError> {
     for v in elems {
+        if v.has_type(ety) {
+            continue;
+        }
         let t = v.ty();
         if !t.is_dynamic() && &t != ety {
             return Err(ValueError::InconsistentElementTypes {
@@ -829,29 +847,117 @@ impl TupleVal {
     }
 }
 
+/// A known bool.
+///
+/// ```
+/// use runtime::{Type, Value};
+/// let v = Value::from(true);
+/// assert_eq!((v.as_bool(), v.ty()), (Some(true), Type::Bool));
+/// ```
 impl From<bool> for Value {
     fn from(b: bool) -> Value {
         Value::Bool(b)
     }
 }
+/// A known string, NFC-normalized as cty does.
+///
+/// ```
+/// use runtime::Value;
+/// assert_eq!(Value::from("e\u{301}").as_str(), Some("\u{e9}"));
+/// ```
 impl From<&str> for Value {
     fn from(s: &str) -> Value {
         Value::string(s)
     }
 }
+/// A known string, NFC-normalized as cty does.
+///
+/// ```
+/// use runtime::Value;
+/// assert_eq!(Value::from(String::from("web")), Value::from("web"));
+/// ```
 impl From<String> for Value {
     fn from(s: String) -> Value {
         Value::from_string(s)
     }
 }
+/// A known number.
+///
+/// ```
+/// use runtime::{Number, Value};
+/// assert_eq!(Value::from(Number::from_i64(7)), Value::from(7));
+/// ```
 impl From<Number> for Value {
     fn from(n: Number) -> Value {
         Value::Number(n)
     }
 }
+/// A known number (cty's `NumberIntVal`).
+///
+/// ```
+/// use runtime::Value;
+/// let v = Value::from(-9_007_199_254_740_993_i64);
+/// assert_eq!(v.as_number().and_then(|n| n.to_i64()), Some(-9_007_199_254_740_993));
+/// ```
 impl From<i64> for Value {
     fn from(i: i64) -> Value {
         Value::int(i)
+    }
+}
+/// A known number.
+///
+/// ```
+/// use runtime::Value;
+/// assert_eq!(Value::from(-3_i32), Value::from(-3_i64));
+/// ```
+impl From<i32> for Value {
+    fn from(i: i32) -> Value {
+        Value::int(i64::from(i))
+    }
+}
+/// A known number.
+///
+/// ```
+/// use runtime::Value;
+/// assert_eq!(Value::from(u32::MAX).as_number().and_then(|n| n.to_i64()), Some(4_294_967_295));
+/// ```
+impl From<u32> for Value {
+    fn from(i: u32) -> Value {
+        Value::int(i64::from(i))
+    }
+}
+/// A known number (cty's `NumberUIntVal`), exact beyond `i64::MAX`.
+///
+/// ```
+/// use runtime::Value;
+/// let mut json = String::new();
+/// runtime::json::write_value(&mut json, &Value::from(u64::MAX)).unwrap();
+/// assert_eq!(json, "18446744073709551615");
+/// ```
+impl From<u64> for Value {
+    fn from(i: u64) -> Value {
+        Value::Number(Number::from_u64(i))
+    }
+}
+/// A known number with the exact value of the float (cty's
+/// `NumberFloatVal`): `0.1` is the binary fraction nearest to 0.1, not the
+/// decimal 0.1 of HCL source text. Infinities are cty's infinite numbers.
+/// NaN, which cty cannot represent, gives a null number.
+///
+/// ```
+/// use runtime::{Type, Value};
+/// assert_eq!(Value::from(2.5), runtime::convert(&Value::from("2.5"), &Type::Number).unwrap());
+/// assert_eq!(Value::from(3.0_f64), Value::from(3));
+/// assert!(Value::from(f64::INFINITY).as_number().is_some());
+/// let nan = Value::from(f64::NAN);
+/// assert!(nan.is_null() && nan.ty() == Type::Number);
+/// ```
+impl From<f64> for Value {
+    fn from(f: f64) -> Value {
+        match Number::from_f64(f) {
+            Some(n) => Value::Number(n),
+            None => Value::null(Type::Number),
+        }
     }
 }
 

@@ -94,7 +94,7 @@ pub fn for_element(coll: &Value, i: usize) -> Option<(Value, Value)> {
         Value::List(_) | Value::Tuple(_) => Value::int(i as i64),
         Value::Set(_) => v.clone(),
         Value::Map(m) => Value::String(m.keys().get(i)?.clone()),
-        Value::Object(o) => Value::string(o.object_type().names().get(i)?),
+        Value::Object(o) => o.object_type().name_value(i)?,
         _ => return None,
     };
     Some((key, v))
