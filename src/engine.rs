@@ -5,7 +5,7 @@
 use crate::conformance::{bind_values, Case, Evaluator, FuncTable, Parsed, ResultWriter, Tree};
 use compiler::analysis::{render_traversal, variables};
 use compiler::ast;
-use compiler::lower::{compile_with_lines, CompileEnv};
+use compiler::lower::{compile_into, compile_with_lines, CompileEnv};
 use compiler::Interner;
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
@@ -145,17 +145,26 @@ pub struct CompiledBlock {
 /// are taken in source order, as the oracle lists them.
 pub fn compile_body(body: &ast::Body<'_>, src: &[u8], interner: &Interner, env: &CompileEnv) -> CompiledBody {
     let lines = Arc::new(SourceLines { src: src.into() });
-    compile_body_lines(body, interner, env, &lines, 0)
+    // One chunk of bytecode for the whole file, sealed when `file` drops.
+    let mut file = vm::codegen::FileCode::new();
+    compile_body_lines(&mut file, body, interner, env, &lines, 0)
 }
 
-fn compile_body_lines(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines: &Arc<SourceLines>, depth: u32) -> CompiledBody {
+fn compile_body_lines(
+    file: &mut vm::codegen::FileCode,
+    body: &ast::Body<'_>,
+    interner: &Interner,
+    env: &CompileEnv,
+    lines: &Arc<SourceLines>,
+    depth: u32,
+) -> CompiledBody {
     let mut attrs: Vec<&ast::Attribute<'_>> = body.attributes.iter().collect();
     attrs.sort_by_key(|a| a.span.start);
     let attrs = attrs
         .into_iter()
         .map(|a| CompiledAttr {
             name: interner.resolve(a.name.name).to_string(),
-            program: compile_with_lines(a.expr, interner, env, lines.clone()),
+            program: compile_into(file, a.expr, interner, env, lines.clone()),
             vars: variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect(),
         })
         .collect();
@@ -167,7 +176,7 @@ fn compile_body_lines(body: &ast::Body<'_>, interner: &Interner, env: &CompileEn
             .map(|b| CompiledBlock {
                 block_type: interner.resolve(b.block_type.name).to_string(),
                 labels: b.labels.iter().map(|l| l.to_string()).collect(),
-                body: compile_body_lines(&b.body, interner, env, lines, depth + 1),
+                body: compile_body_lines(file, &b.body, interner, env, lines, depth + 1),
             })
             .collect()
     };

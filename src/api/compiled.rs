@@ -8,7 +8,7 @@ use crate::conformance::ResultWriter;
 use crate::diagnostic_text::SourceFile;
 use crate::engine::write_value_result;
 use compiler::analysis::{render_traversal, variables};
-use compiler::lower::{compile_with_lines, CompileEnv};
+use compiler::lower::{compile_into, compile_with_lines, CompileEnv};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
@@ -183,7 +183,12 @@ impl Compiled {
         let lines = Arc::new(SourceLines { src: src.into() });
         let code = match tree {
             Tree::Expr(e) => Code::Single(compile_with_lines(e, &interner, &env, lines)),
-            Tree::Body(b) => Code::Body(plan_body(b, &interner, &env, &lines)),
+            Tree::Body(b) => {
+                // One chunk of bytecode for the whole file, sealed when
+                // `file` drops.
+                let mut file = vm::codegen::FileCode::new();
+                Code::Body(plan_body(&mut file, b, &interner, &env, &lines))
+            }
         };
         Ok(Compiled {
             kind,
@@ -454,7 +459,13 @@ fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
 
 /// Compiles every attribute (in source order, as hcl lists them) and every
 /// nested block. Recursion follows block nesting, which the parser bounds.
-fn plan_body(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines: &Arc<SourceLines>) -> BodyPlan {
+fn plan_body(
+    file: &mut vm::codegen::FileCode,
+    body: &ast::Body<'_>,
+    interner: &Interner,
+    env: &CompileEnv,
+    lines: &Arc<SourceLines>,
+) -> BodyPlan {
     let mut attrs: Vec<&ast::Attribute<'_>> = body.attributes.iter().collect();
     attrs.sort_by_key(|a| a.span.start);
     BodyPlan {
@@ -463,7 +474,7 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines:
             .map(|a| {
                 let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
                 let info = AttrInfo::new(interner.resolve(a.name.name), references);
-                (Arc::new(info), compile_with_lines(a.expr, interner, env, lines.clone()))
+                (Arc::new(info), compile_into(file, a.expr, interner, env, lines.clone()))
             })
             .collect(),
         blocks: body
@@ -471,7 +482,7 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner, env: &CompileEnv, lines:
             .iter()
             .map(|b| {
                 let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
-                (Arc::new(info), plan_body(&b.body, interner, env, lines))
+                (Arc::new(info), plan_body(file, &b.body, interner, env, lines))
             })
             .collect(),
     }

@@ -17,45 +17,114 @@ use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 const NO_SITE: u32 = u32::MAX;
 
 /// Registers addressable by the `A` field.
 const MAX_REGS: u32 = u16::MAX as u32;
 
-pub(crate) fn generate(
-    root: &Node,
-    n_locals: u32,
-    var_names: Arc<[Arc<str>]>,
-    funcs: Option<Arc<dyn FunctionTable>>,
-    filename: Arc<str>,
-    src_lines: Arc<SourceLines>,
-) -> Program {
-    let mut g = Gen::empty(funcs.clone());
-    g.next_reg = n_locals;
-    g.max_reg = n_locals;
-    g.too_complex = n_locals > Opnd::MAX_INDEX;
-    g.begin();
-    let out = g.expr(root);
-    let entry = g.finish(out);
-    if g.too_complex {
-        // Reported when evaluated, like any other error of the expression.
-        let mut g = Gen::empty(funcs.clone());
-        g.begin();
-        let r = g.alloc();
-        g.fail(r, too_complex_diag());
-        let entry = g.finish(Opnd::temp(r));
-        return g.into_program(entry, 0, var_names, funcs, filename, src_lines);
+/// Compiles the programs of one file into one shared [`Chunk`]. Dropping
+/// (or [`FileCode::finish`]ing) it seals the chunk; the programs it made
+/// can be evaluated from then on.
+pub struct FileCode {
+    b: ChunkBuilder,
+    cell: Arc<OnceLock<Chunk>>,
+}
+
+#[derive(Default)]
+struct ChunkBuilder {
+    code: Vec<Instr>,
+    site_of: Vec<u32>,
+    sites: Vec<Site>,
+    consts: Vec<Value>,
+    paths: Vec<PathRef>,
+}
+
+impl Default for FileCode {
+    fn default() -> FileCode {
+        FileCode::new()
     }
-    g.into_program(entry, n_locals, var_names, funcs, filename, src_lines)
+}
+
+impl FileCode {
+    pub fn new() -> FileCode {
+        FileCode { b: ChunkBuilder::default(), cell: Arc::new(OnceLock::new()) }
+    }
+
+    /// Compiles the lowered tree `root` into this file's chunk.
+    pub fn compile(
+        &mut self,
+        root: &Node,
+        n_locals: u32,
+        var_names: Arc<[Arc<str>]>,
+        funcs: Option<Arc<dyn FunctionTable>>,
+        filename: Arc<str>,
+        src_lines: Arc<SourceLines>,
+    ) -> Program {
+        let start = (self.b.code.len() as u32, self.b.consts.len() as u32, self.b.paths.len() as u32);
+        let mut g = Gen::new(&mut self.b, funcs.clone());
+        g.next_reg = n_locals;
+        g.max_reg = n_locals;
+        g.too_complex = n_locals > Opnd::MAX_INDEX;
+        g.begin();
+        let out = g.expr(root);
+        let mut entry = g.finish(out);
+        let mut n_locals = n_locals;
+        if g.too_complex {
+            // Reported when evaluated, like any other error of the expression.
+            g = Gen::new(&mut self.b, funcs.clone());
+            g.begin();
+            let r = g.alloc();
+            g.fail(r, too_complex_diag());
+            entry = g.finish(Opnd::temp(r));
+            n_locals = 0;
+        }
+        let (max_reg, max_mark, n_memos) = (g.max_reg, g.max_mark, g.n_memos);
+        let extent = Extent {
+            code: start.0..self.b.code.len() as u32,
+            consts: start.1..self.b.consts.len() as u32,
+            paths: start.2..self.b.paths.len() as u32,
+        };
+        Program {
+            chunk: self.cell.clone(),
+            entry,
+            extent,
+            n_regs: max_reg,
+            n_locals,
+            n_marks: max_mark,
+            n_memos,
+            var_names,
+            funcs,
+            filename,
+            src_lines,
+        }
+    }
+
+    /// Seals the chunk (also done on drop).
+    pub fn finish(self) {}
+}
+
+impl Drop for FileCode {
+    fn drop(&mut self) {
+        let b = std::mem::take(&mut self.b);
+        let _ = self.cell.set(Chunk {
+            code: b.code.into(),
+            site_of: b.site_of.into(),
+            sites: b.sites.into(),
+            consts: b.consts.into(),
+            paths: b.paths.into(),
+        });
+    }
 }
 
 /// The value of `n` when evaluating it (without variables or functions)
 /// reports nothing: what constant folding replaces `n` by.
 pub fn fold(n: &Node) -> Option<Value> {
     let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
-    let prog = generate(n, 0, empty, None, Arc::from(""), Arc::new(SourceLines::default()));
+    let mut file = FileCode::new();
+    let prog = file.compile(n, 0, empty, None, Arc::from(""), Arc::new(SourceLines::default()));
+    drop(file);
     let mut scratch = crate::Scratch::new();
     let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
     scratch.diags().is_empty().then_some(v)
@@ -69,12 +138,10 @@ fn too_complex_diag() -> Diagnostic {
     )
 }
 
-struct Gen {
-    code: Vec<Instr>,
-    site_of: Vec<u32>,
-    sites: Vec<Site>,
-    consts: Vec<Value>,
-    paths: Vec<PathRef>,
+/// Code generation state for one program; the tables it appends to are
+/// the file's.
+struct Gen<'b> {
+    b: &'b mut ChunkBuilder,
     /// Blocks under construction, innermost last.
     open: Vec<Vec<(Instr, u32)>>,
     next_reg: u32,
@@ -120,41 +187,10 @@ fn u16_of(n: u32) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
 }
 
-impl Gen {
-    fn into_program(
-        self,
-        entry: Block,
-        n_locals: u32,
-        var_names: Arc<[Arc<str>]>,
-        funcs: Option<Arc<dyn FunctionTable>>,
-        filename: Arc<str>,
-        src_lines: Arc<SourceLines>,
-    ) -> Program {
-        Program {
-            code: self.code.into(),
-            site_of: self.site_of.into(),
-            sites: self.sites.into(),
-            consts: self.consts.into(),
-            paths: self.paths.into(),
-            entry,
-            n_regs: self.max_reg,
-            n_locals,
-            n_marks: self.max_mark,
-            n_memos: self.n_memos,
-            var_names,
-            funcs,
-            filename,
-            src_lines,
-        }
-    }
-
-    fn empty(funcs: Option<Arc<dyn FunctionTable>>) -> Gen {
+impl<'b> Gen<'b> {
+    fn new(b: &'b mut ChunkBuilder, funcs: Option<Arc<dyn FunctionTable>>) -> Gen<'b> {
         Gen {
-            code: Vec::new(),
-            site_of: Vec::new(),
-            sites: Vec::new(),
-            consts: Vec::new(),
-            paths: Vec::new(),
+            b,
             open: Vec::new(),
             next_reg: 0,
             max_reg: 0,
@@ -175,12 +211,12 @@ impl Gen {
 
     fn finish(&mut self, out: Opnd) -> Block {
         let body = self.open.pop().unwrap_or_default();
-        let start = self.code.len() as u32;
+        let start = self.b.code.len() as u32;
         for (instr, site) in body {
-            self.code.push(instr);
-            self.site_of.push(site);
+            self.b.code.push(instr);
+            self.b.site_of.push(site);
         }
-        Block { start, end: self.code.len() as u32, out }
+        Block { start, end: self.b.code.len() as u32, out }
     }
 
     /// Compiles `n` as a block of its own; its registers are free again
@@ -198,8 +234,8 @@ impl Gen {
         if matches!(site, Site::None) {
             return NO_SITE;
         }
-        self.sites.push(site);
-        (self.sites.len() - 1) as u32
+        self.b.sites.push(site);
+        (self.b.sites.len() - 1) as u32
     }
 
     fn emit_at(&mut self, instr: Instr, site: u32) {
@@ -236,8 +272,8 @@ impl Gen {
     }
 
     fn konst(&mut self, v: &Value) -> Opnd {
-        let k = self.consts.len() as u32;
-        self.consts.push(v.clone());
+        let k = self.b.consts.len() as u32;
+        self.b.consts.push(v.clone());
         match u16::try_from(k) {
             Ok(k) if u32::from(k) <= Opnd::MAX_INDEX => Opnd::constant(k),
             _ => {
@@ -253,8 +289,8 @@ impl Gen {
     }
 
     fn path(&mut self, root: PathRoot, span: Span, steps: Box<[StepSite]>) -> Opnd {
-        let i = self.paths.len() as u32;
-        self.paths.push(PathRef { root, span, steps });
+        let i = self.b.paths.len() as u32;
+        self.b.paths.push(PathRef { root, span, steps });
         match u16::try_from(i) {
             Ok(i) if u32::from(i) <= Opnd::MAX_INDEX => Opnd::var(i),
             _ => {
@@ -482,7 +518,7 @@ impl Gen {
     /// A block that is never run (the branches of a streamed template
     /// conditional, the body of a streamed `%{for}`, which are parts).
     fn empty_block(&mut self) -> Block {
-        let start = self.code.len() as u32;
+        let start = self.b.code.len() as u32;
         Block { start, end: start, out: Opnd::temp(0) }
     }
 

@@ -12,19 +12,25 @@ use std::fmt::Write as _;
 /// The listing of `program`.
 pub fn disassemble(program: &Program) -> String {
     let mut out = String::new();
+    let chunk = program.chunk();
+    let ext = program.extent();
+    let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
     let _ = writeln!(
         out,
         "; {} instructions, {} registers ({} locals), {} marks",
-        program.code.len(),
+        ext.code.len(),
         program.n_regs,
         program.n_locals,
         program.n_marks
     );
-    for (k, v) in program.consts.iter().enumerate() {
-        let _ = writeln!(out, "; K{k} = {}", value_text(v));
+    for k in range(&ext.consts) {
+        if let Some(v) = chunk.consts.get(k) {
+            let _ = writeln!(out, "; K{k} = {}", value_text(v));
+        }
     }
     let names = program.var_names();
-    for (i, p) in program.paths.iter().enumerate() {
+    for i in range(&ext.paths) {
+        let Some(p) = chunk.paths.get(i) else { continue };
         let root = match p.root {
             PathRoot::Var(slot) => {
                 format!("{} (slot {slot})", names.get(slot as usize).map(|n| &**n).unwrap_or("?"))
@@ -33,8 +39,10 @@ pub fn disassemble(program: &Program) -> String {
         };
         let _ = writeln!(out, "; V{i} = {root}{}", steps_text(&p.steps));
     }
-    for (pc, ins) in program.code.iter().enumerate() {
-        let _ = writeln!(out, "{pc:04}  {}", instr_text(program, pc, *ins));
+    for pc in range(&ext.code) {
+        if let Some(ins) = chunk.code.get(pc) {
+            let _ = writeln!(out, "{pc:04}  {}", instr_text(chunk, pc, *ins));
+        }
     }
     let _ = writeln!(out, "entry {}", block_text(&program.entry));
     out
@@ -99,7 +107,7 @@ fn for_head(f: &ForSite) -> String {
     s
 }
 
-fn instr_text(p: &Program, pc: usize, ins: Instr) -> String {
+fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
     let name = format!("{:?}", ins.op).to_uppercase();
     let a = reg(ins.a);
     let (b, c) = (ins.ob(), ins.oc());

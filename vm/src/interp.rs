@@ -131,7 +131,7 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     marks.resize(program.n_marks as usize, 0);
     scratch.memos.clear();
     scratch.memos.resize(program.n_memos as usize, None);
-    let mut m = Machine { prog: program, vars, regs, marks, s: scratch };
+    let mut m = Machine { prog: program, chunk: program.chunk(), vars, regs, marks, s: scratch };
     let entry = program.entry;
     let v = m.block(&entry);
     let Machine { mut regs, marks, .. } = m;
@@ -152,6 +152,7 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
 
 struct Machine<'a> {
     prog: &'a Program,
+    chunk: &'a Chunk,
     vars: &'a Vars,
     regs: Vec<Value>,
     marks: Vec<u32>,
@@ -261,9 +262,9 @@ impl<'a> Machine<'a> {
     fn peek(&self, o: Opnd) -> Option<&Value> {
         match o.kind() {
             OpndKind::Temp(r) | OpndKind::Local(r) => self.regs.get(usize::from(r)),
-            OpndKind::Const(k) => self.prog.consts.get(usize::from(k)),
+            OpndKind::Const(k) => self.chunk.consts.get(usize::from(k)),
             OpndKind::Var(i) => {
-                let path = self.prog.paths.get(usize::from(i))?;
+                let path = self.chunk.paths.get(usize::from(i))?;
                 steps_ref(self.path_root(path)?, &path.steps)
             }
         }
@@ -311,8 +312,8 @@ impl<'a> Machine<'a> {
     /// root (an unset variable is "Unknown variable"), then each step with
     /// its special cases and errors.
     fn read_path(&mut self, i: u32) -> Value {
-        let prog: &'a Program = self.prog;
-        let Some(path) = prog.paths.get(i as usize) else { return dynamic() };
+        let chunk: &'a Chunk = self.chunk;
+        let Some(path) = chunk.paths.get(i as usize) else { return dynamic() };
         let root = match self.path_root(path) {
             Some(v) => v.clone(),
             None => return self.unset_var(path),
@@ -364,7 +365,7 @@ impl<'a> Machine<'a> {
     // ---- the dispatch loop -----------------------------------------------
 
     fn run(&mut self, start: usize, end: usize) {
-        let prog: &'a Program = self.prog;
+        let prog: &'a Chunk = self.chunk;
         let code = prog.code.get(start..end).unwrap_or(&[]);
         for (i, ins) in code.iter().enumerate() {
             if !self.tick() {
@@ -1137,7 +1138,7 @@ impl<'a> Machine<'a> {
     fn depends_on_unknowns(&mut self, deps: &[DependencySite]) -> bool {
         for d in deps {
             let v = match d.root.kind() {
-                OpndKind::Var(i) => match self.prog.paths.get(usize::from(i)).and_then(|p| self.path_root(p)) {
+                OpndKind::Var(i) => match self.chunk.paths.get(usize::from(i)).and_then(|p| self.path_root(p)) {
                     Some(v) => v.clone(),
                     None => continue,
                 },

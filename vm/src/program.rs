@@ -7,7 +7,7 @@ use crate::func::FunctionTable;
 use crate::ir::{AttrHint, Node};
 use crate::opcodes::{Block, Instr, Opnd};
 use runtime::{Diagnostic, Span, Value};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// One literal traversal step of a [`Op::Get`](crate::opcodes::Op::Get).
 #[derive(Debug)]
@@ -195,15 +195,45 @@ pub struct TrySite {
     pub expand_final: bool,
 }
 
-/// A compiled expression or template.
-pub struct Program {
+/// The bytecode of one file: every program compiled from it (each
+/// attribute of a body) shares these tables, allocated once per file.
+#[derive(Default)]
+pub struct Chunk {
     pub(crate) code: Box<[Instr]>,
     /// Per instruction: its index in `sites`.
     pub(crate) site_of: Box<[u32]>,
     pub(crate) sites: Box<[Site]>,
     pub(crate) consts: Box<[Value]>,
     pub(crate) paths: Box<[PathRef]>,
+}
+
+impl Chunk {
+    /// The instructions of all programs of the file.
+    pub fn code(&self) -> &[Instr] {
+        &self.code
+    }
+
+    /// The constant pool.
+    pub fn constants(&self) -> &[Value] {
+        &self.consts
+    }
+
+    pub(crate) fn site(&self, pc: usize) -> &Site {
+        match self.site_of.get(pc) {
+            Some(&i) => self.sites.get(i as usize).unwrap_or(&Site::None),
+            None => &Site::None,
+        }
+    }
+}
+
+/// A compiled expression or template: an entry block in its file's
+/// [`Chunk`] plus what evaluating it needs.
+pub struct Program {
+    /// Set when the file's compilation ends ([`crate::codegen::FileCode`]).
+    pub(crate) chunk: Arc<OnceLock<Chunk>>,
     pub(crate) entry: Block,
+    /// What this program added to the chunk (for listings).
+    pub(crate) extent: Extent,
     pub(crate) n_regs: u32,
     pub(crate) n_locals: u32,
     pub(crate) n_marks: u32,
@@ -214,6 +244,16 @@ pub struct Program {
     pub(crate) filename: Arc<str>,
     pub(crate) src_lines: Arc<SourceLines>,
 }
+
+/// The ranges of a chunk's tables one program added.
+#[derive(Clone, Debug, Default)]
+pub struct Extent {
+    pub code: std::ops::Range<u32>,
+    pub consts: std::ops::Range<u32>,
+    pub paths: std::ops::Range<u32>,
+}
+
+static EMPTY_CHUNK: OnceLock<Chunk> = OnceLock::new();
 
 /// The source, for the positions `try` prints.
 #[derive(Debug, Default)]
@@ -231,7 +271,15 @@ impl Program {
         filename: Arc<str>,
         src_lines: Arc<SourceLines>,
     ) -> Program {
-        crate::codegen::generate(&root, n_locals, var_names, funcs, filename, src_lines)
+        let mut file = crate::codegen::FileCode::new();
+        file.compile(&root, n_locals, var_names, funcs, filename, src_lines)
+    }
+
+    /// The file's bytecode this program runs in.
+    pub fn chunk(&self) -> &Chunk {
+        // Always set once the file's compilation ended; an empty chunk
+        // (every read yields `DynamicVal`) otherwise.
+        self.chunk.get().unwrap_or_else(|| EMPTY_CHUNK.get_or_init(Chunk::default))
     }
 
     /// The variable names, in slot order.
@@ -250,19 +298,15 @@ impl Program {
             return None;
         }
         match self.entry.out.kind() {
-            crate::opcodes::OpndKind::Const(k) => self.consts.get(usize::from(k)),
+            crate::opcodes::OpndKind::Const(k) => self.chunk().consts.get(usize::from(k)),
             _ => None,
         }
     }
 
-    /// The instructions (all blocks).
-    pub fn code(&self) -> &[Instr] {
-        &self.code
-    }
-
-    /// The constant pool.
-    pub fn constants(&self) -> &[Value] {
-        &self.consts
+    /// The ranges of the chunk's code, constants and paths this program
+    /// added.
+    pub fn extent(&self) -> &Extent {
+        &self.extent
     }
 
     pub fn entry(&self) -> Block {
@@ -272,13 +316,6 @@ impl Program {
     /// Registers an evaluation uses (locals first).
     pub fn register_count(&self) -> u32 {
         self.n_regs
-    }
-
-    pub(crate) fn site(&self, pc: usize) -> &Site {
-        match self.site_of.get(pc) {
-            Some(&i) => self.sites.get(i as usize).unwrap_or(&Site::None),
-            None => &Site::None,
-        }
     }
 }
 

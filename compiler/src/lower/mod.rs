@@ -46,6 +46,19 @@ pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], interner: &Interner, env: 
 
 /// [`compile_expr`] sharing one copy of the source among many programs.
 pub fn compile_with_lines(expr: &ast::Expr<'_>, interner: &Interner, env: &CompileEnv, lines: Arc<SourceLines>) -> Program {
+    let mut file = vm::codegen::FileCode::new();
+    compile_into(&mut file, expr, interner, env, lines)
+}
+
+/// Compiles one expression of a file into the file's shared bytecode
+/// (`file`): the program can be evaluated once `file` is finished.
+pub fn compile_into(
+    file: &mut vm::codegen::FileCode,
+    expr: &ast::Expr<'_>,
+    interner: &Interner,
+    env: &CompileEnv,
+    lines: Arc<SourceLines>,
+) -> Program {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
     let mut l = Lowerer {
         interner,
@@ -59,7 +72,7 @@ pub fn compile_with_lines(expr: &ast::Expr<'_>, interner: &Interner, env: &Compi
         func_names: None,
     };
     let root = l.lower(expr);
-    Program::new(root, l.n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines)
+    file.compile(&root, l.n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines)
 }
 
 struct Scope {
