@@ -68,6 +68,11 @@ impl FunctionTable for Library {
         static NONE: OnceLock<vm::Signature> = OnceLock::new();
         self.sigs.get(id as usize).unwrap_or_else(|| NONE.get_or_init(vm::Signature::default))
     }
+    fn is_builtin_try_can(&self, id: u32) -> bool {
+        // The runtime table's own functions come first; `try` and `can`
+        // are listed after them when the table has them.
+        id as usize >= self.sigs.len()
+    }
     fn is_pure(&self, id: u32) -> bool {
         (id as usize) < self.sigs.len() && self.table.is_pure(runtime::func::FuncId(id))
     }

@@ -330,3 +330,50 @@ fn missing_variables_get_the_references_suggestions() {
     let out = declared.evaluate(&Variables::new().with("request", Value::int(1)).with("reqests", Value::int(2)));
     assert_eq!(out.diagnostics()[0].detail, "There is no variable named \"reqest\". Did you mean \"request\"?");
 }
+
+/// A host function counting its calls.
+fn counting(name: &str, pure: bool, calls: Arc<std::sync::atomic::AtomicUsize>) -> FunctionDef {
+    let sig = Signature { params: vec![Param::new("x", Type::Number)], var_param: None, pure };
+    FunctionDef::with_static_type(
+        name,
+        sig,
+        Type::Number,
+        Arc::new(move |args, _, _| {
+            calls.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            Ok(args[0].clone())
+        }),
+    )
+}
+
+#[test]
+fn pure_host_calls_with_invariant_arguments_run_once_per_evaluation_in_loops() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let pure_calls = Arc::new(AtomicUsize::new(0));
+    let impure_calls = Arc::new(AtomicUsize::new(0));
+    let mut table = FunctionTable::stdlib();
+    table.register(counting("pure_id", true, pure_calls.clone())).expect("registers");
+    table.register(counting("impure_id", false, impure_calls.clone())).expect("registers");
+    let options = Options::new().functions(table);
+    let src = "[for x in [1, 2, 3] : pure_id(n) + impure_id(n) + pure_id(x)]";
+    let compiled = Compiled::expression(src, &options).expect("valid");
+    let mut vars = Variables::new();
+    vars.set("n", Value::int(10));
+    for round in 1..=2 {
+        let out = compiled.evaluate(&vars);
+        assert_eq!(plain(&out), "[21,22,23]");
+        // pure_id(n): once per evaluation; pure_id(x) depends on the
+        // iterator: three times; impure_id(n): three times.
+        assert_eq!(pure_calls.load(Ordering::Relaxed), round * 4, "round {round}");
+        assert_eq!(impure_calls.load(Ordering::Relaxed), round * 3, "round {round}");
+    }
+}
+
+#[test]
+fn a_host_function_named_try_is_an_ordinary_function_in_a_table_without_try() {
+    let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let mut table = FunctionTable::empty();
+    table.register(counting("try", false, calls.clone())).expect("no built-in try in an empty table");
+    let out = Compiled::expression("try(5)", &Options::new().functions(table)).expect("valid").evaluate(&Variables::new());
+    assert_eq!(plain(&out), "5");
+    assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 1);
+}

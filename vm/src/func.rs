@@ -59,6 +59,12 @@ pub trait FunctionTable: Send + Sync {
     fn is_pure(&self, _id: u32) -> bool {
         false
     }
+    /// Whether `id`, found under the name `try` or `can`, is hcl's built-in
+    /// special form (its arguments are evaluated by the VM) rather than a
+    /// host function that happens to have that name. Default: built-in.
+    fn is_builtin_try_can(&self, _id: u32) -> bool {
+        true
+    }
 }
 
 /// A table that knows names but implements none of them: every call fails.

@@ -334,7 +334,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             return fail("Call to unknown function", detail, c.name.span);
         };
         let start = Span::new(c.name.span.start, c.open_paren_span.end);
-        if name == "try" || name == "can" {
+        if (name == "try" || name == "can") && funcs.is_builtin_try_can(id) {
             return self.try_can(c, name, span, start);
         }
         let sig = funcs.signature(id);

@@ -107,7 +107,8 @@ pub struct Signature {
     pub params: Vec<Param>,
     pub var_param: Option<Param>,
     /// Same arguments always give the same result and the call has no side
-    /// effects, so the compiler may fold calls with constant arguments.
+    /// effects, so the VM may compute a call whose arguments do not change
+    /// during an evaluation once instead of once per loop iteration.
     pub pure: bool,
 }
 
@@ -289,10 +290,6 @@ struct Entry {
     /// The return type when it does not depend on the arguments (the
     /// stdlib's fixed-type functions), so calls skip the type callback.
     static_ret: Option<Type>,
-    /// A standard library function: its result depends only on its
-    /// arguments and calling it has no effect (host functions are not
-    /// assumed to be).
-    pure: bool,
 }
 
 /// Converted arguments of one call; calls rarely pass more than four.
@@ -344,7 +341,7 @@ impl FunctionTable {
         let mut t = FunctionTable::empty();
         for (def, static_ret) in table::stdlib_entries() {
             // The stdlib names are distinct, valid identifiers.
-            let _ = t.register_entry(def, static_ret, true);
+            let _ = t.register_entry(def, static_ret);
         }
         t.try_can = true;
         t
@@ -374,10 +371,10 @@ impl FunctionTable {
         if self.try_can && (def.name == "try" || def.name == "can") {
             return Err(RegisterError::DuplicateName(def.name));
         }
-        self.register_entry(def, None, false)
+        self.register_entry(def, None)
     }
 
-    fn register_entry(&mut self, def: FunctionDef, static_ret: Option<Type>, pure: bool) -> Result<FuncId, RegisterError> {
+    fn register_entry(&mut self, def: FunctionDef, static_ret: Option<Type>) -> Result<FuncId, RegisterError> {
         if !valid_name(&def.name) {
             return Err(RegisterError::InvalidName(def.name));
         }
@@ -393,7 +390,7 @@ impl FunctionTable {
         }
         let id = u32::try_from(self.entries.len()).map_err(|_| RegisterError::TooManyFunctions)?;
         self.by_name.insert(def.name.clone(), FuncId(id));
-        self.entries.push(Entry { def, static_ret, pure });
+        self.entries.push(Entry { def, static_ret });
         Ok(FuncId(id))
     }
 
@@ -425,11 +422,11 @@ impl FunctionTable {
         &self.entry(id).def.name
     }
 
-    /// Whether function `id` is a standard library function, whose result
-    /// depends only on its arguments (registered host functions are not
-    /// assumed pure).
+    /// Whether function `id` declared itself pure ([`Signature::pure`]):
+    /// every standard library function does; a host function only if it
+    /// says so.
     pub fn is_pure(&self, id: FuncId) -> bool {
-        self.entries.get(id.0 as usize).is_some_and(|e| e.pure)
+        self.entries.get(id.0 as usize).is_some_and(|e| e.def.signature.pure)
     }
 
     /// Compiles `pattern` into the table's regex cache (errors are reported
