@@ -151,6 +151,21 @@ fn conformance_reports_bad_lines_as_case_errors() {
 fn conformance_missing_case_file_is_an_io_error() {
     let out = hclvm(&["conformance", "/nonexistent/cases.jsonl"], b"");
     assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with("hclvm conformance: cannot read /nonexistent/cases.jsonl: "), "{}", text(&out.stderr));
+    // A directory opens but cannot be read: the message still names it.
+    let dir = std::env::temp_dir();
+    let out = hclvm(&["conformance", &dir.to_string_lossy()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with(&format!("hclvm conformance: cannot read {}: ", dir.to_string_lossy())), "{}", text(&out.stderr));
+    assert!(!text(&out.stderr).contains("panicked"));
+}
+
+#[test]
+fn check_directory_is_an_io_error_naming_it() {
+    let dir = std::env::temp_dir();
+    let out = hclvm(&["check", &dir.to_string_lossy()], b"");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).starts_with(&format!("hclvm check: cannot read {}: ", dir.to_string_lossy())), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -350,3 +350,127 @@ fn batch_matches_the_reference_line_by_line() {
         }
     }
 }
+
+#[test]
+fn render_bad_variables_exit_nonzero_with_a_message() {
+    let bad = scratch("render-bad-vars.json", "{\"host\": ");
+    let out = hclvm(&["render", &example("motd.tmpl"), "--vars", &bad], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).starts_with(&format!("hclvm render: {bad}: invalid JSON: ")), "{}", text(&out.stderr));
+    let out = hclvm(&["render", &example("motd.tmpl"), "--vars", "/nonexistent/vars.json"], b"");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("cannot read /nonexistent/vars.json"), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "");
+}
+
+#[test]
+fn batch_lines_that_are_not_utf8_are_case_errors() {
+    let file = scratch("batch-utf8.hcl", "a = x\n");
+    let mut input = b"{\"x\": 1}\n{\"x\": \"".to_vec();
+    input.extend_from_slice(&[0xff, 0xfe]);
+    input.extend_from_slice(b"\"}\n{\"x\": 3}\n");
+    for jobs in ["1", "2"] {
+        let out = hclvm(&["batch", &file, "--vars-jsonl", "-", "--jobs", jobs], &input);
+        assert_exit(&out, 1);
+        let stdout = text(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 3, "{stdout}");
+        assert!(lines[1].starts_with(r#"{"id":2,"ok":false,"phase":"case","line":2,"diags":[{"severity":"error","summary":"invalid variables: the line is not UTF-8"#), "{}", lines[1]);
+        assert!(lines[2].starts_with(r#"{"id":3,"ok":true,"#), "{}", lines[2]);
+    }
+}
+
+// ---- disasm ----
+
+#[test]
+fn disasm_prints_the_program_of_every_attribute() {
+    let file = scratch("disasm.hcl", "a = x + 1\nblk \"l\" {\n  b = upper(y)\n}\n");
+    let out = hclvm(&["disasm", &file], b"");
+    assert_exit(&out, 0);
+    let stdout = text(&out.stdout);
+    assert!(stdout.starts_with("a:\n"), "{stdout}");
+    assert!(stdout.contains("\nblk \"l\" / b:\n"), "{stdout}");
+    let out = hclvm(&["disasm", "--mode", "expr", &scratch("disasm-expr.txt", "x ? 1 : 2")], b"");
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).starts_with("expr:\n"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn disasm_bad_inputs_exit_nonzero_with_a_message() {
+    let out = hclvm(&["disasm", "/nonexistent/file.hcl"], b"");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).starts_with("hclvm disasm: cannot read /nonexistent/file.hcl: "), "{}", text(&out.stderr));
+    // Syntax errors are rendered like `hclvm check` renders them.
+    let bad = scratch("disasm-bad.hcl", "a = 1\nblock \"x\" {\n  b = 2 3\n}\n");
+    let out = hclvm(&["disasm", "--color", "never", &bad], b"");
+    assert_exit(&out, 1);
+    let err = text(&out.stderr);
+    assert!(err.starts_with("Error: Missing newline after argument\n"), "{err}");
+    assert!(err.contains(&format!("  on {bad} line 3, in block \"x\":\n")), "{err}");
+    assert!(err.contains("   3:   b = 2 3\n"), "{err}");
+    assert_eq!(text(&out.stdout), "");
+    let out = hclvm(&["disasm", "--mode", "yaml", &bad], b"");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("unknown --mode \"yaml\""), "{}", text(&out.stderr));
+    // Random bytes: errors, no panic.
+    let bytes: Vec<u8> = (0u8..=255).rev().cycle().take(2048).collect();
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-product-tests").join("disasm-random.hcl");
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
+    std::fs::write(&path, &bytes).expect("write");
+    let out = hclvm(&["disasm", "--color", "never", &path.to_string_lossy()], b"");
+    assert_exit(&out, 1);
+}
+
+// ---- bench ----
+
+#[test]
+fn bench_prints_the_reference_bench_line() {
+    let file = scratch("bench-expr.hcl", "x * 2 > limit");
+    let vars = scratch("bench-vars.jsonl", "{\"x\": 1, \"limit\": 1}\n\n{\"x\": 5, \"limit\": 3}\n");
+    let out = hclvm(&["bench", "--mode", "expr", "--src", &file, "--vars-jsonl", &vars, "--iters", "10"], b"");
+    assert_exit(&out, 0);
+    let line: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("one JSON line");
+    assert_eq!(line["mode"], "expr");
+    assert_eq!(line["vars_lines"], 2);
+    assert_eq!(line["evals"], 10);
+    assert_eq!(line["first_pass_errors"], 0);
+    assert_eq!(line["result_checksum"].as_str().map(str::len), Some(16), "{line}");
+    // A variable missing from the lines: evaluation errors, counted.
+    let missing = scratch("bench-missing.jsonl", "{\"x\": 1}\n");
+    let out = hclvm(&["bench", "--mode", "expr", "--src", &file, "--vars-jsonl", &missing], b"");
+    assert_exit(&out, 0);
+    let line: serde_json::Value = serde_json::from_str(text(&out.stdout).trim()).expect("one JSON line");
+    assert_eq!(line["first_pass_errors"], 1, "{line}");
+}
+
+#[test]
+fn bench_bad_inputs_exit_nonzero_with_a_message() {
+    let file = scratch("bench-ok.hcl", "x");
+    let vars = scratch("bench-ok.jsonl", "{\"x\": 1}\n");
+    let err_of = |args: &[&str], code: i32| {
+        let out = hclvm(args, b"");
+        assert_exit(&out, code);
+        assert_eq!(text(&out.stdout), "", "{args:?}");
+        text(&out.stderr)
+    };
+    let err = err_of(&["bench", "--src", "/nonexistent/src.hcl", "--vars-jsonl", &vars], 2);
+    assert!(err.starts_with("hclvm bench: cannot read /nonexistent/src.hcl: "), "{err}");
+    let err = err_of(&["bench", "--src", &file, "--vars-jsonl", "/nonexistent/vars.jsonl"], 2);
+    assert!(err.starts_with("hclvm bench: cannot read /nonexistent/vars.jsonl: "), "{err}");
+    let err = err_of(&["bench", "--mode", "yaml", "--src", &file, "--vars-jsonl", &vars], 2);
+    assert!(err.contains("--mode must be expr, template or body"), "{err}");
+    let err = err_of(&["bench", "--funcs", "some", "--src", &file, "--vars-jsonl", &vars], 2);
+    assert!(err.contains("unknown --funcs \"some\""), "{err}");
+    let bad_json = scratch("bench-bad.jsonl", "{\"x\": 1}\n{\"x\": \n");
+    let err = err_of(&["bench", "--src", &file, "--vars-jsonl", &bad_json], 1);
+    assert!(err.starts_with(&format!("hclvm bench: {bad_json}:2: ")), "{err}");
+    let not_object = scratch("bench-array.jsonl", "[1]\n");
+    let err = err_of(&["bench", "--src", &file, "--vars-jsonl", &not_object], 1);
+    assert!(err.contains(&format!("{not_object}:1: not a JSON object")), "{err}");
+    let empty = scratch("bench-empty.jsonl", "\n\n");
+    let err = err_of(&["bench", "--src", &file, "--vars-jsonl", &empty], 1);
+    assert!(err.contains("vars file has no lines"), "{err}");
+    let bad_src = scratch("bench-bad.hcl", "x +");
+    let err = err_of(&["bench", "--src", &bad_src, "--vars-jsonl", &vars], 1);
+    assert!(err.contains("parse failed"), "{err}");
+}

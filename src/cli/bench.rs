@@ -47,6 +47,13 @@ fn fail(msg: impl std::fmt::Display) -> Status {
     Status::ProblemsFound
 }
 
+/// A bad flag value or an unreadable file (exit status 2, as the other
+/// commands).
+fn usage(msg: impl std::fmt::Display) -> Status {
+    eprintln!("hclvm bench: {msg}");
+    Status::UsageOrIo
+}
+
 enum Compiled {
     Expr(Program),
     Body(CompiledBody),
@@ -54,20 +61,20 @@ enum Compiled {
 
 pub fn run(args: BenchArgs) -> Status {
     if !matches!(args.mode.as_str(), "expr" | "template" | "body") {
-        return fail("--mode must be expr, template or body");
+        return usage("--mode must be expr, template or body");
     }
     let funcs = match args.funcs.as_str() {
         "stdlib" => FuncTable::Stdlib,
         "none" => FuncTable::None,
-        other => return fail(format!("unknown --funcs {other:?}")),
+        other => return usage(format!("unknown --funcs {other:?} (stdlib or none)")),
     };
     let src = match std::fs::read(&args.src) {
         Ok(s) => s,
-        Err(e) => return fail(e),
+        Err(e) => return usage(format!("cannot read {}: {e}", args.src)),
     };
     let text = match std::fs::read_to_string(&args.vars_jsonl) {
         Ok(s) => s,
-        Err(e) => return fail(e),
+        Err(e) => return usage(format!("cannot read {}: {e}", args.vars_jsonl)),
     };
     // Every line's variables, converted up front.
     let mut lines: Vec<Vec<(String, Value)>> = Vec::new();

@@ -38,7 +38,7 @@ pub fn run(args: CheckArgs) -> Status {
         let src = match read_input(name) {
             Ok(src) => src,
             Err(e) => {
-                eprintln!("hclvm: cannot read {name}: {e}");
+                eprintln!("hclvm check: cannot read {name}: {e}");
                 status = status.max(Status::UsageOrIo);
                 continue;
             }

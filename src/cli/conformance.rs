@@ -5,7 +5,7 @@
 use super::Status;
 use crate::conformance::{default_evaluator, run_cases};
 use clap::Args;
-use std::io::{BufReader, BufWriter};
+use std::io::{BufRead, BufReader, BufWriter, Read};
 
 #[derive(Args, Debug)]
 pub struct ConformanceArgs {
@@ -19,25 +19,48 @@ pub fn run(args: ConformanceArgs) -> Status {
     let stdout = std::io::stdout();
     let output = BufWriter::new(stdout.lock());
     let result = if args.cases == "-" {
-        run_cases(std::io::stdin().lock(), output, &evaluator)
+        run_cases(Named { inner: std::io::stdin().lock(), name: "<stdin>" }, output, &evaluator)
     } else {
         match std::fs::File::open(&args.cases) {
-            Ok(f) => run_cases(BufReader::new(f), output, &evaluator),
+            Ok(f) => run_cases(BufReader::new(Named { inner: f, name: &args.cases }), output, &evaluator),
             Err(e) => {
-                eprintln!("hclvm: cannot read {}: {e}", args.cases);
+                eprintln!("hclvm conformance: cannot read {}: {e}", args.cases);
                 return Status::UsageOrIo;
             }
         }
     };
     match result {
         Ok(stats) if stats.malformed > 0 => {
-            eprintln!("hclvm: {} of {} input lines were not valid cases", stats.malformed, stats.cases);
+            eprintln!("hclvm conformance: {} of {} input lines were not valid cases", stats.malformed, stats.cases);
             Status::ProblemsFound
         }
         Ok(_) => Status::Ok,
         Err(e) => {
-            eprintln!("hclvm: {e}");
+            eprintln!("hclvm conformance: {e}");
             Status::UsageOrIo
         }
+    }
+}
+
+/// The case input, whose read errors name it (a directory, a vanished
+/// file), unlike errors writing the results.
+struct Named<'a, R> {
+    inner: R,
+    name: &'a str,
+}
+
+impl<R: Read> Read for Named<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.inner.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", self.name)))
+    }
+}
+
+impl<R: BufRead> BufRead for Named<'_, R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        let name = self.name;
+        self.inner.fill_buf().map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
+    }
+    fn consume(&mut self, amount: usize) {
+        self.inner.consume(amount)
     }
 }

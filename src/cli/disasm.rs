@@ -2,7 +2,8 @@
 //! configuration file (or of one expression/template with `--mode`).
 //! Every root name the source references is treated as a host variable.
 
-use super::Status;
+use super::{ColorChoice, Status};
+use crate::diagnostic_text::{render_diagnostics, SourceFile};
 use crate::engine::{compile, stdlib_table};
 use clap::Args;
 use compiler::analysis::variables;
@@ -18,6 +19,8 @@ pub struct DisasmArgs {
     /// body | expr | template
     #[arg(long, default_value = "body")]
     mode: String,
+    #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
+    color: ColorChoice,
 }
 
 fn root_names<'a>(e: &'a ast::Expr<'a>, interner: &Interner, out: &mut Vec<String>) {
@@ -43,41 +46,43 @@ fn body_exprs<'a>(b: &'a ast::Body<'a>, path: &str, interner: &Interner, out: &m
 }
 
 pub fn run(args: DisasmArgs) -> Status {
+    if !matches!(args.mode.as_str(), "body" | "expr" | "template") {
+        eprintln!("hclvm disasm: unknown --mode {:?} (body, expr or template)", args.mode);
+        return Status::UsageOrIo;
+    }
     let src = match std::fs::read(&args.file) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("hclvm disasm: {}: {e}", args.file);
+            eprintln!("hclvm disasm: cannot read {}: {e}", args.file);
             return Status::UsageOrIo;
         }
     };
     let arena = bumpalo::Bump::new();
     let mut interner = Interner::new();
     let mut exprs: Vec<(String, &ast::Expr<'_>)> = Vec::new();
-    let diags = match args.mode.as_str() {
+    let name = args.file.as_str();
+    let (diags, file) = match args.mode.as_str() {
         "body" => {
             let (body, diags) = compiler::parse_body(&arena, &src, &mut interner);
             let body = arena.alloc(body);
             body_exprs(body, "", &interner, &mut exprs);
-            diags
+            (diags, SourceFile::new(name, &src).with_blocks(body, &interner))
         }
-        "expr" | "template" => {
-            let (e, diags) = if args.mode == "expr" {
+        mode => {
+            let (e, diags) = if mode == "expr" {
                 compiler::parse_expression(&arena, &src, &mut interner)
             } else {
                 compiler::parse_template(&arena, &src, &mut interner)
             };
             exprs.push(("expr".into(), e));
-            diags
-        }
-        other => {
-            eprintln!("hclvm disasm: unknown --mode {other:?}");
-            return Status::UsageOrIo;
+            (diags, SourceFile::new(name, &src))
         }
     };
     if diags.has_errors() {
-        for d in &diags {
-            eprintln!("hclvm disasm: {}: {}", d.summary, d.detail);
-        }
+        // Rendered as `hclvm check` does: location, source line, caret.
+        let mut rendered = Vec::new();
+        render_diagnostics(&mut rendered, &file, &diags, args.color.for_stderr());
+        let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), &rendered);
         return Status::ProblemsFound;
     }
     let mut names = Vec::new();

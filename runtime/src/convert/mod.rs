@@ -105,6 +105,14 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvError> {
     if v.has_type(want) {
         return Ok(v.clone());
     }
+    // An unknown or null of dynamic type (an iterator during a `for`
+    // condition's pre-check, a short-circuited call): an unsafe conversion
+    // from dynamic always exists and keeps unknown/null, typed `want`.
+    match v {
+        Value::Unknown(Type::Dynamic) => return Ok(Value::Unknown(want.clone())),
+        Value::Null(Type::Dynamic) => return Ok(Value::Null(want.clone())),
+        _ => {}
+    }
     // A known tuple whose element types all equal the list's element type
     // (e.g. a `for` result passed to `join`): the plan would convert no
     // element, so build the list directly without planning.
@@ -132,5 +140,47 @@ pub(crate) fn string_to_bool_error(s: &str) -> &'static str {
         "true" => "a bool is required; to convert from string, use lowercase \"true\"",
         "false" => "a bool is required; to convert from string, use lowercase \"false\"",
         _ => "a bool is required",
+    }
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+
+    /// `convert` (with its shortcuts) against applying the planned conversion.
+    fn check(v: Value, want: Type) {
+        let planned = plan::get_conversion(&v.ty(), &want, true).map(|p| p.apply(&v, &mut Vec::new()));
+        let got = convert(&v, &want);
+        match (got, planned) {
+            (Ok(g), Some(Ok(p))) => {
+                assert_eq!(g.ty(), p.ty(), "{v:?} -> {want:?}");
+                assert_eq!(format!("{g:?}"), format!("{p:?}"), "{v:?} -> {want:?}");
+            }
+            (Err(g), Some(Err(p))) => assert_eq!(g.message, p.message),
+            (g, p) => panic!("{v:?} -> {want:?}: {g:?} vs {p:?}"),
+        }
+    }
+
+    #[test]
+    fn shortcuts_agree_with_the_plan() {
+        let wants = [
+            Type::String,
+            Type::Bool,
+            Type::list(Type::Number),
+            Type::object([("a", Type::String)]),
+            Type::tuple(vec![Type::String, Type::Dynamic]),
+            Type::map(Type::Dynamic),
+        ];
+        for want in &wants {
+            check(Value::dynamic_unknown(), want.clone());
+            check(Value::null(Type::Dynamic), want.clone());
+        }
+        let s = |x: &str| Value::string(x);
+        check(Value::tuple(vec![s("a"), s("b")]), Type::list(Type::String));
+        check(Value::tuple(vec![]), Type::list(Type::String));
+        check(Value::tuple(vec![s("a"), Value::null(Type::String), Value::unknown(Type::String)]), Type::list(Type::String));
+        check(Value::tuple(vec![s("a"), Value::int(1)]), Type::list(Type::String));
+        check(Value::tuple(vec![s("a"), Value::dynamic_unknown()]), Type::list(Type::String));
+        check(Value::tuple(vec![Value::int(1), Value::int(2)]), Type::list(Type::String));
     }
 }

@@ -237,21 +237,42 @@ fn fast_append(v: &Verb, arg: &Value, out: &mut String) -> bool {
 }
 
 /// Writes `-`(if `neg`) and the decimal digits of `m`.
-fn push_u128(out: &mut String, neg: bool, mut m: u128) {
-    let mut buf = [0u8; 40];
+fn push_u128(out: &mut String, neg: bool, m: u128) {
+    if neg {
+        out.push('-');
+    }
+    let mut buf = [b'0'; 40];
+    let i = match u64::try_from(m) {
+        // 64-bit division is far cheaper than the 128-bit library routine.
+        Ok(m) => digits_u64(&mut buf, m),
+        Err(_) => {
+            let mut m = m;
+            let mut i = buf.len();
+            loop {
+                i -= 1;
+                buf[i] = b'0' + (m % 10) as u8;
+                m /= 10;
+                if m == 0 {
+                    break i;
+                }
+            }
+        }
+    };
+    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+}
+
+/// Writes the decimal digits of `m` right-aligned into `buf` (at least 20
+/// bytes); returns the index of the first digit.
+fn digits_u64(buf: &mut [u8], mut m: u64) -> usize {
     let mut i = buf.len();
     loop {
         i -= 1;
         buf[i] = b'0' + (m % 10) as u8;
         m /= 10;
         if m == 0 {
-            break;
+            return i;
         }
     }
-    if neg {
-        out.push('-');
-    }
-    out.extend(buf[i..].iter().map(|&b| b as char));
 }
 
 /// Largest precision the fixed-point fast path handles (10^20 times a
@@ -314,19 +335,31 @@ fn fixed_point(n: &Number, prec: usize, out: &mut String) -> bool {
         };
         (f < 0.0, q)
     };
-    let int = q / scale;
-    let frac = q % scale;
+    let (int, frac) = match (u64::try_from(q), u64::try_from(scale)) {
+        (Ok(q), Ok(scale)) => (u128::from(q / scale), u128::from(q % scale)),
+        _ => (q / scale, q % scale),
+    };
     push_u128(out, neg, int);
     if prec > 0 {
         out.push('.');
         let mut buf = [b'0'; FAST_FIXED_MAX_PREC];
         let digits = &mut buf[..prec];
-        let mut rest = frac;
-        for d in digits.iter_mut().rev() {
-            *d = b'0' + (rest % 10) as u8;
-            rest /= 10;
+        match u64::try_from(frac) {
+            Ok(mut rest) => {
+                for d in digits.iter_mut().rev() {
+                    *d = b'0' + (rest % 10) as u8;
+                    rest /= 10;
+                }
+            }
+            Err(_) => {
+                let mut rest = frac;
+                for d in digits.iter_mut().rev() {
+                    *d = b'0' + (rest % 10) as u8;
+                    rest /= 10;
+                }
+            }
         }
-        out.extend(digits.iter().map(|&b| b as char));
+        out.push_str(std::str::from_utf8(digits).unwrap_or_default());
     }
     true
 }

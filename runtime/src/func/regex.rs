@@ -489,7 +489,9 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     }
     let re = compile_for_type(ctx.regexes, str_arg(&args[0]))?;
     let s = str_arg(&args[1]);
-    let mut out = Vec::new();
+    // Usually zero or one match (anchored patterns): room for one avoids
+    // growing and then shrinking the buffer.
+    let mut out = Vec::with_capacity(1);
     if ety == Type::String {
         // No capture groups: the matched texts, without building captures.
         for m in re.find_iter(s) {

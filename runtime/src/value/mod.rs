@@ -248,8 +248,11 @@ impl Value {
     /// (or be a dynamic null/unknown). Useful when the element type is
     /// already known, including for an empty list.
     pub fn list_of(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
-        check_elements(&ety, &elems)?;
-        let elems = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
+        let elems = if check_elements(&ety, &elems)? {
+            elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect()
+        } else {
+            elems.into_boxed_slice()
+        };
         Ok(Value::List(Arc::new(ListVal {
             ty: Type::list(ety),
             elems,
@@ -722,20 +725,25 @@ impl Value {
     }
 }
 
-fn check_elements(ety: &Type, elems: &[Value]) -> Result<(), ValueError> {
+/// Checks that every element has type `ety` or is a dynamic null/unknown;
+/// true when some element is such a dynamic one (to be retyped).
+fn check_elements(ety: &Type, elems: &[Value]) -> Result<bool, ValueError> {
+    let mut dynamic = false;
     for v in elems {
         if v.has_type(ety) {
             continue;
         }
         let t = v.ty();
-        if !t.is_dynamic() && &t != ety {
+        if t.is_dynamic() {
+            dynamic = true;
+        } else if &t != ety {
             return Err(ValueError::InconsistentElementTypes {
                 first: ety.clone(),
                 then: t,
             });
         }
     }
-    Ok(())
+    Ok(dynamic)
 }
 
 impl ListVal {
