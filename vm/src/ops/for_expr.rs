@@ -120,14 +120,16 @@ pub struct ForCollector {
     /// are in `groups`).
     keys: Vec<Str>,
     groups: Vec<Vec<Value>>,
-    index: HashMap<Str, usize>,
+    /// Key positions; built on the first object element (seeding a hasher
+    /// per `for` costs more than many tuple results do in all).
+    index: Option<HashMap<Str, usize>>,
 }
 
 const INVALID_CONDITION: &str = "Invalid 'for' condition";
 
 impl ForCollector {
     pub fn new(kind: ForKind) -> ForCollector {
-        ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: HashMap::default() }
+        ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: None }
     }
 
     /// The check of the `if` clause evaluated once with `DynamicVal` key and
@@ -227,7 +229,8 @@ impl ForCollector {
             self.tuple.push(value);
             return None;
         };
-        match self.index.get(&key) {
+        let index = self.index.get_or_insert_with(HashMap::default);
+        match index.get(&key) {
             Some(&i) if group => {
                 if let Some(g) = self.groups.get_mut(i) {
                     g.push(value);
@@ -246,7 +249,7 @@ impl ForCollector {
                 .in_expr(),
             ),
             None => {
-                self.index.insert(key.clone(), self.keys.len());
+                index.insert(key.clone(), self.keys.len());
                 self.keys.push(key);
                 self.groups.push(vec![value]);
                 None
