@@ -489,6 +489,7 @@ impl Value {
     }
 
     /// Whether the value's type equals `t`, without cloning the type.
+    #[inline]
     pub fn has_type(&self, t: &Type) -> bool {
         match (self, t) {
             (Value::Null(a) | Value::Unknown(a), t) => a == t,

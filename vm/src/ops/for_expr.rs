@@ -120,9 +120,8 @@ pub struct ForCollector {
     /// are in `groups`).
     keys: Vec<Str>,
     groups: Vec<Vec<Value>>,
-    /// Made on the first key (tuple `for`s never need one): creating a
-    /// randomly seeded hasher touches process-wide state, which threads
-    /// evaluating in parallel would contend on.
+    /// Key positions; built on the first object element (seeding a hasher
+    /// per `for` costs more than many tuple results do in all).
     index: Option<HashMap<Str, usize>>,
 }
 
