@@ -114,6 +114,14 @@ impl Scratch {
     pub fn has_errors(&self) -> bool {
         self.diags.iter().any(|d| d.is_error())
     }
+
+    /// Drops the values the last evaluation left in registers (they may
+    /// share data with that evaluation's variables; they are otherwise
+    /// dropped only when a later evaluation overwrites them).
+    pub fn release(&mut self) {
+        self.regs.clear();
+        self.memos.clear();
+    }
 }
 
 /// Evaluates `program`; the diagnostics are left in `scratch`
@@ -123,20 +131,25 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     scratch.steps = 0;
     scratch.size = 0;
     scratch.aborted = None;
+    // Registers are written before they are read (code generation's
+    // invariant), so they are only grown, never cleared: what the previous
+    // evaluation left in them is dropped when overwritten.
     let mut regs = std::mem::take(&mut scratch.regs);
-    regs.clear();
-    regs.resize(program.n_regs as usize, Value::dynamic_unknown());
+    if regs.len() < program.n_regs as usize {
+        regs.resize(program.n_regs as usize, Value::dynamic_unknown());
+    }
     let mut marks = std::mem::take(&mut scratch.marks);
-    marks.clear();
-    marks.resize(program.n_marks as usize, 0);
-    scratch.memos.clear();
-    scratch.memos.resize(program.n_memos as usize, None);
+    if marks.len() < program.n_marks as usize {
+        marks.resize(program.n_marks as usize, 0);
+    }
+    if program.n_memos > 0 || !scratch.memos.is_empty() {
+        scratch.memos.clear();
+        scratch.memos.resize(program.n_memos as usize, None);
+    }
     let mut m = Machine { prog: program, chunk: program.chunk(), vars, regs, marks, s: scratch };
     let entry = program.entry;
     let v = m.block(&entry);
-    let Machine { mut regs, marks, .. } = m;
-    // Registers may hold parts of the host's variables: release them now.
-    regs.clear();
+    let Machine { regs, marks, .. } = m;
     scratch.regs = regs;
     scratch.marks = marks;
     if let Some(what) = scratch.aborted {
