@@ -380,10 +380,16 @@ impl<'a> Machine<'a> {
     fn run(&mut self, start: usize, end: usize) {
         let prog: &'a Chunk = self.chunk;
         let code = prog.code.get(start..end).unwrap_or(&[]);
+        // A block is straight-line code: its instructions are charged at
+        // once (loops charge each run of their body).
+        self.s.steps += code.len() as u64;
+        if self.s.steps > self.s.limits.max_steps {
+            self.s.aborted.get_or_insert("steps");
+        }
+        if self.s.aborted.is_some() {
+            return;
+        }
         for (i, ins) in code.iter().enumerate() {
-            if !self.tick() {
-                return;
-            }
             let pc = start + i;
             let a = ins.a;
             match ins.op {
