@@ -30,6 +30,8 @@ pub struct SyntaxError {
 pub struct Pattern {
     re: Regex,
     result: Result<Type, FnError>,
+    /// `list(result)`: regexall's return type.
+    all: Result<Type, FnError>,
 }
 
 impl std::ops::Deref for Pattern {
@@ -86,7 +88,8 @@ fn compile(pattern: &str) -> Compiled {
         .build()
         .map(|re| {
             let result = pattern_result_type(&re);
-            Arc::new(Pattern { re, result })
+            let all = result.clone().map(Type::list);
+            Arc::new(Pattern { re, result, all })
         })
         .map_err(|e| match e {
             regex::Error::CompiledTooBig(_) => err("expression too large", pattern),
@@ -467,7 +470,7 @@ pub fn regexall_type(args: &[Value]) -> Result<Type, FnError> {
     let Some(p) = args[0].as_str() else {
         return Ok(Type::list(Type::Dynamic));
     };
-    Ok(Type::list(compile_for_type(type_cache(), p)?.result.clone()?))
+    compile_for_type(type_cache(), p)?.all.clone()
 }
 
 pub fn regex(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {

@@ -185,6 +185,12 @@ pub fn join(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErro
         }
     }
     ctx.charge(total)?;
+    // A single string element is the result as it is.
+    if let [l] = lists {
+        if let [e @ Value::String(_)] = l.elements_slice() {
+            return Ok(e.clone());
+        }
+    }
     // `total` bounds the output (it counts one separator per element).
     let mut out = String::with_capacity(usize::try_from(total).unwrap_or(0));
     let mut first = true;

@@ -39,13 +39,25 @@ pub const MAX_NESTING: usize = 1000;
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Str(Arc<str>);
 
+/// The empty string, shared (joins of nothing, empty template parts).
+fn empty_str() -> Str {
+    static EMPTY: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
+    Str(EMPTY.get_or_init(|| Arc::from("")).clone())
+}
+
 impl Str {
     /// Normalizes `s` to NFC.
     pub fn new(s: &str) -> Str {
+        if s.is_empty() {
+            return empty_str();
+        }
         Str(Arc::from(normalize_nfc(s).as_ref()))
     }
     /// Normalizes `s` to NFC, reusing its buffer when it already is.
     pub fn from_string(s: String) -> Str {
+        if s.is_empty() {
+            return empty_str();
+        }
         match normalize_nfc(&s) {
             std::borrow::Cow::Borrowed(_) => Str(Arc::from(s)),
             std::borrow::Cow::Owned(n) => Str(Arc::from(n)),

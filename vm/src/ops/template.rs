@@ -71,10 +71,14 @@ fn push_non_string_part(v: &Value, out: &mut String) -> Result<bool, OpDiag> {
         // to string gives, without allocating a string first.
         Value::Number(n) if !n.is_neg_zero() => {
             if let Some(i) = n.to_i64() {
-                use std::fmt::Write as _;
-                let _ = write!(out, "{i}");
+                push_i64(out, i);
                 return Ok(true);
             }
+        }
+        // The bool-to-string conversion's texts.
+        Value::Bool(b) => {
+            out.push_str(if *b { "true" } else { "false" });
+            return Ok(true);
         }
         _ => {}
     }
@@ -92,6 +96,26 @@ fn push_non_string_part(v: &Value, out: &mut String) -> Result<bool, OpDiag> {
         )
         .in_expr()),
     }
+}
+
+/// Appends the decimal digits of `i` (without `core::fmt`, which costs
+/// several times more per number).
+fn push_i64(out: &mut String, i: i64) {
+    let mut buf = [0u8; 20];
+    let mut pos = buf.len();
+    let mut m = i.unsigned_abs();
+    loop {
+        pos -= 1;
+        buf[pos] = b'0' + (m % 10) as u8;
+        m /= 10;
+        if m == 0 {
+            break;
+        }
+    }
+    if i < 0 {
+        out.push('-');
+    }
+    out.push_str(std::str::from_utf8(&buf[pos..]).unwrap_or_default());
 }
 
 /// Joins the tuple a template's `%{for}` directive produced (each element
@@ -136,5 +160,17 @@ fn finish(v: Value, diags: Vec<OpDiag>) -> OpResult {
         Ok(v)
     } else {
         Err(Box::new(OpError { diags, fallback: v }))
+    }
+}
+
+#[cfg(test)]
+mod push_tests {
+    #[test]
+    fn integers_print_as_display_does() {
+        for i in [0i64, 1, -1, 9, 10, -10, 443, 123_456_789, i64::MAX, i64::MIN, i64::MIN + 1] {
+            let mut out = String::from("x");
+            super::push_i64(&mut out, i);
+            assert_eq!(out, format!("x{i}"));
+        }
     }
 }
