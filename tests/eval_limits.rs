@@ -64,3 +64,34 @@ fn deep_nesting_evaluates_or_fails_cleanly() {
         .unwrap();
     assert!(!handle.join().unwrap());
 }
+
+#[test]
+fn deep_nesting_compiles_and_evaluates_on_a_small_thread_stack() {
+    // The embedding API gives compilation and deep evaluation the stack
+    // they need, so a 2 MiB thread (Rust's default) handles nesting up to
+    // the parser's limit, in debug builds too.
+    use hclvm::{Compiled, Options, Value, Variables};
+    let d = 500;
+    let cases = [
+        format!("{}1{}", "a ? (".repeat(d), ") : 2".repeat(d)),
+        format!("{}a{}", "{x = ".repeat(2 * d), "}".repeat(2 * d)),
+        format!("\"{}x{}\"", "%{ if a }".repeat(2 * d), "%{ endif }".repeat(2 * d)),
+        format!("\"{}x{}\"", "%{ for v in [1] }".repeat(2 * d), "%{ endfor }".repeat(2 * d)),
+        format!("\"{}x{}\"", "${\"".repeat(d), "\"}".repeat(d)),
+    ];
+    for src in cases {
+        let outcome = std::thread::Builder::new()
+            .stack_size(2 << 20)
+            .spawn(move || {
+                let compiled = Compiled::expression(&src, &Options::new()).map_err(|e| e.to_string())?;
+                let mut vars = Variables::new();
+                vars.set("a", Value::from(true));
+                let evaluation = compiled.evaluate(&vars);
+                Ok::<usize, String>(evaluation.diagnostics().len())
+            })
+            .expect("spawns")
+            .join()
+            .expect("no panic, no overflow");
+        assert_eq!(outcome, Ok(0));
+    }
+}

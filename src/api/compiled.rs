@@ -101,6 +101,11 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
 }
 
+/// Stack a compilation may need at the parser's nesting limit (debug
+/// builds use several times what release builds do).
+const COMPILE_STACK_RED_ZONE: usize = 16 << 20;
+const COMPILE_STACK: usize = 64 << 20;
+
 impl Compiled {
     /// Compiles a configuration body.
     ///
@@ -149,6 +154,14 @@ impl Compiled {
     /// assert_eq!(diags.as_slice()[0].summary, "Missing expression");
     /// ```
     pub fn compile(kind: SourceKind, src: &[u8], options: &Options) -> Result<Compiled, Error> {
+        // Parsing, lowering and code generation recurse along the source's
+        // nesting (bounded by the parser): give them a stack deep enough
+        // for the bound on any thread (a fresh one, committed lazily, when
+        // the caller's has less left).
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))
+    }
+
+    fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> Result<Compiled, Error> {
         let arena = bumpalo::Bump::new();
         let mut interner = Interner::new();
         let filename = options.filename.as_str();

@@ -146,7 +146,7 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
         scratch.memos.clear();
         scratch.memos.resize(program.n_memos as usize, None);
     }
-    let mut m = Machine { prog: program, chunk: program.chunk(), vars, regs, marks, s: scratch };
+    let mut m = Machine { depth: 0, prog: program, chunk: program.chunk(), vars, regs, marks, s: scratch };
     let entry = program.entry;
     let v = m.block(&entry);
     let Machine { regs, marks, .. } = m;
@@ -163,7 +163,14 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     v
 }
 
+/// Stack that must be left before a deeper block runs, and the size of a
+/// fresh segment when less is.
+const STACK_RED_ZONE: usize = 256 << 10;
+const STACK_SEGMENT: usize = 8 << 20;
+
 struct Machine<'a> {
+    /// Block nesting of the code running now.
+    depth: u32,
     prog: &'a Program,
     chunk: &'a Chunk,
     vars: &'a Vars,
@@ -361,9 +368,24 @@ impl<'a> Machine<'a> {
     #[inline]
     fn block(&mut self, b: &Block) -> Value {
         if b.start != b.end {
-            self.run(b.start as usize, b.end as usize);
+            self.nested(|m| m.run(b.start as usize, b.end as usize));
         }
         self.take(b.out)
+    }
+
+    /// Runs `f` one level of block nesting deeper. Nesting follows the
+    /// source's (bounded by the parser); past a few levels the stack left
+    /// is checked, and a fresh segment is used when it runs low, so deep
+    /// programs evaluate on any thread.
+    #[inline]
+    fn nested(&mut self, f: impl FnOnce(&mut Self)) {
+        self.depth += 1;
+        if self.depth < 16 {
+            f(self);
+        } else {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || f(self));
+        }
+        self.depth -= 1;
     }
 
     /// The diagnostics count at mark `m` (now when there is none).
@@ -711,7 +733,7 @@ impl<'a> Machine<'a> {
             }
             PartKind::Nested(inner) => {
                 if self.tick() {
-                    self.stream_parts(inner, buf, known);
+                    self.nested(|m| m.stream_parts(inner, buf, known));
                 }
             }
             PartKind::Cond(c, t, f) => {
@@ -723,14 +745,14 @@ impl<'a> Machine<'a> {
                     return;
                 }
                 match self.condition_choice(c) {
-                    Some(true) => self.stream_part(t, buf, known),
-                    Some(false) => self.stream_part(f, buf, known),
+                    Some(true) => self.nested(|m| m.stream_part(t, buf, known)),
+                    Some(false) => self.nested(|m| m.stream_part(f, buf, known)),
                     None => *known = false,
                 }
             }
             PartKind::For(f, body) => {
                 if self.tick() && self.tick() {
-                    self.stream_for(f, body, buf, known);
+                    self.nested(|m| m.stream_for(f, body, buf, known));
                 }
             }
         }
