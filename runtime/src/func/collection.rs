@@ -8,6 +8,7 @@ use crate::types::Type;
 use crate::unify::unify_unsafe;
 use crate::value::Value;
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 fn list_value(ety: Type, elems: Vec<Value>) -> Result<Value, FnError> {
     Value::list_of(ety, elems).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
@@ -360,7 +361,8 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
     if args.is_empty() {
         return Ok(Type::empty_object());
     }
-    let mut attrs: BTreeMap<String, Type> = BTreeMap::new();
+    // Names are shared (they are NFC already, as type names and map keys).
+    let mut attrs: BTreeMap<Arc<str>, Type> = BTreeMap::new();
     let mut first: Option<Type> = None;
     let mut matching = true;
     let mut attrs_known = true;
@@ -373,7 +375,7 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
             Type::Object(ot) => {
                 if !a.is_null() {
                     for (n, at) in ot.iter() {
-                        attrs.insert(n.to_string(), at.clone());
+                        attrs.insert(n.clone(), at.clone());
                     }
                 }
             }
@@ -381,7 +383,7 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
                 Value::Null(_) => {}
                 Value::Map(m) => {
                     for k in m.keys() {
-                        attrs.insert(k.to_string(), (**e).clone());
+                        attrs.insert(k.as_arc().clone(), (**e).clone());
                     }
                 }
                 _ => attrs_known = false,
@@ -408,25 +410,30 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
     if !attrs_known {
         return Ok(Type::Dynamic);
     }
-    Ok(Type::object(attrs))
+    if attrs.is_empty() {
+        return Ok(Type::empty_object());
+    }
+    // A BTreeMap iterates its names sorted bytewise and unique.
+    let (names, types): (Vec<Arc<str>>, Vec<Type>) = attrs.into_iter().unzip();
+    Ok(Type::Object(Arc::new(crate::types::ObjectType::from_sorted_unchecked(names, types))))
 }
 
 pub fn merge(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
-    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    let mut out: BTreeMap<crate::value::Str, Value> = BTreeMap::new();
     for a in args {
         if a.is_null() {
             continue;
         }
         if let Some(pairs) = a.key_value_pairs() {
             for (k, v) in pairs {
-                out.insert(k.to_string(), v.clone());
+                out.insert(k, v.clone());
             }
         }
     }
     charge_elems(ctx, out.len())?;
     match ret {
-        Type::Map(e) => map_value((**e).clone(), out.into_iter().collect()),
-        _ => Ok(Value::object(out.into_iter().collect())),
+        Type::Map(e) => map_value((**e).clone(), out.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
+        _ => Ok(Value::object_from_strs(out.into_iter().collect())),
     }
 }
 

@@ -258,7 +258,15 @@ fn push_u128(out: &mut String, neg: bool, m: u128) {
             }
         }
     };
-    out.push_str(std::str::from_utf8(&buf[i..]).unwrap_or_default());
+    push_ascii(out, &buf[i..]);
+}
+
+/// Appends ASCII digits (as chars: no UTF-8 validation of the buffer).
+fn push_ascii(out: &mut String, digits: &[u8]) {
+    out.reserve(digits.len());
+    for &d in digits {
+        out.push(char::from(d));
+    }
 }
 
 /// Writes the decimal digits of `m` right-aligned into `buf` (at least 20
@@ -359,7 +367,7 @@ fn fixed_point(n: &Number, prec: usize, out: &mut String) -> bool {
                 }
             }
         }
-        out.push_str(std::str::from_utf8(digits).unwrap_or_default());
+        push_ascii(out, digits);
     }
     true
 }

@@ -73,6 +73,7 @@ impl ObjectBuilder {
         if !self.known {
             return Value::dynamic_unknown();
         }
-        Value::object(self.attrs.into_iter().map(|(k, v)| (k.as_arc().clone(), v)).collect())
+        // Keys are `Str`s (NFC): shared, not normalised and copied again.
+        Value::object_from_strs(self.attrs)
     }
 }

@@ -112,10 +112,14 @@ fn push_i64(out: &mut String, i: i64) {
             break;
         }
     }
+    out.reserve(buf.len() + 1 - pos);
     if i < 0 {
         out.push('-');
     }
-    out.push_str(std::str::from_utf8(&buf[pos..]).unwrap_or_default());
+    // ASCII digits: pushing them as chars skips UTF-8 validation.
+    for &d in &buf[pos..] {
+        out.push(char::from(d));
+    }
 }
 
 /// Joins the tuple a template's `%{for}` directive produced (each element
