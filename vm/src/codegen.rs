@@ -274,14 +274,7 @@ impl<'b> Gen<'b> {
     fn konst(&mut self, v: &Value) -> Opnd {
         let k = self.b.consts.len() as u32;
         self.b.consts.push(v.clone());
-        match u16::try_from(k) {
-            Ok(k) if u32::from(k) <= Opnd::MAX_INDEX => Opnd::constant(k),
-            _ => {
-                let r = self.alloc();
-                self.emit(Op::LoadK, r, k as u16, (k >> 16) as u16, Site::None);
-                Opnd::temp(r)
-            }
-        }
+        self.pool_operand(k, Opnd::constant, Op::LoadK)
     }
 
     fn var(&mut self, slot: u32, span: Span) -> Opnd {
@@ -291,14 +284,18 @@ impl<'b> Gen<'b> {
     fn path(&mut self, root: PathRoot, span: Span, steps: Box<[StepSite]>) -> Opnd {
         let i = self.b.paths.len() as u32;
         self.b.paths.push(PathRef { root, span, steps });
-        match u16::try_from(i) {
-            Ok(i) if u32::from(i) <= Opnd::MAX_INDEX => Opnd::var(i),
-            _ => {
-                let r = self.alloc();
-                self.emit(Op::LoadV, r, i as u16, (i >> 16) as u16, Site::None);
-                Opnd::temp(r)
-            }
+        self.pool_operand(i, Opnd::var, Op::LoadV)
+    }
+
+    /// The operand for pool entry `i`; entries beyond operand range are
+    /// loaded into a register by `wide` (`LoadK`/`LoadV`).
+    fn pool_operand(&mut self, i: u32, operand: fn(u16) -> Opnd, wide: Op) -> Opnd {
+        if i <= Opnd::MAX_INDEX {
+            return operand(i as u16);
         }
+        let r = self.alloc();
+        self.emit(wide, r, i as u16, (i >> 16) as u16, Site::None);
+        Opnd::temp(r)
     }
 
     /// The path operand for literal steps from a variable or local.

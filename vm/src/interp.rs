@@ -5,7 +5,7 @@
 //! the way hcl evaluates subexpressions (see [`crate::opcodes`]).
 
 use crate::func::ErrorSite;
-use crate::opcodes::{Block, Op, Opnd, OpndKind};
+use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
 use crate::ops::Blame;
 use runtime::convert::convert;
@@ -518,32 +518,8 @@ impl<'a> Machine<'a> {
                         self.convert_arg(c, ins.b, usize::from(ins.c));
                     }
                 }
-                Op::Call => {
-                    let v = match prog.site(pc) {
-                        Site::Call(c) => self.call(c, usize::from(ins.b), usize::from(ins.c)),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
-                Op::CallExpand => {
-                    let v = match prog.site(pc) {
-                        Site::Call(c) => self.call_expand(c),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
-                Op::Object => {
-                    let v = match prog.site(pc) {
-                        Site::Object(items) => self.object(items),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
-                Op::Template => {
-                    let v = match prog.site(pc) {
-                        Site::Template(parts) => self.template(parts),
-                        _ => dynamic(),
-                    };
+                Op::Call | Op::CallExpand | Op::Object | Op::Template | Op::Cond | Op::For | Op::Splat | Op::Try | Op::Can => {
+                    let v = self.structured(*ins, prog.site(pc));
                     self.set(a, v);
                 }
                 Op::Join => {
@@ -555,42 +531,23 @@ impl<'a> Machine<'a> {
                     let v = self.template_join(&t, span);
                     self.set(a, v);
                 }
-                Op::Cond => {
-                    let v = match prog.site(pc) {
-                        Site::Cond(c) => self.conditional(c),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
-                Op::For => {
-                    let v = match prog.site(pc) {
-                        Site::For(f) => self.for_expr(f),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
-                Op::Splat => {
-                    let v = match prog.site(pc) {
-                        Site::Splat(s) => self.splat(s),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
-                Op::Try => {
-                    let v = match prog.site(pc) {
-                        Site::Try(t) => self.try_(t),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
-                Op::Can => {
-                    let v = match prog.site(pc) {
-                        Site::Try(t) => self.can(t),
-                        _ => dynamic(),
-                    };
-                    self.set(a, v);
-                }
             }
+        }
+    }
+
+    /// A structured instruction: its site holds the blocks it runs.
+    fn structured(&mut self, ins: Instr, site: &Site) -> Value {
+        match (ins.op, site) {
+            (Op::Call, Site::Call(c)) => self.call(c, usize::from(ins.b), usize::from(ins.c)),
+            (Op::CallExpand, Site::Call(c)) => self.call_expand(c),
+            (Op::Object, Site::Object(items)) => self.object(items),
+            (Op::Template, Site::Template(parts)) => self.template(parts),
+            (Op::Cond, Site::Cond(c)) => self.conditional(c),
+            (Op::For, Site::For(f)) => self.for_expr(f),
+            (Op::Splat, Site::Splat(s)) => self.splat(s),
+            (Op::Try, Site::Try(t)) => self.try_(t),
+            (Op::Can, Site::Try(t)) => self.can(t),
+            _ => dynamic(),
         }
     }
 
