@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""hclvm against the reference on the shared bench workloads, in one run.
+
+Runs `hclvm bench` and the reference's bench mode (`hcl-oracle bench`, the
+same interface) on each workload, interleaved over several rounds, and
+prints the median ns per evaluation of each, the speed-up, and whether the
+result checksums agree (equal checksums: identical results).
+
+    python3 benches/vs_reference.py [ROUNDS] [HCLVM] [ORACLE]
+
+Defaults: 3 rounds, target/release/hclvm, ../shared/oracle/bin/hcl-oracle;
+the workloads are read from $HCLVM_BENCH_DIR or ../shared/bench. These
+machines are noisy: compare ratios from one run, not absolute times from
+different runs.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+SHARED = os.path.join(os.path.dirname(ROOT), "shared")
+
+# name, mode, source, variables, (hclvm iterations, reference iterations)
+WORKLOADS = [
+    ("policy", "body", "policy/policy.hcl", "policy/requests.jsonl", (50000, 10000)),
+    ("render", "template", "render/site.tmpl", "render/sites.jsonl", (50000, 10000)),
+    ("collections", "body", "collections/collections.hcl", "collections/vars.jsonl", (60, 6)),
+    ("micro", "expr", "micro/expr.hcl", "micro/vars.jsonl", (2000000, 100000)),
+]
+
+
+def bench(binary, mode, src, variables, iters):
+    out = subprocess.run(
+        [binary, "bench", "--mode", mode, "--src", src, "--vars-jsonl", variables, "--iters", str(iters)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    return float(result["ns_per_eval"]), result["result_checksum"]
+
+
+def main():
+    rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
+    hclvm = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "target", "release", "hclvm")
+    oracle = sys.argv[3] if len(sys.argv) > 3 else os.path.join(SHARED, "oracle", "bin", "hcl-oracle")
+    bench_dir = os.environ.get("HCLVM_BENCH_DIR", os.path.join(SHARED, "bench"))
+    for path, what in [(hclvm, "hclvm binary"), (oracle, "reference binary"), (bench_dir, "bench workloads")]:
+        if not os.path.exists(path):
+            print(f"skipped: no {what} at {path}")
+            return 0
+    print(f"{'workload':<12} {'hclvm ns/eval':>14} {'reference ns/eval':>18} {'speed-up':>9}  checksums")
+    for name, mode, src, variables, (ours_iters, ref_iters) in WORKLOADS:
+        src = os.path.join(bench_dir, src)
+        variables = os.path.join(bench_dir, variables)
+        ours, ref = [], []
+        sums = set()
+        for _ in range(rounds):
+            ns, s1 = bench(hclvm, mode, src, variables, ours_iters)
+            ours.append(ns)
+            ns, s2 = bench(oracle, mode, src, variables, ref_iters)
+            ref.append(ns)
+            sums.update([(s1, s2)])
+        o, r = statistics.median(ours), statistics.median(ref)
+        agree = all(a == b for a, b in sums)
+        print(f"{name:<12} {o:>14.0f} {r:>18.0f} {r / o:>8.1f}x  {'equal' if agree else 'DIFFER ' + str(sums)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
