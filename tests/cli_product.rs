@@ -411,7 +411,7 @@ fn disasm_bad_inputs_exit_nonzero_with_a_message() {
     assert_eq!(text(&out.stdout), "");
     let out = hclvm(&["disasm", "--mode", "yaml", &bad], b"");
     assert_exit(&out, 2);
-    assert!(text(&out.stderr).contains("unknown --mode \"yaml\""), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("invalid value 'yaml' for '--mode <MODE>'"), "{}", text(&out.stderr));
     // Random bytes: errors, no panic.
     let bytes: Vec<u8> = (0u8..=255).rev().cycle().take(2048).collect();
     let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-product-tests").join("disasm-random.hcl");
@@ -473,4 +473,20 @@ fn bench_bad_inputs_exit_nonzero_with_a_message() {
     let bad_src = scratch("bench-bad.hcl", "x +");
     let err = err_of(&["bench", "--src", &bad_src, "--vars-jsonl", &vars], 1);
     assert!(err.contains("parse failed"), "{err}");
+}
+
+#[test]
+fn disasm_reads_templates_by_extension_and_lists_one_chunk_per_file() {
+    let tmpl = scratch("disasm-auto.tmpl", "Hello ${name}!");
+    let out = hclvm(&["disasm", &tmpl], b"");
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains("TEMPLATE"), "{}", text(&out.stdout));
+    // Instruction numbers continue from one attribute to the next: the
+    // file's programs share one chunk.
+    let body = scratch("disasm-chunk.hcl", "a = x + 1\nb = y * 2\n");
+    let out = hclvm(&["disasm", &body], b"");
+    assert_exit(&out, 0);
+    let listing = text(&out.stdout);
+    assert!(listing.contains("0000  ADD        R0 V0 K0"), "{listing}");
+    assert!(listing.contains("0001  MUL        R0 V1 K1"), "{listing}");
 }

@@ -11,7 +11,8 @@
 //! variables do not convert, gets a phase `case` result line; nothing ends
 //! the batch early except an I/O error.
 
-use super::eval::{compile_source, display_name, DiagArgs, Failure, ParseAs};
+use super::eval::{compile_source, display_name, DiagArgs, Failure};
+use super::ParseAs;
 use super::{Status, WORKER_STACK_SIZE};
 use crate::api::{Compiled, SourceKind};
 use crate::conformance::write_simple_diag;

@@ -1,12 +1,11 @@
 //! `hclvm check FILE...`: parse each file and print its diagnostics the way
 //! hcl's text diagnostic writer does.
 
-use super::{ColorChoice, Status};
+use super::{ColorChoice, ParseAs, Status};
 use crate::diagnostic_text::{render_diagnostics, SourceFile};
-use clap::{Args, ValueEnum};
+use clap::Args;
 use runtime::diag::DiagnosticsExt;
 use std::io::{Read, Write};
-use std::path::Path;
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -21,16 +20,6 @@ pub struct CheckArgs {
     color: ColorChoice,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum ParseAs {
-    Auto,
-    Body,
-    Template,
-    Expr,
-}
-
-const TEMPLATE_EXTENSIONS: [&str; 3] = ["tpl", "tftpl", "tmpl"];
-
 pub fn run(args: CheckArgs) -> Status {
     let color = args.color.for_stderr();
     let mut status = Status::Ok;
@@ -43,10 +32,10 @@ pub fn run(args: CheckArgs) -> Status {
                 continue;
             }
         };
-        let mode = match args.mode {
-            ParseAs::Auto if is_template_file(name) => ParseAs::Template,
-            ParseAs::Auto => ParseAs::Body,
-            m => m,
+        let mode = match args.mode.kind_for(name) {
+            crate::api::SourceKind::Template => ParseAs::Template,
+            crate::api::SourceKind::Expression => ParseAs::Expr,
+            crate::api::SourceKind::Body => ParseAs::Body,
         };
         let display_name = if name == "-" { "<stdin>" } else { name.as_str() };
         let text = check_source(display_name, &src, mode, color);
@@ -71,9 +60,6 @@ fn read_input(name: &str) -> std::io::Result<Vec<u8>> {
     }
 }
 
-fn is_template_file(name: &str) -> bool {
-    Path::new(name).extension().and_then(|e| e.to_str()).is_some_and(|e| TEMPLATE_EXTENSIONS.contains(&e))
-}
 
 struct Checked {
     rendered: Vec<u8>,

@@ -1,14 +1,17 @@
-//! `hclvm disasm FILE`: the compiled program of every attribute of a
-//! configuration file (or of one expression/template with `--mode`).
-//! Every root name the source references is treated as a host variable.
+//! `hclvm disasm FILE`: the bytecode of every attribute of a configuration
+//! file (or of a template, or one expression with `--mode expr`), listed
+//! from the file's one chunk, so instruction numbers continue from one
+//! attribute to the next. Every root name the source references is
+//! treated as a host variable.
 
-use super::{ColorChoice, Status};
+use super::{ColorChoice, ParseAs, Status};
 use crate::diagnostic_text::{render_diagnostics, SourceFile};
-use crate::engine::{compile, stdlib_table};
+use crate::api::SourceKind;
+use crate::engine::stdlib_table;
 use clap::Args;
 use compiler::analysis::variables;
 use compiler::ast;
-use compiler::lower::CompileEnv;
+use compiler::lower::{compile_into, CompileEnv};
 use compiler::Interner;
 use runtime::diag::DiagnosticsExt;
 
@@ -16,9 +19,10 @@ use runtime::diag::DiagnosticsExt;
 pub struct DisasmArgs {
     /// Source file.
     file: String,
-    /// body | expr | template
-    #[arg(long, default_value = "body")]
-    mode: String,
+    /// How to read FILE; `auto` reads `.tpl`, `.tftpl` and `.tmpl` files as
+    /// templates and everything else as config bodies.
+    #[arg(long, value_enum, default_value_t = ParseAs::Auto)]
+    mode: ParseAs,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
 }
@@ -46,10 +50,6 @@ fn body_exprs<'a>(b: &'a ast::Body<'a>, path: &str, interner: &Interner, out: &m
 }
 
 pub fn run(args: DisasmArgs) -> Status {
-    if !matches!(args.mode.as_str(), "body" | "expr" | "template") {
-        eprintln!("hclvm disasm: unknown --mode {:?} (body, expr or template)", args.mode);
-        return Status::UsageOrIo;
-    }
     let src = match std::fs::read(&args.file) {
         Ok(s) => s,
         Err(e) => {
@@ -61,15 +61,15 @@ pub fn run(args: DisasmArgs) -> Status {
     let mut interner = Interner::new();
     let mut exprs: Vec<(String, &ast::Expr<'_>)> = Vec::new();
     let name = args.file.as_str();
-    let (diags, file) = match args.mode.as_str() {
-        "body" => {
+    let (diags, file) = match args.mode.kind_for(name) {
+        SourceKind::Body => {
             let (body, diags) = compiler::parse_body(&arena, &src, &mut interner);
             let body = arena.alloc(body);
             body_exprs(body, "", &interner, &mut exprs);
             (diags, SourceFile::new(name, &src).with_blocks(body, &interner))
         }
-        mode => {
-            let (e, diags) = if mode == "expr" {
+        kind => {
+            let (e, diags) = if kind == SourceKind::Expression {
                 compiler::parse_expression(&arena, &src, &mut interner)
             } else {
                 compiler::parse_template(&arena, &src, &mut interner)
@@ -92,12 +92,15 @@ pub fn run(args: DisasmArgs) -> Status {
     names.sort();
     names.dedup();
     let env = CompileEnv::new(names.iter(), Some(stdlib_table()));
+    let lines = std::sync::Arc::new(vm::program::SourceLines { src: src.as_slice().into() });
+    let mut chunk = vm::codegen::FileCode::new();
+    let programs: Vec<_> = exprs.iter().map(|(_, e)| compile_into(&mut chunk, e, &interner, &env, lines.clone())).collect();
+    chunk.finish();
     let mut out = String::new();
-    for (name, e) in &exprs {
-        let program = compile(e, &src, &interner, &env);
+    for ((name, _), program) in exprs.iter().zip(&programs) {
         out.push_str(name);
         out.push_str(":\n");
-        out.push_str(&vm::disasm::disassemble(&program));
+        out.push_str(&vm::disasm::disassemble(program));
     }
     // A closed pipe (`| head`) is not an error worth a panic.
     let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), out.as_bytes());

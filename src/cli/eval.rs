@@ -3,13 +3,13 @@
 //! reading sources and variables, choosing the parse mode, printing
 //! diagnostics.
 
+use super::ParseAs;
 use super::{ColorChoice, Status};
 use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
 use crate::conformance::{parse_json, ResultWriter};
 use clap::{Args, ValueEnum};
 use runtime::json::value_from_case_var;
 use std::io::{Read, Write};
-use std::path::Path;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
@@ -33,32 +33,6 @@ pub struct EvalArgs {
     output: DiagArgs,
 }
 
-/// How to parse a source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ParseAs {
-    Auto,
-    Body,
-    Template,
-    Expr,
-}
-
-impl ParseAs {
-    pub fn kind_for(self, file_name: &str) -> SourceKind {
-        match self {
-            ParseAs::Body => SourceKind::Body,
-            ParseAs::Template => SourceKind::Template,
-            ParseAs::Expr => SourceKind::Expression,
-            ParseAs::Auto if is_template_file(file_name) => SourceKind::Template,
-            ParseAs::Auto => SourceKind::Body,
-        }
-    }
-}
-
-const TEMPLATE_EXTENSIONS: [&str; 3] = ["tpl", "tftpl", "tmpl"];
-
-fn is_template_file(name: &str) -> bool {
-    Path::new(name).extension().and_then(|e| e.to_str()).is_some_and(|e| TEMPLATE_EXTENSIONS.contains(&e))
-}
 
 /// Where variables come from.
 #[derive(Args, Debug, Default)]

@@ -108,6 +108,38 @@ pub fn main() -> ExitCode {
 /// memory is only used as deep inputs need it).
 pub const WORKER_STACK_SIZE: usize = 256 << 20;
 
+/// How to read a source file (`--mode`); `auto` reads `.tpl`, `.tftpl`
+/// and `.tmpl` files as templates and everything else as config bodies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ParseAs {
+    Auto,
+    Body,
+    Template,
+    Expr,
+}
+
+const TEMPLATE_EXTENSIONS: [&str; 3] = ["tpl", "tftpl", "tmpl"];
+
+impl ParseAs {
+    /// The source kind for `file_name` (`Auto` decided by its extension).
+    pub fn kind_for(self, file_name: &str) -> crate::api::SourceKind {
+        use crate::api::SourceKind;
+        match self {
+            ParseAs::Body => SourceKind::Body,
+            ParseAs::Template => SourceKind::Template,
+            ParseAs::Expr => SourceKind::Expression,
+            ParseAs::Auto => {
+                let ext = std::path::Path::new(file_name).extension().and_then(|e| e.to_str());
+                if ext.is_some_and(|e| TEMPLATE_EXTENSIONS.contains(&e)) {
+                    SourceKind::Template
+                } else {
+                    SourceKind::Body
+                }
+            }
+        }
+    }
+}
+
 fn run(cli: Cli) -> Status {
     match cli.command {
         Command::Check(args) => check::run(args),

@@ -39,6 +39,9 @@ struct ChunkBuilder {
     sites: Vec<Site>,
     consts: Vec<Value>,
     paths: Vec<PathRef>,
+    /// String constants already in the pool (templates repeat their
+    /// literal parts: `""`, `"\n"`, ...).
+    strings: ahash::AHashMap<String, u32>,
 }
 
 impl Default for FileCode {
@@ -272,6 +275,13 @@ impl<'b> Gen<'b> {
     }
 
     fn konst(&mut self, v: &Value) -> Opnd {
+        if let Value::String(text) = v {
+            if let Some(&k) = self.b.strings.get(&**text) {
+                return self.pool_operand(k, Opnd::constant, Op::LoadK);
+            }
+            let k = self.b.consts.len() as u32;
+            self.b.strings.insert(text.to_string(), k);
+        }
         let k = self.b.consts.len() as u32;
         self.b.consts.push(v.clone());
         self.pool_operand(k, Opnd::constant, Op::LoadK)
@@ -436,7 +446,7 @@ impl<'b> Gen<'b> {
                 self.emit(Op::Object, a, 0, 0, Site::Object(sites));
             }
             Node::Template(parts, _) => {
-                let parts = parts.iter().map(|p| self.part(&p.node, p.span)).collect();
+                let parts = self.parts(parts);
                 self.emit(Op::Template, a, 0, 0, Site::Template(parts));
             }
             Node::TemplateJoin(tuple, span) => {
@@ -490,9 +500,19 @@ impl<'b> Gen<'b> {
         m
     }
 
+    /// A template's parts; empty literal parts append nothing and are left
+    /// out.
+    fn parts(&mut self, parts: &[TemplatePart]) -> Box<[PartSite]> {
+        parts
+            .iter()
+            .filter(|p| !matches!(&p.node, Node::Const(Value::String(s)) if s.is_empty()))
+            .map(|p| self.part(&p.node, p.span))
+            .collect()
+    }
+
     fn part(&mut self, n: &Node, span: Span) -> PartSite {
         let kind = match n {
-            Node::Template(inner, _) => PartKind::Nested(inner.iter().map(|p| self.part(&p.node, p.span)).collect()),
+            Node::Template(inner, _) => PartKind::Nested(self.parts(inner)),
             Node::Cond(c) if is_string_node(&c.true_result) && is_string_node(&c.false_result) => {
                 let site = self.cond_site(c, false);
                 let t = self.part(&c.true_result, c.true_span);
