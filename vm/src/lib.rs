@@ -26,7 +26,9 @@
 //! Budgets ([`Limits`]): an instruction count and an approximate size;
 //! exceeding either ends the evaluation with an "Evaluation limit exceeded"
 //! error. Recursion depth follows the program's block nesting, which the
-//! parser bounds.
+//! parser bounds; past 16 levels the interpreter checks the stack left and
+//! continues on a fresh segment when it runs low (`stacker`), so deep
+//! programs evaluate on any thread.
 
 pub mod codegen;
 pub mod disasm;
