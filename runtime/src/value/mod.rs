@@ -432,6 +432,15 @@ impl Value {
 
     /// `cty.TupleVal`.
     pub fn tuple(elems: Vec<Value>) -> Value {
+        if elems.is_empty() {
+            // Values are immutable: one empty tuple serves everyone (`for`
+            // expressions that keep nothing make one per evaluation).
+            static EMPTY: std::sync::OnceLock<Arc<TupleVal>> = std::sync::OnceLock::new();
+            let t = EMPTY.get_or_init(|| {
+                Arc::new(TupleVal { ty: crate::types::empty_tuple_type().clone(), elems: Box::new([]) })
+            });
+            return Value::Tuple(t.clone());
+        }
         // Short tuples of known strings, numbers or bools of one kind share
         // their type.
         let prim = |v: &Value| match v {
