@@ -95,3 +95,29 @@ fn deep_nesting_compiles_and_evaluates_on_a_small_thread_stack() {
         assert_eq!(outcome, Ok(0));
     }
 }
+
+#[test]
+fn blocks_skipped_after_a_limit_do_not_read_stale_registers() {
+    // Once the step budget is exhausted, blocks no longer run; whoever
+    // takes such a block's value must not see what an earlier evaluation
+    // left in its output register. Here the second `for`'s collection
+    // block (a list when it runs) writes R5, which holds the number 1000
+    // from the first `for` or the string "a" from the warm-up program:
+    // read as the collection, either gave an "Iteration over non-iterable
+    // value" error.
+    let src = b"[[for i in range(1000) : \"${i}x\"], [for v in split(\",\", x) : v]]";
+    let run = |scratch: &mut Scratch| {
+        let p = compile_source(SourceKind::Expr, src, &["x"], Some(stdlib_table())).unwrap();
+        let vars = Vars::bind(&p, [("x", hclvm::runtime::Value::string("a"))]);
+        evaluate(&p, &vars, scratch);
+        scratch.diags().iter().map(|d| d.summary.clone()).collect::<Vec<_>>()
+    };
+    let limits = Limits { max_steps: 100, ..Limits::default() };
+    let fresh = run(&mut Scratch::with_limits(limits));
+    assert_eq!(fresh, ["Evaluation limit exceeded"]);
+    let mut reused = Scratch::with_limits(limits);
+    let warm = compile_source(SourceKind::Expr, b"upper(x) == (upper(x) == upper(x))", &["x"], Some(stdlib_table())).unwrap();
+    let vars = Vars::bind(&warm, [("x", hclvm::runtime::Value::string("a"))]);
+    evaluate(&warm, &vars, &mut reused);
+    assert_eq!(run(&mut reused), fresh);
+}

@@ -69,6 +69,14 @@ reproducers! {
     /// earlier one of its hash group. Fixed in `runtime/src/value/set.rs`
     /// (such elements skip the comparison).
     eval_expression_hang_toset_unknown_structured: "eval_expression" / "hang-toset-unknown-structured";
+    /// Written for the harness's register poisoning (not found by the
+    /// fuzzer): the first `for` exhausts the size budget, after which
+    /// blocks no longer ran, and the nested `for` took its collection from
+    /// a register this evaluation never wrote (fresh in the first run, the
+    /// poison string in the second, which added "Iteration over
+    /// non-iterable value"). Fixed in `vm/src/interp.rs` (`Machine::block`
+    /// yields `D` once a limit is hit).
+    eval_expression_limit_stale_register: "eval_expression" / "limit-stale-register";
 }
 
 #[test]

@@ -369,6 +369,14 @@ impl<'a> Machine<'a> {
     fn block(&mut self, b: &Block) -> Value {
         if b.start != b.end {
             self.nested(|m| m.run(b.start as usize, b.end as usize));
+            // Once a limit is hit, blocks no longer run, so their output
+            // register holds whatever an earlier block or evaluation left
+            // there: the block's value is `D` instead (the evaluation's
+            // value is discarded anyway; this keeps its diagnostics from
+            // depending on stale registers).
+            if self.s.aborted.is_some() {
+                return dynamic();
+            }
         }
         self.take(b.out)
     }

@@ -14,8 +14,9 @@
 //!   is NFC as `cty.StringVal` makes it; and it encodes with
 //!   `runtime::json` unless a number is too large to print;
 //! - rendering the diagnostics (one-line and hcl's text form) works;
-//! - evaluating the same program again (reusing the thread's scratch state)
-//!   gives the same diagnostics and the same values.
+//! - evaluating the same program again (reusing the thread's scratch state,
+//!   its registers refilled with other values in between) gives the same
+//!   diagnostics and the same values.
 
 use super::meter;
 use hclvm::runtime::json::write_typed_value;
@@ -67,8 +68,35 @@ pub fn check_source(kind: SourceKind, src: &[u8], vars: &Variables) {
     }
     let fingerprint = check_evaluation(kind, src, &first);
     drop(first);
+    // The VM writes registers before reading them and never clears them
+    // between evaluations: with other values left in them, the same
+    // program must give the same results.
+    poison_registers(Value::string("poison"));
     let again = check_evaluation(kind, src, &compiled.evaluate(vars));
+    poison_registers(Value::object(vec![("poison", Value::tuple(vec![Value::int(-1), Value::bool(true)]))]));
     assert!(fingerprint == again, "a second evaluation gave different results:\n{fingerprint:?}\n---\n{again:?}");
+}
+
+/// Registers `poison_registers` fills.
+const POISON_REGISTERS: usize = 4096;
+
+thread_local! {
+    /// `coalesce(p, p, ...)`: its arguments are moved into consecutive
+    /// registers and stay there after the call.
+    static POISON: Compiled = {
+        let src = format!("coalesce({})", vec!["p"; POISON_REGISTERS].join(", "));
+        Compiled::compile(SourceKind::Expression, src.as_bytes(), &Options::new()).expect("the poison program compiles")
+    };
+}
+
+/// Leaves `value` in the first `POISON_REGISTERS` registers of this
+/// thread's scratch state (which every `Compiled::evaluate` on the thread
+/// reuses), so that a register read before being written shows.
+fn poison_registers(value: Value) {
+    POISON.with(|p| {
+        let out = p.evaluate(&Variables::new().with("p", value));
+        assert!(!out.has_errors(), "the poison program failed: {:?}", out.diagnostics());
+    });
 }
 
 /// What an evaluation produced, for comparing two runs: per outcome, its
