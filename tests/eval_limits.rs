@@ -121,3 +121,17 @@ fn blocks_skipped_after_a_limit_do_not_read_stale_registers() {
     evaluate(&warm, &vars, &mut reused);
     assert_eq!(run(&mut reused), fresh);
 }
+
+#[test]
+fn loops_whose_body_needs_no_code_still_count_steps() {
+    // `[for v in l : v]` and `l[*]` run no instruction per element; each
+    // iteration is still charged, so the step budget bounds them.
+    let big = format!("[{}]", vec!["1"; 5000].join(", "));
+    for src in [format!("[for v in {big} : v]"), format!("tolist({big})[*]")] {
+        let (failed, diags) = eval_with(&src, Limits { max_steps: 1000, ..Limits::default() });
+        assert!(failed, "{src:.40}");
+        assert!(diags.iter().any(|d| d == "Evaluation limit exceeded"), "{diags:?}");
+        let (failed, diags) = eval_with(&src, Limits { max_steps: 100_000, ..Limits::default() });
+        assert!(!failed, "{src:.40}: {diags:?}");
+    }
+}

@@ -855,6 +855,10 @@ impl<'a> Machine<'a> {
     /// Binds element `i`'s iterators and evaluates the `if` clause:
     /// whether to include the element.
     fn for_step(&mut self, f: &ForSite, coll: &Value, i: usize, steps: &mut crate::ops::ForCollector) -> bool {
+        // Every iteration is charged, also when its body needs no code.
+        if !self.tick() {
+            return false;
+        }
         let Some((k, v)) = crate::ops::for_element(coll, i) else { return false };
         if let Some(ks) = f.key_local {
             self.set(ks, k);
@@ -932,6 +936,9 @@ impl<'a> Machine<'a> {
         let mut vals = Vec::with_capacity(items.len());
         let mut rest_failed = false;
         for item in items {
+            if !self.tick() {
+                return dynamic();
+            }
             self.set(s.local, item.clone());
             let mark = self.s.diags.len();
             let v = self.block(&s.each);
