@@ -594,11 +594,8 @@ impl FunctionTable {
             }
             // `has_type` is exact equality, which implies conformance and
             // needs no type clone.
-            if !p.ty.is_dynamic() && !a.has_type(&p.ty) {
-                let t = a.ty();
-                if !t.conforms_to(&p.ty) {
-                    return Err(FnError::arg(i, crate::convert::mismatch_message(&t, &p.ty)));
-                }
+            if !p.ty.is_dynamic() && !a.has_type(&p.ty) && !a.conforms_to(&p.ty) {
+                return Err(FnError::arg(i, crate::convert::mismatch_message(&a.ty(), &p.ty)));
             }
         }
         Ok(ArgCheck::Ready { any_unknown })

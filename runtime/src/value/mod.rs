@@ -526,6 +526,22 @@ impl Value {
         }
     }
 
+    /// `self.ty().conforms_to(want)` without building the type (dynamic in
+    /// `want` matches anything).
+    pub fn conforms_to(&self, want: &Type) -> bool {
+        match (self, want) {
+            (_, Type::Dynamic) => true,
+            (Value::Null(a) | Value::Unknown(a), w) => a.conforms_to(w),
+            (Value::List(l), w) => l.ty.conforms_to(w),
+            (Value::Set(s), w) => s.ty.conforms_to(w),
+            (Value::Map(m), w) => m.ty.conforms_to(w),
+            // Shares the type's storage: no allocation.
+            (Value::Object(o), Type::Object(_)) => Type::Object(o.ty.clone()).conforms_to(want),
+            (Value::Tuple(v), Type::Tuple(_)) => Type::Tuple(v.ty.clone()).conforms_to(want),
+            _ => self.has_type(want),
+        }
+    }
+
     /// Top-level knownness (`IsKnown`): a known collection may still hold
     /// unknown elements.
     #[inline]
