@@ -101,6 +101,9 @@ pub struct Block {
 }
 
 /// Opcodes. One line of semantics each; `B`/`C` are operands unless said.
+/// Structured instructions (`CallExpand`, `Object`, `Template`, `Cond`,
+/// `For`, `Splat`, `Try`, `Can`) run the blocks their
+/// site lists; the others are straight-line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Op {
@@ -152,8 +155,8 @@ pub enum Op {
     Tuple,
     /// `R[B] := convert(R[B], type of parameter C of the call S[pc])`
     ArgConv,
-    /// `R[A] := f(R[B], ..., R[B+n-1])` with `f`, `n` and the failure
-    /// mark in `S[pc]`; `D` when arguments failed
+    /// `R[A] := f(R[B], ..., R[B+C-1])` with `f` and the failure mark in
+    /// `S[pc]`; `D` when an argument failed
     Call,
     /// `R[A] :=` the call `S[pc]` whose last argument is expanded (`f(xs...)`)
     CallExpand,
