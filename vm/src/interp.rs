@@ -1056,28 +1056,10 @@ impl<'a> Machine<'a> {
         let Some(funcs) = prog.funcs.as_deref() else { return dynamic() };
         let sig = funcs.signature(c.func);
         let Some(last) = c.args.last() else { return dynamic() };
-        let mark = self.s.diags.len();
-        let v = self.block(&last.block);
-        if self.errors_since(mark) {
-            return dynamic();
-        }
-        let ty = v.ty();
-        if !(ty.is_dynamic() || ty.is_tuple() || ty.is_list() || ty.is_set()) {
-            self.push(err(
-                "Invalid expanding argument value",
-                "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
-                last.span,
-            ));
-            return dynamic();
-        }
-        if v.is_null() {
-            self.push(err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", last.span));
-            return dynamic();
-        }
-        if ty.is_dynamic() || !v.is_known() {
-            return dynamic();
-        }
-        let expanded = v.elements_slice().to_vec();
+        let expanded = match self.expand(&last.block, last.span) {
+            Ok(elements) => elements,
+            Err(v) => return v,
+        };
         let fixed = c.args.len() - 1;
         let arg_count = fixed + expanded.len();
         let arg_start = |i: usize| -> Span {
@@ -1180,8 +1162,14 @@ impl<'a> Machine<'a> {
             return Ok(None);
         }
         let Some(last) = t.args.last() else { return Err(dynamic()) };
+        self.expand(&last.block, last.span).map(Some)
+    }
+
+    /// The elements of an expanded last argument (`f(xs...)`) with hcl's
+    /// checks, or the call's value when expansion ends it.
+    fn expand(&mut self, block: &Block, span: Span) -> Result<Vec<Value>, Value> {
         let mark = self.s.diags.len();
-        let v = self.block(&last.block);
+        let v = self.block(block);
         if self.errors_since(mark) {
             return Err(dynamic());
         }
@@ -1190,18 +1178,18 @@ impl<'a> Machine<'a> {
             self.push(err(
                 "Invalid expanding argument value",
                 "The expanding argument (indicated by ...) must be of a tuple, list, or set type.",
-                last.span,
+                span,
             ));
             return Err(dynamic());
         }
         if v.is_null() {
-            self.push(err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", last.span));
+            self.push(err("Invalid expanding argument value", "The expanding argument (indicated by ...) must not be null.", span));
             return Err(dynamic());
         }
         if ty.is_dynamic() || !v.is_known() {
             return Err(dynamic());
         }
-        Ok(Some(v.elements_slice().to_vec()))
+        Ok(v.elements_slice().to_vec())
     }
 
     fn try_(&mut self, t: &TrySite) -> Value {
