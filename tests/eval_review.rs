@@ -64,3 +64,32 @@ fn no_spurious_diagnostics_after_the_step_limit() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A memoized call (pure function, loop-invariant arguments, in a loop
+/// body) is charged to the size budget only on its first run: later
+/// iterations reuse the value without charging what the call's result
+/// costs. The same loop with an argument that merely looks loop-variant
+/// (`1000 + i * 0`, not memoized, as every call was in the tree evaluator)
+/// runs out of budget: `range` then fails on each remaining iteration.
+/// Memoization should not change what an evaluation reports.
+#[test]
+#[ignore = "review finding: fails until a memo hit charges the size budget like the call it replaces (run with --ignored)"]
+fn memoized_calls_are_charged_like_calls() {
+    use hclvm::engine::{compile_source, stdlib_table, SourceKind};
+    use hclvm::vm::{evaluate, Limits, Scratch, Vars};
+    let run = |src: &str, max_size: u64| -> Vec<String> {
+        let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).unwrap();
+        let mut scratch = Scratch::with_limits(Limits { max_size, ..Limits::default() });
+        let _ = evaluate(&program, &Vars::default(), &mut scratch);
+        scratch.diags().iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect()
+    };
+    let mut bad = Vec::new();
+    for max_size in [1u64 << 16, 1 << 18, 1 << 20, 1 << 22] {
+        let memoized = run("[for i in range(100) : range(1000)]", max_size);
+        let called = run("[for i in range(100) : range(1000 + i * 0)]", max_size);
+        if memoized != called {
+            bad.push(format!("max_size {max_size}: memoized {} diagnostics, called {}: {:?}", memoized.len(), called.len(), called.first()));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
