@@ -1,13 +1,14 @@
-//! Review findings on the register VM: cases where it differs from the
-//! reference (hcl-oracle output recorded per row).
+//! Findings of a review of the register VM, kept as regression tests:
+//! cases where it differed from the reference (hcl-oracle output recorded
+//! per row) or from the evaluator it replaced.
 //!
 //! Operator fast path: when an operand reported an error but still has a
 //! known value (a multi-part template with a null interpolation yields the
 //! string built so far; indexing with such a template as key yields the
 //! element), hcl's BinaryOpExpr returns an unknown result because its
-//! diagnostics have errors. `vm::ops::binary_fast` is taken before the
-//! operator checks its mark, so the comparison yields a known bool and a
-//! conditional then reports its selected branch's diagnostics too.
+//! diagnostics have errors. The VM used to take `vm::ops::binary_fast`
+//! before checking its mark, so the comparison yielded a known bool and a
+//! conditional then reported its selected branch's diagnostics too.
 
 use hclvm::conformance::{default_evaluator, run_line};
 
@@ -27,7 +28,6 @@ const ROWS: &[(&str, &str)] = &[
 ];
 
 #[test]
-#[ignore = "review finding: fails until the vm's operator fast path respects the operand mark (run with --ignored)"]
 fn operator_with_failed_operand_is_unknown() {
     let evaluator = default_evaluator();
     let mut failures = Vec::new();
@@ -41,13 +41,11 @@ fn operator_with_failed_operand_is_unknown() {
 }
 
 /// Once the step budget runs out, a `for` whose last iteration could not be
-/// charged ends with the elements collected so far (`for_expr`: `for_step`
-/// returns false, the loop ends, `finish()`), and the rest of the block
-/// still runs on that partial tuple: indexing it reports a spurious
+/// charged used to end with the elements collected so far, and the rest of
+/// the block ran on that partial tuple: indexing it reported a spurious
 /// "Invalid index" before "Evaluation limit exceeded". With any budget, the
-/// diagnostics should be either none or only the limit.
+/// diagnostics must be either none or only the limit.
 #[test]
-#[ignore = "review finding: fails until a for cut short by the step limit yields DynamicVal (run with --ignored)"]
 fn no_spurious_diagnostics_after_the_step_limit() {
     use hclvm::engine::{compile_source, stdlib_table, SourceKind};
     use hclvm::vm::{evaluate, Limits, Scratch, Vars};
@@ -66,14 +64,12 @@ fn no_spurious_diagnostics_after_the_step_limit() {
 }
 
 /// A memoized call (pure function, loop-invariant arguments, in a loop
-/// body) is charged to the size budget only on its first run: later
-/// iterations reuse the value without charging what the call's result
-/// costs. The same loop with an argument that merely looks loop-variant
+/// body) used to be charged to the size budget only on its first run. The
+/// same loop with an argument that merely looks loop-variant
 /// (`1000 + i * 0`, not memoized, as every call was in the tree evaluator)
 /// runs out of budget: `range` then fails on each remaining iteration.
 /// Memoization should not change what an evaluation reports.
 #[test]
-#[ignore = "review finding: fails until a memo hit charges the size budget like the call it replaces (run with --ignored)"]
 fn memoized_calls_are_charged_like_calls() {
     use hclvm::engine::{compile_source, stdlib_table, SourceKind};
     use hclvm::vm::{evaluate, Limits, Scratch, Vars};

@@ -66,6 +66,9 @@ impl FileCode {
         src_lines: Arc<SourceLines>,
     ) -> Program {
         let start = (self.b.code.len() as u32, self.b.consts.len() as u32, self.b.paths.len() as u32);
+        // Constants are pooled per program, so that a program's constants
+        // are all within its extent of the chunk (listings show them).
+        self.b.strings.clear();
         let mut g = Gen::new(&mut self.b, funcs.clone());
         g.next_reg = n_locals;
         g.max_reg = n_locals;

@@ -82,7 +82,8 @@ pub struct Scratch {
     regs: Vec<Value>,
     marks: Vec<u32>,
     /// Results of memoized calls (see [`crate::FunctionTable::is_pure`]).
-    memos: Vec<Option<Value>>,
+    /// With the size budget the first call used, charged again on reuse.
+    memos: Vec<Option<(Value, u64)>>,
     /// Reusable template output buffers (a stack: templates nest through
     /// function arguments).
     text_bufs: Vec<String>,
@@ -481,8 +482,18 @@ impl<'a> Machine<'a> {
                 }
                 Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::And | Op::Or => {
                     let op = binary_op(ins.op);
+                    // hcl's operators give an unknown result when an
+                    // operand reported errors, even one with a known value
+                    // (a template with a null interpolation): only operands
+                    // that reported nothing take the fast path. Operands
+                    // without code report only through their own reads,
+                    // which the fast path does not do.
+                    let clean = match prog.site(pc) {
+                        Site::Operator(s) if s.mark != NO_MARK => !self.errors_since(self.mark_at(s.mark)),
+                        _ => true,
+                    };
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
-                        (Some(l), Some(r)) => crate::ops::binary_fast(op, l, r),
+                        (Some(l), Some(r)) if clean => crate::ops::binary_fast(op, l, r),
                         _ => None,
                     };
                     let v = match fast {
@@ -907,6 +918,10 @@ impl<'a> Machine<'a> {
                 self.push(d.to_diagnostic(for_span_of(f)));
             }
         }
+        if self.s.aborted.is_some() {
+            // A budget ran out during the loop: no partial result.
+            return dynamic();
+        }
         result.finish()
     }
 
@@ -1013,13 +1028,19 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
-        if let Some(Some(v)) = self.s.memos.get(usize::from(c.memo)) {
+        let mut budget = self.s.limits.max_size.saturating_sub(self.s.size);
+        if let Some(Some((v, used))) = self.s.memos.get(usize::from(c.memo)) {
             // The same pure function on the same arguments (they read only
             // host variables and constants, which an evaluation does not
-            // change) succeeded before.
-            return v.clone();
+            // change) succeeded before; it is charged what it cost then.
+            // With less budget left than that, it runs again and fails as
+            // it would have.
+            if *used <= budget {
+                let (v, used) = (v.clone(), *used);
+                self.grow(used as usize);
+                return v;
+            }
         }
-        let mut budget = self.s.limits.max_size.saturating_sub(self.s.size);
         let r = match self.regs.get(base..base + n) {
             Some(args) => funcs.call(c.func, args, &mut budget),
             None => return dynamic(),
@@ -1027,7 +1048,7 @@ impl<'a> Machine<'a> {
         let used = self.s.limits.max_size.saturating_sub(self.s.size).saturating_sub(budget);
         self.grow(used as usize);
         if let (Ok(v), Some(slot)) = (&r, self.s.memos.get_mut(usize::from(c.memo))) {
-            *slot = Some(v.clone());
+            *slot = Some((v.clone(), used));
         }
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
     }
