@@ -482,23 +482,18 @@ impl<'a> Machine<'a> {
                 }
                 Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::And | Op::Or => {
                     let op = binary_op(ins.op);
-                    // hcl's operators give an unknown result when an
-                    // operand reported errors, even one with a known value
-                    // (a template with a null interpolation): only operands
-                    // that reported nothing take the fast path. Operands
-                    // without code report only through their own reads,
-                    // which the fast path does not do.
-                    let clean = match prog.site(pc) {
-                        Site::Operator(s) if s.mark != NO_MARK => !self.errors_since(self.mark_at(s.mark)),
-                        _ => true,
-                    };
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
-                        (Some(l), Some(r)) if clean => crate::ops::binary_fast(op, l, r),
+                        (Some(l), Some(r)) => crate::ops::binary_fast(op, l, r),
                         _ => None,
                     };
+                    // hcl's operators give an unknown result when an
+                    // operand reported errors, even one with a known value
+                    // (a template with a null interpolation): the fast
+                    // result stands only if the operands reported nothing
+                    // (checked only when there are diagnostics at all).
                     let v = match fast {
-                        Some(v) => v,
-                        None => self.binary_slow(op, ins.ob(), ins.oc(), prog.site(pc)),
+                        Some(v) if self.s.diags.is_empty() || self.operands_clean(prog.site(pc)) => v,
+                        _ => self.binary_slow(op, ins.ob(), ins.oc(), prog.site(pc)),
                     };
                     self.set(a, v);
                 }
@@ -554,7 +549,10 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// A structured instruction: its site holds the blocks it runs.
+    /// A structured instruction: its site holds the blocks it runs. Kept
+    /// out of line so that the dispatch loop stays small (it runs once per
+    /// block, and its frame is set up as often).
+    #[inline(never)]
     fn structured(&mut self, ins: Instr, site: &Site) -> Value {
         match (ins.op, site) {
             (Op::Call, Site::Call(c)) => self.call(c, usize::from(ins.b), usize::from(ins.c)),
@@ -582,6 +580,17 @@ impl<'a> Machine<'a> {
                 }
                 e.fallback
             }
+        }
+    }
+
+    /// Whether an operator's operands reported no error (operands without
+    /// code report only through their own reads, which the fast path does
+    /// not do).
+    #[cold]
+    fn operands_clean(&self, site: &Site) -> bool {
+        match site {
+            Site::Operator(s) if s.mark != NO_MARK => !self.errors_since(self.mark_at(s.mark)),
+            _ => true,
         }
     }
 
