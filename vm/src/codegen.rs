@@ -11,11 +11,10 @@
 //! of its own (which may report diagnostics), the variable is first moved
 //! to a register so that "Unknown variable" keeps the reference's order.
 
-use crate::func::FunctionTable;
+use crate::func::{ArityAt, FunctionTable};
 use crate::ir::*;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
-use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -179,15 +178,6 @@ fn is_string_node(n: &Node) -> bool {
     }
 }
 
-fn step_sites(steps: &[Step]) -> Box<[StepSite]> {
-    steps
-        .iter()
-        .map(|s| match s {
-            Step::Attr(name, span, _) => StepSite::Attr(name.clone(), *span, AttrHint::default()),
-            Step::Index(key, span) => StepSite::Index(key.clone(), *span),
-        })
-        .collect()
-}
 
 fn u16_of(n: u32) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
@@ -294,7 +284,7 @@ impl<'b> Gen<'b> {
         self.path(PathRoot::Var(slot), span, Box::new([]))
     }
 
-    fn path(&mut self, root: PathRoot, span: Span, steps: Box<[StepSite]>) -> Opnd {
+    fn path(&mut self, root: PathRoot, span: Span, steps: Box<[Step]>) -> Opnd {
         let i = self.b.paths.len() as u32;
         self.b.paths.push(PathRef { root, span, steps });
         self.pool_operand(i, Opnd::var, Op::LoadV)
@@ -321,7 +311,7 @@ impl<'b> Gen<'b> {
             }
             _ => return None,
         };
-        Some(self.path(root, span, step_sites(steps)))
+        Some(self.path(root, span, steps.into()))
     }
 
     fn local(&mut self, i: u32) -> Opnd {
@@ -386,7 +376,7 @@ impl<'b> Gen<'b> {
             }
             Node::Traverse(src, steps) => {
                 let o = self.expr(src);
-                self.emit(Op::Get, a, o.0, 0, Site::Steps(step_sites(steps)));
+                self.emit(Op::Get, a, o.0, 0, Site::Steps(steps.clone()));
             }
             Node::Index(ix) => {
                 let (l, k) = self.operands2(&ix.collection, &ix.key);
@@ -584,7 +574,7 @@ impl<'b> Gen<'b> {
                             Node::Local(i) => self.local(*i),
                             _ => return None,
                         };
-                        Some(DependencySite { root, steps: step_sites(&d.steps) })
+                        Some(DependencySite { root, steps: d.steps.clone() })
                     })
                     .collect();
                 TryArgSite { block: self.block(&arg.node), deps, start: arg.start, span: arg.span }
@@ -620,32 +610,16 @@ impl<'b> Gen<'b> {
             return;
         }
         let sig = funcs.signature(c.func);
-        let nparams = sig.params.len();
-        if c.args.len() < nparams {
-            let qual = if sig.var_param.is_some() { " at least" } else { "" };
-            let d = Diagnostic::error(
-                "Not enough function arguments",
-                format!(
-                    "Function {} expects{qual} {nparams} argument(s). Missing value for {}.",
-                    go_quote(&c.name),
-                    go_quote(&sig.params[c.args.len()].name)
-                ),
-                Some(c.close_paren),
-            );
-            self.fail(a, d);
-            return;
-        }
-        if sig.var_param.is_none() && c.args.len() > nparams {
-            let d = Diagnostic::error(
-                "Too many function arguments",
-                format!("Function {} expects only {nparams} argument(s).", go_quote(&c.name)),
-                Some(c.args[nparams].start),
-            );
-            self.fail(a, d);
+        if let Some((summary, detail, at)) = sig.arity_error(&c.name, c.args.len()) {
+            let subject = match at {
+                ArityAt::CloseParen => c.close_paren,
+                ArityAt::Argument(i) => c.args[i].start,
+            };
+            self.fail(a, Diagnostic::error(summary, detail, Some(subject)));
             return;
         }
         let params: Vec<bool> = (0..c.args.len())
-            .map(|i| sig.params.get(i).or(sig.var_param.as_ref()).is_some_and(|p| !p.ty.is_dynamic()))
+            .map(|i| sig.param_for(i).is_some_and(|p| !p.ty.is_dynamic()))
             .collect();
         let invariant = |n: &Node| match n {
             Node::Const(_) | Node::Global(..) => true,

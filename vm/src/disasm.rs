@@ -5,6 +5,7 @@
 //! operand`). Blocks precede the instruction that runs them.
 
 use crate::opcodes::{Block, Instr, Op};
+use crate::ir::Step;
 use crate::program::*;
 use runtime::Value;
 use std::fmt::Write as _;
@@ -56,15 +57,15 @@ fn value_text(v: &Value) -> String {
     }
 }
 
-fn steps_text(steps: &[StepSite]) -> String {
+fn steps_text(steps: &[Step]) -> String {
     let mut s = String::new();
     for step in steps {
         match step {
-            StepSite::Attr(name, _, _) => {
+            Step::Attr(name, _, _) => {
                 s.push('.');
                 s.push_str(name);
             }
-            StepSite::Index(k, _) => {
+            Step::Index(k, _) => {
                 s.push('[');
                 s.push_str(&value_text(k));
                 s.push(']');

@@ -2,6 +2,7 @@
 //! Calls resolve to an index at compile time; the VM converts arguments to
 //! the parameter types and reports errors the way `hclsyntax` does.
 
+use runtime::strings::go_quote;
 use runtime::{Type, Value};
 
 /// One declared parameter of a function.
@@ -17,6 +18,53 @@ pub struct Param {
 pub struct Signature {
     pub params: Vec<Param>,
     pub var_param: Option<Param>,
+}
+
+impl Signature {
+    /// The parameter argument `i` binds to.
+    pub fn param_for(&self, i: usize) -> Option<&Param> {
+        self.params.get(i).or(self.var_param.as_ref())
+    }
+
+    /// hcl's diagnostic when function `name` gets `n` arguments it cannot
+    /// take: summary, detail, and where it points.
+    pub fn arity_error(&self, name: &str, n: usize) -> Option<(&'static str, String, ArityAt)> {
+        let nparams = self.params.len();
+        if n < nparams {
+            let qual = if self.var_param.is_some() { " at least" } else { "" };
+            let detail = format!(
+                "Function {} expects{qual} {nparams} argument(s). Missing value for {}.",
+                go_quote(name),
+                go_quote(&self.params[n].name)
+            );
+            return Some(("Not enough function arguments", detail, ArityAt::CloseParen));
+        }
+        if self.var_param.is_none() && n > nparams {
+            let detail = format!("Function {} expects only {nparams} argument(s).", go_quote(name));
+            return Some(("Too many function arguments", detail, ArityAt::Argument(nparams)));
+        }
+        None
+    }
+}
+
+/// Where an arity diagnostic points.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArityAt {
+    /// The closing parenthesis (arguments missing).
+    CloseParen,
+    /// The start of the first argument too many.
+    Argument(usize),
+}
+
+/// Argument `v` converted to `param`'s type: `Ok(None)` when it already is
+/// of that type (no copy), the conversion error's detail otherwise.
+pub fn convert_argument(param: &Param, v: &Value) -> Result<Option<Value>, String> {
+    if runtime::convert::converts_to_itself(v, &param.ty) {
+        return Ok(None);
+    }
+    runtime::convert::convert_changed(v, &param.ty)
+        .map(Some)
+        .map_err(|e| format!("Invalid value for {} parameter: {e}.", go_quote(&param.name)))
 }
 
 /// Where a call diagnostic goes (hcl's choice of subject).
@@ -97,7 +145,7 @@ impl FunctionTable for NamesOnly {
         Err(CallError {
             site: ErrorSite::CallStart,
             summary: "Error in function call".into(),
-            detail: format!("Call to function {} failed: not implemented in this build.", runtime::strings::go_quote(name)),
+            detail: format!("Call to function {} failed: not implemented in this build.", go_quote(name)),
         })
     }
 }

@@ -4,11 +4,11 @@
 //! `Value(ctx)`) produces. Structured instructions run their sub-blocks
 //! the way hcl evaluates subexpressions (see [`crate::opcodes`]).
 
-use crate::func::ErrorSite;
+use crate::func::{convert_argument, ArityAt, ErrorSite};
+use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
 use crate::ops::Blame;
-use runtime::convert::convert;
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, LineIndex, Span, Type, Value};
 
@@ -614,17 +614,17 @@ impl<'a> Machine<'a> {
         })
     }
 
-    fn traverse(&mut self, mut v: Value, steps: &[StepSite]) -> Value {
+    fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
         for step in steps {
             let r = match step {
-                StepSite::Attr(name, _, _) => crate::ops::get_attr(&v, name),
-                StepSite::Index(key, _) => crate::ops::index(&v, key),
+                Step::Attr(name, _, _) => crate::ops::get_attr(&v, name),
+                Step::Index(key, _) => crate::ops::index(&v, key),
             };
             match r {
                 Ok(next) => v = next,
                 Err(e) => {
                     let span = match step {
-                        StepSite::Attr(_, s, _) | StepSite::Index(_, s) => *s,
+                        Step::Attr(_, s, _) | Step::Index(_, s) => *s,
                     };
                     return self.op_result(Err(e), |_| Some(span));
                 }
@@ -1010,21 +1010,14 @@ impl<'a> Machine<'a> {
     /// parameter's type, reporting a failed conversion at the argument.
     fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
         let Some(funcs) = self.prog.funcs.as_deref() else { return };
-        let sig = funcs.signature(c.func);
-        let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { return };
+        let Some(param) = funcs.signature(c.func).param_for(i) else { return };
         let Some(v) = self.regs.get(usize::from(r)) else { return };
-        if param.ty.is_dynamic() || (v.is_known() && !v.is_null() && (v.has_type(&param.ty) || is_identity_conversion(v, &param.ty))) {
-            return;
-        }
-        match convert(v, &param.ty) {
-            Ok(conv) => self.set(r, conv),
-            Err(e) => {
+        match convert_argument(param, v) {
+            Ok(None) => {}
+            Ok(Some(conv)) => self.set(r, conv),
+            Err(detail) => {
                 let start = c.args.get(i).map(|a| a.start).unwrap_or_default();
-                self.push(err(
-                    "Invalid function argument",
-                    format!("Invalid value for {} parameter: {e}.", go_quote(&param.name)),
-                    start,
-                ));
+                self.push(err("Invalid function argument", detail, start));
             }
         }
     }
@@ -1037,7 +1030,7 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
-        let mut budget = self.s.limits.max_size.saturating_sub(self.s.size);
+        let budget = self.s.limits.max_size.saturating_sub(self.s.size);
         if let Some(Some((v, used))) = self.s.memos.get(usize::from(c.memo)) {
             // The same pure function on the same arguments (they read only
             // host variables and constants, which an evaluation does not
@@ -1050,11 +1043,8 @@ impl<'a> Machine<'a> {
                 return v;
             }
         }
-        let r = match self.regs.get(base..base + n) {
-            Some(args) => funcs.call(c.func, args, &mut budget),
-            None => return dynamic(),
-        };
-        let used = self.s.limits.max_size.saturating_sub(self.s.size).saturating_sub(budget);
+        let Some(args) = self.regs.get(base..base + n) else { return dynamic() };
+        let (r, used) = invoke(self.s, funcs, c.func, args);
         self.grow(used as usize);
         if let (Ok(v), Some(slot)) = (&r, self.s.memos.get_mut(usize::from(c.memo))) {
             *slot = Some((v.clone(), used));
@@ -1099,60 +1089,36 @@ impl<'a> Machine<'a> {
                 last.span
             }
         };
-        let nparams = sig.params.len();
-        if arg_count < nparams {
-            let qual = if sig.var_param.is_some() { " at least" } else { "" };
-            self.push(err(
-                "Not enough function arguments",
-                format!(
-                    "Function {} expects{qual} {nparams} argument(s). Missing value for {}.",
-                    go_quote(&c.name),
-                    go_quote(&sig.params[arg_count].name)
-                ),
-                c.close_paren,
-            ));
-            return dynamic();
-        }
-        if sig.var_param.is_none() && arg_count > nparams {
-            self.push(err(
-                "Too many function arguments",
-                format!("Function {} expects only {nparams} argument(s).", go_quote(&c.name)),
-                arg_start(nparams),
-            ));
+        if let Some((summary, detail, at)) = sig.arity_error(&c.name, arg_count) {
+            let subject = match at {
+                ArityAt::CloseParen => c.close_paren,
+                ArityAt::Argument(i) => arg_start(i),
+            };
+            self.push(err(summary, detail, subject));
             return dynamic();
         }
         let mark = self.s.diags.len();
         let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(arg_count);
         for i in 0..arg_count {
-            let Some(param) = sig.params.get(i).or(sig.var_param.as_ref()) else { break };
+            let Some(param) = sig.param_for(i) else { break };
             let v = if i < fixed {
                 self.block(&c.args[i].block)
             } else {
                 expanded.get(i - fixed).cloned().unwrap_or_else(dynamic)
             };
-            if param.ty.is_dynamic() || (v.is_known() && !v.is_null() && v.has_type(&param.ty)) {
-                vals.push(v);
-                continue;
-            }
-            let v = match convert(&v, &param.ty) {
-                Ok(v) => v,
-                Err(e) => {
-                    self.push(err(
-                        "Invalid function argument",
-                        format!("Invalid value for {} parameter: {e}.", go_quote(&param.name)),
-                        arg_start(i),
-                    ));
-                    v
+            match convert_argument(param, &v) {
+                Ok(None) => vals.push(v),
+                Ok(Some(conv)) => vals.push(conv),
+                Err(detail) => {
+                    self.push(err("Invalid function argument", detail, arg_start(i)));
+                    vals.push(v);
                 }
-            };
-            vals.push(v);
+            }
         }
         if self.errors_since(mark) {
             return dynamic();
         }
-        let mut budget = self.s.limits.max_size.saturating_sub(self.s.size);
-        let r = funcs.call(c.func, &vals, &mut budget);
-        let used = self.s.limits.max_size.saturating_sub(self.s.size).saturating_sub(budget);
+        let (r, used) = invoke(self.s, funcs, c.func, &vals);
         self.grow(used as usize);
         self.call_result(c, r, arg_start)
     }
@@ -1326,25 +1292,17 @@ impl<'a> Machine<'a> {
     }
 }
 
-/// Whether converting known, non-null `v` to `want` gives `v` itself
-/// although the types differ: a list, set or map of primitives to the
-/// same collection of the dynamic pseudo-type (cty keeps the element type
-/// then; only a null or unknown collection would take `want`'s type).
-#[inline]
-fn is_identity_conversion(v: &Value, want: &Type) -> bool {
-    let elem = |t: &Type| matches!(t, Type::String | Type::Number | Type::Bool);
-    match (v.ty(), want) {
-        (Type::List(e), Type::List(w)) | (Type::Set(e), Type::Set(w)) | (Type::Map(e), Type::Map(w)) => {
-            w.is_dynamic() && elem(&e)
-        }
-        _ => false,
-    }
+/// Calls `func`, returning its result and the size budget it used.
+fn invoke(s: &Scratch, funcs: &dyn crate::func::FunctionTable, func: u32, args: &[Value]) -> (Result<Value, crate::func::CallError>, u64) {
+    let mut budget = s.limits.max_size.saturating_sub(s.size);
+    let r = funcs.call(func, args, &mut budget);
+    (r, s.limits.max_size.saturating_sub(s.size).saturating_sub(budget))
 }
 
 /// Literal steps by reference, when none needs `hcl.Index`'s or
 /// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).
 #[inline]
-fn steps_ref<'v>(mut v: &'v Value, steps: &[StepSite]) -> Option<&'v Value> {
+fn steps_ref<'v>(mut v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
     for step in steps {
         v = step_ref(v, step)?;
     }
@@ -1352,9 +1310,9 @@ fn steps_ref<'v>(mut v: &'v Value, steps: &[StepSite]) -> Option<&'v Value> {
 }
 
 #[inline]
-fn step_ref<'v>(v: &'v Value, step: &StepSite) -> Option<&'v Value> {
+fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
     match (step, v) {
-        (StepSite::Attr(name, _, hint), Value::Object(o)) => {
+        (Step::Attr(name, _, hint), Value::Object(o)) => {
             let names = o.object_type().names();
             let guess = hint.get();
             if names.get(guess).is_some_and(|n| **n == **name) {
@@ -1364,7 +1322,7 @@ fn step_ref<'v>(v: &'v Value, step: &StepSite) -> Option<&'v Value> {
             hint.set(i);
             o.vals().get(i)
         }
-        (StepSite::Index(key, _), _) => crate::ops::index_ref(v, key),
+        (Step::Index(key, _), _) => crate::ops::index_ref(v, key),
         _ => None,
     }
 }

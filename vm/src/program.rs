@@ -4,19 +4,10 @@
 //! program at once, each with its own [`crate::Scratch`].
 
 use crate::func::FunctionTable;
-use crate::ir::{AttrHint, Node};
+use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Opnd};
 use runtime::{Diagnostic, Span, Value};
 use std::sync::{Arc, OnceLock};
-
-/// One literal traversal step of a [`Op::Get`](crate::opcodes::Op::Get).
-#[derive(Debug)]
-pub enum StepSite {
-    /// `.name`, with an inline cache of where the name was found.
-    Attr(Arc<str>, Span, AttrHint),
-    /// `[key]` with a constant key.
-    Index(Value, Span),
-}
 
 /// Where a path operand starts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +26,7 @@ pub enum PathRoot {
 pub struct PathRef {
     pub root: PathRoot,
     pub span: Span,
-    pub steps: Box<[StepSite]>,
+    pub steps: Box<[Step]>,
 }
 
 /// No diagnostics mark (the operands are read directly and cannot fail
@@ -49,7 +40,7 @@ pub enum Site {
     /// The subject of the instruction's errors (index bracket, template
     /// `%{for}` tuple).
     Span(Span),
-    Steps(Box<[StepSite]>),
+    Steps(Box<[Step]>),
     Fail(Box<Diagnostic>),
     Operator(OperatorSite),
     Call(Box<CallSite>),
@@ -173,7 +164,7 @@ pub struct SplatSite {
 #[derive(Debug)]
 pub struct DependencySite {
     pub root: Opnd,
-    pub steps: Box<[StepSite]>,
+    pub steps: Box<[Step]>,
 }
 
 #[derive(Debug)]
@@ -262,19 +253,6 @@ pub struct SourceLines {
 }
 
 impl Program {
-    /// Compiles the lowered tree `root` to bytecode.
-    pub fn new(
-        root: Node,
-        n_locals: u32,
-        var_names: Arc<[Arc<str>]>,
-        funcs: Option<Arc<dyn FunctionTable>>,
-        filename: Arc<str>,
-        src_lines: Arc<SourceLines>,
-    ) -> Program {
-        let mut file = crate::codegen::FileCode::new();
-        file.compile(&root, n_locals, var_names, funcs, filename, src_lines)
-    }
-
     /// The file's bytecode this program runs in.
     pub fn chunk(&self) -> &Chunk {
         // Always set once the file's compilation ended; an empty chunk

@@ -99,12 +99,39 @@ pub fn get_conversion_unsafe(from: &Type, to: &Type) -> Option<Conversion> {
     plan::get_conversion(from, to, true).map(Conversion::from_plan)
 }
 
+/// Whether [`convert`] gives `v` itself: `v` already has type `want`,
+/// `want` is the dynamic pseudo-type, or `v` is a known list, set or map
+/// of primitives and `want` the same collection of the dynamic
+/// pseudo-type (cty keeps the element type then; only a null or unknown
+/// collection would take `want`'s type).
+pub fn converts_to_itself(v: &Value, want: &Type) -> bool {
+    if want.is_dynamic() || v.has_type(want) {
+        return true;
+    }
+    let primitive = |e: &Type| matches!(e, Type::String | Type::Number | Type::Bool);
+    match (v, want) {
+        (Value::List(_), Type::List(w)) | (Value::Set(_), Type::Set(w)) | (Value::Map(_), Type::Map(w)) if w.is_dynamic() => {
+            match v.ty() {
+                Type::List(e) | Type::Set(e) | Type::Map(e) => primitive(&e),
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// cty `Convert`: converts `v` to type `want` (unsafe conversions allowed);
 /// when no conversion exists the error is cty's `MismatchMessage`.
 pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvError> {
-    if v.has_type(want) {
+    if converts_to_itself(v, want) {
         return Ok(v.clone());
     }
+    convert_changed(v, want)
+}
+
+/// [`convert`] for a value the caller knows does not convert to itself
+/// ([`converts_to_itself`] is false), without checking that again.
+pub fn convert_changed(v: &Value, want: &Type) -> Result<Value, ConvError> {
     // An unknown or null of dynamic type (an iterator during a `for`
     // condition's pre-check, a short-circuited call): an unsafe conversion
     // from dynamic always exists and keeps unknown/null, typed `want`.

@@ -476,11 +476,6 @@ impl FunctionTable {
         let Some(p) = sig.param_for(i) else {
             return Ok(v.clone());
         };
-        // Conversion to the dynamic type or to the value's own type is the
-        // identity; skip the conversion planner.
-        if p.ty.is_dynamic() || v.has_type(&p.ty) {
-            return Ok(v.clone());
-        }
         convert(v, &p.ty).map_err(|e| CallError {
             arg_index: Some(i),
             site: ErrorSite::Argument(i),
