@@ -135,3 +135,49 @@ fn loops_whose_body_needs_no_code_still_count_steps() {
         assert!(!failed, "{src:.40}: {diags:?}");
     }
 }
+
+/// Once the step budget runs out, a `for` whose last iteration could not be
+/// charged used to end with the elements collected so far, and the rest of
+/// the block ran on that partial tuple: indexing it reported a spurious
+/// "Invalid index" before "Evaluation limit exceeded". With any budget, the
+/// diagnostics must be either none or only the limit.
+#[test]
+fn no_spurious_diagnostics_after_the_step_limit() {
+    let src = "[for i in [1, 2, 3] : i][2]";
+    let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).unwrap();
+    let mut bad = Vec::new();
+    for max_steps in 0..64 {
+        let mut scratch = Scratch::with_limits(Limits { max_steps, ..Limits::default() });
+        let _ = evaluate(&program, &Vars::default(), &mut scratch);
+        let summaries: Vec<String> = scratch.diags().iter().map(|d| d.summary.clone()).collect();
+        if !(summaries.is_empty() || summaries == ["Evaluation limit exceeded"]) {
+            bad.push(format!("max_steps {max_steps}: {summaries:?}"));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// A memoized call (pure function, loop-invariant arguments, in a loop
+/// body) used to be charged to the size budget only on its first run. The
+/// same loop with an argument that merely looks loop-variant
+/// (`1000 + i * 0`, not memoized, as every call was in the tree evaluator)
+/// runs out of budget: `range` then fails on each remaining iteration.
+/// Memoization should not change what an evaluation reports.
+#[test]
+fn memoized_calls_are_charged_like_calls() {
+    let run = |src: &str, max_size: u64| -> Vec<String> {
+        let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).unwrap();
+        let mut scratch = Scratch::with_limits(Limits { max_size, ..Limits::default() });
+        let _ = evaluate(&program, &Vars::default(), &mut scratch);
+        scratch.diags().iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect()
+    };
+    let mut bad = Vec::new();
+    for max_size in [1u64 << 16, 1 << 18, 1 << 20, 1 << 22] {
+        let memoized = run("[for i in range(100) : range(1000)]", max_size);
+        let called = run("[for i in range(100) : range(1000 + i * 0)]", max_size);
+        if memoized != called {
+            bad.push(format!("max_size {max_size}: memoized {} diagnostics, called {}: {:?}", memoized.len(), called.len(), called.first()));
+        }
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

@@ -303,6 +303,22 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id":"try-expand-11","mode":"expr","src":"can(l...)","vars":{"l":[]}}"###,
         r###"{"id":"try-expand-11","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Not enough function arguments","detail":"Function \"can\" expects 1 argument(s). Missing value for \"expression\".","subject":{"start":{"line":1,"column":9,"byte":8},"end":{"line":1,"column":10,"byte":9}}}]}"###,
     ),
+    // An operand that reported an error but kept a known value (a template
+    // with a null interpolation yields the text built so far) makes hcl's
+    // operators give an unknown result, so the conditional reports nothing
+    // more.
+    (
+        r###"{"id":"fast-eq-after-error","mode":"expr","src":"(\"a${null}\" == \"a\") ? undefined_t : 1"}"###,
+        r###"{"id":"fast-eq-after-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid template interpolation value","detail":"The expression result is null. Cannot include a null value in a string template.","subject":{"start":{"line":1,"column":6,"byte":5},"end":{"line":1,"column":10,"byte":9}}}]}"###,
+    ),
+    (
+        r###"{"id":"fast-add-after-error","mode":"expr","src":"({a = 1}[\"a${null}\"] + 1 == 2) ? undefined_t : 1"}"###,
+        r###"{"id":"fast-add-after-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid template interpolation value","detail":"The expression result is null. Cannot include a null value in a string template.","subject":{"start":{"line":1,"column":14,"byte":13},"end":{"line":1,"column":18,"byte":17}}}]}"###,
+    ),
+    (
+        r###"{"id":"fast-and-after-error","mode":"expr","src":"({a = true}[\"a${null}\"] && true) ? undefined_t : 1"}"###,
+        r###"{"id":"fast-and-after-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid template interpolation value","detail":"The expression result is null. Cannot include a null value in a string template.","subject":{"start":{"line":1,"column":17,"byte":16},"end":{"line":1,"column":21,"byte":20}}}]}"###,
+    ),
 ];
 
 #[test]
