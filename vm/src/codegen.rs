@@ -388,17 +388,17 @@ impl<'b> Gen<'b> {
                 let op = match b.op {
                     BinOp::Or => Op::Or,
                     BinOp::And => Op::And,
-                    BinOp::Equal => Op::Eq,
-                    BinOp::NotEqual => Op::Ne,
-                    BinOp::GreaterThan => Op::Gt,
-                    BinOp::GreaterThanOrEqual => Op::Ge,
-                    BinOp::LessThan => Op::Lt,
-                    BinOp::LessThanOrEqual => Op::Le,
+                    BinOp::Eq => Op::Eq,
+                    BinOp::NotEq => Op::Ne,
+                    BinOp::Gt => Op::Gt,
+                    BinOp::Ge => Op::Ge,
+                    BinOp::Lt => Op::Lt,
+                    BinOp::Le => Op::Le,
                     BinOp::Add => Op::Add,
-                    BinOp::Subtract => Op::Sub,
-                    BinOp::Multiply => Op::Mul,
-                    BinOp::Divide => Op::Div,
-                    BinOp::Modulo => Op::Mod,
+                    BinOp::Sub => Op::Sub,
+                    BinOp::Mul => Op::Mul,
+                    BinOp::Div => Op::Div,
+                    BinOp::Mod => Op::Mod,
                 };
                 let site = OperatorSite { mark, lhs: b.lhs_span, rhs: b.rhs_span, span: b.span };
                 self.emit(op, a, l.0, r.0, Site::Operator(site));
@@ -407,7 +407,7 @@ impl<'b> Gen<'b> {
                 let mark = self.mark_unless(is_direct(&u.operand));
                 let o = self.expr(&u.operand);
                 let op = match u.op {
-                    UnOp::Negate => Op::Neg,
+                    UnOp::Neg => Op::Neg,
                     UnOp::Not => Op::Not,
                 };
                 let site = OperatorSite { mark, lhs: u.operand_span, rhs: Span::default(), span: u.span };

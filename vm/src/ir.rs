@@ -8,29 +8,8 @@
 use runtime::{Diagnostic, Span, Value};
 use std::sync::Arc;
 
-/// Operators, with the parameter and result types of cty's operator functions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOp {
-    Or,
-    And,
-    Equal,
-    NotEqual,
-    GreaterThan,
-    GreaterThanOrEqual,
-    LessThan,
-    LessThanOrEqual,
-    Add,
-    Subtract,
-    Multiply,
-    Divide,
-    Modulo,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
-    Negate,
-    Not,
-}
+/// Operators are `vm::ops`'s: what they do to values is defined there.
+pub use crate::ops::{BinaryOp as BinOp, UnaryOp as UnOp};
 
 /// One literal traversal step.
 #[derive(Clone, Debug)]

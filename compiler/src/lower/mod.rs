@@ -241,17 +241,17 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 let op = match b.op {
                     BinaryOp::Or => BinOp::Or,
                     BinaryOp::And => BinOp::And,
-                    BinaryOp::Equal => BinOp::Equal,
-                    BinaryOp::NotEqual => BinOp::NotEqual,
-                    BinaryOp::GreaterThan => BinOp::GreaterThan,
-                    BinaryOp::GreaterThanOrEqual => BinOp::GreaterThanOrEqual,
-                    BinaryOp::LessThan => BinOp::LessThan,
-                    BinaryOp::LessThanOrEqual => BinOp::LessThanOrEqual,
+                    BinaryOp::Equal => BinOp::Eq,
+                    BinaryOp::NotEqual => BinOp::NotEq,
+                    BinaryOp::GreaterThan => BinOp::Gt,
+                    BinaryOp::GreaterThanOrEqual => BinOp::Ge,
+                    BinaryOp::LessThan => BinOp::Lt,
+                    BinaryOp::LessThanOrEqual => BinOp::Le,
                     BinaryOp::Add => BinOp::Add,
-                    BinaryOp::Subtract => BinOp::Subtract,
-                    BinaryOp::Multiply => BinOp::Multiply,
-                    BinaryOp::Divide => BinOp::Divide,
-                    BinaryOp::Modulo => BinOp::Modulo,
+                    BinaryOp::Subtract => BinOp::Sub,
+                    BinaryOp::Multiply => BinOp::Mul,
+                    BinaryOp::Divide => BinOp::Div,
+                    BinaryOp::Modulo => BinOp::Mod,
                 };
                 fold(Node::Binary(Box::new(BinaryNode {
                     op,
@@ -264,7 +264,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
             ExprKind::Unary(u) => {
                 let op = match u.op {
-                    UnaryOp::Negate => UnOp::Negate,
+                    UnaryOp::Negate => UnOp::Neg,
                     UnaryOp::Not => UnOp::Not,
                 };
                 fold(Node::Unary(Box::new(UnaryNode { op, operand: self.lower(u.operand), operand_span: u.operand.span, span: e.span })))
