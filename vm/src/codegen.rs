@@ -582,10 +582,7 @@ impl<'b> Gen<'b> {
             .collect();
         TrySite {
             args,
-            name: t.name.clone(),
-            span: t.span,
-            start: t.start,
-            close_paren: t.close_paren,
+            spans: t.spans.clone(),
             arity_error: t.arity_error.clone(),
             expand_final: t.expand_final,
         }
@@ -610,9 +607,9 @@ impl<'b> Gen<'b> {
             return;
         }
         let sig = funcs.signature(c.func);
-        if let Some((summary, detail, at)) = sig.arity_error(&c.name, c.args.len()) {
+        if let Some((summary, detail, at)) = sig.arity_error(&c.spans.name, c.args.len()) {
             let subject = match at {
-                ArityAt::CloseParen => c.close_paren,
+                ArityAt::CloseParen => c.spans.close_paren,
                 ArityAt::Argument(i) => c.args[i].start,
             };
             self.fail(a, Diagnostic::error(summary, detail, Some(subject)));
@@ -666,13 +663,10 @@ impl<'b> Gen<'b> {
     fn call_site(&self, c: &CallNode, args: Box<[CallArgSite]>, mark: u16) -> CallSite {
         CallSite {
             func: c.func,
-            name: c.name.clone(),
+            spans: c.spans.clone(),
             args,
             mark,
             memo: NO_MARK,
-            span: c.span,
-            start: c.start,
-            close_paren: c.close_paren,
         }
     }
 }

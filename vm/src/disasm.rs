@@ -122,10 +122,10 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         (Op::Get, Site::Steps(steps)) => format!("{a} {b:?}{}", steps_text(steps)),
         (Op::Neg | Op::Not, Site::Operator(s)) => format!("{a} {b:?}{}", mark_text(s.mark)),
         (Op::Tuple, _) => format!("{a} R{}..R{}", ins.b, u32::from(ins.b) + u32::from(ins.c)),
-        (Op::ArgConv, Site::Call(cs)) => format!("{} param {} of {}", reg(ins.b), ins.c, cs.name),
+        (Op::ArgConv, Site::Call(cs)) => format!("{} param {} of {}", reg(ins.b), ins.c, cs.spans.name),
         (Op::Call, Site::Call(cs)) => format!(
             "{a} {}#{} R{}..R{}{}{}",
-            cs.name,
+            cs.spans.name,
             cs.func,
             ins.b,
             u32::from(ins.b) + u32::from(ins.c),
@@ -134,7 +134,7 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         ),
         (Op::CallExpand, Site::Call(cs)) => format!(
             "{a} {}#{} ({})...",
-            cs.name,
+            cs.spans.name,
             cs.func,
             cs.args.iter().map(|x| block_text(&x.block)).collect::<Vec<_>>().join(", ")
         ),

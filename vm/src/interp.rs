@@ -1058,9 +1058,9 @@ impl<'a> Machine<'a> {
             Err(e) => {
                 let subject = match e.site {
                     ErrorSite::Argument(i) => arg_start(i),
-                    ErrorSite::WholeCall => c.span,
-                    ErrorSite::CallStart => c.start,
-                    ErrorSite::CloseParen => c.close_paren,
+                    ErrorSite::WholeCall => c.spans.span,
+                    ErrorSite::CallStart => c.spans.start,
+                    ErrorSite::CloseParen => c.spans.close_paren,
                 };
                 self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
                 dynamic()
@@ -1089,9 +1089,9 @@ impl<'a> Machine<'a> {
                 last.span
             }
         };
-        if let Some((summary, detail, at)) = sig.arity_error(&c.name, arg_count) {
+        if let Some((summary, detail, at)) = sig.arity_error(&c.spans.name, arg_count) {
             let subject = match at {
-                ArityAt::CloseParen => c.close_paren,
+                ArityAt::CloseParen => c.spans.close_paren,
                 ArityAt::Argument(i) => arg_start(i),
             };
             self.push(err(summary, detail, subject));
@@ -1199,7 +1199,7 @@ impl<'a> Machine<'a> {
         };
         let fixed = if expanded.is_some() { &t.args[..t.args.len().saturating_sub(1)] } else { &t.args[..] };
         if fixed.is_empty() && expanded.as_ref().is_some_and(|e| e.is_empty()) {
-            self.push(err("Error in function call", "Call to function \"try\" failed: at least one argument is required.", t.start));
+            self.push(err("Error in function call", "Call to function \"try\" failed: at least one argument is required.", t.spans.start));
             return dynamic();
         }
         let mut failures: Vec<Diagnostic> = Vec::new();
@@ -1243,7 +1243,7 @@ impl<'a> Machine<'a> {
             }
         }
         msg.push_str("\nAt least one expression must produce a successful result");
-        self.push(err("Error in function call", format!("Call to function {} failed: {msg}.", go_quote(&t.name)), t.start));
+        self.push(err("Error in function call", format!("Call to function {} failed: {msg}.", go_quote(&t.spans.name)), t.spans.start));
         dynamic()
     }
 
@@ -1263,14 +1263,14 @@ impl<'a> Machine<'a> {
                 self.push(err(
                     "Not enough function arguments",
                     "Function \"can\" expects 1 argument(s). Missing value for \"expression\".",
-                    t.close_paren,
+                    t.spans.close_paren,
                 ));
                 return dynamic();
             }
             if count > 1 {
                 let subject = match fixed.get(1) {
                     Some(a) => a.start,
-                    None => t.args.last().map(|a| a.span).unwrap_or(t.span),
+                    None => t.args.last().map(|a| a.span).unwrap_or(t.spans.span),
                 };
                 self.push(err("Too many function arguments", "Function \"can\" expects only 1 argument(s).", subject));
                 return dynamic();

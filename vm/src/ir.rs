@@ -164,9 +164,15 @@ pub struct CallArg {
 #[derive(Clone, Debug)]
 pub struct CallNode {
     pub func: u32,
-    pub name: Arc<str>,
+    pub spans: CallSpans,
     pub args: Box<[CallArg]>,
     pub expand_final: bool,
+}
+
+/// A call's name and the ranges its diagnostics point at.
+#[derive(Clone, Debug)]
+pub struct CallSpans {
+    pub name: Arc<str>,
     /// Name through closing parenthesis.
     pub span: Span,
     /// Name through opening parenthesis.
@@ -194,10 +200,7 @@ pub struct TryArg {
 #[derive(Clone, Debug)]
 pub struct TryNode {
     pub args: Box<[TryArg]>,
-    pub name: Arc<str>,
-    pub span: Span,
-    pub start: Span,
-    pub close_paren: Span,
+    pub spans: CallSpans,
     /// Wrong argument count, found at compile time (without `...`).
     pub arity_error: Option<Box<Diagnostic>>,
     /// The last argument is expanded (`try(list...)`): its elements become

@@ -4,7 +4,7 @@
 //! program at once, each with its own [`crate::Scratch`].
 
 use crate::func::FunctionTable;
-use crate::ir::Step;
+use crate::ir::{CallSpans, Step};
 use crate::opcodes::{Block, Instr, Opnd};
 use runtime::{Diagnostic, Span, Value};
 use std::sync::{Arc, OnceLock};
@@ -79,7 +79,7 @@ pub struct CallArgSite {
 #[derive(Debug)]
 pub struct CallSite {
     pub func: u32,
-    pub name: Arc<str>,
+    pub spans: CallSpans,
     pub args: Box<[CallArgSite]>,
     /// Mark set before the arguments (linear calls).
     pub mark: u16,
@@ -87,9 +87,6 @@ pub struct CallSite {
     /// loop ([`NO_MARK`]: none): its first successful result is reused for
     /// the rest of the evaluation.
     pub memo: u16,
-    pub span: Span,
-    pub start: Span,
-    pub close_paren: Span,
 }
 
 #[derive(Debug)]
@@ -178,10 +175,7 @@ pub struct TryArgSite {
 #[derive(Debug)]
 pub struct TrySite {
     pub args: Box<[TryArgSite]>,
-    pub name: Arc<str>,
-    pub span: Span,
-    pub start: Span,
-    pub close_paren: Span,
+    pub spans: CallSpans,
     pub arity_error: Option<Box<Diagnostic>>,
     pub expand_final: bool,
 }

@@ -358,12 +358,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             .collect();
         Node::Call(Box::new(CallNode {
             func: id,
-            name: Arc::from(name),
+            spans: CallSpans { name: Arc::from(name), span, start, close_paren: c.close_paren_span },
             args,
             expand_final: c.expand_final,
-            span,
-            start,
-            close_paren: c.close_paren_span,
         }))
     }
 
@@ -402,10 +399,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         };
         let node = Box::new(TryNode {
             args: args.into(),
-            name: Arc::from(name),
-            span,
-            start,
-            close_paren: c.close_paren_span,
+            spans: CallSpans { name: Arc::from(name), span, start, close_paren: c.close_paren_span },
             arity_error,
             expand_final: c.expand_final,
         });
