@@ -22,6 +22,7 @@ pub struct Signature {
 
 impl Signature {
     /// The parameter argument `i` binds to.
+    #[inline]
     pub fn param_for(&self, i: usize) -> Option<&Param> {
         self.params.get(i).or(self.var_param.as_ref())
     }
@@ -58,6 +59,7 @@ pub enum ArityAt {
 
 /// Argument `v` converted to `param`'s type: `Ok(None)` when it already is
 /// of that type (no copy), the conversion error's detail otherwise.
+#[inline]
 pub fn convert_argument(param: &Param, v: &Value) -> Result<Option<Value>, String> {
     if runtime::convert::converts_to_itself(v, &param.ty) {
         return Ok(None);

@@ -104,6 +104,7 @@ pub fn get_conversion_unsafe(from: &Type, to: &Type) -> Option<Conversion> {
 /// of primitives and `want` the same collection of the dynamic
 /// pseudo-type (cty keeps the element type then; only a null or unknown
 /// collection would take `want`'s type).
+#[inline]
 pub fn converts_to_itself(v: &Value, want: &Type) -> bool {
     if want.is_dynamic() || v.has_type(want) {
         return true;
