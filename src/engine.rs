@@ -197,6 +197,16 @@ impl CompiledBody {
         out
     }
 
+    /// The attribute names its programs' steps look up (they share one
+    /// chunk: see `vm::Chunk::attr_names`).
+    pub fn attr_names(&self) -> &runtime::AttrNames {
+        static NONE: std::sync::OnceLock<runtime::AttrNames> = std::sync::OnceLock::new();
+        match self.programs().first() {
+            Some(p) => p.chunk().attr_names(),
+            None => NONE.get_or_init(runtime::AttrNames::new),
+        }
+    }
+
     /// The programs of [`CompiledBody::programs`], owned.
     pub fn into_programs(self) -> Vec<Program> {
         let mut out = Vec::new();

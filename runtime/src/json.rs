@@ -10,7 +10,10 @@
 //! * **Typed decoding** (`ctyjson.Unmarshal` against a type), including the
 //!   `{"type": T, "value": V}` form, and decoding of result-encoded values.
 
+use crate::names::AttrNames;
 use crate::number::{Number, NumberError};
+use crate::strings::normalize_nfc;
+use std::sync::Arc;
 use crate::strings::write_json_string;
 use crate::types::Type;
 use crate::value::{Value, MAX_NESTING};
@@ -242,10 +245,17 @@ fn parse_number(text: &str, path: &str) -> Result<Number, JsonError> {
 /// `ctyjson.ImpliedType` + `Unmarshal`: decodes plain JSON with implied
 /// types (objects → object, arrays → tuple, `null` → null of dynamic type).
 pub fn value_from_json_implied(j: &J) -> Result<Value, JsonError> {
-    implied(j, 0, &mut String::new())
+    implied(j, 0, &mut String::new(), None)
 }
 
-fn implied(j: &J, depth: usize, path: &mut String) -> Result<Value, JsonError> {
+/// [`value_from_json_implied`] whose object attribute names are taken from
+/// `names` when it has them (a program's names: its attribute steps then
+/// find them by pointer, see [`AttrNames`]).
+pub fn value_from_json_implied_with(j: &J, names: &AttrNames) -> Result<Value, JsonError> {
+    implied(j, 0, &mut String::new(), Some(names))
+}
+
+fn implied(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>) -> Result<Value, JsonError> {
     if depth > MAX_NESTING {
         return Err(err(path, "value is nested too deeply"));
     }
@@ -259,21 +269,25 @@ fn implied(j: &J, depth: usize, path: &mut String) -> Result<Value, JsonError> {
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                elems.push(implied(item, depth + 1, path)?);
+                elems.push(implied(item, depth + 1, path, names)?);
                 path.truncate(len);
             }
             Value::tuple(elems)
         }
         J::Object(map) => {
-            let mut attrs = Vec::with_capacity(map.len());
+            let mut attrs: Vec<(Arc<str>, Value)> = Vec::with_capacity(map.len());
             for (k, item) in map {
                 let len = path.len();
                 path.push('.');
                 path.push_str(k);
-                attrs.push((k.as_str(), implied(item, depth + 1, path)?));
+                let name = match names.and_then(|n| n.get(k)) {
+                    Some(shared) => shared.clone(),
+                    None => Arc::from(normalize_nfc(k).as_ref()),
+                };
+                attrs.push((name, implied(item, depth + 1, path, names)?));
                 path.truncate(len);
             }
-            Value::object(attrs)
+            Value::object_from_pairs(attrs)
         }
     })
 }
@@ -295,6 +309,16 @@ pub fn value_from_result_json(j: &J, ty: &Type) -> Result<Value, JsonError> {
 /// The case-file shorthand: `{"type": T, "value": V}` (exactly those two
 /// keys) is typed, anything else is decoded with implied types.
 pub fn value_from_case_var(j: &J) -> Result<Value, JsonError> {
+    case_var(j, None)
+}
+
+/// [`value_from_case_var`] with implied-type objects named from `names`
+/// (see [`value_from_json_implied_with`]).
+pub fn value_from_case_var_with(j: &J, names: &AttrNames) -> Result<Value, JsonError> {
+    case_var(j, Some(names))
+}
+
+fn case_var(j: &J, names: Option<&AttrNames>) -> Result<Value, JsonError> {
     if let J::Object(map) = j {
         if map.len() == 2 {
             if let (Some(t), Some(v)) = (map.get("type"), map.get("value")) {
@@ -303,7 +327,7 @@ pub fn value_from_case_var(j: &J) -> Result<Value, JsonError> {
             }
         }
     }
-    value_from_json_implied(j)
+    implied(j, 0, &mut String::new(), names)
 }
 
 fn typed(
@@ -480,6 +504,30 @@ mod tests {
 
     fn parse(s: &str) -> J {
         serde_json::from_str(s).unwrap()
+    }
+
+    #[test]
+    fn implied_objects_take_the_shared_names() {
+        let mut names = AttrNames::new();
+        let user = names.intern("user");
+        let role = names.intern("role");
+        let j = parse(r#"{"user":{"role":"admin","other":1},"tags":[{"role":"x"}]}"#);
+        let shared = value_from_json_implied_with(&j, &names).unwrap();
+        let plain = value_from_json_implied(&j).unwrap();
+        assert_eq!(shared.ty(), plain.ty());
+        assert!(shared.raw_equals(&plain));
+        let Value::Object(o) = &shared else { panic!("not an object: {shared:?}") };
+        let ns = o.object_type().names();
+        let user_at = ns.iter().position(|n| &**n == "user").unwrap();
+        assert!(Arc::ptr_eq(&ns[user_at], &user));
+        assert!(!Arc::ptr_eq(&ns[1 - user_at], &user));
+        let Value::Object(inner) = &o.vals()[user_at] else { panic!("user is not an object") };
+        let role_at = inner.object_type().names().iter().position(|n| &**n == "role").unwrap();
+        assert!(Arc::ptr_eq(&inner.object_type().names()[role_at], &role));
+        // The typed shorthand keeps its own names; plain values still share.
+        let case = value_from_case_var_with(&parse(r#"{"role":"y"}"#), &names).unwrap();
+        let Value::Object(c) = &case else { panic!("not an object") };
+        assert!(Arc::ptr_eq(&c.object_type().names()[0], &role));
     }
 
     #[test]

@@ -10,9 +10,11 @@ pub mod value;
 pub mod convert;
 pub mod unify;
 pub mod json;
+pub mod names;
 pub mod func;
 
 pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span};
+pub use names::AttrNames;
 pub use number::Number;
 pub use types::{ObjectType, TupleType, Type};
 pub use value::{OpError, Str, TraversalError, Tri, Value, ValueError};

@@ -91,6 +91,29 @@ enum Code {
     Body(BodyPlan),
 }
 
+impl Compiled {
+    /// The attribute names the program's steps look up; variables decoded
+    /// from JSON name their objects' attributes with these strings, which
+    /// the steps then recognize by pointer.
+    fn attr_names(&self) -> &runtime::AttrNames {
+        static NONE: std::sync::OnceLock<runtime::AttrNames> = std::sync::OnceLock::new();
+        match &self.code {
+            Code::Single(p) => p.chunk().attr_names(),
+            Code::Body(b) => match b.first_program() {
+                Some(p) => p.chunk().attr_names(),
+                None => NONE.get_or_init(runtime::AttrNames::new),
+            },
+        }
+    }
+}
+
+impl BodyPlan {
+    /// Any program of the body: all share the file's chunk.
+    fn first_program(&self) -> Option<&Program> {
+        self.attrs.first().map(|(_, p)| p).or_else(|| self.blocks.iter().find_map(|(_, b)| b.first_program()))
+    }
+}
+
 struct BodyPlan {
     attrs: Vec<(Arc<AttrInfo>, Program)>,
     blocks: Vec<(Arc<BlockInfo>, BodyPlan)>,
@@ -296,7 +319,7 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate_json(&self, vars: &serde_json::Value) -> Result<Evaluation, Error> {
-        Ok(self.evaluate(&Variables::from_json_with(vars, Some(&self.var_names), false)?))
+        Ok(self.evaluate(&Variables::from_json_with(vars, Some((&self.var_names, self.attr_names())), false)?))
     }
 
     /// Like [`Compiled::evaluate_json`] from JSON text. With `typed`, a
@@ -312,7 +335,7 @@ impl Compiled {
     /// ```
     pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation, Error> {
         let json = parse_json_object_text(vars)?;
-        Ok(self.evaluate(&Variables::from_json_with(&json, Some(&self.var_names), typed)?))
+        Ok(self.evaluate(&Variables::from_json_with(&json, Some((&self.var_names, self.attr_names())), typed)?))
     }
 
     /// [`Compiled::evaluate_json_str`] followed by the result encoding of
@@ -324,7 +347,7 @@ impl Compiled {
     /// program at once do not contend on those counters (`hclvm batch`).
     pub(crate) fn write_json_str_result(&self, vars: &str, typed: bool, out: &mut String) -> Result<bool, Error> {
         let json = parse_json_object_text(vars)?;
-        let vars = Variables::from_json_with(&json, Some(&self.var_names), typed)?;
+        let vars = Variables::from_json_with(&json, Some((&self.var_names, self.attr_names())), typed)?;
         drop(json);
         let (slots, complete) = self.bind(&vars);
         if !complete {

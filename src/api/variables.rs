@@ -2,7 +2,7 @@
 
 use super::Error;
 use crate::conformance::parse_json;
-use runtime::json::{value_from_case_var, value_from_json_implied};
+use runtime::json::{value_from_case_var, value_from_case_var_with, value_from_json_implied, value_from_json_implied_with};
 use runtime::Value;
 use serde_json::Value as Json;
 
@@ -151,7 +151,17 @@ impl Variables {
     /// whose names it lists (sorted), skipping the cost of the rest: those
     /// are kept as names only (a dynamic null), which is all an evaluation
     /// needs of a variable it never reads (a "Did you mean" candidate).
-    pub(crate) fn from_json_with(json: &Json, only: Option<&[String]>, typed: bool) -> Result<Variables, Error> {
+    /// `only` also gives the program's attribute names, which objects are
+    /// named with (see `runtime::AttrNames`).
+    pub(crate) fn from_json_with(
+        json: &Json,
+        only: Option<(&[String], &runtime::AttrNames)>,
+        typed: bool,
+    ) -> Result<Variables, Error> {
+        let (only, attr_names) = match only {
+            Some((names, attrs)) => (Some(names), Some(attrs)),
+            None => (None, None),
+        };
         let Json::Object(members) = json else {
             return Err(Error::Variables(format!("variables must be a JSON object, not {}", json_kind(json))));
         };
@@ -161,7 +171,12 @@ impl Variables {
                 entries.push((name.clone(), Value::null(runtime::Type::Dynamic)));
                 continue;
             }
-            let value = if typed { value_from_case_var(raw) } else { value_from_json_implied(raw) };
+            let value = match (typed, attr_names) {
+                (true, Some(a)) => value_from_case_var_with(raw, a),
+                (true, None) => value_from_case_var(raw),
+                (false, Some(a)) => value_from_json_implied_with(raw, a),
+                (false, None) => value_from_json_implied(raw),
+            };
             match value {
                 Ok(v) => entries.push((name.clone(), v)),
                 Err(e) => return Err(Error::Variables(format!("variable {name:?}: {e}"))),

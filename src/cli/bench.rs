@@ -76,31 +76,24 @@ pub fn run(args: BenchArgs) -> Status {
         Ok(s) => s,
         Err(e) => return usage(format!("cannot read {}: {e}", args.vars_jsonl)),
     };
-    // Every line's variables, converted up front.
-    let mut lines: Vec<Vec<(String, Value)>> = Vec::new();
+    // Every line's variables, read up front; they are converted once the
+    // program is compiled, with its attribute names.
+    let mut raw_lines: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
     for (no, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
-        let json = match parse_json(line) {
-            Ok(serde_json::Value::Object(m)) => m,
+        match parse_json(line) {
+            Ok(serde_json::Value::Object(m)) => raw_lines.push(m),
             Ok(_) => return fail(format!("{}:{}: not a JSON object", args.vars_jsonl, no + 1)),
             Err(e) => return fail(format!("{}:{}: {e}", args.vars_jsonl, no + 1)),
-        };
-        let mut vars = Vec::with_capacity(json.len());
-        for (name, raw) in json {
-            match runtime::json::value_from_case_var(&raw) {
-                Ok(v) => vars.push((name, v)),
-                Err(e) => return fail(format!("{}:{}: {name}: {e}", args.vars_jsonl, no + 1)),
-            }
         }
-        lines.push(vars);
     }
-    if lines.is_empty() {
+    if raw_lines.is_empty() {
         return fail("vars file has no lines");
     }
-    let mut names: Vec<&str> = lines.iter().flat_map(|l| l.iter().map(|(n, _)| n.as_str())).collect();
+    let mut names: Vec<&str> = raw_lines.iter().flat_map(|l| l.keys().map(String::as_str)).collect();
     names.sort_unstable();
     names.dedup();
     let env = CompileEnv::new(names.iter().copied(), table_for(funcs));
@@ -135,20 +128,28 @@ pub fn run(args: BenchArgs) -> Status {
     let parse_ns = t0.elapsed().as_nanos() / u128::from(parse_iters);
     let Some(compiled) = compiled else { return fail("nothing compiled") };
 
-    // Bound once, before timing (as the oracle builds its contexts).
+    // Converted and bound once, before timing (as the oracle builds its
+    // contexts). Objects take the program's attribute names, as
+    // `Compiled::evaluate_json` does.
+    let attr_names = match &compiled {
+        Compiled::Expr(p) => p.chunk().attr_names(),
+        Compiled::Body(b) => b.attr_names(),
+    };
     let mut shapes = ShapeCache::new();
-    let all_vars: Vec<Vars> = lines
-        .iter()
-        .map(|l| {
-            let mut v = Vars::with_slots(names.len());
-            for (n, val) in l {
-                if let Ok(i) = names.binary_search(&n.as_str()) {
-                    v.set(i as u32, shapes.share(val));
-                }
+    let mut all_vars: Vec<Vars> = Vec::with_capacity(raw_lines.len());
+    for (no, line) in raw_lines.iter().enumerate() {
+        let mut v = Vars::with_slots(names.len());
+        for (n, raw) in line {
+            let val = match runtime::json::value_from_case_var_with(raw, attr_names) {
+                Ok(val) => val,
+                Err(e) => return fail(format!("{}: line {}: {n}: {e}", args.vars_jsonl, no + 1)),
+            };
+            if let Ok(i) = names.binary_search(&n.as_str()) {
+                v.set(i as u32, shapes.share(&val));
             }
-            v
-        })
-        .collect();
+        }
+        all_vars.push(v);
+    }
 
     let programs: Vec<&Program> = match &compiled {
         Compiled::Expr(p) => vec![p],

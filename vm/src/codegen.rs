@@ -15,7 +15,7 @@ use crate::func::{ArityAt, FunctionTable};
 use crate::ir::*;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
-use runtime::{Diagnostic, Span, Value};
+use runtime::{AttrNames, Diagnostic, Span, Value};
 use std::sync::{Arc, OnceLock};
 
 const NO_SITE: u32 = u32::MAX;
@@ -41,6 +41,22 @@ struct ChunkBuilder {
     /// String constants already in the pool (templates repeat their
     /// literal parts: `""`, `"\n"`, ...).
     strings: ahash::AHashMap<String, u32>,
+    /// Attribute names of the steps, each stored once per file.
+    names: AttrNames,
+}
+
+impl ChunkBuilder {
+    /// `steps` with their attribute names replaced by the file's shared
+    /// copies (see [`AttrNames`]).
+    fn shared_steps(&mut self, steps: &[Step]) -> Box<[Step]> {
+        steps
+            .iter()
+            .map(|s| match s {
+                Step::Attr(name, span, hint) => Step::Attr(self.names.intern(name), *span, hint.clone()),
+                other => other.clone(),
+            })
+            .collect()
+    }
 }
 
 impl Default for FileCode {
@@ -119,6 +135,7 @@ impl Drop for FileCode {
             sites: b.sites.into(),
             consts: b.consts.into(),
             paths: b.paths.into(),
+            names: b.names,
         });
     }
 }
@@ -286,6 +303,7 @@ impl<'b> Gen<'b> {
 
     fn path(&mut self, root: PathRoot, span: Span, steps: Box<[Step]>) -> Opnd {
         let i = self.b.paths.len() as u32;
+        let steps = self.b.shared_steps(&steps);
         self.b.paths.push(PathRef { root, span, steps });
         self.pool_operand(i, Opnd::var, Op::LoadV)
     }
@@ -376,7 +394,8 @@ impl<'b> Gen<'b> {
             }
             Node::Traverse(src, steps) => {
                 let o = self.expr(src);
-                self.emit(Op::Get, a, o.0, 0, Site::Steps(steps.clone()));
+                let steps = self.b.shared_steps(steps);
+                self.emit(Op::Get, a, o.0, 0, Site::Steps(steps));
             }
             Node::Index(ix) => {
                 let (l, k) = self.operands2(&ix.collection, &ix.key);

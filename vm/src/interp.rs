@@ -1315,7 +1315,9 @@ fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
         (Step::Attr(name, _, hint), Value::Object(o)) => {
             let names = o.object_type().names();
             let guess = hint.get();
-            if names.get(guess).is_some_and(|n| **n == **name) {
+            // Names decoded for this program are the step's own strings
+            // (`Chunk::attr_names`): one pointer comparison.
+            if names.get(guess).is_some_and(|n| std::sync::Arc::ptr_eq(n, name) || **n == **name) {
                 return o.vals().get(guess);
             }
             let i = o.object_type().attr_index(&runtime::strings::normalize_nfc(name))?;

@@ -190,6 +190,8 @@ pub struct Chunk {
     pub(crate) sites: Box<[Site]>,
     pub(crate) consts: Box<[Value]>,
     pub(crate) paths: Box<[PathRef]>,
+    /// The attribute names of the steps (one copy of each).
+    pub(crate) names: runtime::AttrNames,
 }
 
 impl Chunk {
@@ -201,6 +203,14 @@ impl Chunk {
     /// The constant pool.
     pub fn constants(&self) -> &[Value] {
         &self.consts
+    }
+
+    /// The attribute names the file's steps look up. Objects whose
+    /// attribute names are these very strings (decode variables with
+    /// them: `runtime::json::value_from_json_implied_with`) are read with
+    /// pointer comparisons instead of string comparisons.
+    pub fn attr_names(&self) -> &runtime::AttrNames {
+        &self.names
     }
 
     pub(crate) fn site(&self, pc: usize) -> &Site {

@@ -378,7 +378,8 @@ impl Value {
     pub fn object_from_strs(attrs: Vec<(Str, Value)>) -> Value {
         Self::object_from_pairs(attrs.into_iter().map(|(k, v)| (k.0, v)).collect())
     }
-    fn object_from_pairs(mut pairs: Vec<(Arc<str>, Value)>) -> Value {
+    /// `cty.ObjectVal` with names that are NFC already (internal callers).
+    pub(crate) fn object_from_pairs(mut pairs: Vec<(Arc<str>, Value)>) -> Value {
         sort_dedup_last_wins(&mut pairs);
         let (names, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
         let types: Vec<Type> = vals.iter().map(Value::ty).collect();
