@@ -43,6 +43,17 @@ impl std::ops::Deref for Pattern {
 
 type Compiled = Result<Arc<Pattern>, SyntaxError>;
 
+/// Patterns kept per thread in front of the shared caches.
+const RECENT_CAPACITY: usize = 8;
+
+thread_local! {
+    /// The patterns this thread used last (compiling is deterministic, so
+    /// one list serves every table), looked up without a lock: a call to
+    /// `regex` or `regexall` needs its pattern twice, for its return type
+    /// and to match.
+    static RECENT: std::cell::RefCell<Vec<(Box<str>, Compiled)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
 /// Compiled patterns keyed by pattern text; cleared when full (patterns in
 /// real configurations are few and constant).
 pub struct RegexCache {
@@ -55,6 +66,26 @@ impl RegexCache {
     }
 
     pub fn get(&self, pattern: &str) -> Compiled {
+        let recent = RECENT.with(|r| r.borrow().iter().find(|(p, _)| **p == *pattern).map(|(_, c)| c.clone()));
+        if let Some(c) = recent {
+            return c;
+        }
+        // This thread's copy: a cloned `Regex` has a match cache of its own,
+        // so threads matching one pattern do not share (and lock) one.
+        let local = self.get_shared(pattern).map(|p| {
+            Arc::new(Pattern { re: p.re.clone(), result: p.result.clone(), all: p.all.clone() })
+        });
+        RECENT.with(|r| {
+            let mut r = r.borrow_mut();
+            if r.len() >= RECENT_CAPACITY {
+                let _evicted = r.remove(0);
+            }
+            r.push((pattern.into(), local.clone()));
+        });
+        local
+    }
+
+    fn get_shared(&self, pattern: &str) -> Compiled {
         if let Ok(m) = self.map.lock() {
             if let Some(c) = m.get(pattern) {
                 return c.clone();
