@@ -135,24 +135,18 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
     // evaluation left in them is dropped when overwritten.
-    let mut regs = std::mem::take(&mut scratch.regs);
-    if regs.len() < program.n_regs as usize {
-        regs.resize(program.n_regs as usize, Value::dynamic_unknown());
+    if scratch.regs.len() < program.n_regs as usize {
+        scratch.regs.resize(program.n_regs as usize, Value::dynamic_unknown());
     }
-    let mut marks = std::mem::take(&mut scratch.marks);
-    if marks.len() < program.n_marks as usize {
-        marks.resize(program.n_marks as usize, 0);
+    if scratch.marks.len() < program.n_marks as usize {
+        scratch.marks.resize(program.n_marks as usize, 0);
     }
     if program.n_memos > 0 || !scratch.memos.is_empty() {
         scratch.memos.clear();
         scratch.memos.resize(program.n_memos as usize, None);
     }
-    let mut m = Machine { depth: 0, prog: program, chunk: program.chunk(), vars, regs, marks, s: scratch };
     let entry = program.entry;
-    let v = m.block(&entry);
-    let Machine { regs, marks, .. } = m;
-    scratch.regs = regs;
-    scratch.marks = marks;
+    let v = Machine { depth: 0, prog: program, chunk: program.chunk(), vars, s: scratch }.block(&entry);
     if let Some(what) = scratch.aborted {
         scratch.diags.push(Diagnostic::error(
             "Evaluation limit exceeded",
@@ -175,8 +169,6 @@ struct Machine<'a> {
     prog: &'a Program,
     chunk: &'a Chunk,
     vars: &'a Vars,
-    regs: Vec<Value>,
-    marks: Vec<u32>,
     s: &'a mut Scratch,
 }
 
@@ -282,7 +274,7 @@ impl<'a> Machine<'a> {
     #[inline]
     fn peek(&self, o: Opnd) -> Option<&Value> {
         match o.kind() {
-            OpndKind::Temp(r) | OpndKind::Local(r) => self.regs.get(usize::from(r)),
+            OpndKind::Temp(r) | OpndKind::Local(r) => self.s.regs.get(usize::from(r)),
             OpndKind::Const(k) => self.chunk.consts.get(usize::from(k)),
             OpndKind::Var(i) => {
                 let path = self.chunk.paths.get(usize::from(i))?;
@@ -296,7 +288,7 @@ impl<'a> Machine<'a> {
     fn path_root(&self, path: &PathRef) -> Option<&Value> {
         match path.root {
             PathRoot::Var(slot) => self.vars.get(slot),
-            PathRoot::Local(r) => self.regs.get(usize::from(r)),
+            PathRoot::Local(r) => self.s.regs.get(usize::from(r)),
         }
     }
 
@@ -313,7 +305,7 @@ impl<'a> Machine<'a> {
     #[inline]
     fn take(&mut self, o: Opnd) -> Value {
         match o.kind() {
-            OpndKind::Temp(r) => match self.regs.get_mut(usize::from(r)) {
+            OpndKind::Temp(r) => match self.s.regs.get_mut(usize::from(r)) {
                 Some(slot) => std::mem::replace(slot, dynamic()),
                 None => dynamic(),
             },
@@ -360,7 +352,7 @@ impl<'a> Machine<'a> {
 
     #[inline]
     fn set(&mut self, r: u16, v: Value) {
-        if let Some(slot) = self.regs.get_mut(usize::from(r)) {
+        if let Some(slot) = self.s.regs.get_mut(usize::from(r)) {
             *slot = v;
         }
     }
@@ -403,7 +395,7 @@ impl<'a> Machine<'a> {
         if m == NO_MARK {
             return self.s.diags.len();
         }
-        self.marks.get(usize::from(m)).map_or(self.s.diags.len(), |&n| n as usize)
+        self.s.marks.get(usize::from(m)).map_or(self.s.diags.len(), |&n| n as usize)
     }
 
     // ---- the dispatch loop -----------------------------------------------
@@ -444,7 +436,7 @@ impl<'a> Machine<'a> {
                 }
                 Op::Mark => {
                     let n = self.s.diags.len() as u32;
-                    if let Some(m) = self.marks.get_mut(usize::from(a)) {
+                    if let Some(m) = self.s.marks.get_mut(usize::from(a)) {
                         *m = n;
                     }
                 }
@@ -517,7 +509,7 @@ impl<'a> Machine<'a> {
                     let base = usize::from(ins.b);
                     let n = usize::from(ins.c);
                     let v = if self.grow_elems(n) {
-                        let vals: Vec<Value> = match self.regs.get_mut(base..base + n) {
+                        let vals: Vec<Value> = match self.s.regs.get_mut(base..base + n) {
                             Some(rs) => rs.iter_mut().map(|r| std::mem::replace(r, dynamic())).collect(),
                             None => Vec::new(),
                         };
@@ -988,7 +980,7 @@ impl<'a> Machine<'a> {
     /// diagnostics are kept only when `keep`.
     fn splat_probe(&mut self, s: &SplatSite, plan: &crate::ops::SplatPlan, keep: bool) -> Vec<Type> {
         let mark = self.s.diags.len();
-        let saved = self.regs.get(usize::from(s.local)).cloned().unwrap_or_else(dynamic);
+        let saved = self.s.regs.get(usize::from(s.local)).cloned().unwrap_or_else(dynamic);
         let probed = plan
             .probe_types()
             .into_iter()
@@ -1011,7 +1003,7 @@ impl<'a> Machine<'a> {
     fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
         let Some(funcs) = self.prog.funcs.as_deref() else { return };
         let Some(param) = funcs.signature(c.func).param_for(i) else { return };
-        let Some(v) = self.regs.get(usize::from(r)) else { return };
+        let Some(v) = self.s.regs.get(usize::from(r)) else { return };
         match convert_argument(param, v) {
             Ok(None) => {}
             Ok(Some(conv)) => self.set(r, conv),
@@ -1043,7 +1035,7 @@ impl<'a> Machine<'a> {
                 return v;
             }
         }
-        let Some(args) = self.regs.get(base..base + n) else { return dynamic() };
+        let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
         let (r, used) = invoke(self.s, funcs, c.func, args);
         self.grow(used as usize);
         if let (Ok(v), Some(slot)) = (&r, self.s.memos.get_mut(usize::from(c.memo))) {
@@ -1133,7 +1125,7 @@ impl<'a> Machine<'a> {
                     Some(v) => v.clone(),
                     None => continue,
                 },
-                OpndKind::Local(r) | OpndKind::Temp(r) => self.regs.get(usize::from(r)).cloned().unwrap_or_else(dynamic),
+                OpndKind::Local(r) | OpndKind::Temp(r) => self.s.regs.get(usize::from(r)).cloned().unwrap_or_else(dynamic),
                 OpndKind::Const(_) => continue,
             };
             let mark = self.s.diags.len();
