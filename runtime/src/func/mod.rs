@@ -506,11 +506,13 @@ impl FunctionTable {
 
     /// cty's `Function.Call` on arguments that already passed
     /// [`FunctionTable::check_arity`] and [`FunctionTable::convert_arg`].
+    #[inline]
     pub fn call_converted(&self, id: FuncId, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, CallError> {
         let entry = self.entry(id);
         self.invoke(entry, args, budget).map_err(|e| self.to_call_error(&entry.def, args.len(), e))
     }
 
+    #[inline]
     fn invoke(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
         let def = &entry.def;
         let sig = &def.signature;
@@ -596,6 +598,7 @@ impl FunctionTable {
         Ok(ArgCheck::Ready { any_unknown })
     }
 
+    #[cold]
     fn to_call_error(&self, def: &FunctionDef, nargs: usize, e: FnError) -> CallError {
         let name = crate::strings::go_quote(&def.name);
         if let Some(i) = e.arg {
