@@ -76,18 +76,18 @@ impl FunctionTable for Library {
     fn is_pure(&self, id: u32) -> bool {
         (id as usize) < self.sigs.len() && self.table.is_pure(runtime::func::FuncId(id))
     }
-    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, vm::CallError> {
+    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, Box<vm::CallError>> {
         if id as usize >= self.sigs.len() {
-            return Err(vm::CallError {
+            return Err(Box::new(vm::CallError {
                 site: vm::ErrorSite::CallStart,
                 summary: "Error in function call".into(),
                 detail: "This function can only be called directly.".into(),
-            });
+            }));
         }
         let mut budget = runtime::func::Budget::new(*size_budget);
         let r = self.table.call_converted(runtime::func::FuncId(id), args, &mut budget);
         *size_budget = budget.remaining();
-        r.map_err(|e| vm::CallError {
+        r.map_err(|e| Box::new(vm::CallError {
             site: match e.site {
                 runtime::func::ErrorSite::Argument(i) => vm::ErrorSite::Argument(i),
                 runtime::func::ErrorSite::WholeCall => vm::ErrorSite::WholeCall,
@@ -96,7 +96,7 @@ impl FunctionTable for Library {
             },
             summary: e.summary,
             detail: e.detail,
-        })
+        }))
     }
 }
 

@@ -100,8 +100,10 @@ pub trait FunctionTable: Send + Sync {
     /// Calls function `id` with arguments already converted to its
     /// parameter types (cty's `Function.Call`: null/unknown handling
     /// included). `size_budget` is the units left for building results;
-    /// the function takes what it uses.
-    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, CallError>;
+    /// the function takes what it uses. The error is boxed so that the
+    /// result stays the size of a `Value` (calls are frequent, failures
+    /// rare).
+    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, Box<CallError>>;
     /// Whether function `id` always gives the same result for the same
     /// arguments and has no effect. The VM then computes a call with
     /// loop-invariant arguments inside a `for` or splat once per
@@ -142,12 +144,12 @@ impl FunctionTable for NamesOnly {
     fn signature(&self, _id: u32) -> &Signature {
         &self.sig
     }
-    fn call(&self, id: u32, _args: &[Value], _size_budget: &mut u64) -> Result<Value, CallError> {
+    fn call(&self, id: u32, _args: &[Value], _size_budget: &mut u64) -> Result<Value, Box<CallError>> {
         let name = self.names.get(id as usize).map(String::as_str).unwrap_or("");
-        Err(CallError {
+        Err(Box::new(CallError {
             site: ErrorSite::CallStart,
             summary: "Error in function call".into(),
             detail: format!("Call to function {} failed: not implemented in this build.", go_quote(name)),
-        })
+        }))
     }
 }

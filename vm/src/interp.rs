@@ -1057,7 +1057,7 @@ impl<'a> Machine<'a> {
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
     }
 
-    fn call_result(&mut self, c: &CallSite, r: Result<Value, crate::func::CallError>, arg_start: impl Fn(usize) -> Span) -> Value {
+    fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<crate::func::CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {
         match r {
             Ok(v) => v,
             Err(e) => {
@@ -1298,7 +1298,7 @@ impl<'a> Machine<'a> {
 }
 
 /// Calls `func`, returning its result and the size budget it used.
-fn invoke(s: &Scratch, funcs: &dyn crate::func::FunctionTable, func: u32, args: &[Value]) -> (Result<Value, crate::func::CallError>, u64) {
+fn invoke(s: &Scratch, funcs: &dyn crate::func::FunctionTable, func: u32, args: &[Value]) -> (Result<Value, Box<crate::func::CallError>>, u64) {
     let mut budget = s.limits.max_size.saturating_sub(s.size);
     let r = funcs.call(func, args, &mut budget);
     (r, s.limits.max_size.saturating_sub(s.size).saturating_sub(budget))
