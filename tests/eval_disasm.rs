@@ -125,7 +125,7 @@ fn for_expressions_bind_locals() {
             ; V0 = m (slot 0)
             0000  TEMPLATE   R3 (R0, K0, R1)
             0001  NE         R3 R1 K1
-            0002  FOR        R2 R0, R1 in V0 if 1..2 -> R3 value 0..1 -> R3
+            0002  FOR        R2 R0, R1 in V0 if 1..2 -> R3 (checked when compiled) value 0..1 -> R3
             entry 2..3 -> R2
         "#]],
     );

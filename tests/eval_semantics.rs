@@ -7,6 +7,33 @@
 use hclvm::conformance::{default_evaluator, run_line};
 
 const ROWS: &[(&str, &str)] = &[
+    // `if` clauses that read only their iterators are checked with unknown
+    // iterators when compiled; the outcome must equal the reference's check
+    // at evaluation (errors and nulls even without elements).
+    (
+        r###"{"id":"for-if-iterators-only","mode":"expr","src":"[for x in [1, \"a\", null, true] : x if x]"}"###,
+        r###"{"id":"for-if-iterators-only","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid 'for' condition","detail":"The 'if' clause value is invalid: bool required.","subject":{"start":{"line":1,"column":39,"byte":38},"end":{"line":1,"column":40,"byte":39}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-if-error-without-elements","mode":"expr","src":"[for x in [] : x if 1 + \"a\"]"}"###,
+        r###"{"id":"for-if-error-without-elements","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid operand","detail":"Unsuitable value for right operand: a number is required.","subject":{"start":{"line":1,"column":25,"byte":24},"end":{"line":1,"column":28,"byte":27}}},{"severity":"error","summary":"Invalid 'for' condition","detail":"The 'if' clause value is invalid: bool required.","subject":{"start":{"line":1,"column":21,"byte":20},"end":{"line":1,"column":28,"byte":27}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-if-null-without-elements","mode":"expr","src":"[for x in [] : x if null]"}"###,
+        r###"{"id":"for-if-null-without-elements","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Condition is null","detail":"The value of the 'if' clause must not be null.","subject":{"start":{"line":1,"column":21,"byte":20},"end":{"line":1,"column":25,"byte":24}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-if-not-bool-constant","mode":"expr","src":"[for x in [1] : x if \"yes\"]"}"###,
+        r###"{"id":"for-if-not-bool-constant","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid 'for' condition","detail":"The 'if' clause value is invalid: a bool is required.","subject":{"start":{"line":1,"column":22,"byte":21},"end":{"line":1,"column":27,"byte":26}}}]}"###,
+    ),
+    (
+        r###"{"id":"for-if-nested-iterators","mode":"expr","src":"[for x in [2, -1] : x if length([for y in [x] : y if y > 0]) > 0]"}"###,
+        r###"{"id":"for-if-nested-iterators","ok":true,"type":["tuple",["number"]],"value":[2]}"###,
+    ),
+    (
+        r###"{"id":"for-if-pure-call","mode":"expr","src":"{for k, v in m : k => v if lower(v) != v}","vars":{"m":{"a":"X","b":"y"}},"funcs":"stdlib"}"###,
+        r###"{"id":"for-if-pure-call","ok":true,"type":["object",{"a":"string"}],"value":{"a":"X"}}"###,
+    ),
     (
         r###"{"id":"arith","mode":"expr","src":"1 + 2 * 3 - 4 / 8 % 3"}"###,
         r###"{"id":"arith","ok":true,"type":"number","value":6.5}"###,

@@ -186,6 +186,55 @@ fn is_direct(n: &Node) -> bool {
     }
 }
 
+/// Whether `n` reads nothing but the locals in `bound` (and those it binds
+/// itself), constants and functions `pure` accepts; compile-time errors,
+/// host variables and `try`/`can` count as other reads.
+fn reads_only(n: &Node, bound: &mut Vec<u32>, pure: &dyn Fn(u32) -> bool) -> bool {
+    match n {
+        Node::Const(_) => true,
+        Node::Local(i) => bound.contains(i),
+        Node::Global(..) | Node::Fail(_) | Node::Try(_) | Node::Can(_) => false,
+        // Literal steps are constants.
+        Node::Traverse(src, _) => reads_only(src, bound, pure),
+        Node::Index(ix) => reads_only(&ix.collection, bound, pure) && reads_only(&ix.key, bound, pure),
+        Node::Tuple(items) => all_read_only(items.iter(), bound, pure),
+        Node::Object(items) => items.iter().all(|it| {
+            let key_ok = match &it.key {
+                ObjectKey::Name(_) => true,
+                ObjectKey::Expr(k, _) => reads_only(k, bound, pure),
+            };
+            key_ok && reads_only(&it.value, bound, pure)
+        }),
+        Node::Template(parts, _) => all_read_only(parts.iter().map(|p| &p.node), bound, pure),
+        Node::TemplateJoin(t, _) => reads_only(t, bound, pure),
+        Node::Cond(c) => all_read_only([&c.condition, &c.true_result, &c.false_result], bound, pure),
+        Node::Binary(b) => reads_only(&b.lhs, bound, pure) && reads_only(&b.rhs, bound, pure),
+        Node::Unary(u) => reads_only(&u.operand, bound, pure),
+        Node::For(f) => {
+            if !reads_only(&f.collection, bound, pure) {
+                return false;
+            }
+            bound.extend(f.key_slot);
+            bound.push(f.val_slot);
+            let key_ok = f.key.as_ref().is_none_or(|(k, _)| reads_only(k, bound, pure));
+            let cond_ok = f.cond.as_ref().is_none_or(|(c, _)| reads_only(c, bound, pure));
+            key_ok && cond_ok && reads_only(&f.value, bound, pure)
+        }
+        Node::Splat(s) => {
+            if !reads_only(&s.source, bound, pure) {
+                return false;
+            }
+            bound.push(s.slot);
+            reads_only(&s.each, bound, pure)
+        }
+        Node::Call(c) => pure(c.func) && all_read_only(c.args.iter().map(|a| &a.node), bound, pure),
+    }
+}
+
+fn all_read_only<'n>(ns: impl IntoIterator<Item = &'n Node>, bound: &mut Vec<u32>, pure: &dyn Fn(u32) -> bool) -> bool {
+    ns.into_iter().all(|c| reads_only(c, bound, pure))
+}
+
 /// Nodes whose value is always a string or an unknown string.
 fn is_string_node(n: &Node) -> bool {
     match n {
@@ -544,6 +593,32 @@ impl<'b> Gen<'b> {
         PartSite { kind, span }
     }
 
+    /// Whether the reference's check of `for` clause `cond` with unknown
+    /// iterators can be made now, and passes: `cond` reads only the
+    /// iterators, constants and pure functions, so the check gives the
+    /// same outcome in every evaluation; it passes when it reports nothing
+    /// and yields a value usable as a condition.
+    fn precheck_passes(&self, f: &ForNode, cond: &Node) -> bool {
+        let mut bound: Vec<u32> = f.key_slot.into_iter().chain([f.val_slot]).collect();
+        let pure = |id: u32| self.funcs.as_deref().is_some_and(|t| t.is_pure(id));
+        if !reads_only(cond, &mut bound, &pure) {
+            return false;
+        }
+        let n_locals = bound.iter().max().map_or(0, |m| m + 1);
+        if n_locals > Opnd::MAX_INDEX {
+            return false;
+        }
+        let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
+        let mut file = FileCode::new();
+        let prog = file.compile(cond, n_locals, empty, self.funcs.clone(), Arc::from(""), Arc::new(SourceLines::default()));
+        drop(file);
+        // A fresh scratch's registers hold `DynamicVal`: the iterators'
+        // values in the reference's check.
+        let mut scratch = crate::Scratch::new();
+        let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
+        scratch.diags().is_empty() && crate::ops::ForCollector::precheck_condition(&v).is_none()
+    }
+
     /// A block that is never run (the branches of a streamed template
     /// conditional, the body of a streamed `%{for}`, which are parts).
     fn empty_block(&mut self) -> Block {
@@ -576,7 +651,11 @@ impl<'b> Gen<'b> {
         let value = if with_value { self.block(&f.value) } else { self.empty_block() };
         let cond = f.cond.as_ref().map(|(c, s)| (self.block(c), *s));
         self.loop_depth -= 1;
-        ForSite { key_local, val_local, collection, collection_span: f.collection_span, key, value, cond, group: f.group }
+        let precheck = match &f.cond {
+            Some((c, _)) => !self.precheck_passes(f, c),
+            None => false,
+        };
+        ForSite { key_local, val_local, collection, collection_span: f.collection_span, key, value, cond, precheck, group: f.group }
     }
 
     fn try_site(&mut self, t: &TryNode) -> TrySite {

@@ -104,6 +104,9 @@ fn for_head(f: &ForSite) -> String {
     let _ = write!(s, "{} in {}", reg(f.val_local), block_text(&f.collection));
     if let Some((c, _)) = &f.cond {
         let _ = write!(s, " if {}", block_text(c));
+        if !f.precheck {
+            s.push_str(" (checked when compiled)");
+        }
     }
     s
 }

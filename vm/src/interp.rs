@@ -854,7 +854,7 @@ impl<'a> Machine<'a> {
                 return None;
             }
         };
-        if let Some((cond, _)) = &f.cond {
+        if let Some((cond, _)) = f.cond.as_ref().filter(|_| f.precheck) {
             // The reference checks the condition once with unknown
             // iterators before iterating.
             if let Some(k) = f.key_local {

@@ -146,6 +146,12 @@ pub struct ForSite {
     /// The element's value (unused for a streamed template `%{for}`).
     pub value: Block,
     pub cond: Option<(Block, Span)>,
+    /// Whether the `if` clause is checked once with unknown iterators
+    /// before iterating, as the reference does. `false` when that check
+    /// was made at compile time and passed: the clause reads nothing but
+    /// the iterators, constants and pure functions, so it cannot turn out
+    /// differently when evaluated.
+    pub precheck: bool,
     pub group: bool,
 }
 
