@@ -353,7 +353,14 @@ impl<'a> Machine<'a> {
     #[inline]
     fn set(&mut self, r: u16, v: Value) {
         if let Some(slot) = self.s.regs.get_mut(usize::from(r)) {
-            *slot = v;
+            // Most registers are overwritten holding what `take` left or a
+            // boolean: values that own nothing, so the out-of-line drop is
+            // skipped for them (forgetting them leaks nothing).
+            if matches!(slot, Value::Unknown(runtime::Type::Dynamic) | Value::Bool(_)) {
+                std::mem::forget(std::mem::replace(slot, v));
+            } else {
+                *slot = v;
+            }
         }
     }
 
