@@ -306,17 +306,18 @@ fn pure_calls_with_invariant_arguments_in_loops_are_memoized() {
         r#"[for k in ["a", "b"] : contains(keys(m), k)]"#,
         &["m"],
         expect![[r#"
-            ; 7 instructions, 5 registers (1 locals), 2 marks
+            ; 8 instructions, 6 registers (1 locals), 2 marks
             ; K0 = ["a","b"]: ["tuple",["string","string"]]
             ; V0 = m (slot 0)
-            0000  MARK       M0
-            0001  MARK       M1
-            0002  MOVE       R4 V0
-            0003  CALL       R3 keys#35 R4..R5 since M1 memo 0
-            0004  MOVE       R4 R0
-            0005  CALL       R2 contains#31 R3..R5 since M0
-            0006  FOR        R1 R0 in K0 value 0..6 -> R2
-            entry 6..7 -> R1
+            0000  MARK       M1
+            0001  MOVE       R5 V0
+            0002  CALL       R4 keys#35 R5..R6 since M1 memo 0
+            0003  MARK       M0
+            0004  MEMO       R3 memo 0 else 0..3 -> R4
+            0005  MOVE       R4 R0
+            0006  CALL       R2 contains#31 R3..R5 since M0
+            0007  FOR        R1 R0 in K0 value 3..7 -> R2
+            entry 7..8 -> R1
         "#]],
     );
 }

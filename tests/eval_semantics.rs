@@ -7,6 +7,20 @@
 use hclvm::conformance::{default_evaluator, run_line};
 
 const ROWS: &[(&str, &str)] = &[
+    // A pure call with loop-invariant arguments is computed once per
+    // evaluation (`MEMO`); failures are not kept, so they repeat per element.
+    (
+        r###"{"id":"memo-arg-error-each-element","mode":"expr","src":"[for k in [\"a\", \"b\"] : contains(keys(nope), k)]","vars":{"m":{"a":1}},"funcs":"stdlib"}"###,
+        r###"{"id":"memo-arg-error-each-element","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":38,"byte":37},"end":{"line":1,"column":42,"byte":41}}},{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":38,"byte":37},"end":{"line":1,"column":42,"byte":41}}}]}"###,
+    ),
+    (
+        r###"{"id":"memo-failed-call-each-element","mode":"expr","src":"[for k in [\"a\", \"b\"] : contains(keys(m), k)]","vars":{"m":"text"},"funcs":"stdlib"}"###,
+        r###"{"id":"memo-failed-call-each-element","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"inputMap\" parameter: must have map or object type.","subject":{"start":{"line":1,"column":38,"byte":37},"end":{"line":1,"column":39,"byte":38}}},{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"inputMap\" parameter: must have map or object type.","subject":{"start":{"line":1,"column":38,"byte":37},"end":{"line":1,"column":39,"byte":38}}}]}"###,
+    ),
+    (
+        r###"{"id":"memo-reused","mode":"expr","src":"[for k in [\"a\", \"b\", \"c\"] : contains(keys(m), k)]","vars":{"m":{"a":1,"c":2}},"funcs":"stdlib"}"###,
+        r###"{"id":"memo-reused","ok":true,"type":["tuple",["bool","bool","bool"]],"value":[true,false,true]}"###,
+    ),
     // `if` clauses that read only their iterators are checked with unknown
     // iterators when compiled; the outcome must equal the reference's check
     // at evaluation (errors and nulls even without elements).

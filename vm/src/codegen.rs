@@ -727,6 +727,25 @@ impl<'b> Gen<'b> {
         } else {
             NO_MARK
         };
+        if memo == NO_MARK {
+            self.call_code(c, a, &params, NO_MARK);
+            return;
+        }
+        // Once the memo is set, its call and the code of its arguments
+        // are skipped: they read only constants and host variables, and
+        // the memo is set only by a call whose arguments reported nothing.
+        let saved = self.next_reg;
+        self.begin();
+        let r = self.alloc();
+        self.call_code(c, r, &params, memo);
+        let code = self.finish(Opnd::temp(r));
+        self.next_reg = saved;
+        self.emit(Op::Memo, a, memo, 0, Site::Block(code));
+    }
+
+    /// A call's marks, argument code and `CALL` (into `a`), its result
+    /// kept in memo `memo` (or [`NO_MARK`]).
+    fn call_code(&mut self, c: &CallNode, a: u16, params: &[bool], memo: u16) {
         let mark = self.alloc_mark();
         self.emit(Op::Mark, mark, 0, 0, Site::None);
         let args = c

@@ -535,7 +535,7 @@ impl<'a> Machine<'a> {
                     let v = self.call_op(*ins, prog.site(pc));
                     self.set(a, v);
                 }
-                Op::CallExpand | Op::Object | Op::Template | Op::Cond | Op::For | Op::Splat | Op::Try | Op::Can => {
+                Op::CallExpand | Op::Object | Op::Template | Op::Cond | Op::For | Op::Splat | Op::Try | Op::Can | Op::Memo => {
                     let v = self.structured(*ins, prog.site(pc));
                     self.set(a, v);
                 }
@@ -576,8 +576,28 @@ impl<'a> Machine<'a> {
             (Op::Splat, Site::Splat(s)) => self.splat(s),
             (Op::Try, Site::Try(t)) => self.try_(t),
             (Op::Can, Site::Try(t)) => self.can(t),
+            (Op::Memo, Site::Block(b)) => self.memo(ins.b, b),
             _ => dynamic(),
         }
+    }
+
+    /// `MEMO`: the memoized call's value, or the call's code run (which
+    /// sets the memo when the call succeeds).
+    fn memo(&mut self, slot: u16, code: &Block) -> Value {
+        let budget = self.s.limits.max_size.saturating_sub(self.s.size);
+        if let Some(Some((v, used))) = self.s.memos.get(usize::from(slot)) {
+            // The same pure function on the same arguments (they read only
+            // host variables and constants, which an evaluation does not
+            // change) succeeded before; it is charged what it cost then.
+            // With less budget left than that, it runs again and fails as
+            // it would have.
+            if *used <= budget {
+                let (v, used) = (v.clone(), *used);
+                self.grow(used as usize);
+                return v;
+            }
+        }
+        self.block(code)
     }
 
     /// Takes a `vm::ops` result: its value, or its diagnostics placed with
@@ -1042,23 +1062,13 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
-        let budget = self.s.limits.max_size.saturating_sub(self.s.size);
-        if let Some(Some((v, used))) = self.s.memos.get(usize::from(c.memo)) {
-            // The same pure function on the same arguments (they read only
-            // host variables and constants, which an evaluation does not
-            // change) succeeded before; it is charged what it cost then.
-            // With less budget left than that, it runs again and fails as
-            // it would have.
-            if *used <= budget {
-                let (v, used) = (v.clone(), *used);
-                self.grow(used as usize);
-                return v;
-            }
-        }
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
         let (r, used) = invoke(self.s, funcs, c.func, args);
         self.grow(used as usize);
-        if let (Ok(v), Some(slot)) = (&r, self.s.memos.get_mut(usize::from(c.memo))) {
+        // Kept only when the arguments reported nothing at all: a reuse
+        // (`MEMO`) skips their code, so it must not drop a diagnostic.
+        let quiet = self.s.diags.len() == mark;
+        if let (Ok(v), Some(slot), true) = (&r, self.s.memos.get_mut(usize::from(c.memo)), quiet) {
             *slot = Some((v.clone(), used));
         }
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())

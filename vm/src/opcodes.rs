@@ -176,6 +176,9 @@ pub enum Op {
     Try,
     /// `R[A] := can(...)` with the argument block in `S[pc]`
     Can,
+    /// `R[A] :=` memo `B` when set, else the block `S[pc]` (a pure call with
+    /// loop-invariant arguments, which sets memo `B`)
+    Memo,
 }
 
 /// One instruction: an opcode and three 16-bit fields.

@@ -50,6 +50,8 @@ pub enum Site {
     For(Box<ForSite>),
     Splat(Box<SplatSite>),
     Try(Box<TrySite>),
+    /// The code of a memoized call (`MEMO`).
+    Block(Block),
 }
 
 /// A unary or binary operator's mark and operand spans.
