@@ -150,6 +150,10 @@ pub fn run(args: BenchArgs) -> Status {
         }
         all_vars.push(v);
     }
+    // The JSON is not needed any more; nor is the memory it holds.
+    drop(shapes);
+    drop(names);
+    drop(raw_lines);
 
     let programs: Vec<&Program> = match &compiled {
         Compiled::Expr(p) => vec![p],
