@@ -7,6 +7,7 @@
 //! resolve once and then index.
 
 use crate::strings::{normalize_nfc, write_json_string};
+use std::cell::OnceCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
@@ -182,31 +183,44 @@ pub(crate) fn sort_dedup_last_wins<T>(pairs: &mut Vec<(Arc<str>, T)>) {
     pairs.dedup_by(|later, earlier| later.0 == earlier.0);
 }
 
-pub(crate) fn empty_object_type() -> &'static Arc<ObjectType> {
-    static EMPTY: OnceLock<Arc<ObjectType>> = OnceLock::new();
-    EMPTY.get_or_init(|| {
-        Arc::new(ObjectType {
-            names: Box::new([]),
-            types: Box::new([]),
-            keys: OnceLock::new(),
-        })
-    })
+// The shared types below are kept per thread: an `Arc` every thread
+// clones and drops would have its count bounce between the cores, which
+// costs more than the allocations it saves once evaluations run in
+// parallel (`hclvm batch --jobs N`). Equal types compare equal whichever
+// thread made them; sharing only saves allocations and comparisons.
+
+/// `f` applied to this thread's copy of a shared value (to a fresh one
+/// while the thread's copies are being destroyed).
+fn per_thread<T: Clone + 'static>(key: &'static std::thread::LocalKey<T>, fresh: impl FnOnce() -> T) -> T {
+    key.try_with(T::clone).unwrap_or_else(|_| fresh())
 }
 
-pub(crate) fn empty_tuple_type() -> &'static Arc<TupleType> {
-    static EMPTY: OnceLock<Arc<TupleType>> = OnceLock::new();
-    EMPTY.get_or_init(|| {
-        Arc::new(TupleType {
-            elems: Box::new([]),
-        })
-    })
+fn new_empty_object_type() -> Arc<ObjectType> {
+    Arc::new(ObjectType { names: Box::new([]), types: Box::new([]), keys: OnceLock::new() })
 }
 
-/// One shared `Arc` per primitive or dynamic element type, so that
+pub(crate) fn empty_object_type() -> Arc<ObjectType> {
+    thread_local! { static EMPTY: Arc<ObjectType> = new_empty_object_type(); }
+    per_thread(&EMPTY, new_empty_object_type)
+}
+
+fn new_empty_tuple_type() -> Arc<TupleType> {
+    Arc::new(TupleType { elems: Box::new([]) })
+}
+
+pub(crate) fn empty_tuple_type() -> Arc<TupleType> {
+    thread_local! { static EMPTY: Arc<TupleType> = new_empty_tuple_type(); }
+    per_thread(&EMPTY, new_empty_tuple_type)
+}
+
+/// One `Arc` per primitive or dynamic element type (per thread), so that
 /// `list(string)` and friends (built on every regexall, join argument
 /// conversion, split, ...) do not allocate, and compare by pointer first.
 fn shared_elem(elem: &Type) -> Option<Arc<Type>> {
-    static CELLS: [OnceLock<Arc<Type>>; 4] = [OnceLock::new(), OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    thread_local! {
+        static CELLS: [Arc<Type>; 4] =
+            [Arc::new(Type::String), Arc::new(Type::Number), Arc::new(Type::Bool), Arc::new(Type::Dynamic)];
+    }
     let i = match elem {
         Type::String => 0,
         Type::Number => 1,
@@ -214,21 +228,24 @@ fn shared_elem(elem: &Type) -> Option<Arc<Type>> {
         Type::Dynamic => 3,
         _ => return None,
     };
-    Some(CELLS[i].get_or_init(|| Arc::new(elem.clone())).clone())
+    CELLS.try_with(|c| c[i].clone()).ok()
 }
 
 /// Longest tuple whose all-string/number/bool type is shared.
 const SHARED_TUPLE_MAX: usize = 16;
 
 /// The type of a tuple of `len` elements all of primitive type `elem`
-/// (0 string, 1 number, 2 bool), shared for short tuples: `keys`, `for`
-/// results and regex captures build such tuples on every evaluation.
+/// (0 string, 1 number, 2 bool), shared (per thread) for short tuples:
+/// `keys`, `for` results and regex captures build such tuples on every
+/// evaluation.
 pub(crate) fn uniform_tuple_type(elem: usize, len: usize) -> Option<Arc<TupleType>> {
-    static CELLS: [[OnceLock<Arc<TupleType>>; SHARED_TUPLE_MAX]; 3] =
-        [const { [const { OnceLock::new() }; SHARED_TUPLE_MAX] }; 3];
+    thread_local! {
+        static CELLS: [[OnceCell<Arc<TupleType>>; SHARED_TUPLE_MAX]; 3] =
+            const { [const { [const { OnceCell::new() }; SHARED_TUPLE_MAX] }; 3] };
+    }
     let ety = [Type::String, Type::Number, Type::Bool].get(elem)?.clone();
-    let cell = CELLS[elem].get(len.checked_sub(1)?)?;
-    Some(cell.get_or_init(|| Arc::new(TupleType::new(vec![ety; len]))).clone())
+    let i = len.checked_sub(1).filter(|&i| i < SHARED_TUPLE_MAX)?;
+    CELLS.try_with(|c| c[elem][i].get_or_init(|| Arc::new(TupleType::new(vec![ety; len]))).clone()).ok()
 }
 
 impl Type {
@@ -256,10 +273,10 @@ impl Type {
         Type::Tuple(Arc::new(TupleType::new(elems)))
     }
     pub fn empty_object() -> Type {
-        Type::Object(empty_object_type().clone())
+        Type::Object(empty_object_type())
     }
     pub fn empty_tuple() -> Type {
-        Type::Tuple(empty_tuple_type().clone())
+        Type::Tuple(empty_tuple_type())
     }
 
     pub fn is_primitive(&self) -> bool {

@@ -40,9 +40,10 @@ pub const MAX_NESTING: usize = 1000;
 pub struct Str(Arc<str>);
 
 /// The empty string, shared (joins of nothing, empty template parts).
+/// (One per thread, as the shared types in `types.rs`.)
 fn empty_str() -> Str {
-    static EMPTY: std::sync::OnceLock<Arc<str>> = std::sync::OnceLock::new();
-    Str(EMPTY.get_or_init(|| Arc::from("")).clone())
+    thread_local! { static EMPTY: Arc<str> = Arc::from(""); }
+    Str(EMPTY.try_with(Arc::clone).unwrap_or_else(|_| Arc::from("")))
 }
 
 impl Str {
@@ -426,7 +427,7 @@ impl Value {
     /// `cty.EmptyObjectVal`.
     pub fn empty_object() -> Value {
         Value::Object(Arc::new(ObjectVal {
-            ty: crate::types::empty_object_type().clone(),
+            ty: crate::types::empty_object_type(),
             vals: Box::new([]),
         }))
     }
@@ -436,11 +437,12 @@ impl Value {
         if elems.is_empty() {
             // Values are immutable: one empty tuple serves everyone (`for`
             // expressions that keep nothing make one per evaluation).
-            static EMPTY: std::sync::OnceLock<Arc<TupleVal>> = std::sync::OnceLock::new();
-            let t = EMPTY.get_or_init(|| {
-                Arc::new(TupleVal { ty: crate::types::empty_tuple_type().clone(), elems: Box::new([]) })
-            });
-            return Value::Tuple(t.clone());
+            // (One per thread, as the shared types in `types.rs`.)
+            fn fresh() -> Arc<TupleVal> {
+                Arc::new(TupleVal { ty: crate::types::empty_tuple_type(), elems: Box::new([]) })
+            }
+            thread_local! { static EMPTY: Arc<TupleVal> = fresh(); }
+            return Value::Tuple(EMPTY.try_with(Arc::clone).unwrap_or_else(|_| fresh()));
         }
         // Short tuples of known strings, numbers or bools of one kind share
         // their type.
@@ -459,7 +461,7 @@ impl Value {
         }
         let types: Vec<Type> = elems.iter().map(Value::ty).collect();
         let ty = if types.is_empty() {
-            crate::types::empty_tuple_type().clone()
+            crate::types::empty_tuple_type()
         } else {
             Arc::new(TupleType::new(types))
         };
