@@ -561,6 +561,7 @@ impl FunctionTable {
     /// short-circuit, [`ArgCheck::DynamicArg`]), then type conformance.
     /// Also notes whether any argument trips the unknown short-circuit, so
     /// the common case walks the arguments once.
+    #[inline]
     fn check_args(&self, sig: &Signature, args: &[Value]) -> Result<ArgCheck, FnError> {
         let mut any_unknown = false;
         for (i, a) in args.iter().enumerate() {
