@@ -181,3 +181,29 @@ fn memoized_calls_are_charged_like_calls() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+#[test]
+fn nested_loops_in_for_conditions_compile_in_linear_work() {
+    // Each level's `if` holds the next level's loop. Checking a condition
+    // at compile time compiles it; doing so for conditions with loops in
+    // them would compile each level twice per enclosing level (2^60 here).
+    // Evaluating it is exponential for the reference too (each level runs
+    // its condition once with unknown iterators, then per element): the
+    // step budget ends it.
+    let nested = |depth: usize| {
+        let mut src = format!("x{depth} > 0");
+        for i in (0..depth).rev() {
+            let outer = if i == 0 { "[1]".to_string() } else { format!("[x{i}]") };
+            src = format!("length([for x{} in {outer} : x{} if {src}]) > 0", i + 1, i + 1);
+        }
+        src
+    };
+    let (failed, summaries) = eval_with(&nested(60), Limits { max_steps: 200_000, ..Limits::default() });
+    assert!(failed);
+    assert_eq!(summaries, ["Evaluation limit exceeded"]);
+
+    let program = compile_source(SourceKind::Expr, nested(8).as_bytes(), &[], Some(stdlib_table())).unwrap();
+    let mut scratch = Scratch::new();
+    assert_eq!(evaluate(&program, &Vars::default(), &mut scratch).as_bool(), Some(true));
+    assert!(scratch.diags().is_empty(), "{:?}", scratch.diags());
+}

@@ -186,10 +186,10 @@ fn is_direct(n: &Node) -> bool {
     }
 }
 
-/// Whether `n` reads nothing but the locals in `bound` (and those it binds
-/// itself), constants and functions `pure` accepts; compile-time errors,
-/// host variables and `try`/`can` count as other reads.
-fn reads_only(n: &Node, bound: &mut Vec<u32>, pure: &dyn Fn(u32) -> bool) -> bool {
+/// Whether `n` reads nothing but the locals in `bound`, constants and
+/// functions `pure` accepts, without loops; compile-time errors, host
+/// variables and `try`/`can` count as other reads.
+fn reads_only(n: &Node, bound: &[u32], pure: &dyn Fn(u32) -> bool) -> bool {
     match n {
         Node::Const(_) => true,
         Node::Local(i) => bound.contains(i),
@@ -210,28 +210,15 @@ fn reads_only(n: &Node, bound: &mut Vec<u32>, pure: &dyn Fn(u32) -> bool) -> boo
         Node::Cond(c) => all_read_only([&c.condition, &c.true_result, &c.false_result], bound, pure),
         Node::Binary(b) => reads_only(&b.lhs, bound, pure) && reads_only(&b.rhs, bound, pure),
         Node::Unary(u) => reads_only(&u.operand, bound, pure),
-        Node::For(f) => {
-            if !reads_only(&f.collection, bound, pure) {
-                return false;
-            }
-            bound.extend(f.key_slot);
-            bound.push(f.val_slot);
-            let key_ok = f.key.as_ref().is_none_or(|(k, _)| reads_only(k, bound, pure));
-            let cond_ok = f.cond.as_ref().is_none_or(|(c, _)| reads_only(c, bound, pure));
-            key_ok && cond_ok && reads_only(&f.value, bound, pure)
-        }
-        Node::Splat(s) => {
-            if !reads_only(&s.source, bound, pure) {
-                return false;
-            }
-            bound.push(s.slot);
-            reads_only(&s.each, bound, pure)
-        }
+        // A loop in the condition is not checked at compile time: compiling
+        // the check compiles the loop, whose own condition would be
+        // checked the same way, and so on (twice per level of nesting).
+        Node::For(_) | Node::Splat(_) => false,
         Node::Call(c) => pure(c.func) && all_read_only(c.args.iter().map(|a| &a.node), bound, pure),
     }
 }
 
-fn all_read_only<'n>(ns: impl IntoIterator<Item = &'n Node>, bound: &mut Vec<u32>, pure: &dyn Fn(u32) -> bool) -> bool {
+fn all_read_only<'n>(ns: impl IntoIterator<Item = &'n Node>, bound: &[u32], pure: &dyn Fn(u32) -> bool) -> bool {
     ns.into_iter().all(|c| reads_only(c, bound, pure))
 }
 
@@ -599,9 +586,9 @@ impl<'b> Gen<'b> {
     /// same outcome in every evaluation; it passes when it reports nothing
     /// and yields a value usable as a condition.
     fn precheck_passes(&self, f: &ForNode, cond: &Node) -> bool {
-        let mut bound: Vec<u32> = f.key_slot.into_iter().chain([f.val_slot]).collect();
+        let bound: Vec<u32> = f.key_slot.into_iter().chain([f.val_slot]).collect();
         let pure = |id: u32| self.funcs.as_deref().is_some_and(|t| t.is_pure(id));
-        if !reads_only(cond, &mut bound, &pure) {
+        if !reads_only(cond, &bound, &pure) {
             return false;
         }
         let n_locals = bound.iter().max().map_or(0, |m| m + 1);

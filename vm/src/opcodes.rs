@@ -102,7 +102,7 @@ pub struct Block {
 
 /// Opcodes. One line of semantics each; `B`/`C` are operands unless said.
 /// Structured instructions (`CallExpand`, `Object`, `Template`, `Cond`,
-/// `For`, `Splat`, `Try`, `Can`) run the blocks their
+/// `For`, `Splat`, `Try`, `Can`, `Memo`) run the blocks their
 /// site lists; the others are straight-line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
