@@ -776,13 +776,20 @@ impl<'a> Machine<'a> {
     }
 
     /// Takes the outcome of appending one interpolation to a template.
-    #[inline]
+    /// (Always inlined: the common outcome, a string appended, is one test;
+    /// out of line, the large result travels through memory.)
+    #[inline(always)]
     fn template_part_done(&mut self, r: Result<bool, crate::ops::OpDiag>, span: Span, known: &mut bool) {
         match r {
             Ok(true) => {}
             Ok(false) => *known = false,
-            Err(d) => self.push(d.to_diagnostic(|blame| (blame == Blame::Operand(0)).then_some(span))),
+            Err(d) => self.template_part_failed(d, span),
         }
+    }
+
+    #[cold]
+    fn template_part_failed(&mut self, d: crate::ops::OpDiag, span: Span) {
+        self.push(d.to_diagnostic(|blame| (blame == Blame::Operand(0)).then_some(span)));
     }
 
     /// A template `%{for}` whose body is a string builder, appended element
