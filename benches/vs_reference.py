@@ -3,7 +3,8 @@
 
 Runs `hclvm bench` and the reference's bench mode (`hcl-oracle bench`, the
 same interface) on each workload, interleaved over several rounds, and
-prints the median ns per evaluation of each, the speed-up, and whether the
+prints the median ns per evaluation of each (hclvm runs three times per
+round, see OURS_RUNS), the speed-up, and whether the
 result checksums agree (equal checksums: identical results).
 
     python3 benches/vs_reference.py [ROUNDS] [HCLVM] [ORACLE]
@@ -36,6 +37,10 @@ WORKLOADS = [
 ]
 
 
+# hclvm runs per round (see main).
+OURS_RUNS = 3
+
+
 def bench(binary, mode, src, variables, iters):
     out = subprocess.run(
         [binary, "bench", "--mode", mode, "--src", src, "--vars-jsonl", variables, "--iters", str(iters)],
@@ -63,14 +68,23 @@ def main():
         ours, ref = [], []
         sums = set()
         for _ in range(rounds):
-            ns, s1 = bench(hclvm, mode, src, variables, ours_iters)
-            ours.append(ns)
+            # The same work per run; hclvm's runs are about 50 times
+            # shorter, so a burst of load from elsewhere can spoil a whole
+            # one: it runs OURS_RUNS times per round (its median is over
+            # all of them).
+            for _ in range(OURS_RUNS):
+                ns, s1 = bench(hclvm, mode, src, variables, ours_iters)
+                ours.append(ns)
+                sums.add((s1, None))
             ns, s2 = bench(oracle, mode, src, variables, ref_iters)
             ref.append(ns)
-            sums.update([(s1, s2)])
+            sums.add((s1, s2))
         o, r = statistics.median(ours), statistics.median(ref)
-        agree = all(a == b for a, b in sums)
-        print(f"{name:<12} {o:>14.0f} {r:>18.0f} {r / o:>8.1f}x  {'equal' if agree else 'DIFFER ' + str(sums)}")
+        ours_sums = {a for a, _ in sums}
+        ref_sums = {b for _, b in sums if b is not None}
+        agree = len(ours_sums) == 1 and ours_sums == ref_sums
+        verdict = "equal" if agree else f"DIFFER hclvm {sorted(ours_sums)} reference {sorted(ref_sums)}"
+        print(f"{name:<12} {o:>14.0f} {r:>18.0f} {r / o:>8.1f}x  {verdict}")
     return 0
 
 
