@@ -107,7 +107,9 @@ pub trait FunctionTable: Send + Sync {
     /// Whether function `id` always gives the same result for the same
     /// arguments and has no effect. The VM then computes a call with
     /// loop-invariant arguments inside a `for` or splat once per
-    /// evaluation instead of once per element. Default: not assumed.
+    /// evaluation instead of once per element, and may call it when
+    /// compiling (a `for` condition's check with unknown iterators).
+    /// Default: not assumed.
     fn is_pure(&self, _id: u32) -> bool {
         false
     }

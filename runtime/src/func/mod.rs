@@ -108,7 +108,9 @@ pub struct Signature {
     pub var_param: Option<Param>,
     /// Same arguments always give the same result and the call has no side
     /// effects, so the VM may compute a call whose arguments do not change
-    /// during an evaluation once instead of once per loop iteration.
+    /// during an evaluation once instead of once per loop iteration, and
+    /// may call it when compiling (with unknown arguments, for the check
+    /// of a `for` condition that reads only its iterators).
     pub pure: bool,
 }
 
