@@ -321,3 +321,16 @@ fn pure_calls_with_invariant_arguments_in_loops_are_memoized() {
         "#]],
     );
 }
+
+#[test]
+fn for_conditions_are_checked_when_compiled_within_a_small_budget() {
+    let listing = |src: &str| {
+        let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).expect("parses");
+        disassemble(&program)
+    };
+    // Cheap: checked when compiled, skipped when evaluated.
+    assert!(listing(r#"[for k in ["a"] : k if lower(k) != k]"#).contains("(checked when compiled)"));
+    // Beyond the compile-time budget (a 1 MB string): left to evaluation.
+    let costly = listing(r#"[for k in ["a"] : k if length(format("%1000000s", "")) > 0]"#);
+    assert!(costly.contains(" if ") && !costly.contains("(checked when compiled)"), "{costly}");
+}

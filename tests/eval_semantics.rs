@@ -7,6 +7,25 @@
 use hclvm::conformance::{default_evaluator, run_line};
 
 const ROWS: &[(&str, &str)] = &[
+    // A condition too costly to check when compiling is checked when
+    // evaluated; variables whose object keys are not NFC are refused, as cty
+    // does (the message without the path, as cty's path errors print).
+    (
+        r###"{"id":"for-if-costly-check","mode":"expr","src":"[for k in [\"a\"] : k if length(format(\"%1000000s\", \"\")) > 0]","funcs":"stdlib"}"###,
+        r###"{"id":"for-if-costly-check","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"length\" failed: collection must be a list, a map or a tuple.","subject":{"start":{"line":1,"column":24,"byte":23},"end":{"line":1,"column":31,"byte":30}}}]}"###,
+    ),
+    (
+        r###"{"id":"json-key-not-nfc","mode":"expr","src":"o","vars":{"o":{"x":{"e\u0301":1}}}}"###,
+        r###"{"id":"json-key-not-nfc","ok":false,"phase":"case","line":2,"diags":[{"severity":"error","summary":"vars.o: unsupported attribute \"é\"","detail":"","subject":null}]}"###,
+    ),
+    (
+        r###"{"id":"json-key-not-nfc-typed","mode":"expr","src":"o","vars":{"o":{"type":["object",{"x":["object",{"a":"number"}]}],"value":{"x":{"e\u0301":1}}}}}"###,
+        r###"{"id":"json-key-not-nfc-typed","ok":false,"phase":"case","line":3,"diags":[{"severity":"error","summary":"vars.o: unsupported attribute \"é\"","detail":"","subject":null}]}"###,
+    ),
+    (
+        r###"{"id":"json-nested-unsupported","mode":"expr","src":"o","vars":{"o":{"type":["object",{"x":["object",{"a":"number"}]}],"value":{"x":{"b":1}}}}}"###,
+        r###"{"id":"json-nested-unsupported","ok":false,"phase":"case","line":4,"diags":[{"severity":"error","summary":"vars.o: unsupported attribute \"b\"","detail":"","subject":null}]}"###,
+    ),
     // A pure call with loop-invariant arguments is computed once per
     // evaluation (`MEMO`); failures are not kept, so they repeat per element.
     (

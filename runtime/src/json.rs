@@ -232,6 +232,12 @@ fn err(path: &str, message: impl Into<String>) -> JsonError {
     }
 }
 
+/// cty's error for an object member its type has no attribute for (the
+/// member's name as written).
+fn unsupported_attribute(path: &str, key: &str) -> JsonError {
+    err(path, format!("unsupported attribute {}", crate::strings::go_quote(key)))
+}
+
 fn json_number_text(n: &serde_json::Number) -> String {
     // With serde_json's `arbitrary_precision` feature the number keeps the
     // exact text it was read from.
@@ -282,7 +288,12 @@ fn implied(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>) ->
                 path.push_str(k);
                 let name = match names.and_then(|n| n.get(k)) {
                     Some(shared) => shared.clone(),
-                    None => Arc::from(normalize_nfc(k).as_ref()),
+                    None => match normalize_nfc(k) {
+                        std::borrow::Cow::Borrowed(k) => Arc::from(k),
+                        // cty names attributes in NFC and finds no
+                        // attribute under another spelling.
+                        std::borrow::Cow::Owned(_) => return Err(unsupported_attribute(path, k)),
+                    },
                 };
                 attrs.push((name, implied(item, depth + 1, path, names)?));
                 path.truncate(len);
@@ -480,7 +491,7 @@ fn typed(
             let mut vals: Vec<Option<Value>> = vec![None; ot.len()];
             for (k, item) in map {
                 let Some(i) = ot.attr_index(k) else {
-                    return Err(err(path, format!("unsupported attribute {k:?}")));
+                    return Err(unsupported_attribute(path, k));
                 };
                 let len = path.len();
                 path.push('.');

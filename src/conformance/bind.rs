@@ -27,10 +27,12 @@ fn case_var(raw: &Json) -> Result<Value, String> {
     if let Json::Object(map) = raw {
         if let (2, Some(t), Some(v)) = (map.len(), map.get("type"), map.get("value")) {
             let ty = Type::from_json(t).map_err(|e| format!("invalid type: {e}"))?;
-            return value_from_json_typed(v, &ty).map_err(|e| e.to_string());
+            return value_from_json_typed(v, &ty).map_err(|e| e.message);
         }
     }
-    value_from_json_implied(raw).map_err(|e| e.to_string())
+    // The message alone: the oracle prints cty's path errors, whose text
+    // leaves the path out.
+    value_from_json_implied(raw).map_err(|e| e.message)
 }
 
 #[cfg(test)]

@@ -43,7 +43,15 @@ struct ChunkBuilder {
     strings: ahash::AHashMap<String, u32>,
     /// Attribute names of the steps, each stored once per file.
     names: AttrNames,
+    /// `for` conditions checked at compile time so far (see
+    /// `Gen::precheck_passes`).
+    prechecks: u32,
 }
+
+/// Budget of one compile-time check of a `for` condition.
+const PRECHECK_LIMITS: crate::Limits = crate::Limits { max_steps: 10_000, max_size: 64 << 10 };
+/// Compile-time checks of `for` conditions per file, at most.
+const MAX_PRECHECKS_PER_FILE: u32 = 1024;
 
 impl ChunkBuilder {
     /// `steps` with their attribute names replaced by the file's shared
@@ -585,7 +593,7 @@ impl<'b> Gen<'b> {
     /// iterators, constants and pure functions, so the check gives the
     /// same outcome in every evaluation; it passes when it reports nothing
     /// and yields a value usable as a condition.
-    fn precheck_passes(&self, f: &ForNode, cond: &Node) -> bool {
+    fn precheck_passes(&mut self, f: &ForNode, cond: &Node) -> bool {
         let bound: Vec<u32> = f.key_slot.into_iter().chain([f.val_slot]).collect();
         let pure = |id: u32| self.funcs.as_deref().is_some_and(|t| t.is_pure(id));
         if !reads_only(cond, &bound, &pure) {
@@ -600,8 +608,15 @@ impl<'b> Gen<'b> {
         let prog = file.compile(cond, n_locals, empty, self.funcs.clone(), Arc::from(""), Arc::new(SourceLines::default()));
         drop(file);
         // A fresh scratch's registers hold `DynamicVal`: the iterators'
-        // values in the reference's check.
-        let mut scratch = crate::Scratch::new();
+        // values in the reference's check. Compiling must stay cheap
+        // whatever the source: the check gets a small budget, and a file a
+        // bounded number of checks; a check that runs out falls back to the
+        // one at evaluation time.
+        if self.b.prechecks >= MAX_PRECHECKS_PER_FILE {
+            return false;
+        }
+        self.b.prechecks += 1;
+        let mut scratch = crate::Scratch::with_limits(PRECHECK_LIMITS);
         let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
         scratch.diags().is_empty() && crate::ops::ForCollector::precheck_condition(&v).is_none()
     }
