@@ -3,6 +3,7 @@
 use super::error::{Diagnostics, Error, SourceInfo};
 use super::outcome::{AttrInfo, AttributeOutcome, BlockInfo, BlockOutcome, BodyOutcome, Evaluated, Evaluation, Outcome};
 use super::variables::{parse_json_object_text, Variables};
+use super::replicas::{on_this_thread, Home};
 use super::Options;
 use crate::conformance::ResultWriter;
 use crate::diagnostic_text::SourceFile;
@@ -46,6 +47,14 @@ pub enum SourceKind {
 /// name set and remembered), so that its "Unknown variable" diagnostics and
 /// their suggestions are the ones hcl gives for that context.
 ///
+/// Evaluating shares reference-counted data with the program (constants,
+/// attribute names), which threads evaluating at once would contend on.
+/// So a thread other than the first to evaluate it, once it has spent
+/// eight times the compile time evaluating it, compiles a copy of its own
+/// from the same source and options and evaluates that: the same results,
+/// for one more compilation and its memory per such thread (a thread keeps
+/// at most eight copies).
+///
 /// ```
 /// use hclvm::{Compiled, Options, Variables};
 ///
@@ -76,6 +85,9 @@ pub struct Compiled {
     /// Programs compiled for evaluations that leave a declared variable
     /// unset, by the variable names those evaluations supply.
     exact: Mutex<Vec<(Vec<String>, Arc<Compiled>)>>,
+    /// Which thread evaluates it, which make their own copies
+    /// ([`replicas`](super::replicas)).
+    home: Home,
 }
 
 /// Variable sets remembered by [`Compiled::exact_context`].
@@ -181,7 +193,22 @@ impl Compiled {
         // nesting (bounded by the parser): give them a stack deep enough
         // for the bound on any thread (a fresh one, committed lazily, when
         // the caller's has less left).
-        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))
+        let started = std::time::Instant::now();
+        let mut compiled = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))?;
+        compiled.home = Home::new(started.elapsed());
+        Ok(compiled)
+    }
+
+    /// A copy compiled again from the same source and options, for one
+    /// thread to evaluate on its own (see [`replicas`](super::replicas)).
+    pub(crate) fn copy_for_this_thread(&self) -> Option<Compiled> {
+        let mut copy = Compiled::compile(self.kind, &self.source.src, &self.options).ok()?;
+        copy.home = Home::for_copy();
+        Some(copy)
+    }
+
+    pub(crate) fn home(&self) -> &Home {
+        &self.home
     }
 
     fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> Result<Compiled, Error> {
@@ -235,6 +262,7 @@ impl Compiled {
             source,
             options: options.clone(),
             exact: Mutex::new(Vec::new()),
+            home: Home::new(std::time::Duration::ZERO),
         })
     }
 
@@ -295,10 +323,14 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate(&self, vars: &Variables) -> Evaluation {
+        on_this_thread(self, |c| c.evaluate_here(vars))
+    }
+
+    fn evaluate_here(&self, vars: &Variables) -> Evaluation {
         let (slots, complete) = self.bind(vars);
         if !complete {
             if let Some(exact) = self.exact_context(vars) {
-                return exact.evaluate(vars);
+                return exact.evaluate_here(vars);
             }
         }
         SCRATCH.with(|cell| match cell.try_borrow_mut() {
@@ -319,7 +351,7 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate_json(&self, vars: &serde_json::Value) -> Result<Evaluation, Error> {
-        Ok(self.evaluate(&Variables::from_json_with(vars, Some((&self.var_names, self.attr_names())), false)?))
+        on_this_thread(self, |c| Ok(c.evaluate_here(&Variables::from_json_with(vars, Some((&c.var_names, c.attr_names())), false)?)))
     }
 
     /// Like [`Compiled::evaluate_json`] from JSON text. With `typed`, a
@@ -335,7 +367,7 @@ impl Compiled {
     /// ```
     pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation, Error> {
         let json = parse_json_object_text(vars)?;
-        Ok(self.evaluate(&Variables::from_json_with(&json, Some((&self.var_names, self.attr_names())), typed)?))
+        on_this_thread(self, |c| Ok(c.evaluate_here(&Variables::from_json_with(&json, Some((&c.var_names, c.attr_names())), typed)?)))
     }
 
     /// [`Compiled::evaluate_json_str`] followed by the result encoding of
@@ -346,13 +378,17 @@ impl Compiled {
     /// reference-counted per evaluation, so that threads evaluating one
     /// program at once do not contend on those counters (`hclvm batch`).
     pub(crate) fn write_json_str_result(&self, vars: &str, typed: bool, out: &mut String) -> Result<bool, Error> {
+        on_this_thread(self, |c| c.write_json_str_result_here(vars, typed, out))
+    }
+
+    fn write_json_str_result_here(&self, vars: &str, typed: bool, out: &mut String) -> Result<bool, Error> {
         let json = parse_json_object_text(vars)?;
         let vars = Variables::from_json_with(&json, Some((&self.var_names, self.attr_names())), typed)?;
         drop(json);
         let (slots, complete) = self.bind(&vars);
         if !complete {
             if let Some(exact) = self.exact_context(&vars) {
-                let evaluation = exact.evaluate(&vars);
+                let evaluation = exact.evaluate_here(&vars);
                 out.push_str(&evaluation.result_fields());
                 return Ok(evaluation.has_errors());
             }

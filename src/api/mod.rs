@@ -54,6 +54,7 @@ mod de;
 mod error;
 mod options;
 mod outcome;
+mod replicas;
 mod variables;
 
 pub use compiled::{Compiled, SourceKind};

@@ -71,9 +71,13 @@ impl RegexCache {
             return c;
         }
         // This thread's copy: a cloned `Regex` has a match cache of its own,
-        // so threads matching one pattern do not share (and lock) one.
+        // so threads matching one pattern do not share (and lock) one, and
+        // result types built again are not reference-counted by every
+        // thread that calls the function.
         let local = self.get_shared(pattern).map(|p| {
-            Arc::new(Pattern { re: p.re.clone(), result: p.result.clone(), all: p.all.clone() })
+            let result = pattern_result_type(&p.re);
+            let all = result.clone().map(Type::list);
+            Arc::new(Pattern { re: p.re.clone(), result, all })
         });
         RECENT.with(|r| {
             let mut r = r.borrow_mut();
