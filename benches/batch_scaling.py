@@ -5,7 +5,7 @@ usage: benches/batch_scaling.py [ROUNDS] [HCLVM...]
   (default: 15 rounds of target/release/hclvm; several binaries are run
   interleaved, e.g. before and after a change)
 env:   HCLVM_SHARED (default ../shared next to the repository),
-       WL (workloads, default "policy render collections collections10")
+       WL (workloads, default "policy render collections collections10 micro micro100")
 
 Runs are interleaved (jobs 1, jobs 2, next binary, ... per round) and the
 whole command is timed with --out /dev/null. The machines are shared and
@@ -16,6 +16,9 @@ own scheduler group (as root):
   setsid --wait bash -c 'echo -20 > /proc/self/autogroup; exec nice -n -20 python3 benches/batch_scaling.py'
 collections10 is the collections workload repeated ten times (30 lines):
 the workload itself has 3 lines, which two jobs cannot split evenly.
+micro100 is the micro workload repeated a hundred times (100,000 lines):
+the workload itself (1,000 lines) takes about as long as starting the
+process.
 """
 import os, statistics as st, subprocess, sys, tempfile, time
 
@@ -29,11 +32,18 @@ with open(os.path.join(bench, "collections", "vars.jsonl")) as f:
     text = f.read()
 with open(coll10, "w") as f:
     f.write(text * 10)
+micro100 = os.path.join(tempfile.gettempdir(), "hclvm-micro100.jsonl")
+with open(os.path.join(bench, "micro", "vars.jsonl")) as f:
+    text = f.read()
+with open(micro100, "w") as f:
+    f.write(text * 100)
 W = {
     "policy": ["policy/policy.hcl", "--vars-jsonl", "policy/requests.jsonl"],
     "render": ["render/site.tmpl", "--template", "--vars-jsonl", "render/sites.jsonl"],
     "collections": ["collections/collections.hcl", "--vars-jsonl", "collections/vars.jsonl"],
     "collections10": ["collections/collections.hcl", "--vars-jsonl", coll10],
+    "micro": ["micro/expr.hcl", "--mode", "expr", "--vars-jsonl", "micro/vars.jsonl"],
+    "micro100": ["micro/expr.hcl", "--mode", "expr", "--vars-jsonl", micro100],
 }
 
 def run(binary, args):
@@ -41,7 +51,7 @@ def run(binary, args):
     subprocess.run([binary, "batch", *args, "--out", os.devnull], cwd=bench, stderr=subprocess.DEVNULL, check=True)
     return time.perf_counter() - t0
 
-for name in os.environ.get("WL", "policy render collections collections10").split():
+for name in os.environ.get("WL", "policy render collections collections10 micro micro100").split():
     times = {(b, j): [] for b in bins for j in (1, 2)}
     for _ in range(rounds):
         for b in bins:
