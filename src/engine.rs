@@ -5,7 +5,7 @@
 use crate::conformance::{bind_values, Case, Evaluator, FuncTable, Parsed, ResultWriter, Tree};
 use compiler::analysis::{render_traversal, variables};
 use compiler::ast;
-use compiler::lower::{compile_into, compile_with_lines, CompileEnv};
+use compiler::lower::{compile_all_into, compile_with_lines, CompileEnv};
 use compiler::Interner;
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
@@ -152,39 +152,35 @@ pub fn compile_body(body: &ast::Body<'_>, src: &[u8], interner: &Interner, env: 
     let lines = Arc::new(SourceLines { src: src.into() });
     // One chunk of bytecode for the whole file, sealed when `file` drops.
     let mut file = vm::codegen::FileCode::new();
-    compile_body_lines(&mut file, body, interner, env, &lines, 0)
+    let exprs = body.all_attribute_exprs();
+    let mut programs = compile_all_into(&mut file, &exprs, interner, env, &lines).into_iter();
+    compile_body_lines(&mut programs, body, interner)
 }
 
-fn compile_body_lines(
-    file: &mut vm::codegen::FileCode,
-    body: &ast::Body<'_>,
-    interner: &Interner,
-    env: &CompileEnv,
-    lines: &Arc<SourceLines>,
-    depth: u32,
-) -> CompiledBody {
-    let mut attrs: Vec<&ast::Attribute<'_>> = body.attributes.iter().collect();
-    attrs.sort_by_key(|a| a.span.start);
-    let attrs = attrs
+/// The compiled attributes (in source order) and nested blocks of `body`,
+/// taking the attributes' programs from `programs` in the order of
+/// [`ast::Body::all_attribute_exprs`].
+fn compile_body_lines(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>, interner: &Interner) -> CompiledBody {
+    let attrs = body
+        .attributes_in_order()
         .into_iter()
-        .map(|a| CompiledAttr {
-            name: interner.resolve(a.name.name).to_string(),
-            program: compile_into(file, a.expr, interner, env, lines.clone()),
-            vars: variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect(),
+        .filter_map(|a| {
+            Some(CompiledAttr {
+                name: interner.resolve(a.name.name).to_string(),
+                program: programs.next()?,
+                vars: variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect(),
+            })
         })
         .collect();
-    let blocks = if depth > 10_000 {
-        Vec::new()
-    } else {
-        body.blocks
-            .iter()
-            .map(|b| CompiledBlock {
-                block_type: interner.resolve(b.block_type.name).to_string(),
-                labels: b.labels.iter().map(|l| l.to_string()).collect(),
-                body: compile_body_lines(file, &b.body, interner, env, lines, depth + 1),
-            })
-            .collect()
-    };
+    let blocks = body
+        .blocks
+        .iter()
+        .map(|b| CompiledBlock {
+            block_type: interner.resolve(b.block_type.name).to_string(),
+            labels: b.labels.iter().map(|l| l.to_string()).collect(),
+            body: compile_body_lines(programs, &b.body, interner),
+        })
+        .collect();
     CompiledBody { attrs, blocks }
 }
 
@@ -319,9 +315,10 @@ pub fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagno
 }
 
 fn write_body(out: &mut ResultWriter<'_>, body: &CompiledBody, vars: &Vars, scratch: &mut Scratch) {
+    let mut run = vm::BodyEvaluation::new(scratch, vars);
     write_body_with(out, body, &mut |program, out, names| {
-        let v = evaluate(program, vars, scratch);
-        write_value_result(out, &v, scratch.diags(), None);
+        let v = run.evaluate(program);
+        write_value_result(out, &v, run.scratch().diags(), None);
         out.raw(",\"vars\":");
         write_vars(out, names);
     });

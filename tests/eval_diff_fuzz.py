@@ -1,6 +1,9 @@
 #!/usr/bin/env python3
 # Random expressions for differential testing against the reference:
-#   python3 tests/eval_diff_fuzz.py SEED COUNT > cases.jsonl
+#   python3 tests/eval_diff_fuzz.py SEED COUNT [body] > cases.jsonl
+# With `body`, each case is a body whose attributes (some in nested blocks)
+# repeat expressions of a small pool, as configurations do: what hclvm
+# shares between the attributes of a body must not change any result.
 #   hclvm conformance cases.jsonl > ours; hcl-oracle --in-process cases.jsonl > ref; diff ours ref
 import random,json,sys
 random.seed(int(sys.argv[1]))
@@ -29,5 +32,13 @@ def expr(d):
     if r<0.85: return atom(d)+"["+atom(d)+"]"
     if r<0.92: return random.choice(["try","can"])+"("+", ".join(atom(d) for _ in range(random.randint(1,2)))+")"
     return random.choice(["length","upper","tostring","max","concat","keys","coalesce","tolist","lookup"])+"("+", ".join(atom(d) for _ in range(random.randint(0,2)))+random.choice(["",""," ..."]).replace(" ...","...")+")"
+def body():
+    pool=[expr(1) for _ in range(random.randint(1,3))]
+    pick=lambda: random.choice(pool) if random.random()<0.7 else expr(1)
+    attrs=lambda p: "".join("%sa%d = %s\n"%(p,i,pick()) for i in range(random.randint(1,4)))
+    return attrs("")+"".join("blk {\n%s}\n"%attrs("  ") for _ in range(random.randint(0,2)))
 for i in range(int(sys.argv[2])):
-    print(json.dumps({"id":str(i),"mode":"expr","src":expr(0),"vars":VARS,"unknowns":UNK}))
+    if sys.argv[3:]==["body"]:
+        print(json.dumps({"id":str(i),"mode":"body","src":body(),"vars":VARS,"unknowns":UNK}))
+    else:
+        print(json.dumps({"id":str(i),"mode":"expr","src":expr(0),"vars":VARS,"unknowns":UNK}))

@@ -334,3 +334,74 @@ fn for_conditions_are_checked_when_compiled_within_a_small_budget() {
     let costly = listing(r#"[for k in ["a"] : k if length(format("%1000000s", "")) > 0]"#);
     assert!(costly.contains(" if ") && !costly.contains("(checked when compiled)"), "{costly}");
 }
+
+/// Every attribute of a body (nested blocks' after the body's own), as
+/// `hclvm disasm` lists them.
+fn check_body(src: &str, vars: &[&str], want: Expect) {
+    let arena = bumpalo::Bump::new();
+    let mut interner = hclvm::compiler::Interner::new();
+    let (body, diags) = hclvm::compiler::parse_body(&arena, src.as_bytes(), &mut interner);
+    assert!(diags.is_empty(), "{diags:?}");
+    let env = hclvm::compiler::lower::CompileEnv::new(vars.iter().copied(), Some(stdlib_table()));
+    let compiled = hclvm::engine::compile_body(&body, src.as_bytes(), &interner, &env);
+    let mut out = String::new();
+    let mut stack = vec![&compiled];
+    while let Some(b) = stack.pop() {
+        for a in &b.attrs {
+            out.push_str(&format!("{}:\n{}", a.name, disassemble(&a.program)));
+        }
+        stack.extend(b.blocks.iter().rev().map(|blk| &blk.body));
+    }
+    want.assert_eq(&out);
+}
+
+#[test]
+fn subexpressions_a_body_repeats_are_shared_between_its_attributes() {
+    // The `for` and `keys(m)` occur twice: each occurrence is a `MEMO` with
+    // a shared slot, computed by the first to run in an evaluation of the
+    // body. `[for y in ys : x + y]` reads the outer iterator: not shared.
+    check_body(
+        "a = [for v in keys(m) : upper(v)]\nr {\n  b = length([for v in keys(m) : upper(v)])\n  c = [for x in xs : [for y in ys : x + y]]\n}\n",
+        &["m", "xs", "ys"],
+        expect![[r#"
+            a:
+            ; 10 instructions, 6 registers (1 locals), 1 marks
+            ; V0 = m (slot 0)
+            0000  MARK       M0
+            0001  MOVE       R5 V0
+            0002  CALL       R4 keys#35 R5..R6 since M0
+            0003  MEMO       R3 shared 1 else 0..3 -> R4
+            0004  MARK       M0
+            0005  MOVE       R4 R0
+            0006  ARGCONV    R4 param 0 of upper
+            0007  CALL       R3 upper#9 R4..R5 since M0
+            0008  FOR        R2 R0 in 3..4 -> R3 value 4..8 -> R3
+            0009  MEMO       R1 shared 0 else 8..9 -> R2
+            entry 9..10 -> R1
+            b:
+            ; 12 instructions, 7 registers (1 locals), 2 marks
+            ; V1 = m (slot 0)
+            0010  MARK       M1
+            0011  MOVE       R6 V1
+            0012  CALL       R5 keys#35 R6..R7 since M1
+            0013  MEMO       R4 shared 1 else 10..13 -> R5
+            0014  MARK       M1
+            0015  MOVE       R5 R0
+            0016  ARGCONV    R5 param 0 of upper
+            0017  CALL       R4 upper#9 R5..R6 since M1
+            0018  FOR        R3 R0 in 13..14 -> R4 value 14..18 -> R4
+            0019  MARK       M0
+            0020  MEMO       R2 shared 0 else 18..19 -> R3
+            0021  CALL       R1 length#29 R2..R3 since M0
+            entry 19..22 -> R1
+            c:
+            ; 3 instructions, 5 registers (2 locals), 0 marks
+            ; V2 = xs (slot 1)
+            ; V3 = ys (slot 2)
+            0022  ADD        R4 R0 R1
+            0023  FOR        R3 R1 in V3 value 22..23 -> R4
+            0024  FOR        R2 R0 in V2 value 23..24 -> R3
+            entry 24..25 -> R2
+        "#]],
+    );
+}

@@ -379,6 +379,57 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id":"fast-and-after-error","mode":"expr","src":"({a = true}[\"a${null}\"] && true) ? undefined_t : 1"}"###,
         r###"{"id":"fast-and-after-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Invalid template interpolation value","detail":"The expression result is null. Cannot include a null value in a string template.","subject":{"start":{"line":1,"column":17,"byte":16},"end":{"line":1,"column":21,"byte":20}}}]}"###,
     ),
+    // Subexpressions a body repeats are computed once per evaluation of the
+    // body (`vm::shared`); an occurrence that reports is run again and
+    // reports at its own range, and only its own iterators' loops are shared.
+    (
+        r###"{"id": "shared-failing-call", "mode": "body", "src": "a = tonumber(s)\nb = tonumber(s)\n", "vars": {"s": "abc"}}"###,
+        r###"{"id":"shared-failing-call","ok":true,"body":{"attrs":{"a":{"ok":false,"diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"v\" parameter: cannot convert \"abc\" to number; given string must be a decimal representation of a number.","subject":{"start":{"line":1,"column":14,"byte":13},"end":{"line":1,"column":15,"byte":14}}}],"vars":["s"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"v\" parameter: cannot convert \"abc\" to number; given string must be a decimal representation of a number.","subject":{"start":{"line":2,"column":14,"byte":29},"end":{"line":2,"column":15,"byte":30}}}],"vars":["s"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-for-filter", "mode": "body", "src": "a = [for v in xs : v * 2 if v > 1]\nb = length([for v in xs : v * 2 if v > 1])\n", "vars": {"xs": [1, 2, 3]}}"###,
+        r###"{"id":"shared-for-filter","ok":true,"body":{"attrs":{"a":{"ok":true,"type":["tuple",["number","number"]],"value":[4,6],"vars":["xs"]},"b":{"ok":true,"type":"number","value":2,"vars":["xs"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-nested-outer-iterator", "mode": "body", "src": "a = [for x in xs : [for y in ys : x + y]]\nb = [for x in xs : [for y in ys : x + y]]\nc = [for y in ys : y + 1]\n", "vars": {"xs": [1, 2], "ys": [10, 20]}}"###,
+        r###"{"id":"shared-nested-outer-iterator","ok":true,"body":{"attrs":{"a":{"ok":true,"type":["tuple",[["tuple",["number","number"]],["tuple",["number","number"]]]],"value":[[11,21],[12,22]],"vars":["xs","ys"]},"b":{"ok":true,"type":["tuple",[["tuple",["number","number"]],["tuple",["number","number"]]]],"value":[[11,21],[12,22]],"vars":["xs","ys"]},"c":{"ok":true,"type":["tuple",["number","number"]],"value":[11,21],"vars":["ys"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-unknown", "mode": "body", "src": "a = length(u)\nb = length(u)\nc = [for v in u : v]\nd = [for v in u : v]\n", "vars": {}, "unknowns": {"u": ["list", "string"]}}"###,
+        r###"{"id":"shared-unknown","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":{"$unknown":true},"known":false,"vars":["u"]},"b":{"ok":true,"type":"number","value":{"$unknown":true},"known":false,"vars":["u"]},"c":{"ok":true,"type":"dynamic","value":{"$unknown":true},"known":false,"vars":["u"]},"d":{"ok":true,"type":"dynamic","value":{"$unknown":true},"known":false,"vars":["u"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-nested-block", "mode": "body", "src": "d = keys(m)\nr \"x\" {\n  c = keys(m)\n  inner {\n    e = [for k in keys(m) : upper(k)]\n  }\n}\nf = [for k in keys(m) : upper(k)]\n", "vars": {"m": {"a": 1, "b": 2}}}"###,
+        r###"{"id":"shared-nested-block","ok":true,"body":{"attrs":{"d":{"ok":true,"type":["tuple",["string","string"]],"value":["a","b"],"vars":["m"]},"f":{"ok":true,"type":["tuple",["string","string"]],"value":["A","B"],"vars":["m"]}},"blocks":[{"type":"r","labels":["x"],"body":{"attrs":{"c":{"ok":true,"type":["tuple",["string","string"]],"value":["a","b"],"vars":["m"]}},"blocks":[{"type":"inner","labels":[],"body":{"attrs":{"e":{"ok":true,"type":["tuple",["string","string"]],"value":["A","B"],"vars":["m"]}},"blocks":[]}}]}}]}}"###,
+    ),
+    (
+        r###"{"id": "shared-unselected-branch", "mode": "body", "src": "a = true ? 1 : tonumber(s)\nb = tonumber(s)\n", "vars": {"s": "abc"}}"###,
+        r###"{"id":"shared-unselected-branch","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":1,"vars":["s"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"v\" parameter: cannot convert \"abc\" to number; given string must be a decimal representation of a number.","subject":{"start":{"line":2,"column":14,"byte":40},"end":{"line":2,"column":15,"byte":41}}}],"vars":["s"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-inside-try", "mode": "body", "src": "a = try(tonumber(s), 0)\nb = tonumber(s)\nc = can(tonumber(s))\n", "vars": {"s": "abc"}}"###,
+        r###"{"id":"shared-inside-try","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":0,"vars":["s"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"v\" parameter: cannot convert \"abc\" to number; given string must be a decimal representation of a number.","subject":{"start":{"line":2,"column":14,"byte":37},"end":{"line":2,"column":15,"byte":38}}}],"vars":["s"]},"c":{"ok":true,"type":"bool","value":false,"vars":["s"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-different-bindings", "mode": "body", "src": "a = [for k, v in m : k]\nb = [for v in m : v]\nc = {for k, v in m : v => k...}\nd = {for k, v in m : v => k...}\n", "vars": {"m": {"a": "x", "b": "x", "c": "y"}}}"###,
+        r###"{"id":"shared-different-bindings","ok":true,"body":{"attrs":{"a":{"ok":true,"type":["tuple",["string","string","string"]],"value":["a","b","c"],"vars":["m"]},"b":{"ok":true,"type":["tuple",["string","string","string"]],"value":["x","x","y"],"vars":["m"]},"c":{"ok":true,"type":["object",{"x":["tuple",["string","string"]],"y":["tuple",["string"]]}],"value":{"x":["a","b"],"y":["c"]},"vars":["m"]},"d":{"ok":true,"type":["object",{"x":["tuple",["string","string"]],"y":["tuple",["string"]]}],"value":{"x":["a","b"],"y":["c"]},"vars":["m"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-in-loop-and-outside", "mode": "body", "src": "a = [for v in xs : contains(keys(m), v)]\nb = keys(m)\nc = [for v in xs : contains(keys(m), v)]\n", "vars": {"xs": ["a", "z"], "m": {"a": 1}}}"###,
+        r###"{"id":"shared-in-loop-and-outside","ok":true,"body":{"attrs":{"a":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,false],"vars":["xs","m"]},"b":{"ok":true,"type":["tuple",["string"]],"value":["a"],"vars":["m"]},"c":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,false],"vars":["xs","m"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-null-var", "mode": "body", "src": "a = length(n)\nb = length(n)\n", "vars": {"n": null}}"###,
+        r###"{"id":"shared-null-var","ok":true,"body":{"attrs":{"a":{"ok":false,"diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"collection\" parameter: argument must not be null.","subject":{"start":{"line":1,"column":12,"byte":11},"end":{"line":1,"column":13,"byte":12}}}],"vars":["n"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Invalid function argument","detail":"Invalid value for \"collection\" parameter: argument must not be null.","subject":{"start":{"line":2,"column":12,"byte":25},"end":{"line":2,"column":13,"byte":26}}}],"vars":["n"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-splat-inside", "mode": "body", "src": "a = join(\",\", objs[*].name)\nb = join(\",\", objs[*].name)\n", "vars": {"objs": [{"name": "p"}, {"name": "q"}]}}"###,
+        r###"{"id":"shared-splat-inside","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"string","value":"p,q","vars":["objs"]},"b":{"ok":true,"type":"string","value":"p,q","vars":["objs"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-missing-var", "mode": "body", "src": "a = upper(nope)\nb = upper(nope)\n", "vars": {}}"###,
+        r###"{"id":"shared-missing-var","ok":true,"body":{"attrs":{"a":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":11,"byte":10},"end":{"line":1,"column":15,"byte":14}}}],"vars":["nope"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":2,"column":11,"byte":26},"end":{"line":2,"column":15,"byte":30}}}],"vars":["nope"]}},"blocks":[]}}"###,
+    ),
 ];
 
 #[test]

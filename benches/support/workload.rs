@@ -5,7 +5,7 @@ use hclvm::compiler::lower::CompileEnv;
 use hclvm::compiler::Interner;
 use hclvm::engine::{compile, compile_body, stdlib_table, CompiledBody};
 use hclvm::runtime::json::value_from_case_var;
-use hclvm::vm::{evaluate, Program, Scratch, Vars};
+use hclvm::vm::{BodyEvaluation, Program, Scratch, Vars};
 use std::path::PathBuf;
 
 pub struct Workload {
@@ -73,8 +73,9 @@ impl Workload {
     /// One evaluation as the oracle counts it: every program for one vars set.
     pub fn eval_one(&self, i: usize, scratch: &mut Scratch) {
         let vars = &self.vars[i % self.vars.len()];
+        let mut run = BodyEvaluation::new(scratch, vars);
         for p in &self.programs {
-            std::hint::black_box(evaluate(p, vars, scratch));
+            std::hint::black_box(run.evaluate(p));
         }
     }
 }

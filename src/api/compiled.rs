@@ -9,7 +9,7 @@ use crate::conformance::ResultWriter;
 use crate::diagnostic_text::SourceFile;
 use crate::engine::write_value_result;
 use compiler::analysis::{render_traversal, variables};
-use compiler::lower::{compile_into, compile_with_lines, CompileEnv};
+use compiler::lower::{compile_all_into, compile_with_lines, CompileEnv};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
@@ -250,7 +250,9 @@ impl Compiled {
                 // One chunk of bytecode for the whole file, sealed when
                 // `file` drops.
                 let mut file = vm::codegen::FileCode::new();
-                Code::Body(plan_body(&mut file, b, &interner, &env, &lines))
+                let exprs = b.all_attribute_exprs();
+                let mut programs = compile_all_into(&mut file, &exprs, &interner, &env, &lines).into_iter();
+                Code::Body(plan_body(&mut programs, b, &interner))
             }
         };
         Ok(Compiled {
@@ -414,7 +416,7 @@ impl Compiled {
             }
             Code::Body(plan) => {
                 w.raw("\"ok\":true,\"body\":");
-                let errors = write_body_result(plan, slots, scratch, &mut w);
+                let errors = write_body_result(plan, &mut vm::BodyEvaluation::new(scratch, slots), &mut w);
                 if !self.warnings.is_empty() {
                     w.raw(",\"diags\":");
                     w.diags(&self.warnings);
@@ -479,7 +481,7 @@ impl Compiled {
                 diagnostics.extend(scratch.take_diags());
                 Evaluated::Value(Outcome { value, diagnostics })
             }
-            Code::Body(plan) => Evaluated::Body(evaluate_body(plan, slots, scratch)),
+            Code::Body(plan) => Evaluated::Body(evaluate_body(plan, &mut vm::BodyEvaluation::new(scratch, slots))),
         };
         let warnings = match self.kind {
             SourceKind::Body => self.warnings.clone(),
@@ -529,24 +531,18 @@ fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
     names
 }
 
-/// Compiles every attribute (in source order, as hcl lists them) and every
-/// nested block. Recursion follows block nesting, which the parser bounds.
-fn plan_body(
-    file: &mut vm::codegen::FileCode,
-    body: &ast::Body<'_>,
-    interner: &Interner,
-    env: &CompileEnv,
-    lines: &Arc<SourceLines>,
-) -> BodyPlan {
-    let mut attrs: Vec<&ast::Attribute<'_>> = body.attributes.iter().collect();
-    attrs.sort_by_key(|a| a.span.start);
+/// The plan of every attribute (in source order) and every nested block,
+/// taking the attributes' programs from `programs` in the order of
+/// [`ast::Body::all_attribute_exprs`].
+fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
     BodyPlan {
-        attrs: attrs
+        attrs: body
+            .attributes_in_order()
             .into_iter()
-            .map(|a| {
+            .filter_map(|a| {
                 let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
                 let info = AttrInfo::new(interner.resolve(a.name.name), references);
-                (Arc::new(info), compile_into(file, a.expr, interner, env, lines.clone()))
+                Some((Arc::new(info), programs.next()?))
             })
             .collect(),
         blocks: body
@@ -554,7 +550,7 @@ fn plan_body(
             .iter()
             .map(|b| {
                 let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
-                (Arc::new(info), plan_body(file, &b.body, interner, env, lines))
+                (Arc::new(info), plan_body(programs, &b.body, interner))
             })
             .collect(),
     }
@@ -563,15 +559,15 @@ fn plan_body(
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
 /// `BODY` of a result line) as it goes; returns whether any attribute has
 /// an error.
-fn write_body_result(plan: &BodyPlan, slots: &Vars, scratch: &mut Scratch, w: &mut ResultWriter<'_>) -> bool {
+fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut ResultWriter<'_>) -> bool {
     let mut errors = false;
     w.raw("{\"attrs\":{");
     for (i, (info, program)) in plan.attrs.iter().enumerate() {
         if i > 0 {
             w.raw(",");
         }
-        let value: Value = vm::evaluate(program, slots, scratch);
-        let diagnostics = scratch.take_diags();
+        let value: Value = run.evaluate(program);
+        let diagnostics = run.scratch().take_diags();
         errors |= diagnostics.has_errors();
         info.write_result(w, &value, &diagnostics);
     }
@@ -581,27 +577,27 @@ fn write_body_result(plan: &BodyPlan, slots: &Vars, scratch: &mut Scratch, w: &m
             w.raw(",");
         }
         w.raw(info.json_head());
-        errors |= write_body_result(body, slots, scratch, w);
+        errors |= write_body_result(body, run, w);
         w.raw("}");
     }
     w.raw("]}");
     errors
 }
 
-fn evaluate_body(plan: &BodyPlan, slots: &Vars, scratch: &mut Scratch) -> BodyOutcome {
+fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>) -> BodyOutcome {
     BodyOutcome {
         attributes: plan
             .attrs
             .iter()
             .map(|(info, program)| {
-                let value: Value = vm::evaluate(program, slots, scratch);
-                AttributeOutcome { info: info.clone(), outcome: Outcome { value, diagnostics: scratch.take_diags() } }
+                let value: Value = run.evaluate(program);
+                AttributeOutcome { info: info.clone(), outcome: Outcome { value, diagnostics: run.scratch().take_diags() } }
             })
             .collect(),
         blocks: plan
             .blocks
             .iter()
-            .map(|(info, body)| BlockOutcome { info: info.clone(), body: evaluate_body(body, slots, scratch) })
+            .map(|(info, body)| BlockOutcome { info: info.clone(), body: evaluate_body(body, run) })
             .collect(),
     }
 }

@@ -11,7 +11,7 @@ use compiler::Interner;
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
 use std::time::Instant;
-use vm::{evaluate, Program, Scratch, Vars};
+use vm::{BodyEvaluation, Program, Scratch, Vars};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -166,10 +166,11 @@ pub fn run(args: BenchArgs) -> Status {
     let t1 = Instant::now();
     loop {
         for vars in &all_vars {
+            let mut run = BodyEvaluation::new(&mut scratch, vars);
             for p in &programs {
-                let v = evaluate(p, vars, &mut scratch);
+                let v = run.evaluate(p);
                 if passes == 0 {
-                    first.push((v, scratch.take_diags()));
+                    first.push((v, run.scratch().take_diags()));
                 } else {
                     std::hint::black_box(v);
                 }

@@ -11,7 +11,7 @@ use crate::engine::stdlib_table;
 use clap::Args;
 use compiler::analysis::variables;
 use compiler::ast;
-use compiler::lower::{compile_into, CompileEnv};
+use compiler::lower::{compile_all_into, CompileEnv};
 use compiler::Interner;
 use runtime::diag::DiagnosticsExt;
 
@@ -34,9 +34,7 @@ fn root_names<'a>(e: &'a ast::Expr<'a>, interner: &Interner, out: &mut Vec<Strin
 }
 
 fn body_exprs<'a>(b: &'a ast::Body<'a>, path: &str, interner: &Interner, out: &mut Vec<(String, &'a ast::Expr<'a>)>) {
-    let mut attrs: Vec<&ast::Attribute<'_>> = b.attributes.iter().collect();
-    attrs.sort_by_key(|a| a.span.start);
-    for a in attrs {
+    for a in b.attributes_in_order() {
         out.push((format!("{path}{}", interner.resolve(a.name.name)), a.expr));
     }
     for blk in b.blocks {
@@ -94,7 +92,8 @@ pub fn run(args: DisasmArgs) -> Status {
     let env = CompileEnv::new(names.iter(), Some(stdlib_table()));
     let lines = std::sync::Arc::new(vm::program::SourceLines { src: src.as_slice().into() });
     let mut chunk = vm::codegen::FileCode::new();
-    let programs: Vec<_> = exprs.iter().map(|(_, e)| compile_into(&mut chunk, e, &interner, &env, lines.clone())).collect();
+    let roots: Vec<&ast::Expr<'_>> = exprs.iter().map(|(_, e)| *e).collect();
+    let programs = compile_all_into(&mut chunk, &roots, &interner, &env, &lines);
     chunk.finish();
     let mut out = String::new();
     for ((name, _), program) in exprs.iter().zip(&programs) {

@@ -46,6 +46,10 @@ struct ChunkBuilder {
     /// `for` conditions checked at compile time so far (see
     /// `Gen::precheck_passes`).
     prechecks: u32,
+    /// Fingerprints of the subexpressions that occur more than once in
+    /// the file ([`crate::shared`]), and the shared memo slots given out.
+    repeated: ahash::AHashSet<String>,
+    shared_slots: ahash::AHashMap<String, u16>,
 }
 
 /// Budget of one compile-time check of a `for` condition.
@@ -76,6 +80,13 @@ impl Default for FileCode {
 impl FileCode {
     pub fn new() -> FileCode {
         FileCode { b: ChunkBuilder::default(), cell: Arc::new(OnceLock::new()) }
+    }
+
+    /// Declares the subexpressions of the file's expressions (all of them,
+    /// counted before any is compiled): those occurring more than once
+    /// are computed once per evaluation of a body ([`crate::shared`]).
+    pub fn share(&mut self, occurrences: crate::shared::Occurrences) {
+        self.b.repeated = occurrences.repeated();
     }
 
     /// Compiles the lowered tree `root` into this file's chunk.
@@ -144,6 +155,7 @@ impl Drop for FileCode {
             consts: b.consts.into(),
             paths: b.paths.into(),
             names: b.names,
+            n_shared: b.shared_slots.len() as u32,
         });
     }
 }
@@ -424,6 +436,44 @@ impl<'b> Gen<'b> {
 
     /// Compiles `n` so that its value ends up in register `a`.
     fn expr_to(&mut self, n: &Node, a: u16) {
+        if let Some(slot) = self.shared_slot(n) {
+            // The subexpression's code, skipped once another occurrence
+            // has computed it in this evaluation of the body.
+            let saved = self.next_reg;
+            self.begin();
+            let r = self.alloc();
+            self.expr_to_here(n, r);
+            let code = self.finish(Opnd::temp(r));
+            self.next_reg = saved;
+            self.emit(Op::Memo, a, slot, 1, Site::Block(code));
+            return;
+        }
+        self.expr_to_here(n, a);
+    }
+
+    /// The shared memo slot of `n`, when it occurs more than once in the
+    /// file.
+    fn shared_slot(&mut self, n: &Node) -> Option<u16> {
+        if self.b.repeated.is_empty() || !matches!(n, Node::For(_) | Node::Call(_)) {
+            return None;
+        }
+        let funcs = self.funcs.clone();
+        let pure = |id: u32| funcs.as_deref().is_some_and(|t| t.is_pure(id));
+        let key = crate::shared::fingerprint(n, &pure)?;
+        if !self.b.repeated.contains(&key) {
+            return None;
+        }
+        let next = self.b.shared_slots.len();
+        if let Some(&slot) = self.b.shared_slots.get(&key) {
+            return Some(slot);
+        }
+        let slot = u16::try_from(next).ok().filter(|s| *s < NO_MARK)?;
+        self.b.shared_slots.insert(key, slot);
+        Some(slot)
+    }
+
+    /// [`Gen::expr_to`] without the shared memo.
+    fn expr_to_here(&mut self, n: &Node, a: u16) {
         let saved = self.next_reg;
         let saved_mark = self.next_mark;
         match n {

@@ -135,6 +135,7 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
             mark_text(cs.mark),
             if cs.memo == NO_MARK { String::new() } else { format!(" memo {}", cs.memo) }
         ),
+        (Op::Memo, Site::Block(b)) if ins.c == 1 => format!("{a} shared {} else {}", ins.b, block_text(b)),
         (Op::Memo, Site::Block(b)) => format!("{a} memo {} else {}", ins.b, block_text(b)),
         (Op::CallExpand, Site::Call(cs)) => format!(
             "{a} {}#{} ({})...",

@@ -84,6 +84,9 @@ pub struct Scratch {
     /// Results of memoized calls (see [`crate::FunctionTable::is_pure`]).
     /// With the size budget the first call used, charged again on reuse.
     memos: Vec<Option<(Value, u64)>>,
+    /// Values of the file's shared subexpressions ([`crate::shared`]), kept
+    /// across the programs of one [`BodyEvaluation`]; like `memos`.
+    shared: Vec<Option<(Value, u64)>>,
     /// Reusable template output buffers (a stack: templates nest through
     /// function arguments).
     text_bufs: Vec<String>,
@@ -122,12 +125,59 @@ impl Scratch {
     pub fn release(&mut self) {
         self.regs.clear();
         self.memos.clear();
+        self.shared.clear();
+    }
+}
+
+/// Evaluates the expressions of one body (programs of one file) against
+/// one set of variables: a subexpression the file repeats is computed by
+/// the first program that needs it and reused by the others
+/// ([`crate::shared`]). Each program's result and diagnostics are those
+/// of [`evaluate`].
+pub struct BodyEvaluation<'a> {
+    scratch: &'a mut Scratch,
+    vars: &'a Vars,
+    /// The chunk the shared values belong to (its address).
+    chunk: usize,
+}
+
+impl<'a> BodyEvaluation<'a> {
+    pub fn new(scratch: &'a mut Scratch, vars: &'a Vars) -> BodyEvaluation<'a> {
+        if !scratch.shared.is_empty() {
+            scratch.shared.clear();
+        }
+        BodyEvaluation { scratch, vars, chunk: 0 }
+    }
+
+    /// Evaluates `program`; its diagnostics are left in the scratch
+    /// ([`BodyEvaluation::scratch`]).
+    pub fn evaluate(&mut self, program: &Program) -> Value {
+        let chunk = program.chunk();
+        let id = chunk as *const Chunk as usize;
+        if id != self.chunk {
+            // Slots are the chunk's: another file's values do not apply.
+            self.scratch.shared.clear();
+            self.chunk = id;
+        }
+        run_program(program, chunk, self.vars, self.scratch)
+    }
+
+    pub fn scratch(&mut self) -> &mut Scratch {
+        self.scratch
     }
 }
 
 /// Evaluates `program`; the diagnostics are left in `scratch`
 /// ([`Scratch::diags`]).
 pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value {
+    if !scratch.shared.is_empty() {
+        scratch.shared.clear();
+    }
+    run_program(program, program.chunk(), vars, scratch)
+}
+
+#[inline(always)]
+fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch) -> Value {
     scratch.diags.clear();
     scratch.steps = 0;
     scratch.size = 0;
@@ -145,8 +195,11 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
         scratch.memos.clear();
         scratch.memos.resize(program.n_memos as usize, None);
     }
+    if chunk.n_shared > 0 && scratch.shared.len() < chunk.n_shared as usize {
+        scratch.shared.resize(chunk.n_shared as usize, None);
+    }
     let entry = program.entry;
-    let v = Machine { depth: 0, prog: program, chunk: program.chunk(), vars, s: scratch }.block(&entry);
+    let v = Machine { depth: 0, prog: program, chunk, vars, s: scratch }.block(&entry);
     if let Some(what) = scratch.aborted {
         scratch.diags.push(Diagnostic::error(
             "Evaluation limit exceeded",
@@ -576,6 +629,7 @@ impl<'a> Machine<'a> {
             (Op::Splat, Site::Splat(s)) => self.splat(s),
             (Op::Try, Site::Try(t)) => self.try_(t),
             (Op::Can, Site::Try(t)) => self.can(t),
+            (Op::Memo, Site::Block(b)) if ins.c == 1 => self.shared_memo(ins.b, b),
             (Op::Memo, Site::Block(b)) => self.memo(ins.b, b),
             _ => dynamic(),
         }
@@ -598,6 +652,32 @@ impl<'a> Machine<'a> {
             }
         }
         self.block(code)
+    }
+
+    /// `MEMO` with a shared slot: the subexpression's value if another
+    /// occurrence computed it in this evaluation of the body without
+    /// reporting anything, else its code run (keeping the value when it
+    /// reports nothing).
+    fn shared_memo(&mut self, slot: u16, code: &Block) -> Value {
+        let slot = usize::from(slot);
+        let budget = self.s.limits.max_size.saturating_sub(self.s.size);
+        if let Some(Some((v, used))) = self.s.shared.get(slot) {
+            // Charged what it cost then, as a memoized call is.
+            if *used <= budget {
+                let (v, used) = (v.clone(), *used);
+                self.grow(used as usize);
+                return v;
+            }
+        }
+        let (mark, size) = (self.s.diags.len(), self.s.size);
+        let v = self.block(code);
+        if self.s.diags.len() == mark && self.s.aborted.is_none() {
+            let used = self.s.size.saturating_sub(size);
+            if let Some(entry) = self.s.shared.get_mut(slot) {
+                *entry = Some((v.clone(), used));
+            }
+        }
+        v
     }
 
     /// Takes a `vm::ops` result: its value, or its diagnostics placed with

@@ -38,8 +38,9 @@ pub mod ir;
 pub mod opcodes;
 pub mod ops;
 pub mod program;
+pub mod shared;
 pub mod suggest;
 
 pub use func::{CallError, ErrorSite, FunctionTable, NamesOnly, Param, Signature};
-pub use interp::{evaluate, Limits, Scratch, Vars};
+pub use interp::{evaluate, BodyEvaluation, Limits, Scratch, Vars};
 pub use program::Program;

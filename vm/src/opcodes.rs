@@ -176,8 +176,11 @@ pub enum Op {
     Try,
     /// `R[A] := can(...)` with the argument block in `S[pc]`
     Can,
-    /// `R[A] :=` memo `B` when set, else the block `S[pc]` (a pure call with
-    /// loop-invariant arguments, which sets memo `B`)
+    /// `C = 0`: `R[A] :=` memo `B` when set, else the block `S[pc]` (a pure
+    /// call with loop-invariant arguments, which sets memo `B`).
+    /// `C = 1`: `R[A] :=` shared value `B` when set in this evaluation of
+    /// the body, else the block `S[pc]` (a subexpression the file repeats;
+    /// sets shared value `B` when it reports nothing)
     Memo,
 }
 

@@ -200,6 +200,8 @@ pub struct Chunk {
     pub(crate) paths: Box<[PathRef]>,
     /// The attribute names of the steps (one copy of each).
     pub(crate) names: runtime::AttrNames,
+    /// Shared memo slots ([`crate::shared`]).
+    pub(crate) n_shared: u32,
 }
 
 impl Chunk {

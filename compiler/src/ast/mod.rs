@@ -46,6 +46,29 @@ impl<'a> Body<'a> {
     pub fn attribute(&self, name: Symbol) -> Option<&Attribute<'a>> {
         self.attributes.iter().find(|a| a.name.name == name)
     }
+
+    /// The attributes in source order, the order hcl lists them in.
+    pub fn attributes_in_order(&self) -> Vec<&Attribute<'a>> {
+        let mut attrs: Vec<&Attribute<'a>> = self.attributes.iter().collect();
+        attrs.sort_by_key(|a| a.span.start);
+        attrs
+    }
+
+    /// The expression of every attribute: this body's in source order, then
+    /// each nested block's, recursively (the order in which hosts compile
+    /// and list them). Recursion follows block nesting, which the parser
+    /// bounds.
+    pub fn all_attribute_exprs(&self) -> Vec<&'a Expr<'a>> {
+        fn walk<'a>(b: &Body<'a>, out: &mut Vec<&'a Expr<'a>>) {
+            out.extend(b.attributes_in_order().into_iter().map(|a| a.expr));
+            for blk in b.blocks {
+                walk(&blk.body, out);
+            }
+        }
+        let mut out = Vec::new();
+        walk(self, &mut out);
+        out
+    }
 }
 
 /// `name = expr`

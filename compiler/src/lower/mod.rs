@@ -59,20 +59,50 @@ pub fn compile_into(
     env: &CompileEnv,
     lines: Arc<SourceLines>,
 ) -> Program {
+    let mut programs = compile_all_into(file, &[expr], interner, env, &lines);
+    programs.pop().expect("one program per expression")
+}
+
+/// Compiles the expressions of one file (a body's attributes, in the
+/// order given) into the file's shared bytecode. All are lowered first,
+/// so that subexpressions they repeat are computed once per evaluation of
+/// the body (`vm::shared`, `vm::BodyEvaluation`).
+pub fn compile_all_into(
+    file: &mut vm::codegen::FileCode,
+    exprs: &[&ast::Expr<'_>],
+    interner: &Interner,
+    env: &CompileEnv,
+    lines: &Arc<SourceLines>,
+) -> Vec<Program> {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
-    let mut l = Lowerer {
-        interner,
-        env,
-        globals,
-        scopes: Vec::new(),
-        splats: HashMap::new(),
-        n_locals: 0,
-        depth: 0,
-        lines: lines.clone(),
-        func_names: None,
-    };
-    let root = l.lower(expr);
-    file.compile(&root, l.n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines)
+    let lowered: Vec<(vm::ir::Node, u32)> = exprs
+        .iter()
+        .map(|expr| {
+            let mut l = Lowerer {
+                interner,
+                env,
+                globals: globals.clone(),
+                scopes: Vec::new(),
+                splats: HashMap::new(),
+                n_locals: 0,
+                depth: 0,
+                lines: lines.clone(),
+                func_names: None,
+            };
+            let root = l.lower(expr);
+            (root, l.n_locals)
+        })
+        .collect();
+    let pure = |id: u32| env.funcs.as_deref().is_some_and(|t| t.is_pure(id));
+    let mut occurrences = vm::shared::Occurrences::default();
+    for (root, _) in &lowered {
+        occurrences.add(root, &pure);
+    }
+    file.share(occurrences);
+    lowered
+        .iter()
+        .map(|(root, n_locals)| file.compile(root, *n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone()))
+        .collect()
 }
 
 struct Scope {
