@@ -10,6 +10,7 @@ pub mod value;
 pub mod convert;
 pub mod unify;
 pub mod json;
+pub mod json_text;
 pub mod names;
 pub mod func;
 

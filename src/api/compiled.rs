@@ -2,7 +2,7 @@
 
 use super::error::{Diagnostics, Error, SourceInfo};
 use super::outcome::{AttrInfo, AttributeOutcome, BlockInfo, BlockOutcome, BodyOutcome, Evaluated, Evaluation, Outcome};
-use super::variables::{parse_json_object_text, Variables};
+use super::variables::Variables;
 use super::replicas::{on_this_thread, Home};
 use super::Options;
 use crate::conformance::ResultWriter;
@@ -368,8 +368,7 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation, Error> {
-        let json = parse_json_object_text(vars)?;
-        on_this_thread(self, |c| Ok(c.evaluate_here(&Variables::from_json_with(&json, Some((&c.var_names, c.attr_names())), typed)?)))
+        on_this_thread(self, |c| Ok(c.evaluate_here(&Variables::from_json_text(vars, Some((&c.var_names, c.attr_names())), typed)?)))
     }
 
     /// [`Compiled::evaluate_json_str`] followed by the result encoding of
@@ -384,9 +383,7 @@ impl Compiled {
     }
 
     fn write_json_str_result_here(&self, vars: &str, typed: bool, out: &mut String) -> Result<bool, Error> {
-        let json = parse_json_object_text(vars)?;
-        let vars = Variables::from_json_with(&json, Some((&self.var_names, self.attr_names())), typed)?;
-        drop(json);
+        let vars = Variables::from_json_text(vars, Some((&self.var_names, self.attr_names())), typed)?;
         let (slots, complete) = self.bind(&vars);
         if !complete {
             if let Some(exact) = self.exact_context(&vars) {

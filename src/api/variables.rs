@@ -4,6 +4,7 @@ use super::Error;
 use crate::conformance::parse_json;
 use runtime::json::{value_from_case_var, value_from_case_var_with, value_from_json_implied, value_from_json_implied_with};
 use runtime::Value;
+use runtime::json_text::{decode_object, Member};
 use serde_json::Value as Json;
 
 /// Named values for one evaluation (hcl's `EvalContext.Variables`).
@@ -129,7 +130,22 @@ impl Variables {
     /// assert!(hclvm::Variables::from_json_str("{\"a\": 1").is_err());
     /// ```
     pub fn from_json_str(text: &str) -> Result<Variables, Error> {
-        Variables::from_json(&parse_json_object_text(text)?)
+        Variables::from_json_text(text, None, false)
+    }
+
+    /// [`Variables::from_json_with`] on JSON text: decoded straight into
+    /// values when the text is plain (`runtime::json_text`), else parsed
+    /// first, which gives the same values or the exact error.
+    pub(crate) fn from_json_text(text: &str, only: Option<(&[String], &runtime::AttrNames)>, typed: bool) -> Result<Variables, Error> {
+        let member = |name: &str| match only {
+            Some((names, _)) if names.binary_search_by(|n| n.as_str().cmp(name)).is_err() => Member::Skip,
+            _ => Member::Decode,
+        };
+        if let Some(mut entries) = decode_object(text, only.map(|(_, a)| a), typed, &member) {
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            return Ok(Variables { entries });
+        }
+        Variables::from_json_with(&parse_json_object_text(text)?, only, typed)
     }
 
     /// Like [`Variables::from_json`], but a value written exactly
@@ -190,7 +206,7 @@ impl Variables {
 }
 
 /// Parses JSON text that must be an object.
-pub(crate) fn parse_json_object_text(text: &str) -> Result<Json, Error> {
+fn parse_json_object_text(text: &str) -> Result<Json, Error> {
     let json = parse_json(text).map_err(|e| Error::Variables(format!("invalid JSON: {e}")))?;
     if !json.is_object() {
         return Err(Error::Variables(format!("variables must be a JSON object, not {}", json_kind(&json))));

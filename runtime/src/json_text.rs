@@ -1,0 +1,530 @@
+//! Implied-type decoding straight from JSON text, without building a
+//! `serde_json::Value` first.
+//!
+//! Hosts that evaluate one program per JSON request (`hclvm batch`,
+//! `Compiled::evaluate_json_str`) spent about as long decoding variables as
+//! evaluating: the text became a `serde_json::Value` (an ordered map per
+//! object, a string per number) and only then values. This decoder reads
+//! the text once into values, with the result of
+//! [`crate::json::value_from_json_implied_with`] on the parsed text.
+//!
+//! It is a fast path, not a second definition of JSON: it accepts only
+//! plain input and gives up (`None`) on anything that needs the full
+//! decoder's judgement: a syntax error (whose message is the full
+//! decoder's), a duplicate key, a lone surrogate escape, an attribute name
+//! that is not NFC, deep nesting, or a variable written in the
+//! `{"type": T, "value": V}` form. The caller then decodes the text the
+//! slow way, which gives the same values or the exact error.
+
+use crate::names::AttrNames;
+use crate::number::Number;
+use crate::strings::normalize_nfc;
+use crate::types::Type;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// Nesting this decoder handles; deeper input takes the full decoder
+/// (whose limits and messages apply).
+const MAX_DEPTH: usize = 256;
+
+/// What [`decode_object`] does with a top-level member.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Member {
+    /// Decode its value.
+    Decode,
+    /// Check its syntax only; its value is a null of dynamic type (a
+    /// variable the program does not read).
+    Skip,
+}
+
+/// Decodes JSON text that must be an object into its members (in text
+/// order) with implied types, object attribute names taken from `names`
+/// when it has them. `member` says which members to decode. With
+/// `typed_form`, a member whose value is an object of exactly the keys
+/// `type` and `value` makes it give up, so that the caller reads it as a
+/// typed value. `None`: give up, see the module documentation.
+pub fn decode_object(text: &str, names: Option<&AttrNames>, typed_form: bool, member: &dyn Fn(&str) -> Member) -> Option<Vec<(String, Value)>> {
+    let mut d = Decoder { s: text.as_bytes(), pos: 0, names, key: String::new() };
+    d.ws();
+    if d.peek()? != b'{' {
+        return None;
+    }
+    d.pos += 1;
+    let mut out: Vec<(String, Value)> = Vec::new();
+    d.ws();
+    if d.peek()? == b'}' {
+        d.pos += 1;
+    } else {
+        loop {
+            d.ws();
+            d.string_into_key()?;
+            let name = std::mem::take(&mut d.key);
+            d.ws();
+            d.expect(b':')?;
+            d.ws();
+            let value = match member(&name) {
+                Member::Decode => {
+                    let v = d.value(1)?;
+                    if typed_form && is_typed_form(&v) {
+                        return None;
+                    }
+                    v
+                }
+                Member::Skip => {
+                    d.value(1)?;
+                    Value::Null(Type::Dynamic)
+                }
+            };
+            out.push((name, value));
+            d.ws();
+            match d.next()? {
+                b',' => continue,
+                b'}' => break,
+                _ => return None,
+            }
+        }
+    }
+    d.ws();
+    if d.pos != d.s.len() {
+        return None;
+    }
+    // Duplicate names: the full decoder says which one counts.
+    let mut sorted: Vec<&str> = out.iter().map(|(n, _)| n.as_str()).collect();
+    sorted.sort_unstable();
+    if sorted.windows(2).any(|w| w[0] == w[1]) {
+        return None;
+    }
+    Some(out)
+}
+
+/// `{"type": T, "value": V}`: an object of exactly those attributes.
+fn is_typed_form(v: &Value) -> bool {
+    match v {
+        Value::Object(o) => {
+            let names = o.object_type().names();
+            names.len() == 2 && names.iter().any(|n| &**n == "type") && names.iter().any(|n| &**n == "value")
+        }
+        _ => false,
+    }
+}
+
+struct Decoder<'t> {
+    s: &'t [u8],
+    pos: usize,
+    names: Option<&'t AttrNames>,
+    /// The last string read by [`Decoder::string_into_key`].
+    key: String,
+}
+
+impl Decoder<'_> {
+    #[inline]
+    fn peek(&self) -> Option<u8> {
+        self.s.get(self.pos).copied()
+    }
+
+    #[inline]
+    fn next(&mut self) -> Option<u8> {
+        let b = self.peek()?;
+        self.pos += 1;
+        Some(b)
+    }
+
+    #[inline]
+    fn expect(&mut self, b: u8) -> Option<()> {
+        (self.next()? == b).then_some(())
+    }
+
+    #[inline]
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Option<()> {
+        let end = self.pos.checked_add(word.len())?;
+        (self.s.get(self.pos..end)? == word).then(|| self.pos = end)
+    }
+
+    fn value(&mut self, depth: usize) -> Option<Value> {
+        if depth > MAX_DEPTH {
+            return None;
+        }
+        match self.peek()? {
+            b'{' => self.object(depth),
+            b'[' => self.array(depth),
+            b'"' => {
+                self.string_into_key()?;
+                Some(Value::string(&self.key))
+            }
+            b't' => self.literal(b"true").map(|_| Value::Bool(true)),
+            b'f' => self.literal(b"false").map(|_| Value::Bool(false)),
+            b'n' => self.literal(b"null").map(|_| Value::Null(Type::Dynamic)),
+            _ => self.number(),
+        }
+    }
+
+    fn array(&mut self, depth: usize) -> Option<Value> {
+        self.pos += 1;
+        let mut elems = Vec::new();
+        self.ws();
+        if self.peek()? == b']' {
+            self.pos += 1;
+            return Some(Value::tuple(elems));
+        }
+        loop {
+            self.ws();
+            elems.push(self.value(depth + 1)?);
+            self.ws();
+            match self.next()? {
+                b',' => continue,
+                b']' => return Some(Value::tuple(elems)),
+                _ => return None,
+            }
+        }
+    }
+
+    fn object(&mut self, depth: usize) -> Option<Value> {
+        self.pos += 1;
+        let mut attrs: Vec<(Arc<str>, Value)> = Vec::new();
+        self.ws();
+        if self.peek()? == b'}' {
+            self.pos += 1;
+            return Some(Value::object_from_pairs(attrs));
+        }
+        loop {
+            self.ws();
+            self.string_into_key()?;
+            let name = match self.names.and_then(|n| n.get(&self.key)) {
+                Some(shared) => shared.clone(),
+                // Not NFC: cty finds no attribute under that spelling, an
+                // error the full decoder words.
+                None => match normalize_nfc(&self.key) {
+                    std::borrow::Cow::Borrowed(k) => Arc::from(k),
+                    std::borrow::Cow::Owned(_) => return None,
+                },
+            };
+            self.ws();
+            self.expect(b':')?;
+            self.ws();
+            attrs.push((name, self.value(depth + 1)?));
+            self.ws();
+            match self.next()? {
+                b',' => continue,
+                b'}' => break,
+                _ => return None,
+            }
+        }
+        if attrs.len() > 1 {
+            let mut sorted: Vec<&str> = attrs.iter().map(|(n, _)| &**n).collect();
+            sorted.sort_unstable();
+            if sorted.windows(2).any(|w| w[0] == w[1]) {
+                return None;
+            }
+        }
+        Some(Value::object_from_pairs(attrs))
+    }
+
+    /// A number in JSON's grammar, exactly as written.
+    fn number(&mut self) -> Option<Value> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.next()? {
+            b'0' => {}
+            b'1'..=b'9' => self.digits(),
+            _ => return None,
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            self.digit()?;
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            self.digit()?;
+            self.digits();
+        }
+        let text = std::str::from_utf8(&self.s[start..self.pos]).ok()?;
+        Number::parse(text).ok().map(Value::Number)
+    }
+
+    fn digit(&mut self) -> Option<()> {
+        self.next()?.is_ascii_digit().then_some(())
+    }
+
+    fn digits(&mut self) {
+        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+        }
+    }
+
+    /// Reads a string into `self.key`, escapes resolved.
+    fn string_into_key(&mut self) -> Option<()> {
+        self.expect(b'"')?;
+        self.key.clear();
+        loop {
+            // The run up to the next quote, escape or control character.
+            let start = self.pos;
+            while self.peek().is_some_and(|b| b != b'"' && b != b'\\' && b >= 0x20) {
+                self.pos += 1;
+            }
+            // `text` is a &str and the run ends before an ASCII byte, so it
+            // is whole characters.
+            self.key.push_str(std::str::from_utf8(&self.s[start..self.pos]).ok()?);
+            match self.next()? {
+                b'"' => return Some(()),
+                b'\\' => {
+                    let c = match self.next()? {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
+                        b'u' => self.unicode_escape()?,
+                        _ => return None,
+                    };
+                    self.key.push(c);
+                }
+                // A raw control character.
+                _ => return None,
+            }
+        }
+    }
+
+    /// The character of a `\u` escape (after `\u`); a surrogate must be
+    /// the first half of a pair.
+    fn unicode_escape(&mut self) -> Option<char> {
+        let hi = self.hex4()?;
+        if !(0xD800..0xE000).contains(&hi) {
+            return char::from_u32(hi);
+        }
+        if hi >= 0xDC00 {
+            return None;
+        }
+        self.literal(b"\\u")?;
+        let lo = self.hex4()?;
+        if !(0xDC00..0xE000).contains(&lo) {
+            return None;
+        }
+        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
+    }
+
+    fn hex4(&mut self) -> Option<u32> {
+        let end = self.pos.checked_add(4)?;
+        let digits = self.s.get(self.pos..end)?;
+        let mut v = 0;
+        for &d in digits {
+            v = v * 16 + char::from(d).to_digit(16)?;
+        }
+        self.pos = end;
+        Some(v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{value_from_json_implied_with, write_typed_value};
+
+    /// What the full decoder makes of `text`: each member's typed encoding.
+    fn full(text: &str, names: &AttrNames) -> Vec<(String, String)> {
+        let j: serde_json::Value = serde_json::from_str(text).expect("valid JSON");
+        let serde_json::Value::Object(map) = j else { panic!("not an object") };
+        map.iter()
+            .map(|(k, v)| {
+                let mut out = String::new();
+                write_typed_value(&mut out, &value_from_json_implied_with(v, names).expect("decodes")).expect("encodes");
+                (k.clone(), out)
+            })
+            .collect()
+    }
+
+    fn fast(text: &str, names: &AttrNames) -> Option<Vec<(String, String)>> {
+        let members = decode_object(text, Some(names), false, &|_| Member::Decode)?;
+        Some(
+            members
+                .iter()
+                .map(|(k, v)| {
+                    let mut out = String::new();
+                    write_typed_value(&mut out, v).expect("encodes");
+                    (k.clone(), out)
+                })
+                .collect(),
+        )
+    }
+
+    /// A deterministic generator of plain JSON (no duplicate keys, NFC
+    /// names), spaced and escaped in every way JSON allows.
+    struct Gen(u64);
+
+    impl Gen {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+
+        fn ws(&mut self, out: &mut String) {
+            for _ in 0..self.below(3) {
+                out.push([' ', '\t', '\n', '\r'][self.below(4) as usize]);
+            }
+        }
+
+        fn string(&mut self, out: &mut String) {
+            const PIECES: &[&str] = &[
+                "a", "user", "é", "e\\u0301", "\\u00e9", "\\ud83d\\ude00", "😀", "\\n", "\\\"", "\\\\", "\\/", "\\b\\f\\r\\t", "\\u0000", "日本", " ", "$", "%{", "Å",
+            ];
+            out.push('"');
+            for _ in 0..self.below(4) {
+                out.push_str(PIECES[self.below(PIECES.len() as u64) as usize]);
+            }
+            out.push('"');
+        }
+
+        fn number(&mut self, out: &mut String) {
+            const NUMBERS: &[&str] = &[
+                "0", "-0", "1", "-1", "10", "1.5", "0.1", "1e3", "1E3", "1e+3", "1e-3", "-2.50", "123456789012345678901234567890", "1e308", "1e-320", "0.000", "9007199254740993",
+                "3.14159265358979323846264338327950288", "0e0",
+            ];
+            out.push_str(NUMBERS[self.below(NUMBERS.len() as u64) as usize]);
+        }
+
+        fn value(&mut self, depth: u32, out: &mut String) {
+            let kind = if depth > 3 { self.below(5) } else { self.below(7) };
+            match kind {
+                0 => out.push_str(["true", "false", "null"][self.below(3) as usize]),
+                1 | 2 => self.number(out),
+                3 | 4 => self.string(out),
+                5 => {
+                    out.push('[');
+                    for i in 0..self.below(4) {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        self.ws(out);
+                        self.value(depth + 1, out);
+                        self.ws(out);
+                    }
+                    out.push(']');
+                }
+                _ => self.object(depth, out),
+            }
+        }
+
+        fn object(&mut self, depth: u32, out: &mut String) {
+            const KEYS: &[&str] = &["id", "name", "type", "value", "é", "a b", "tags", "\\u0041", "x"];
+            out.push('{');
+            let mut used = Vec::new();
+            for _ in 0..self.below(5) {
+                let k = self.below(KEYS.len() as u64) as usize;
+                // "\u0041" is "A": distinct from every other key.
+                if used.contains(&k) {
+                    continue;
+                }
+                if !used.is_empty() {
+                    out.push(',');
+                }
+                used.push(k);
+                self.ws(out);
+                out.push('"');
+                out.push_str(KEYS[k]);
+                out.push('"');
+                self.ws(out);
+                out.push(':');
+                self.ws(out);
+                self.value(depth + 1, out);
+                self.ws(out);
+            }
+            out.push('}');
+        }
+    }
+
+    #[test]
+    fn plain_json_decodes_as_the_full_decoder_decodes_it() {
+        let mut names = AttrNames::new();
+        names.intern("name");
+        names.intern("id");
+        let mut gen = Gen(0x9e37_79b9_7f4a_7c15);
+        let mut decoded = 0;
+        for _ in 0..5000 {
+            let mut text = String::new();
+            gen.object(0, &mut text);
+            match fast(&text, &names) {
+                Some(got) => {
+                    assert_eq!(got, full(&text, &names), "{text}");
+                    decoded += 1;
+                }
+                // Only a name that is not NFC ("e\u0301" is not generated as a
+                // key) or the typed form makes it give up on this input.
+                None => panic!("gave up on plain input: {text}"),
+            }
+        }
+        assert_eq!(decoded, 5000);
+    }
+
+    #[test]
+    fn objects_take_the_programs_attribute_names() {
+        let mut names = AttrNames::new();
+        let shared = names.intern("role");
+        let members = decode_object(r#"{"user": {"role": "admin"}}"#, Some(&names), false, &|_| Member::Decode).expect("plain");
+        let Value::Object(user) = &members[0].1 else { panic!("an object") };
+        assert!(Arc::ptr_eq(&user.object_type().names()[0], &shared));
+    }
+
+    #[test]
+    fn what_needs_the_full_decoder_is_left_to_it() {
+        let names = AttrNames::new();
+        let decode = |text: &str, typed: bool| decode_object(text, Some(&names), typed, &|_| Member::Decode).is_some();
+        for text in [
+            r#"{"a": 1, "a": 2}"#,
+            r#"{"a": {"k": 1, "k": 2}}"#,
+            r#"{"a": "\ud800"}"#,
+            r#"{"a": "\udc00\ud800"}"#,
+            r#"{"a": {"e\u0301": 1}}"#,
+            "{\"a\": {\"e\u{301}\": 1}}",
+            r#"{"a": 01}"#,
+            r#"{"a": 1.}"#,
+            r#"{"a": .5}"#,
+            r#"{"a": +1}"#,
+            r#"{"a": 1e}"#,
+            r#"{"a": tru}"#,
+            r#"{"a": "x\y"}"#,
+            "{\"a\": \"tab\there\"}",
+            r#"{"a": [1,]}"#,
+            r#"{"a": 1,}"#,
+            r#"{"a": 1} x"#,
+            r#"[1]"#,
+            r#"{"a" 1}"#,
+            "",
+            "{",
+        ] {
+            assert!(!decode(text, false), "{text}");
+        }
+        let deep = format!("{{\"a\": {}{}}}", "[".repeat(MAX_DEPTH + 1), "]".repeat(MAX_DEPTH + 1));
+        assert!(!decode(&deep, false));
+        let typed = r#"{"ids": {"type": ["set", "number"], "value": [1]}}"#;
+        assert!(!decode(typed, true));
+        assert!(decode(typed, false));
+        assert!(decode(r#" {"a": {"type": 1, "value": 2, "x": 3}} "#, true));
+        assert!(decode("{}", true));
+    }
+
+    #[test]
+    fn skipped_members_are_checked_and_left_null() {
+        let names = AttrNames::new();
+        let only_b = |n: &str| if n == "b" { Member::Decode } else { Member::Skip };
+        let members = decode_object(r#"{"a": {"deep": [1, 2]}, "b": "x"}"#, Some(&names), false, &only_b).expect("plain");
+        assert!(matches!(&members[0].1, Value::Null(Type::Dynamic)));
+        assert!(matches!(&members[1].1, Value::String(_)));
+        assert!(decode_object(r#"{"a": [1,, 2], "b": "x"}"#, Some(&names), false, &only_b).is_none());
+    }
+}
