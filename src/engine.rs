@@ -285,32 +285,32 @@ pub struct VmEvaluator;
 
 pub fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagnostic], phase: Option<&str>) {
     if diags.has_errors() {
-        match phase {
-            Some(p) => out.failure(p, diags),
-            None => {
-                out.raw("\"ok\":false,\"diags\":");
-                out.diags(diags);
-            }
-        }
-        return;
+        return write_failure(out, diags, phase);
     }
-    let mut s = String::new();
-    if let Err(e) = runtime::json::write_typed_value(&mut s, v) {
-        let d = [Diagnostic::error("Unprintable result", e.to_string(), None)];
-        match phase {
-            Some(p) => out.failure(p, &d),
-            None => {
-                out.raw("\"ok\":false,\"diags\":");
-                out.diags(&d);
-            }
+    // Written in place; a number too long to print takes the text back.
+    let written = out.attempt(|buf| {
+        buf.push_str("\"ok\":true,");
+        runtime::json::write_typed_value(buf, v)
+    });
+    match written {
+        Ok(()) if diags.is_empty() => {}
+        Ok(()) => {
+            out.raw(",\"diags\":");
+            out.diags(diags);
         }
-        return;
+        Err(e) => write_failure(out, &[Diagnostic::error("Unprintable result", e.to_string(), None)], phase),
     }
-    out.raw("\"ok\":true,");
-    out.raw(&s);
-    if !diags.is_empty() {
-        out.raw(",\"diags\":");
-        out.diags(diags);
+}
+
+/// A failed result: in `phase` when given, else just `"ok":false` and the
+/// diagnostics (an attribute of a body).
+fn write_failure(out: &mut ResultWriter<'_>, diags: &[Diagnostic], phase: Option<&str>) {
+    match phase {
+        Some(p) => out.failure(p, diags),
+        None => {
+            out.raw("\"ok\":false,\"diags\":");
+            out.diags(diags);
+        }
     }
 }
 

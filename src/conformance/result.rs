@@ -68,6 +68,17 @@ impl<'s> ResultWriter<'s> {
     }
 
     /// Appends text that is already JSON (e.g. an encoded value).
+    /// Appends with `write` (which may fail), or leaves the output as it
+    /// was when it fails.
+    pub fn attempt<E>(&mut self, write: impl FnOnce(&mut String) -> Result<(), E>) -> Result<(), E> {
+        let mark = self.out.len();
+        let result = write(&mut self.out);
+        if result.is_err() {
+            self.out.truncate(mark);
+        }
+        result
+    }
+
     pub fn raw(&mut self, json: &str) {
         self.out.push_str(json);
     }
