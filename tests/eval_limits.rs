@@ -207,3 +207,19 @@ fn nested_loops_in_for_conditions_compile_in_linear_work() {
     assert_eq!(evaluate(&program, &Vars::default(), &mut scratch).as_bool(), Some(true));
     assert!(scratch.diags().is_empty(), "{:?}", scratch.diags());
 }
+
+#[test]
+fn a_result_too_long_to_print_is_an_error_and_leaves_the_others_whole() {
+    // 1e400400 has 400,401 digits: beyond what hclvm writes out. The
+    // attribute reports it; the text written before the number is taken
+    // back, so the line stays valid JSON and the other attributes intact.
+    let evaluator = hclvm::conformance::default_evaluator();
+    let case = r#"{"id":"big","mode":"body","src":"a = [1, 2]\nb = [3, 1e400400]\nc = \"x\"\n"}"#;
+    let line = hclvm::conformance::run_line(case.as_bytes(), 1, &evaluator);
+    let result: serde_json::Value = serde_json::from_str(&line).expect("valid JSON");
+    let attrs = &result["body"]["attrs"];
+    assert_eq!(attrs["a"]["value"], serde_json::json!([1, 2]));
+    assert_eq!(attrs["b"]["ok"], false);
+    assert_eq!(attrs["b"]["diags"][0]["summary"], "Unprintable result");
+    assert_eq!(attrs["c"]["value"], "x");
+}
