@@ -10,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 data="$here/../tests/data"
 [ -d "$data/conformance/cases" ] || { echo "seed.sh: no test data at $data" >&2; exit 2; }
 
-for t in parse_body parse_expression parse_template eval_body eval_expression eval_template; do mkdir -p "$here/corpus/$t"; done
+for t in parse_body parse_expression parse_template eval_body eval_expression eval_template json_variables; do mkdir -p "$here/corpus/$t"; done
 
 # Corpus files, named by a hash of their path so re-running is idempotent.
 copy_files() { # FOLDER TARGET
@@ -29,6 +29,22 @@ copy_files_eval() { # FOLDER TARGET
 }
 copy_files_eval "$data/corpus/realworld" eval_body
 copy_files_eval "$data/corpus/templates" eval_template
+
+# json_variables reads JSON text: each conformance case line's variables.
+python3 - "$here/corpus/json_variables" "$data/conformance/cases" <<'PY'
+import hashlib, json, os, sys
+out_dir, case_dir = sys.argv[1], sys.argv[2]
+for f in sorted(os.listdir(case_dir)):
+    for line in open(os.path.join(case_dir, f), encoding="utf-8"):
+        try:
+            case = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(case, dict) and case.get("vars"):
+            text = json.dumps(case["vars"], ensure_ascii=False).encode("utf-8")
+            with open(os.path.join(out_dir, "case-" + hashlib.sha1(text).hexdigest()[:16]), "wb") as out:
+                out.write(text)
+PY
 
 # Conformance case sources. The parse_* targets get the bare source; the
 # eval_* targets get `u16 spec length | variable spec | source`, the spec
@@ -201,6 +217,6 @@ for cases_dir in case_dirs:
                 n += 1
 print("seed.sh: %d conformance sources" % n)
 PY
-for t in parse_body parse_expression parse_template eval_body eval_expression eval_template; do
+for t in parse_body parse_expression parse_template eval_body eval_expression eval_template json_variables; do
   echo "seed.sh: corpus/$t: $(ls "$here/corpus/$t" | wc -l) files"
 done

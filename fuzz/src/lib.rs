@@ -6,9 +6,11 @@
 //! - an input that yields no error diagnostics parses the same way again
 //!   (same tree, same diagnostics) — the parser has no hidden state.
 //!
-//! The compile-and-evaluate targets (`eval_*`) use [`eval`].
+//! The compile-and-evaluate targets (`eval_*`) use [`eval`]; `json_variables`
+//! uses [`json_variables`].
 
 pub mod eval;
+pub mod json_variables;
 
 use bumpalo::Bump;
 use compiler::Interner;
