@@ -430,6 +430,20 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "shared-missing-var", "mode": "body", "src": "a = upper(nope)\nb = upper(nope)\n", "vars": {}}"###,
         r###"{"id":"shared-missing-var","ok":true,"body":{"attrs":{"a":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":11,"byte":10},"end":{"line":1,"column":15,"byte":14}}}],"vars":["nope"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":2,"column":11,"byte":26},"end":{"line":2,"column":15,"byte":30}}}],"vars":["nope"]}},"blocks":[]}}"###,
     ),
+    // Constants are told apart exactly, not by their text (approximate for
+    // huge numbers).
+    (
+        r###"{"id": "shared-huge-numbers", "mode": "body", "src": "a = max(1e200000, x) / 1e200000\nb = max(1.1e200000, x) / 1e200000\n", "vars": {"x": 1}}"###,
+        r###"{"id":"shared-huge-numbers","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":1,"vars":["x"]},"b":{"ok":true,"type":"number","value":1.1,"vars":["x"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-huge-numbers-in-tuples", "mode": "body", "src": "a = [for v in [1e200000] : v / 1e200000 + x]\nb = [for v in [1.1e200000] : v / 1e200000 + x]\nc = [for v in [-1e200000] : v / 1e200000 + x]\n", "vars": {"x": 0}}"###,
+        r###"{"id":"shared-huge-numbers-in-tuples","ok":true,"body":{"attrs":{"a":{"ok":true,"type":["tuple",["number"]],"value":[1],"vars":["x"]},"b":{"ok":true,"type":["tuple",["number"]],"value":[1.1],"vars":["x"]},"c":{"ok":true,"type":["tuple",["number"]],"value":[-1],"vars":["x"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "shared-equal-constants-other-types", "mode": "body", "src": "a = [for v in [1, \"1\"] : tostring(v) == x]\nb = [for v in [\"1\", 1] : tostring(v) == x]\nc = [for v in [1, \"1\"] : tostring(v) == x]\n", "vars": {"x": "1"}}"###,
+        r###"{"id":"shared-equal-constants-other-types","ok":true,"body":{"attrs":{"a":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,true],"vars":["x"]},"b":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,true],"vars":["x"]},"c":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,true],"vars":["x"]}},"blocks":[]}}"###,
+    ),
 ];
 
 #[test]

@@ -67,7 +67,6 @@ impl<'s> ResultWriter<'s> {
         self.out
     }
 
-    /// Appends text that is already JSON (e.g. an encoded value).
     /// Appends with `write` (which may fail), or leaves the output as it
     /// was when it fails.
     pub fn attempt<E>(&mut self, write: impl FnOnce(&mut String) -> Result<(), E>) -> Result<(), E> {
@@ -79,6 +78,7 @@ impl<'s> ResultWriter<'s> {
         result
     }
 
+    /// Appends text that is already JSON (e.g. an encoded value).
     pub fn raw(&mut self, json: &str) {
         self.out.push_str(json);
     }

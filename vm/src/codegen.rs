@@ -48,8 +48,8 @@ struct ChunkBuilder {
     prechecks: u32,
     /// Fingerprints of the subexpressions that occur more than once in
     /// the file ([`crate::shared`]), and the shared memo slots given out.
-    repeated: ahash::AHashSet<String>,
-    shared_slots: ahash::AHashMap<String, u16>,
+    sharing: Option<(crate::shared::Fingerprinter, ahash::AHashSet<crate::shared::Fingerprint>)>,
+    shared_slots: ahash::AHashMap<crate::shared::Fingerprint, u16>,
 }
 
 /// Budget of one compile-time check of a `for` condition.
@@ -86,7 +86,15 @@ impl FileCode {
     /// counted before any is compiled): those occurring more than once
     /// are computed once per evaluation of a body ([`crate::shared`]).
     pub fn share(&mut self, occurrences: crate::shared::Occurrences) {
-        self.b.repeated = occurrences.repeated();
+        let (fingerprinter, repeated) = occurrences.into_repeated();
+        self.b.sharing = (!repeated.is_empty()).then_some((fingerprinter, repeated));
+    }
+
+    /// Ends what [`FileCode::share`] declared, once the expressions it
+    /// counted are compiled (the fingerprinter remembers their constants
+    /// by address, which the trees' drop frees).
+    pub fn end_sharing(&mut self) {
+        self.b.sharing = None;
     }
 
     /// Compiles the lowered tree `root` into this file's chunk.
@@ -454,13 +462,14 @@ impl<'b> Gen<'b> {
     /// The shared memo slot of `n`, when it occurs more than once in the
     /// file.
     fn shared_slot(&mut self, n: &Node) -> Option<u16> {
-        if self.b.repeated.is_empty() || !matches!(n, Node::For(_) | Node::Call(_)) {
+        if !matches!(n, Node::For(_) | Node::Call(_)) {
             return None;
         }
+        let (fingerprinter, repeated) = self.b.sharing.as_mut()?;
         let funcs = self.funcs.clone();
         let pure = |id: u32| funcs.as_deref().is_some_and(|t| t.is_pure(id));
-        let key = crate::shared::fingerprint(n, &pure)?;
-        if !self.b.repeated.contains(&key) {
+        let key = fingerprinter.fingerprint(n, &pure)?;
+        if !repeated.contains(&key) {
             return None;
         }
         let next = self.b.shared_slots.len();

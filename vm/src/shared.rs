@@ -13,54 +13,120 @@
 //! loop memos of pure calls), because diagnostics name the occurrence's
 //! own source range: an occurrence whose computation reports runs it
 //! again and reports at its own place, exactly as the reference does.
+//! (Budgets: a reused value is charged its size again, not its steps.)
 //!
-//! Occurrences are recognized by a fingerprint: the subtree written out
-//! without source ranges, with its own iterators numbered by binding
-//! order (two loops over the same collection with iterators in different
-//! registers are the same expression).
+//! Occurrences are recognized by a fingerprint: a 128-bit hash of the
+//! subtree without source ranges, with its own iterators numbered by
+//! binding order (two loops over the same collection with iterators in
+//! different registers are the same expression). Constants are hashed
+//! exactly (numbers by sign, mantissa, exponent and precision, never by
+//! their text) and once each, however many enclosing subtrees hold them.
+//! The hash is keyed at random per file, so no input can be crafted to
+//! make two different subexpressions collide.
 
 use crate::ir::{Node, ObjectKey, Step};
-use std::fmt::Write as _;
+use std::collections::hash_map::RandomState;
+use std::hash::{BuildHasher, Hash, Hasher};
 
 /// Subtrees larger than this are not fingerprinted (the cost of
 /// fingerprinting stays linear in the size of the file).
 const MAX_NODES: usize = 256;
+/// Bytes of names a fingerprint may hash (names are source text; a
+/// subtree naming longer ones is not shared).
+const MAX_NAME_BYTES: usize = 64 << 10;
+
+/// The fingerprint of a shareable subexpression.
+pub(crate) type Fingerprint = u128;
+
+/// Fingerprints the subexpressions of one file's expressions.
+pub struct Fingerprinter {
+    keys: (RandomState, RandomState),
+    /// Hashes of the constants met so far, by address: each is hashed
+    /// once. Valid while the file's lowered trees are (see
+    /// [`Occurrences`]).
+    consts: ahash::AHashMap<usize, Fingerprint>,
+}
+
+impl Default for Fingerprinter {
+    fn default() -> Fingerprinter {
+        Fingerprinter { keys: (RandomState::new(), RandomState::new()), consts: Default::default() }
+    }
+}
+
+/// Two keyed SipHashes side by side: 128 bits.
+struct Fp<H> {
+    a: H,
+    b: H,
+}
+
+impl<H: Hasher> Hasher for Fp<H> {
+    fn write(&mut self, bytes: &[u8]) {
+        self.a.write(bytes);
+        self.b.write(bytes);
+    }
+    fn finish(&self) -> u64 {
+        self.a.finish()
+    }
+}
+
+impl<H: Hasher> Fp<H> {
+    fn finish128(&self) -> Fingerprint {
+        (u128::from(self.a.finish()) << 64) | u128::from(self.b.finish())
+    }
+}
 
 /// How often each shareable subexpression occurs in a file.
 #[derive(Default)]
 pub struct Occurrences {
-    counts: ahash::AHashMap<String, u32>,
+    fp: Fingerprinter,
+    counts: ahash::AHashMap<Fingerprint, u32>,
 }
 
 impl Occurrences {
     /// Counts the shareable subexpressions of `root` (one expression of
-    /// the file).
+    /// the file). The trees of a file must all stay alive until its code
+    /// is generated (constants are remembered by address).
     pub fn add(&mut self, root: &Node, pure: &dyn Fn(u32) -> bool) {
         visit(root, &mut |n| {
-            if let Some(key) = fingerprint(n, pure) {
+            if let Some(key) = self.fp.fingerprint(n, pure) {
                 *self.counts.entry(key).or_insert(0) += 1;
             }
         });
     }
 
-    /// The fingerprints that occur more than once.
-    pub(crate) fn repeated(self) -> ahash::AHashSet<String> {
-        self.counts.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k).collect()
+    /// The fingerprinter (for the code generator, which fingerprints the
+    /// same trees again) and the fingerprints that occur more than once.
+    pub(crate) fn into_repeated(self) -> (Fingerprinter, ahash::AHashSet<Fingerprint>) {
+        (self.fp, self.counts.into_iter().filter(|(_, n)| *n > 1).map(|(k, _)| k).collect())
     }
 }
 
-/// The fingerprint of `n` if it is shareable: a `for` expression or a
-/// call, of at most [`MAX_NODES`] nodes, that reads only host variables,
-/// constants, pure functions and its own iterators.
-pub(crate) fn fingerprint(n: &Node, pure: &dyn Fn(u32) -> bool) -> Option<String> {
-    if !matches!(n, Node::For(_) | Node::Call(_)) {
-        return None;
+impl Fingerprinter {
+    /// The fingerprint of `n` if it is shareable: a `for` expression or a
+    /// call, of at most [`MAX_NODES`] nodes, that reads only host
+    /// variables, constants, pure functions and its own iterators.
+    pub(crate) fn fingerprint(&mut self, n: &Node, pure: &dyn Fn(u32) -> bool) -> Option<Fingerprint> {
+        if !matches!(n, Node::For(_) | Node::Call(_)) {
+            return None;
+        }
+        let mut w = Walk { fp: self, pure, bound: Vec::new(), nodes: MAX_NODES, name_bytes: MAX_NAME_BYTES };
+        let mut h = Fp { a: w.fp.keys.0.build_hasher(), b: w.fp.keys.1.build_hasher() };
+        w.node(n, &mut h)?;
+        Some(h.finish128())
     }
-    let mut budget = MAX_NODES;
-    let mut out = String::new();
-    let mut bound = Vec::new();
-    write_node(n, pure, &mut bound, &mut budget, &mut out)?;
-    Some(out)
+
+    /// The exact hash of a constant, computed once per constant.
+    fn constant(&mut self, v: &runtime::Value) -> Fingerprint {
+        let key = v as *const runtime::Value as usize;
+        if let Some(&h) = self.consts.get(&key) {
+            return h;
+        }
+        let mut h = Fp { a: self.keys.0.build_hasher(), b: self.keys.1.build_hasher() };
+        v.hash_exact(&mut h);
+        let h = h.finish128();
+        self.consts.insert(key, h);
+        h
+    }
 }
 
 /// Calls `f` on every node of the tree, parents first.
@@ -113,133 +179,169 @@ fn visit(n: &Node, f: &mut dyn FnMut(&Node)) {
     }
 }
 
-/// Writes `n` into `out`; `None` when it is not shareable or too large.
-/// `bound` lists the locals bound inside the fingerprinted subtree, in
-/// binding order.
-fn write_node(n: &Node, pure: &dyn Fn(u32) -> bool, bound: &mut Vec<u32>, budget: &mut usize, out: &mut String) -> Option<()> {
-    *budget = budget.checked_sub(1)?;
-    match n {
-        Node::Const(v) => {
-            // The value and its type; numbers with their precision.
-            match v {
-                runtime::Value::Number(x) => write!(out, "K{x:?};").ok()?,
-                _ => write!(out, "K{v:?};").ok()?,
+/// One fingerprint's walk over a subtree.
+struct Walk<'f, 'p> {
+    fp: &'f mut Fingerprinter,
+    pure: &'p dyn Fn(u32) -> bool,
+    /// The locals bound inside the fingerprinted subtree, in binding order.
+    bound: Vec<u32>,
+    /// Nodes left to the budget.
+    nodes: usize,
+    /// Name bytes left to the budget.
+    name_bytes: usize,
+}
+
+impl Walk<'_, '_> {
+    /// A tag per node kind, so that the hash of a subtree is the hash of
+    /// an unambiguous (self-delimiting) text.
+    fn tag(h: &mut impl Hasher, t: u8) {
+        h.write_u8(t);
+    }
+
+    fn name(&mut self, h: &mut impl Hasher, name: &str) -> Option<()> {
+        self.name_bytes = self.name_bytes.checked_sub(name.len())?;
+        name.hash(h);
+        Some(())
+    }
+
+    fn constant(&mut self, h: &mut impl Hasher, v: &runtime::Value) {
+        h.write_u128(self.fp.constant(v));
+    }
+
+    /// Hashes `n`; `None` when it is not shareable or too large.
+    fn node(&mut self, n: &Node, h: &mut impl Hasher) -> Option<()> {
+        self.nodes = self.nodes.checked_sub(1)?;
+        match n {
+            Node::Const(v) => {
+                Self::tag(h, 0);
+                self.constant(h, v);
             }
-        }
-        Node::Global(slot, _) => write!(out, "G{slot};").ok()?,
-        Node::Local(i) => {
-            // Only iterators bound inside the subtree: a reference to an
-            // enclosing loop's iterator has a value per iteration.
-            let pos = bound.iter().rposition(|b| b == i)?;
-            write!(out, "L{pos};").ok()?;
-        }
-        // Reports every time; try/can are left alone.
-        Node::Fail(_) | Node::Try(_) | Node::Can(_) => return None,
-        Node::Traverse(src, steps) => {
-            out.push_str("T(");
-            write_node(src, pure, bound, budget, out)?;
-            for s in steps.iter() {
-                match s {
-                    Step::Attr(name, _, _) => write!(out, ".{name:?}").ok()?,
-                    Step::Index(k, _) => write!(out, "[{k:?}]").ok()?,
-                }
+            Node::Global(slot, _) => {
+                Self::tag(h, 1);
+                h.write_u32(*slot);
             }
-            out.push(')');
-        }
-        Node::Index(ix) => {
-            out.push_str("I(");
-            write_node(&ix.collection, pure, bound, budget, out)?;
-            write_node(&ix.key, pure, bound, budget, out)?;
-            out.push(')');
-        }
-        Node::Tuple(items) => {
-            out.push_str("U(");
-            for i in items.iter() {
-                write_node(i, pure, bound, budget, out)?;
+            Node::Local(i) => {
+                // Only iterators bound inside the subtree: a reference to an
+                // enclosing loop's iterator has a value per iteration.
+                let pos = self.bound.iter().rposition(|b| b == i)?;
+                Self::tag(h, 2);
+                h.write_usize(pos);
             }
-            out.push(')');
-        }
-        Node::Object(items) => {
-            out.push_str("O(");
-            for it in items.iter() {
-                match &it.key {
-                    ObjectKey::Name(v) => write!(out, "N{v:?};").ok()?,
-                    ObjectKey::Expr(k, _) => {
-                        out.push('E');
-                        write_node(k, pure, bound, budget, out)?;
+            // Reports every time; try/can are left alone.
+            Node::Fail(_) | Node::Try(_) | Node::Can(_) => return None,
+            Node::Traverse(src, steps) => {
+                Self::tag(h, 3);
+                self.node(src, h)?;
+                h.write_usize(steps.len());
+                for s in steps.iter() {
+                    match s {
+                        Step::Attr(name, _, _) => {
+                            Self::tag(h, 0);
+                            self.name(h, name)?;
+                        }
+                        Step::Index(k, _) => {
+                            Self::tag(h, 1);
+                            self.constant(h, k);
+                        }
                     }
                 }
-                write_node(&it.value, pure, bound, budget, out)?;
             }
-            out.push(')');
-        }
-        Node::Template(parts, _) => {
-            out.push_str("S(");
-            for p in parts.iter() {
-                write_node(&p.node, pure, bound, budget, out)?;
+            Node::Index(ix) => {
+                Self::tag(h, 4);
+                self.node(&ix.collection, h)?;
+                self.node(&ix.key, h)?;
             }
-            out.push(')');
-        }
-        Node::TemplateJoin(t, _) => {
-            out.push_str("J(");
-            write_node(t, pure, bound, budget, out)?;
-            out.push(')');
-        }
-        Node::Cond(c) => {
-            out.push_str("C(");
-            write_node(&c.condition, pure, bound, budget, out)?;
-            write_node(&c.true_result, pure, bound, budget, out)?;
-            write_node(&c.false_result, pure, bound, budget, out)?;
-            out.push(')');
-        }
-        Node::Binary(b) => {
-            write!(out, "B{:?}(", b.op).ok()?;
-            write_node(&b.lhs, pure, bound, budget, out)?;
-            write_node(&b.rhs, pure, bound, budget, out)?;
-            out.push(')');
-        }
-        Node::Unary(u) => {
-            write!(out, "A{:?}(", u.op).ok()?;
-            write_node(&u.operand, pure, bound, budget, out)?;
-            out.push(')');
-        }
-        Node::For(f) => {
-            write!(out, "F{}{}{}{}(", f.key_slot.is_some() as u8, f.key.is_some() as u8, f.cond.is_some() as u8, f.group as u8).ok()?;
-            // The collection is evaluated outside the loop's scope.
-            write_node(&f.collection, pure, bound, budget, out)?;
-            let depth = bound.len();
-            bound.extend(f.key_slot);
-            bound.push(f.val_slot);
-            if let Some((k, _)) = &f.key {
-                write_node(k, pure, bound, budget, out)?;
+            Node::Tuple(items) => {
+                Self::tag(h, 5);
+                h.write_usize(items.len());
+                for i in items.iter() {
+                    self.node(i, h)?;
+                }
             }
-            write_node(&f.value, pure, bound, budget, out)?;
-            if let Some((c, _)) = &f.cond {
-                write_node(c, pure, bound, budget, out)?;
+            Node::Object(items) => {
+                Self::tag(h, 6);
+                h.write_usize(items.len());
+                for it in items.iter() {
+                    match &it.key {
+                        ObjectKey::Name(v) => {
+                            Self::tag(h, 0);
+                            self.constant(h, v);
+                        }
+                        ObjectKey::Expr(k, _) => {
+                            Self::tag(h, 1);
+                            self.node(k, h)?;
+                        }
+                    }
+                    self.node(&it.value, h)?;
+                }
             }
-            bound.truncate(depth);
-            out.push(')');
-        }
-        Node::Splat(s) => {
-            out.push_str("P(");
-            write_node(&s.source, pure, bound, budget, out)?;
-            let depth = bound.len();
-            bound.push(s.slot);
-            write_node(&s.each, pure, bound, budget, out)?;
-            bound.truncate(depth);
-            out.push(')');
-        }
-        Node::Call(c) => {
-            if !pure(c.func) {
-                return None;
+            Node::Template(parts, _) => {
+                Self::tag(h, 7);
+                h.write_usize(parts.len());
+                for p in parts.iter() {
+                    self.node(&p.node, h)?;
+                }
             }
-            write!(out, "@{}{}(", c.func, c.expand_final as u8).ok()?;
-            for a in c.args.iter() {
-                out.push(if a.preconverted { '!' } else { ',' });
-                write_node(&a.node, pure, bound, budget, out)?;
+            Node::TemplateJoin(t, _) => {
+                Self::tag(h, 8);
+                self.node(t, h)?;
             }
-            out.push(')');
+            Node::Cond(c) => {
+                Self::tag(h, 9);
+                self.node(&c.condition, h)?;
+                self.node(&c.true_result, h)?;
+                self.node(&c.false_result, h)?;
+            }
+            Node::Binary(b) => {
+                Self::tag(h, 10);
+                b.op.hash(h);
+                self.node(&b.lhs, h)?;
+                self.node(&b.rhs, h)?;
+            }
+            Node::Unary(u) => {
+                Self::tag(h, 11);
+                u.op.hash(h);
+                self.node(&u.operand, h)?;
+            }
+            Node::For(f) => {
+                Self::tag(h, 12);
+                h.write_u8(u8::from(f.key_slot.is_some()) | u8::from(f.key.is_some()) << 1 | u8::from(f.cond.is_some()) << 2 | u8::from(f.group) << 3);
+                // The collection is evaluated outside the loop's scope.
+                self.node(&f.collection, h)?;
+                let depth = self.bound.len();
+                self.bound.extend(f.key_slot);
+                self.bound.push(f.val_slot);
+                if let Some((k, _)) = &f.key {
+                    self.node(k, h)?;
+                }
+                self.node(&f.value, h)?;
+                if let Some((c, _)) = &f.cond {
+                    self.node(c, h)?;
+                }
+                self.bound.truncate(depth);
+            }
+            Node::Splat(s) => {
+                Self::tag(h, 13);
+                self.node(&s.source, h)?;
+                let depth = self.bound.len();
+                self.bound.push(s.slot);
+                self.node(&s.each, h)?;
+                self.bound.truncate(depth);
+            }
+            Node::Call(c) => {
+                if !(self.pure)(c.func) {
+                    return None;
+                }
+                Self::tag(h, 14);
+                h.write_u32(c.func);
+                h.write_u8(u8::from(c.expand_final));
+                h.write_usize(c.args.len());
+                for a in c.args.iter() {
+                    h.write_u8(u8::from(a.preconverted));
+                    self.node(&a.node, h)?;
+                }
+            }
         }
+        Some(())
     }
-    Some(())
 }

@@ -99,10 +99,12 @@ pub fn compile_all_into(
         occurrences.add(root, &pure);
     }
     file.share(occurrences);
-    lowered
+    let programs = lowered
         .iter()
         .map(|(root, n_locals)| file.compile(root, *n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone()))
-        .collect()
+        .collect();
+    file.end_sharing();
+    programs
 }
 
 struct Scope {

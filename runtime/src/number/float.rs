@@ -17,7 +17,7 @@ use dashu::integer::{IBig, Sign, UBig};
 pub(crate) const MIN_EXP: i64 = i32::MIN as i64;
 pub(crate) const MAX_EXP: i64 = i32::MAX as i64;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Form {
     Zero,
     Finite,

@@ -492,6 +492,17 @@ impl Number {
         text::shortest_decimal(&x) == text::shortest_decimal(&y)
     }
 
+    /// Feeds `h` with this number exactly: its precision and its value
+    /// (sign, mantissa and exponent), never its text, which is approximate
+    /// for huge magnitudes. Numbers hashed alike are identical.
+    pub fn hash_exact<H: std::hash::Hasher>(&self, h: &mut H) {
+        use std::hash::Hash;
+        match &self.0 {
+            Repr::Small { prec, v } => (0u8, prec, v).hash(h),
+            Repr::Big(b) => (1u8, b.prec, b.neg, b.form, &b.mant, b.exp).hash(h),
+        }
+    }
+
     /// The string cty hashes numbers by in sets (`big.Float.String()`, i.e.
     /// `Text('g', 10)`), e.g. "1", "0.3333333333", "1e+20", "-Inf".
     /// Beyond the text limit a non-numeric marker with the exact binary value

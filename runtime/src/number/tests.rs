@@ -658,3 +658,21 @@ const ORACLE_ROWS: &[(&str, &str, &str, &str)] = &[
     ("eq", "i:18446744073709551616", "18446744073709551616", "true"),
     ("rem", "i:123456789012345678901234567890", "i:1000000007", "197434842"),
 ];
+
+#[test]
+fn exact_hashes_tell_apart_what_texts_do_not() {
+    use std::hash::{BuildHasher, Hasher};
+    let state = std::collections::hash_map::RandomState::new();
+    let hash = |n: &Number| {
+        let mut h = state.build_hasher();
+        n.hash_exact(&mut h);
+        h.finish()
+    };
+    let parse = |s: &str| Number::parse(s).expect("parses");
+    // Beyond the text limit both print the same approximation.
+    assert_ne!(hash(&parse("1e200000")), hash(&parse("1.1e200000")));
+    assert_ne!(hash(&parse("1e200000")), hash(&parse("-1e200000")));
+    assert_eq!(hash(&parse("1e200000")), hash(&parse("1e200000")));
+    assert_eq!(hash(&parse("2.5")), hash(&parse("2.50")));
+    assert_ne!(hash(&parse("0.1")), hash(&parse("0.10000000000000001")));
+}

@@ -141,6 +141,50 @@ pub enum Value {
 
 const _: () = assert!(std::mem::size_of::<Value>() <= 24);
 
+impl Value {
+    /// Feeds `h` with this value exactly: its kind, its type and its
+    /// content (numbers by [`Number::hash_exact`]). Values hashed alike are
+    /// identical, types and number precisions included; the code generator
+    /// keys the constants of shared subexpressions on it.
+    pub fn hash_exact<H: std::hash::Hasher>(&self, h: &mut H) {
+        use std::hash::Hash;
+        fn all<H: std::hash::Hasher>(vals: &[Value], h: &mut H) {
+            vals.len().hash(h);
+            for v in vals {
+                v.hash_exact(h);
+            }
+        }
+        std::mem::discriminant(self).hash(h);
+        match self {
+            Value::Null(t) | Value::Unknown(t) => t.hash(h),
+            Value::Bool(b) => b.hash(h),
+            Value::Number(n) => n.hash_exact(h),
+            Value::String(s) => s.hash(h),
+            Value::List(l) => {
+                l.ty.hash(h);
+                all(&l.elems, h);
+            }
+            Value::Set(s) => {
+                s.ty.hash(h);
+                all(&s.elems, h);
+            }
+            Value::Map(m) => {
+                m.ty.hash(h);
+                m.keys.hash(h);
+                all(&m.vals, h);
+            }
+            Value::Object(o) => {
+                o.ty.hash(h);
+                all(&o.vals, h);
+            }
+            Value::Tuple(t) => {
+                t.ty.hash(h);
+                all(&t.elems, h);
+            }
+        }
+    }
+}
+
 /// Why a value could not be constructed (cty panics in these cases).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ValueError {
