@@ -74,3 +74,12 @@ awk -F'\t' 'NR == FNR { if (FNR > 1) have[$1] = 1; next } FNR == 1 || ($1 in hav
 } > "$dst/LICENSES.md"
 
 echo "refresh.sh: $(ls "$here/conformance/cases" | wc -l) case files, $(($(wc -l < "$dst/MANIFEST.tsv") - 1)) corpus files, $(($(wc -l < "$dst/REFERENCE_PARSE_FAILURES.tsv") - 1)) reference failures"
+
+# The reference's results for the copied corpus (tests/corpus_eval.rs), when
+# its oracle is built.
+if [ -x "$shared/oracle/bin/hcl-oracle" ]; then
+  python3 "$here/corpus_eval.py" "$shared/oracle/bin/hcl-oracle"
+  echo "refresh.sh: corpus_eval.tsv made with the reference"
+else
+  echo "refresh.sh: no $shared/oracle/bin/hcl-oracle (run its build.sh): corpus_eval.tsv left as it is" >&2
+fi
