@@ -430,6 +430,22 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "shared-missing-var", "mode": "body", "src": "a = upper(nope)\nb = upper(nope)\n", "vars": {}}"###,
         r###"{"id":"shared-missing-var","ok":true,"body":{"attrs":{"a":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":11,"byte":10},"end":{"line":1,"column":15,"byte":14}}}],"vars":["nope"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":2,"column":11,"byte":26},"end":{"line":2,"column":15,"byte":30}}}],"vars":["nope"]}},"blocks":[]}}"###,
     ),
+    // Set functions whose unified element type is dynamic keep each set's own
+    // element type; combining two sets whose element types differ is cty's set
+    // panic, which prints both types in Go syntax.
+    (
+        r###"{"id":"set-op-incompatible-rules","mode":"expr","src":"setintersection([true], [{a=1}], [null])"}"###,
+        r###"{"id":"set-op-incompatible-rules","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"setintersection\" failed: panic in function implementation: incompatible set rules: cty.setRules{Type:cty.Bool}, cty.setRules{Type:cty.Object(map[string]cty.Type{\"a\":cty.Number})}.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":17,"byte":16}}}]}"###,
+    ),
+    (
+        r###"{"id":"set-op-incompatible-rules-gostring","mode":"expr","src":"setunion([{\"a b\"=[1], \"é\"=tomap({x=true}), \"\\\"\"=[]}], [null])"}"###,
+        r###"{"id":"set-op-incompatible-rules-gostring","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"setunion\" failed: panic in function implementation: incompatible set rules: cty.setRules{Type:cty.Object(map[string]cty.Type{\"\\\"\":cty.EmptyTuple, \"a b\":cty.Tuple([]cty.Type{cty.Number}), \"é\":cty.Map(cty.Bool)})}, cty.setRules{Type:cty.DynamicPseudoType}.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":10,"byte":9}}}]}"###,
+    ),
+    // (the first set's element type is dynamic)
+    (
+        r###"{"id":"set-op-rules-dynamic-first","mode":"expr","src":"setsymmetricdifference([null], [[null]])"}"###,
+        r###"{"id":"set-op-rules-dynamic-first","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"setsymmetricdifference\" failed: panic in function implementation: incompatible set rules: cty.setRules{Type:cty.DynamicPseudoType}, cty.setRules{Type:cty.Tuple([]cty.Type{cty.DynamicPseudoType})}.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":24,"byte":23}}}]}"###,
+    ),
 ];
 
 #[test]
