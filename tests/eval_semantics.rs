@@ -446,6 +446,16 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id":"set-op-rules-dynamic-first","mode":"expr","src":"setsymmetricdifference([null], [[null]])"}"###,
         r###"{"id":"set-op-rules-dynamic-first","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"setsymmetricdifference\" failed: panic in function implementation: incompatible set rules: cty.setRules{Type:cty.DynamicPseudoType}, cty.setRules{Type:cty.Tuple([]cty.Type{cty.DynamicPseudoType})}.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":24,"byte":23}}}]}"###,
     ),
+    // indent builds its padding first, whether or not the text has a newline:
+    // a count above Go's allocation limit (1<<48) is a makeslice panic.
+    (
+        r###"{"id":"indent-cap-out-of-range","mode":"expr","src":"indent(281474976710657, \"ab\")"}"###,
+        r###"{"id":"indent-cap-out-of-range","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"indent\" failed: panic in function implementation: runtime error: makeslice: cap out of range.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":8,"byte":7}}}]}"###,
+    ),
+    (
+        r###"{"id":"indent-cap-out-of-range-max","mode":"expr","src":"indent(9223372036854775807, \"a\\nb\")"}"###,
+        r###"{"id":"indent-cap-out-of-range-max","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"indent\" failed: panic in function implementation: runtime error: makeslice: cap out of range.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":8,"byte":7}}}]}"###,
+    ),
 ];
 
 #[test]

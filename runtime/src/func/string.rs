@@ -122,11 +122,19 @@ pub fn trimsuffix(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, Fn
     Ok(Value::string(s.strip_suffix(p).unwrap_or(s)))
 }
 
+/// Go's `maxAlloc` on 64-bit Linux: `make` panics above it.
+const GO_MAX_ALLOC: i64 = 1 << 48;
+
 pub fn indent(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let spaces = go_int(&args[0]).map_err(FnError::new)?;
     let s = str_arg(&args[1]);
     if spaces < 0 {
         return Err(FnError::new("panic in function implementation: strings: negative Repeat count"));
+    }
+    // cty builds the padding before looking for newlines; Go refuses to
+    // make a buffer larger than its address space (1<<48 bytes on 64-bit).
+    if spaces > GO_MAX_ALLOC {
+        return Err(FnError::new("panic in function implementation: runtime error: makeslice: cap out of range"));
     }
     let lines = s.bytes().filter(|&b| b == b'\n').count() as u64;
     ctx.charge((s.len() as u64).saturating_add(lines.saturating_mul(spaces as u64)))?;
