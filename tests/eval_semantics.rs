@@ -456,6 +456,51 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id":"indent-cap-out-of-range-max","mode":"expr","src":"indent(9223372036854775807, \"a\\nb\")"}"###,
         r###"{"id":"indent-cap-out-of-range-max","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"indent\" failed: panic in function implementation: runtime error: makeslice: cap out of range.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":8,"byte":7}}}]}"###,
     ),
+    // jsondecode reads the document with Go's json.Decoder token API, as cty's
+    // ImpliedType does: scalars by the scanner (its error text), brackets and
+    // separators by the token state machine (its own error contexts), then More(),
+    // which ignores a stray ] or } after the document. cty path errors print
+    // without the path.
+    (
+        r###"{"id": "jsondecode-literal-error", "mode": "expr", "src": "jsondecode(\"\\t\\ttab\")"}"###,
+        r###"{"id":"jsondecode-literal-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character 'a' in literal true (expecting 'r').","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-number-error", "mode": "expr", "src": "jsondecode(\"-Inf\")"}"###,
+        r###"{"id":"jsondecode-number-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character 'I' in numeric literal.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-closing-bracket-after-document", "mode": "expr", "src": "jsondecode(\"[1]]\")"}"###,
+        r###"{"id":"jsondecode-closing-bracket-after-document","ok":true,"type":["tuple",["number"]],"value":[1]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-key-not-string", "mode": "expr", "src": "jsondecode(\"{1:2}\")"}"###,
+        r###"{"id":"jsondecode-key-not-string","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character '1'.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-after-object-key", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\" 1}\")"}"###,
+        r###"{"id":"jsondecode-after-object-key","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character '1' after object key.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-trailing-comma", "mode": "expr", "src": "jsondecode(\"[1,]\")"}"###,
+        r###"{"id":"jsondecode-trailing-comma","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character ']' looking for beginning of value.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-after-array-element", "mode": "expr", "src": "jsondecode(\"[1}\")"}"###,
+        r###"{"id":"jsondecode-after-array-element","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character '}' after array element.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-lone-surrogate", "mode": "expr", "src": "jsondecode(\"\\\"\\\\ud800\\\\u0041\\\"\")"}"###,
+        r###"{"id":"jsondecode-lone-surrogate","ok":true,"type":"string","value":"�A"}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-truncated-literal", "mode": "expr", "src": "jsondecode(\"[nul\")"}"###,
+        r###"{"id":"jsondecode-truncated-literal","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: unexpected EOF.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-key-not-nfc-no-path", "mode": "expr", "src": "jsondecode(\"{\\\"x\\\":{\\\"e\\\\u0301\\\":1}}\")"}"###,
+        r###"{"id":"jsondecode-key-not-nfc-no-path","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: unsupported attribute \"é\".","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
 ];
 
 #[test]
