@@ -501,6 +501,30 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "jsondecode-key-not-nfc-no-path", "mode": "expr", "src": "jsondecode(\"{\\\"x\\\":{\\\"e\\\\u0301\\\":1}}\")"}"###,
         r###"{"id":"jsondecode-key-not-nfc-no-path","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: unsupported attribute \"é\".","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
     ),
+    // merge's type check stops at the first argument of dynamic type (a null
+    // literal); the arguments after it are iterated anyway, keys read as strings:
+    // a set's elements are its keys, a list's or tuple's numbers panic, a
+    // primitive cannot be iterated.
+    (
+        r###"{"id":"merge-after-dynamic-null-string","mode":"expr","src":"merge({a = 1}, null, \"x\")"}"###,
+        r###"{"id":"merge-after-dynamic-null-string","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"merge\" failed: panic in function implementation: attempt to iterate on non-collection, non-tuple type.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-tuple","mode":"expr","src":"merge(null, [1])"}"###,
+        r###"{"id":"merge-after-dynamic-null-tuple","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"merge\" failed: panic in function implementation: not a string.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-empty-list","mode":"expr","src":"merge(null, tolist([]), {b = 2})"}"###,
+        r###"{"id":"merge-after-dynamic-null-empty-list","ok":true,"type":["object",{"b":"number"}],"value":{"b":2}}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-set","mode":"expr","src":"merge(null, toset([\"x\", \"y\"]), {x = 1})"}"###,
+        r###"{"id":"merge-after-dynamic-null-set","ok":true,"type":["object",{"x":"number","y":"string"}],"value":{"x":1,"y":"y"}}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-set-null-element","mode":"expr","src":"merge(null, toset([\"a\", null]))"}"###,
+        r###"{"id":"merge-after-dynamic-null-set-null-element","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"merge\" failed: panic in function implementation: value is null.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
 ];
 
 #[test]
