@@ -525,6 +525,18 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id":"merge-after-dynamic-null-set-null-element","mode":"expr","src":"merge(null, toset([\"a\", null]))"}"###,
         r###"{"id":"merge-after-dynamic-null-set-null-element","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"merge\" failed: panic in function implementation: value is null.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":7,"byte":6}}}]}"###,
     ),
+    // An invalid escape's symbol is quoted with Go's %q: characters Go does not
+    // consider printable (no-break and other non-ASCII spaces, format
+    // characters) are escaped.
+    (
+        r###"{"id": "escape-selector-not-printable", "mode": "expr", "src": "\"a\\\u00a0b\""}"###,
+        r###"{"id":"escape-selector-not-printable","ok":false,"phase":"parse","diags":[{"severity":"error","summary":"Invalid escape sequence","detail":"The symbol \"\\u00a0\" is not a valid escape sequence selector.","subject":{"start":{"line":1,"column":3,"byte":2},"end":{"line":1,"column":5,"byte":5}}}]}"###,
+    ),
+    // (an ideographic space)
+    (
+        r###"{"id": "escape-selector-ideographic-space", "mode": "expr", "src": "[\"\\\u3000\"]"}"###,
+        r###"{"id":"escape-selector-ideographic-space","ok":false,"phase":"parse","diags":[{"severity":"error","summary":"Invalid escape sequence","detail":"The symbol \"\\u3000\" is not a valid escape sequence selector.","subject":{"start":{"line":1,"column":3,"byte":2},"end":{"line":1,"column":5,"byte":6}}}]}"###,
+    ),
 ];
 
 #[test]
