@@ -537,6 +537,21 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "escape-selector-ideographic-space", "mode": "expr", "src": "[\"\\\u3000\"]"}"###,
         r###"{"id":"escape-selector-ideographic-space","ok":false,"phase":"parse","diags":[{"severity":"error","summary":"Invalid escape sequence","detail":"The symbol \"\\u3000\" is not a valid escape sequence selector.","subject":{"start":{"line":1,"column":3,"byte":2},"end":{"line":1,"column":5,"byte":6}}}]}"###,
     ),
+    // upper/lower/title use Go 1.19's simple case mappings (Unicode 13): Greek
+    // letters with ypogegrammeni map to one character, letters cased only in later
+    // Unicode versions stay as they are, Georgian Mkhedruli is its own titlecase.
+    (
+        r###"{"id":"upper-ypogegrammeni","mode":"expr","src":"[upper(\"\u1f80\u1fb3\u1fc3\u1ff3\u1f88\"), title(\"\u1f90\")]"}"###,
+        r###"{"id":"upper-ypogegrammeni","ok":true,"type":["tuple",["string","string"]],"value":["ᾈᾼῌῼᾈ","ᾘ"]}"###,
+    ),
+    (
+        r###"{"id":"case-after-unicode-13","mode":"expr","src":"[upper(\"\u019b\u0264\ua7c1\u2c5f\u1c8a\"), lower(\"\ua7dc\ua7cb\ua7c0\u2c2f\u1c89\")]"}"###,
+        r###"{"id":"case-after-unicode-13","ok":true,"type":["tuple",["string","string"]],"value":["ƛɤꟁⱟᲊ","ꟜꟋꟀⰯᲉ"]}"###,
+    ),
+    (
+        r###"{"id":"title-georgian-mkhedruli","mode":"expr","src":"[title(\"\u10d0\u10d1 \u10fd\"), upper(\"\u10d0\")]"}"###,
+        r###"{"id":"title-georgian-mkhedruli","ok":true,"type":["tuple",["string","string"]],"value":["აბ ჽ","Ა"]}"###,
+    ),
 ];
 
 #[test]

@@ -9,11 +9,22 @@ use unicode_segmentation::UnicodeSegmentation;
 /// Go's `unicode.ToUpper`: the simple (one-to-one) mapping; characters
 /// whose only uppercase form is several characters stay as they are.
 fn simple_upper(c: char) -> char {
+    // Greek letters with ypogegrammeni: their full uppercase is two
+    // characters, their simple one the titlecase letter with prosgegrammeni.
+    if let '\u{1F80}'..='\u{1F87}' | '\u{1F90}'..='\u{1F97}' | '\u{1FA0}'..='\u{1FA7}' | '\u{1FB3}' | '\u{1FC3}' | '\u{1FF3}' = c {
+        return char::from_u32(c as u32 + if (c as u32) < 0x1FB0 { 8 } else { 9 }).unwrap_or(c);
+    }
     let mut m = c.to_uppercase();
     match (m.next(), m.next()) {
-        (Some(u), None) => u,
+        (Some(u), None) if !cased_after_unicode_13(u) => u,
         _ => c,
     }
+}
+
+/// Letters that got case mappings after Unicode 13, the version of Go
+/// 1.19's tables: Go maps neither them nor to them.
+fn cased_after_unicode_13(c: char) -> bool {
+    matches!(c, '\u{1C89}' | '\u{1C8A}' | '\u{2C2F}' | '\u{2C5F}' | '\u{A7C0}' | '\u{A7C1}' | '\u{A7CB}'..='\u{A7DC}')
 }
 
 fn simple_lower(c: char) -> char {
@@ -22,7 +33,7 @@ fn simple_lower(c: char) -> char {
     }
     let mut m = c.to_lowercase();
     match (m.next(), m.next()) {
-        (Some(l), None) => l,
+        (Some(l), None) if !cased_after_unicode_13(c) => l,
         _ => c,
     }
 }
@@ -35,6 +46,9 @@ fn simple_title(c: char) -> char {
         '\u{1C7}'..='\u{1C9}' => '\u{1C8}',
         '\u{1CA}'..='\u{1CC}' => '\u{1CB}',
         '\u{1F1}'..='\u{1F3}' => '\u{1F2}',
+        // Georgian Mkhedruli letters are their own titlecase (their
+        // uppercase is Mtavruli).
+        '\u{10D0}'..='\u{10FA}' | '\u{10FD}'..='\u{10FF}' => c,
         _ => simple_upper(c),
     }
 }
