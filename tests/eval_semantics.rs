@@ -552,6 +552,25 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id":"title-georgian-mkhedruli","mode":"expr","src":"[title(\"\u10d0\u10d1 \u10fd\"), upper(\"\u10d0\")]"}"###,
         r###"{"id":"title-georgian-mkhedruli","ok":true,"type":["tuple",["string","string"]],"value":["აბ ჽ","Ა"]}"###,
     ),
+    // Grapheme clusters follow go-textseg v13 (Unicode 13 rules): no rule GB9c,
+    // so a consonant after a virama starts a new cluster (reverse, substr, format
+    // precision and width); a Prepend character still joins what follows (GB9b).
+    (
+        r###"{"id": "graphemes-conjunct-reverse", "mode": "expr", "src": "reverse(\"\u0915\u094d\u0937\u0924\u094d\u0930\")"}"###,
+        r###"{"id":"graphemes-conjunct-reverse","ok":true,"type":"string","value":"रत्षक्"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-conjunct-substr", "mode": "expr", "src": "substr(\"\u0915\u094d\u0937a\", 1, 1)"}"###,
+        r###"{"id":"graphemes-conjunct-substr","ok":true,"type":"string","value":"ष"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-conjunct-format-precision", "mode": "expr", "src": "format(\"%.1s|%4s|\", \"\u0915\u094d\u0937\", \"\u0995\u09cd\u09b7\")"}"###,
+        r###"{"id":"graphemes-conjunct-format-precision","ok":true,"type":"string","value":"क्|  ক্ষ|"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-prepend-consonant", "mode": "expr", "src": "reverse(\"\u0600\u0915x\")"}"###,
+        r###"{"id":"graphemes-prepend-consonant","ok":true,"type":"string","value":"x؀क"}"###,
+    ),
 ];
 
 #[test]
