@@ -571,6 +571,25 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "graphemes-prepend-consonant", "mode": "expr", "src": "reverse(\"\u0600\u0915x\")"}"###,
         r###"{"id":"graphemes-prepend-consonant","ok":true,"type":"string","value":"x؀क"}"###,
     ),
+    // Columns count grapheme clusters as go-textseg v13 does: an Indic conjunct
+    // with its vowel sign is two, a Hangul jamo syllable one, emoji ZWJ sequences,
+    // flags and skin tones one each, Thai SARA AM joins its consonant.
+    (
+        r###"{"id": "column-after-conjunct", "mode": "expr", "src": "[\"\u0915\u094d\u0937\u093f\", nope]"}"###,
+        r###"{"id":"column-after-conjunct","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":8,"byte":17},"end":{"line":1,"column":12,"byte":21}}}]}"###,
+    ),
+    (
+        r###"{"id": "column-after-hangul-jamo", "mode": "expr", "src": "[\"\u1100\u1161\u11a8\u1100\", nope]"}"###,
+        r###"{"id":"column-after-hangul-jamo","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":8,"byte":17},"end":{"line":1,"column":12,"byte":21}}}]}"###,
+    ),
+    (
+        r###"{"id": "column-after-emoji-sequences", "mode": "expr", "src": "[\"\ud83d\udc68\u200d\ud83d\udc69\u200d\ud83d\udc67\ud83c\uddfa\ud83c\uddf8\ud83d\udc4d\ud83c\udffd\", nope]"}"###,
+        r###"{"id":"column-after-emoji-sequences","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":9,"byte":39},"end":{"line":1,"column":13,"byte":43}}}]}"###,
+    ),
+    (
+        r###"{"id": "column-after-spacing-mark", "mode": "expr", "src": "[\"\u0e01\u0e33\u0915\u093e\", nope]"}"###,
+        r###"{"id":"column-after-spacing-mark","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":8,"byte":17},"end":{"line":1,"column":12,"byte":21}}}]}"###,
+    ),
 ];
 
 #[test]
