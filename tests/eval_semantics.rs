@@ -590,6 +590,26 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "column-after-spacing-mark", "mode": "expr", "src": "[\"\u0e01\u0e33\u0915\u093e\", nope]"}"###,
         r###"{"id":"column-after-spacing-mark","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":8,"byte":17},"end":{"line":1,"column":12,"byte":21}}}]}"###,
     ),
+    // In heredocs and bare templates a $ or % that does not open a sequence is
+    // read together with the byte after it; when that byte is ASCII and a newline
+    // follows, the newline is a literal token of its own, so a ~ strip marker
+    // after it removes only the newline.
+    (
+        r###"{"id": "heredoc-sigil-byte-newline-trim", "mode": "body", "src": "a = <<EOT\n  % \n%{~ if true}|%{ endif}\nEOT\n"}"###,
+        r###"{"id":"heredoc-sigil-byte-newline-trim","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"string","value":"  % |\n","vars":[]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "heredoc-flush-sigil-byte-newline-trim", "mode": "body", "src": "a = <<-EOT\n    $\t\n%{~ if true}|%{ endif}\nEOT\n"}"###,
+        r###"{"id":"heredoc-flush-sigil-byte-newline-trim","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"string","value":"$\t|\n","vars":[]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "template-sigil-byte-crlf-trim", "mode": "template", "src": "x %$ \r\n${~ \"y\"}"}"###,
+        r###"{"id":"template-sigil-byte-crlf-trim","ok":true,"type":"string","value":"x %$ y"}"###,
+    ),
+    (
+        r###"{"id": "template-sigil-multibyte-space-trim", "mode": "template", "src": "x %\u3000\n${~ \"y\"}"}"###,
+        r###"{"id":"template-sigil-multibyte-space-trim","ok":true,"type":"string","value":"x %y"}"###,
+    ),
 ];
 
 #[test]
