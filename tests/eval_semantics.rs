@@ -610,6 +610,34 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "template-sigil-multibyte-space-trim", "mode": "template", "src": "x %\u3000\n${~ \"y\"}"}"###,
         r###"{"id":"template-sigil-multibyte-space-trim","ok":true,"type":"string","value":"x %y"}"###,
     ),
+    // jsondecode of an object that repeats a key: cty decodes the document again
+    // against the implied type, where the key has its last value's type, so an
+    // earlier value must decode to that type (a null's type is dynamic, which
+    // wants the {"type","value"} form).
+    (
+        r###"{"id": "jsondecode-repeated-key-earlier-not-number", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":\\\"x\\\",\\\"a\\\":1}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-earlier-not-number","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: a number is required.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-earlier-not-object", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":[1],\\\"a\\\":{\\\"b\\\":1}}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-earlier-not-object","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: missing expected {.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-before-null", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":1,\\\"a\\\":null}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-before-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: missing expected {.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-dynamic-form", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":{\\\"type\\\":\\\"string\\\",\\\"value\\\":\\\"x\\\"},\\\"a\\\":null}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-dynamic-form","ok":true,"type":["object",{"a":"dynamic"}],"value":{"a":null}}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-nested-attribute", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":{\\\"a\\\":1},\\\"a\\\":{\\\"b\\\":2}}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-nested-attribute","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: unsupported attribute \"a\".","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-converts", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":1,\\\"a\\\":\\\"x\\\"}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-converts","ok":true,"type":["object",{"a":"string"}],"value":{"a":"x"}}"###,
+    ),
 ];
 
 #[test]

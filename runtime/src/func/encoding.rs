@@ -24,11 +24,75 @@ pub fn jsonencode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
 /// or `}` after the document is ignored.
 fn decode_json(s: &str) -> Result<serde_json::Value, FnError> {
     let mut dec = GoJsonTokens::new(s.as_bytes());
-    let v = implied_json(&mut dec).map_err(FnError::new)?;
+    let (doc, repeated_keys) = implied_json(&mut dec).map_err(FnError::new)?;
     if dec.more() {
         return Err(FnError::new("extraneous data after JSON object"));
     }
-    Ok(v)
+    let j = doc.to_json();
+    if repeated_keys {
+        // cty decodes the document a second time against the type it
+        // implied, in which a repeated key has the type of its last value:
+        // an earlier value must decode to that type too.
+        let ty = crate::json::value_from_json_implied(&j).map_err(|e| FnError::new(e.message))?.ty();
+        doc.check_against(&ty).map_err(FnError::new)?;
+    }
+    Ok(j)
+}
+
+/// A JSON document as read, objects keeping repeated keys.
+enum Doc {
+    Scalar(serde_json::Value),
+    Array(Vec<Doc>),
+    Object(Vec<(String, Doc)>),
+}
+
+impl Doc {
+    /// The document with the last of each repeated key, as cty's implied
+    /// type and value see it.
+    fn to_json(&self) -> serde_json::Value {
+        match self {
+            Doc::Scalar(j) => j.clone(),
+            Doc::Array(items) => serde_json::Value::Array(items.iter().map(Doc::to_json).collect()),
+            Doc::Object(entries) => {
+                let mut m = serde_json::Map::new();
+                for (k, v) in entries {
+                    m.insert(k.clone(), v.to_json());
+                }
+                serde_json::Value::Object(m)
+            }
+        }
+    }
+
+    /// cty's `Unmarshal` against `ty`, for its errors only: objects and
+    /// arrays are walked member by member in document order, anything
+    /// else is decoded as the typed decoder does.
+    fn check_against(&self, ty: &Type) -> Result<(), String> {
+        match (self, ty) {
+            (Doc::Object(entries), Type::Object(ot)) => {
+                for (k, v) in entries {
+                    let Some(aty) = ot.attr_type(k) else {
+                        return Err(format!("unsupported attribute {}", crate::strings::go_quote(k)));
+                    };
+                    v.check_against(aty)?;
+                }
+                Ok(())
+            }
+            (Doc::Array(items), Type::Tuple(tt)) => {
+                let etys = tt.elems();
+                for (i, item) in items.iter().enumerate() {
+                    let Some(ety) = etys.get(i) else {
+                        return Err(format!("too many tuple elements (need {})", etys.len()));
+                    };
+                    item.check_against(ety)?;
+                }
+                if items.len() != etys.len() {
+                    return Err(format!("not enough tuple elements (need {})", etys.len()));
+                }
+                Ok(())
+            }
+            _ => crate::json::value_from_json_typed(&self.to_json(), ty).map(|_| ()).map_err(|e| e.message),
+        }
+    }
 }
 
 /// Where Go's `Decoder.Token` is in the document (its `tokenState`).
@@ -364,23 +428,31 @@ fn go_unquote(raw: &[u8]) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// cty's `impliedType` walk over the tokens, building the document (objects
-/// keep the last of repeated keys). Iterative, with nesting bounded as for
+/// cty's `impliedType` walk over the tokens, building the document (and
+/// whether an object repeats a key). Iterative, with nesting bounded as for
 /// every value.
-fn implied_json(dec: &mut GoJsonTokens) -> Result<serde_json::Value, String> {
+fn implied_json(dec: &mut GoJsonTokens) -> Result<(Doc, bool), String> {
     use serde_json::Value as J;
     enum Frame {
-        Array(Vec<J>),
-        Object(serde_json::Map<String, J>, Option<String>),
+        Array(Vec<Doc>),
+        Object(Vec<(String, Doc)>, Option<String>),
     }
     let mut stack: Vec<Frame> = Vec::new();
+    let mut repeated = false;
     loop {
         let tok = dec.token()?;
         let done = match (stack.last_mut(), tok) {
             (Some(Frame::Object(_, key @ None)), tok) => match tok {
                 GoTok::Delim(b'}') => match stack.pop() {
-                    Some(Frame::Object(m, _)) => J::Object(m),
-                    _ => J::Null,
+                    Some(Frame::Object(entries, _)) => {
+                        if entries.len() > 1 && !repeated {
+                            let mut keys: Vec<&str> = entries.iter().map(|(k, _)| k.as_str()).collect();
+                            keys.sort_unstable();
+                            repeated = keys.windows(2).any(|w| w[0] == w[1]);
+                        }
+                        Doc::Object(entries)
+                    }
+                    _ => Doc::Scalar(J::Null),
                 },
                 GoTok::Delim(d) => return Err(format!("unexpected delimiter {}", go_quote_byte(d))),
                 GoTok::Str(k) => {
@@ -392,35 +464,28 @@ fn implied_json(dec: &mut GoJsonTokens) -> Result<serde_json::Value, String> {
                 GoTok::Null => return Err("expected string but found <nil>".to_string()),
             },
             (Some(Frame::Array(_)), GoTok::Delim(b']')) => match stack.pop() {
-                Some(Frame::Array(items)) => J::Array(items),
-                _ => J::Null,
+                Some(Frame::Array(items)) => Doc::Array(items),
+                _ => Doc::Scalar(J::Null),
             },
-            (_, GoTok::Delim(b'[')) => {
-                stack.push(Frame::Array(Vec::new()));
-                if stack.len() > crate::value::MAX_NESTING + 1 {
-                    return Err("value is nested too deeply".to_string());
-                }
-                continue;
-            }
-            (_, GoTok::Delim(b'{')) => {
-                stack.push(Frame::Object(serde_json::Map::new(), None));
+            (_, GoTok::Delim(d @ (b'[' | b'{'))) => {
+                stack.push(if d == b'[' { Frame::Array(Vec::new()) } else { Frame::Object(Vec::new(), None) });
                 if stack.len() > crate::value::MAX_NESTING + 1 {
                     return Err("value is nested too deeply".to_string());
                 }
                 continue;
             }
             (_, GoTok::Delim(d)) => return Err(format!("unexpected token {}", go_quote_byte(d))),
-            (_, GoTok::Null) => J::Null,
-            (_, GoTok::Bool(b)) => J::Bool(b),
-            (_, GoTok::Number(n)) => serde_json::from_str::<J>(&n).map_err(|e| e.to_string())?,
-            (_, GoTok::Str(s)) => J::String(s),
+            (_, GoTok::Null) => Doc::Scalar(J::Null),
+            (_, GoTok::Bool(b)) => Doc::Scalar(J::Bool(b)),
+            (_, GoTok::Number(n)) => Doc::Scalar(serde_json::from_str::<J>(&n).map_err(|e| e.to_string())?),
+            (_, GoTok::Str(s)) => Doc::Scalar(J::String(s)),
         };
         // A finished value goes into its container, or is the document.
         match stack.last_mut() {
-            None => return Ok(done),
+            None => return Ok((done, repeated)),
             Some(Frame::Array(items)) => items.push(done),
-            Some(Frame::Object(m, key)) => {
-                m.insert(key.take().unwrap_or_default(), done);
+            Some(Frame::Object(entries, key)) => {
+                entries.push((key.take().unwrap_or_default(), done));
             }
         }
     }
