@@ -638,6 +638,25 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "jsondecode-repeated-key-converts", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":1,\\\"a\\\":\\\"x\\\"}\")"}"###,
         r###"{"id":"jsondecode-repeated-key-converts","ok":true,"type":["object",{"a":"string"}],"value":{"a":"x"}}"###,
     ),
+    // go-textseg v13 joins a zero width joiner to a following pictograph when the
+    // cluster began with a Hangul jamo or syllable, a regional indicator or a
+    // pictograph, whatever else precedes the joiner; not after a letter.
+    (
+        r###"{"id": "graphemes-hangul-zwj-pictograph", "mode": "expr", "src": "format(\"%-4s|\", \"\uac00\u200d\u2764\")"}"###,
+        r###"{"id":"graphemes-hangul-zwj-pictograph","ok":true,"type":"string","value":"가‍❤   |"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-regional-indicator-zwj-pictograph", "mode": "expr", "src": "reverse(\"a\ud83c\uddfa\u200d\u2764b\")"}"###,
+        r###"{"id":"graphemes-regional-indicator-zwj-pictograph","ok":true,"type":"string","value":"b🇺‍❤a"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-pictograph-mark-zwj-pictograph", "mode": "expr", "src": "substr(\"\u2764\u0903\u200d\u2764x\", 1, 1)"}"###,
+        r###"{"id":"graphemes-pictograph-mark-zwj-pictograph","ok":true,"type":"string","value":"x"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-letter-zwj-pictograph", "mode": "expr", "src": "format(\"%-4s|\", \"a\u200d\u2764\")"}"###,
+        r###"{"id":"graphemes-letter-zwj-pictograph","ok":true,"type":"string","value":"a‍❤  |"}"###,
+    ),
 ];
 
 #[test]
