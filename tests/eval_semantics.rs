@@ -430,6 +430,232 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "shared-missing-var", "mode": "body", "src": "a = upper(nope)\nb = upper(nope)\n", "vars": {}}"###,
         r###"{"id":"shared-missing-var","ok":true,"body":{"attrs":{"a":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":11,"byte":10},"end":{"line":1,"column":15,"byte":14}}}],"vars":["nope"]},"b":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":2,"column":11,"byte":26},"end":{"line":2,"column":15,"byte":30}}}],"vars":["nope"]}},"blocks":[]}}"###,
     ),
+    // Set functions whose unified element type is dynamic keep each set's own
+    // element type; combining two sets whose element types differ is cty's set
+    // panic, which prints both types in Go syntax.
+    (
+        r###"{"id":"set-op-incompatible-rules","mode":"expr","src":"setintersection([true], [{a=1}], [null])"}"###,
+        r###"{"id":"set-op-incompatible-rules","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"setintersection\" failed: panic in function implementation: incompatible set rules: cty.setRules{Type:cty.Bool}, cty.setRules{Type:cty.Object(map[string]cty.Type{\"a\":cty.Number})}.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":17,"byte":16}}}]}"###,
+    ),
+    (
+        r###"{"id":"set-op-incompatible-rules-gostring","mode":"expr","src":"setunion([{\"a b\"=[1], \"é\"=tomap({x=true}), \"\\\"\"=[]}], [null])"}"###,
+        r###"{"id":"set-op-incompatible-rules-gostring","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"setunion\" failed: panic in function implementation: incompatible set rules: cty.setRules{Type:cty.Object(map[string]cty.Type{\"\\\"\":cty.EmptyTuple, \"a b\":cty.Tuple([]cty.Type{cty.Number}), \"é\":cty.Map(cty.Bool)})}, cty.setRules{Type:cty.DynamicPseudoType}.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":10,"byte":9}}}]}"###,
+    ),
+    // (the first set's element type is dynamic)
+    (
+        r###"{"id":"set-op-rules-dynamic-first","mode":"expr","src":"setsymmetricdifference([null], [[null]])"}"###,
+        r###"{"id":"set-op-rules-dynamic-first","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"setsymmetricdifference\" failed: panic in function implementation: incompatible set rules: cty.setRules{Type:cty.DynamicPseudoType}, cty.setRules{Type:cty.Tuple([]cty.Type{cty.DynamicPseudoType})}.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":24,"byte":23}}}]}"###,
+    ),
+    // indent builds its padding first, whether or not the text has a newline:
+    // a count above Go's allocation limit (1<<48) is a makeslice panic.
+    (
+        r###"{"id":"indent-cap-out-of-range","mode":"expr","src":"indent(281474976710657, \"ab\")"}"###,
+        r###"{"id":"indent-cap-out-of-range","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"indent\" failed: panic in function implementation: runtime error: makeslice: cap out of range.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":8,"byte":7}}}]}"###,
+    ),
+    (
+        r###"{"id":"indent-cap-out-of-range-max","mode":"expr","src":"indent(9223372036854775807, \"a\\nb\")"}"###,
+        r###"{"id":"indent-cap-out-of-range-max","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"indent\" failed: panic in function implementation: runtime error: makeslice: cap out of range.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":8,"byte":7}}}]}"###,
+    ),
+    // jsondecode reads the document with Go's json.Decoder token API, as cty's
+    // ImpliedType does: scalars by the scanner (its error text), brackets and
+    // separators by the token state machine (its own error contexts), then More(),
+    // which ignores a stray ] or } after the document. cty path errors print
+    // without the path.
+    (
+        r###"{"id": "jsondecode-literal-error", "mode": "expr", "src": "jsondecode(\"\\t\\ttab\")"}"###,
+        r###"{"id":"jsondecode-literal-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character 'a' in literal true (expecting 'r').","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-number-error", "mode": "expr", "src": "jsondecode(\"-Inf\")"}"###,
+        r###"{"id":"jsondecode-number-error","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character 'I' in numeric literal.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-closing-bracket-after-document", "mode": "expr", "src": "jsondecode(\"[1]]\")"}"###,
+        r###"{"id":"jsondecode-closing-bracket-after-document","ok":true,"type":["tuple",["number"]],"value":[1]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-key-not-string", "mode": "expr", "src": "jsondecode(\"{1:2}\")"}"###,
+        r###"{"id":"jsondecode-key-not-string","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character '1'.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-after-object-key", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\" 1}\")"}"###,
+        r###"{"id":"jsondecode-after-object-key","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character '1' after object key.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-trailing-comma", "mode": "expr", "src": "jsondecode(\"[1,]\")"}"###,
+        r###"{"id":"jsondecode-trailing-comma","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character ']' looking for beginning of value.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-after-array-element", "mode": "expr", "src": "jsondecode(\"[1}\")"}"###,
+        r###"{"id":"jsondecode-after-array-element","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: invalid character '}' after array element.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-lone-surrogate", "mode": "expr", "src": "jsondecode(\"\\\"\\\\ud800\\\\u0041\\\"\")"}"###,
+        r###"{"id":"jsondecode-lone-surrogate","ok":true,"type":"string","value":"�A"}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-truncated-literal", "mode": "expr", "src": "jsondecode(\"[nul\")"}"###,
+        r###"{"id":"jsondecode-truncated-literal","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: unexpected EOF.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-key-not-nfc-no-path", "mode": "expr", "src": "jsondecode(\"{\\\"x\\\":{\\\"e\\\\u0301\\\":1}}\")"}"###,
+        r###"{"id":"jsondecode-key-not-nfc-no-path","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: unsupported attribute \"é\".","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    // merge's type check stops at the first argument of dynamic type (a null
+    // literal); the arguments after it are iterated anyway, keys read as strings:
+    // a set's elements are its keys, a list's or tuple's numbers panic, a
+    // primitive cannot be iterated.
+    (
+        r###"{"id":"merge-after-dynamic-null-string","mode":"expr","src":"merge({a = 1}, null, \"x\")"}"###,
+        r###"{"id":"merge-after-dynamic-null-string","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"merge\" failed: panic in function implementation: attempt to iterate on non-collection, non-tuple type.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-tuple","mode":"expr","src":"merge(null, [1])"}"###,
+        r###"{"id":"merge-after-dynamic-null-tuple","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"merge\" failed: panic in function implementation: not a string.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-empty-list","mode":"expr","src":"merge(null, tolist([]), {b = 2})"}"###,
+        r###"{"id":"merge-after-dynamic-null-empty-list","ok":true,"type":["object",{"b":"number"}],"value":{"b":2}}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-set","mode":"expr","src":"merge(null, toset([\"x\", \"y\"]), {x = 1})"}"###,
+        r###"{"id":"merge-after-dynamic-null-set","ok":true,"type":["object",{"x":"number","y":"string"}],"value":{"x":1,"y":"y"}}"###,
+    ),
+    (
+        r###"{"id":"merge-after-dynamic-null-set-null-element","mode":"expr","src":"merge(null, toset([\"a\", null]))"}"###,
+        r###"{"id":"merge-after-dynamic-null-set-null-element","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"merge\" failed: panic in function implementation: value is null.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":7,"byte":6}}}]}"###,
+    ),
+    // An invalid escape's symbol is quoted with Go's %q: characters Go does not
+    // consider printable (no-break and other non-ASCII spaces, format
+    // characters) are escaped.
+    (
+        r###"{"id": "escape-selector-not-printable", "mode": "expr", "src": "\"a\\\u00a0b\""}"###,
+        r###"{"id":"escape-selector-not-printable","ok":false,"phase":"parse","diags":[{"severity":"error","summary":"Invalid escape sequence","detail":"The symbol \"\\u00a0\" is not a valid escape sequence selector.","subject":{"start":{"line":1,"column":3,"byte":2},"end":{"line":1,"column":5,"byte":5}}}]}"###,
+    ),
+    // (an ideographic space)
+    (
+        r###"{"id": "escape-selector-ideographic-space", "mode": "expr", "src": "[\"\\\u3000\"]"}"###,
+        r###"{"id":"escape-selector-ideographic-space","ok":false,"phase":"parse","diags":[{"severity":"error","summary":"Invalid escape sequence","detail":"The symbol \"\\u3000\" is not a valid escape sequence selector.","subject":{"start":{"line":1,"column":3,"byte":2},"end":{"line":1,"column":5,"byte":6}}}]}"###,
+    ),
+    // upper/lower/title use Go 1.19's simple case mappings (Unicode 13): Greek
+    // letters with ypogegrammeni map to one character, letters cased only in later
+    // Unicode versions stay as they are, Georgian Mkhedruli is its own titlecase.
+    (
+        r###"{"id":"upper-ypogegrammeni","mode":"expr","src":"[upper(\"\u1f80\u1fb3\u1fc3\u1ff3\u1f88\"), title(\"\u1f90\")]"}"###,
+        r###"{"id":"upper-ypogegrammeni","ok":true,"type":["tuple",["string","string"]],"value":["ᾈᾼῌῼᾈ","ᾘ"]}"###,
+    ),
+    (
+        r###"{"id":"case-after-unicode-13","mode":"expr","src":"[upper(\"\u019b\u0264\ua7c1\u2c5f\u1c8a\"), lower(\"\ua7dc\ua7cb\ua7c0\u2c2f\u1c89\")]"}"###,
+        r###"{"id":"case-after-unicode-13","ok":true,"type":["tuple",["string","string"]],"value":["ƛɤꟁⱟᲊ","ꟜꟋꟀⰯᲉ"]}"###,
+    ),
+    (
+        r###"{"id":"title-georgian-mkhedruli","mode":"expr","src":"[title(\"\u10d0\u10d1 \u10fd\"), upper(\"\u10d0\")]"}"###,
+        r###"{"id":"title-georgian-mkhedruli","ok":true,"type":["tuple",["string","string"]],"value":["აბ ჽ","Ა"]}"###,
+    ),
+    // Grapheme clusters follow go-textseg v13 (Unicode 13 rules): no rule GB9c,
+    // so a consonant after a virama starts a new cluster (reverse, substr, format
+    // precision and width); a Prepend character still joins what follows (GB9b).
+    (
+        r###"{"id": "graphemes-conjunct-reverse", "mode": "expr", "src": "reverse(\"\u0915\u094d\u0937\u0924\u094d\u0930\")"}"###,
+        r###"{"id":"graphemes-conjunct-reverse","ok":true,"type":"string","value":"रत्षक्"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-conjunct-substr", "mode": "expr", "src": "substr(\"\u0915\u094d\u0937a\", 1, 1)"}"###,
+        r###"{"id":"graphemes-conjunct-substr","ok":true,"type":"string","value":"ष"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-conjunct-format-precision", "mode": "expr", "src": "format(\"%.1s|%4s|\", \"\u0915\u094d\u0937\", \"\u0995\u09cd\u09b7\")"}"###,
+        r###"{"id":"graphemes-conjunct-format-precision","ok":true,"type":"string","value":"क्|  ক্ষ|"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-prepend-consonant", "mode": "expr", "src": "reverse(\"\u0600\u0915x\")"}"###,
+        r###"{"id":"graphemes-prepend-consonant","ok":true,"type":"string","value":"x؀क"}"###,
+    ),
+    // Columns count grapheme clusters as go-textseg v13 does: an Indic conjunct
+    // with its vowel sign is two, a Hangul jamo syllable one, emoji ZWJ sequences,
+    // flags and skin tones one each, Thai SARA AM joins its consonant.
+    (
+        r###"{"id": "column-after-conjunct", "mode": "expr", "src": "[\"\u0915\u094d\u0937\u093f\", nope]"}"###,
+        r###"{"id":"column-after-conjunct","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":8,"byte":17},"end":{"line":1,"column":12,"byte":21}}}]}"###,
+    ),
+    (
+        r###"{"id": "column-after-hangul-jamo", "mode": "expr", "src": "[\"\u1100\u1161\u11a8\u1100\", nope]"}"###,
+        r###"{"id":"column-after-hangul-jamo","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":8,"byte":17},"end":{"line":1,"column":12,"byte":21}}}]}"###,
+    ),
+    (
+        r###"{"id": "column-after-emoji-sequences", "mode": "expr", "src": "[\"\ud83d\udc68\u200d\ud83d\udc69\u200d\ud83d\udc67\ud83c\uddfa\ud83c\uddf8\ud83d\udc4d\ud83c\udffd\", nope]"}"###,
+        r###"{"id":"column-after-emoji-sequences","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":9,"byte":39},"end":{"line":1,"column":13,"byte":43}}}]}"###,
+    ),
+    (
+        r###"{"id": "column-after-spacing-mark", "mode": "expr", "src": "[\"\u0e01\u0e33\u0915\u093e\", nope]"}"###,
+        r###"{"id":"column-after-spacing-mark","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":8,"byte":17},"end":{"line":1,"column":12,"byte":21}}}]}"###,
+    ),
+    // In heredocs and bare templates a $ or % that does not open a sequence is
+    // read together with the byte after it; when that byte is ASCII and a newline
+    // follows, the newline is a literal token of its own, so a ~ strip marker
+    // after it removes only the newline.
+    (
+        r###"{"id": "heredoc-sigil-byte-newline-trim", "mode": "body", "src": "a = <<EOT\n  % \n%{~ if true}|%{ endif}\nEOT\n"}"###,
+        r###"{"id":"heredoc-sigil-byte-newline-trim","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"string","value":"  % |\n","vars":[]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "heredoc-flush-sigil-byte-newline-trim", "mode": "body", "src": "a = <<-EOT\n    $\t\n%{~ if true}|%{ endif}\nEOT\n"}"###,
+        r###"{"id":"heredoc-flush-sigil-byte-newline-trim","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"string","value":"$\t|\n","vars":[]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "template-sigil-byte-crlf-trim", "mode": "template", "src": "x %$ \r\n${~ \"y\"}"}"###,
+        r###"{"id":"template-sigil-byte-crlf-trim","ok":true,"type":"string","value":"x %$ y"}"###,
+    ),
+    (
+        r###"{"id": "template-sigil-multibyte-space-trim", "mode": "template", "src": "x %\u3000\n${~ \"y\"}"}"###,
+        r###"{"id":"template-sigil-multibyte-space-trim","ok":true,"type":"string","value":"x %y"}"###,
+    ),
+    // jsondecode of an object that repeats a key: cty decodes the document again
+    // against the implied type, where the key has its last value's type, so an
+    // earlier value must decode to that type (a null's type is dynamic, which
+    // wants the {"type","value"} form).
+    (
+        r###"{"id": "jsondecode-repeated-key-earlier-not-number", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":\\\"x\\\",\\\"a\\\":1}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-earlier-not-number","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: a number is required.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-earlier-not-object", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":[1],\\\"a\\\":{\\\"b\\\":1}}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-earlier-not-object","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: missing expected {.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-before-null", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":1,\\\"a\\\":null}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-before-null","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: missing expected {.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-dynamic-form", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":{\\\"type\\\":\\\"string\\\",\\\"value\\\":\\\"x\\\"},\\\"a\\\":null}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-dynamic-form","ok":true,"type":["object",{"a":"dynamic"}],"value":{"a":null}}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-nested-attribute", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":{\\\"a\\\":1},\\\"a\\\":{\\\"b\\\":2}}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-nested-attribute","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"jsondecode\" failed: unsupported attribute \"a\".","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":12,"byte":11}}}]}"###,
+    ),
+    (
+        r###"{"id": "jsondecode-repeated-key-converts", "mode": "expr", "src": "jsondecode(\"{\\\"a\\\":1,\\\"a\\\":\\\"x\\\"}\")"}"###,
+        r###"{"id":"jsondecode-repeated-key-converts","ok":true,"type":["object",{"a":"string"}],"value":{"a":"x"}}"###,
+    ),
+    // go-textseg v13 joins a zero width joiner to a following pictograph when the
+    // cluster began with a Hangul jamo or syllable, a regional indicator or a
+    // pictograph, whatever else precedes the joiner; not after a letter.
+    (
+        r###"{"id": "graphemes-hangul-zwj-pictograph", "mode": "expr", "src": "format(\"%-4s|\", \"\uac00\u200d\u2764\")"}"###,
+        r###"{"id":"graphemes-hangul-zwj-pictograph","ok":true,"type":"string","value":"가‍❤   |"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-regional-indicator-zwj-pictograph", "mode": "expr", "src": "reverse(\"a\ud83c\uddfa\u200d\u2764b\")"}"###,
+        r###"{"id":"graphemes-regional-indicator-zwj-pictograph","ok":true,"type":"string","value":"b🇺‍❤a"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-pictograph-mark-zwj-pictograph", "mode": "expr", "src": "substr(\"\u2764\u0903\u200d\u2764x\", 1, 1)"}"###,
+        r###"{"id":"graphemes-pictograph-mark-zwj-pictograph","ok":true,"type":"string","value":"x"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-letter-zwj-pictograph", "mode": "expr", "src": "format(\"%-4s|\", \"a\u200d\u2764\")"}"###,
+        r###"{"id":"graphemes-letter-zwj-pictograph","ok":true,"type":"string","value":"a‍❤  |"}"###,
     // Constants are told apart exactly, not by their text (approximate for
     // huge numbers).
     (

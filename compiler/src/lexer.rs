@@ -733,8 +733,9 @@ impl<'s, 'a> Lexer<'s, 'a> {
 
     /// The start of a template literal token (heredoc or bare): a sigil
     /// token, or a run of plain characters. Returns its end, or `None` when
-    /// nothing literal starts here.
-    fn template_literal_end(&self, start: usize) -> Option<usize> {
+    /// nothing literal starts here, and whether a newline right after it
+    /// belongs to the token.
+    fn template_literal_end(&self, start: usize) -> Option<(usize, bool)> {
         let src = self.src;
         let b = src[start];
         if b == b'$' || b == b'%' {
@@ -743,11 +744,19 @@ impl<'s, 'a> Lexer<'s, 'a> {
             }
             if self.at(start + 1) == b && self.at(start + 2) == b'{' && start + 2 < src.len() {
                 let len = if self.at(start + 3) == b'~' && start + 3 < src.len() { 4 } else { 3 };
-                return Some(start + len);
+                return Some((start + len, true));
             }
-            return Some(start + 1);
+            // The reference scanner reads a sigil together with the byte
+            // after it; when that byte is ASCII and a newline follows, the
+            // newline is a token of its own (so `%{~` after it trims only
+            // the newline: "% \n" keeps its space).
+            let next = self.at(start + 1);
+            if next.is_ascii() && !matches!(next, b'{' | b'\r' | b'\n') && self.newline_at(start + 2).is_some() {
+                return Some((start + 2, false));
+            }
+            return Some((start + 1, true));
         }
-        Some(self.plain_run(start))
+        Some((self.plain_run(start), true))
     }
 
     /// Inside a heredoc body.
@@ -760,10 +769,10 @@ impl<'s, 'a> Lexer<'s, 'a> {
             let kind = if b == b'$' { T::TemplateInterp } else { T::TemplateControl };
             return self.open_sequence(kind, start, State::Heredoc);
         }
-        let Some(lit_end) = self.template_literal_end(start) else {
+        let Some((lit_end, with_newline)) = self.template_literal_end(start) else {
             return self.scanner_stuck(start);
         };
-        if let Some(end) = self.newline_at(lit_end) {
+        if let Some(end) = self.newline_at(lit_end).filter(|_| with_newline) {
             let Some(h) = self.heredocs.last_mut() else {
                 self.pos = src.len();
                 return State::Heredoc;
@@ -810,10 +819,10 @@ impl<'s, 'a> Lexer<'s, 'a> {
             let kind = if b == b'$' { T::TemplateInterp } else { T::TemplateControl };
             return self.open_sequence(kind, start, State::Bare);
         }
-        let Some(lit_end) = self.template_literal_end(start) else {
+        let Some((lit_end, with_newline)) = self.template_literal_end(start) else {
             return self.scanner_stuck(start);
         };
-        let end = self.newline_at(lit_end).unwrap_or(lit_end);
+        let end = self.newline_at(lit_end).filter(|_| with_newline).unwrap_or(lit_end);
         if end > start {
             self.emit(T::StringLit, start, end);
             self.pos = end;

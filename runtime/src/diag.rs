@@ -157,43 +157,20 @@ impl LineIndex {
     }
 }
 
-/// Counts "characters" as hcl does for columns. ASCII is one per byte; other
-/// text counts Unicode scalar values, with combining marks (which never start
-/// a grapheme cluster) folded into the previous one.
+/// Counts columns as hcl does: grapheme clusters (go-textseg v13, see
+/// [`crate::graphemes`]); each byte of invalid UTF-8 is a column of its own.
 fn grapheme_count(bytes: &[u8]) -> u32 {
     if bytes.is_ascii() {
         return bytes.len() as u32;
     }
     let mut n = 0u32;
-    let mut prev: Option<char> = None;
-    let mut regional_run = 0u32;
     let mut rest = bytes;
     while !rest.is_empty() {
         let (valid, bad) = match std::str::from_utf8(rest) {
             Ok(s) => (s, 0),
             Err(e) => (std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""), 1),
         };
-        for c in valid.chars() {
-            let cp = c as u32;
-            let combining = matches!(cp, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F | 0x200D | 0xFE00..=0xFE0F | 0x1F3FB..=0x1F3FF);
-            // An emoji joined to the previous one by a zero width joiner, and
-            // the second of a pair of regional indicators (a flag), continue
-            // the previous cluster.
-            let joined = prev == Some('\u{200D}') && matches!(cp, 0x2600..=0x27BF | 0x1F000..=0x1FAFF);
-            let regional = (0x1F1E6..=0x1F1FF).contains(&cp);
-            let pairs = regional && regional_run % 2 == 1;
-            regional_run = if regional { regional_run + 1 } else { 0 };
-            if !(combining || joined || pairs) || n == 0 {
-                n += 1;
-            }
-            prev = Some(c);
-        }
-        // hcl counts each byte of invalid UTF-8 as a column.
-        n += bad;
-        if bad > 0 {
-            prev = None;
-            regional_run = 0;
-        }
+        n += crate::graphemes::count(valid) as u32 + bad;
         rest = &rest[valid.len() + bad as usize..];
     }
     n

@@ -4,6 +4,7 @@
 
 pub mod diag;
 pub mod number;
+pub mod graphemes;
 pub mod strings;
 pub mod types;
 pub mod value;

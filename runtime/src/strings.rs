@@ -104,7 +104,7 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
 /// Unicode 13 are not all known here and count as printable. This only
 /// influences the relative order of structured set elements whose strings
 /// hold such characters.
-fn go_is_print(c: char) -> bool {
+pub fn go_is_print(c: char) -> bool {
     let cp = c as u32;
     if cp < 0x80 {
         return (0x20..0x7f).contains(&cp);

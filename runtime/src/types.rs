@@ -396,6 +396,56 @@ impl Type {
         }
     }
 
+    /// The type as Go's `%#v` prints a cty type (its `GoString`):
+    /// `cty.String`, `cty.List(cty.Number)`, `cty.EmptyObject`,
+    /// `cty.Object(map[string]cty.Type{"a":cty.Number, "b":cty.Bool})` (keys
+    /// sorted, as fmt prints maps), `cty.Tuple([]cty.Type{cty.Bool})`,
+    /// `cty.DynamicPseudoType`. cty panics embed it in their messages.
+    pub fn go_syntax(&self) -> String {
+        let mut s = String::new();
+        self.write_go_syntax(&mut s);
+        s
+    }
+
+    fn write_go_syntax(&self, out: &mut String) {
+        let (wrap, elem) = match self {
+            Type::String => return out.push_str("cty.String"),
+            Type::Number => return out.push_str("cty.Number"),
+            Type::Bool => return out.push_str("cty.Bool"),
+            Type::Dynamic => return out.push_str("cty.DynamicPseudoType"),
+            Type::Object(o) if o.is_empty() => return out.push_str("cty.EmptyObject"),
+            Type::Tuple(t) if t.is_empty() => return out.push_str("cty.EmptyTuple"),
+            Type::Object(o) => {
+                out.push_str("cty.Object(map[string]cty.Type{");
+                for (i, (name, ty)) in o.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    crate::strings::write_go_quoted(out, name);
+                    out.push(':');
+                    ty.write_go_syntax(out);
+                }
+                return out.push_str("})");
+            }
+            Type::Tuple(t) => {
+                out.push_str("cty.Tuple([]cty.Type{");
+                for (i, ty) in t.elems().iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    ty.write_go_syntax(out);
+                }
+                return out.push_str("})");
+            }
+            Type::List(e) => ("cty.List(", e),
+            Type::Set(e) => ("cty.Set(", e),
+            Type::Map(e) => ("cty.Map(", e),
+        };
+        out.push_str(wrap);
+        elem.write_go_syntax(out);
+        out.push(')');
+    }
+
     /// Appends the cty JSON form of the type (`"string"`, `["list","number"]`,
     /// `["object",{"a":"string"}]`, `["tuple",[...]]`, `"dynamic"`), compact,
     /// as the oracle writes it.

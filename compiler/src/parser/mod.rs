@@ -382,7 +382,8 @@ pub(crate) fn between(a: Span, b: Span) -> Span {
 }
 
 /// Go's `%q` for a string: quoted, with escapes for quotes, backslashes,
-/// control characters and invalid UTF-8.
+/// characters Go does not consider printable (controls, spaces other than
+/// ASCII space, format characters) and invalid UTF-8.
 pub(crate) fn go_quote(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() + 2);
     out.push('"');
@@ -405,7 +406,7 @@ pub(crate) fn go_quote(bytes: &[u8]) -> String {
                 '\u{c}' => out.push_str("\\f"),
                 '\u{b}' => out.push_str("\\v"),
                 c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-                c if c.is_control() => {
+                c if !runtime::strings::go_is_print(c) => {
                     if (c as u32) < 0x10000 {
                         out.push_str(&format!("\\u{:04x}", c as u32))
                     } else {

@@ -10,7 +10,6 @@ use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
 use bumpalo::collections::Vec as BumpVec;
 use runtime::Span;
-use unicode_segmentation::UnicodeSegmentation;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EndKind {
@@ -702,7 +701,7 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
                     } else {
                         let space_bytes = val.len() - trimmed.len();
                         let lead = &val[..space_bytes];
-                        spaces = if lead.is_ascii() && !lead.contains('\r') { space_bytes } else { lead.graphemes(true).count() };
+                        spaces = if lead.is_ascii() && !lead.contains('\r') { space_bytes } else { runtime::graphemes::count(lead) };
                         adjust.push(i);
                     }
                 }
@@ -727,7 +726,7 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
             let cut = if ascii {
                 min_spaces
             } else {
-                val.grapheme_indices(true).nth(min_spaces).map(|(at, _)| at).unwrap_or(val.len())
+                runtime::graphemes::nth_start(val, min_spaces).unwrap_or(val.len())
             };
             *val = &val[cut..];
             span.start = span.start.saturating_add(cut as u32).min(span.end);

@@ -428,6 +428,33 @@ pub fn merge(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnE
             for (k, v) in pairs {
                 out.insert(k, v.clone());
             }
+            continue;
+        }
+        // Only a dynamic argument before it lets a value other than a map or
+        // object get here (the result type is then dynamic, unchecked).
+        // cty iterates it anyway and reads each key as a string: a set's
+        // keys are its elements, a list's or tuple's are numbers, anything
+        // else cannot be iterated.
+        let panic = |what: &str| Err(FnError::new(format!("panic in function implementation: {what}")));
+        match a {
+            Value::Set(_) => {
+                for v in a.elements_slice() {
+                    match v {
+                        Value::String(k) => {
+                            out.insert(k.clone(), v.clone());
+                        }
+                        Value::Null(Type::String) => return panic("value is null"),
+                        Value::Unknown(Type::String) => return panic("value is unknown"),
+                        _ => return panic("not a string"),
+                    }
+                }
+            }
+            Value::List(_) | Value::Tuple(_) => {
+                if !a.elements_slice().is_empty() {
+                    return panic("not a string");
+                }
+            }
+            _ => return panic("attempt to iterate on non-collection, non-tuple type"),
         }
     }
     charge_elems(ctx, out.len())?;

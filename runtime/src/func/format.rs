@@ -8,7 +8,6 @@ use crate::number::{GoFormatSpec, Number, MAX_FORMAT_WIDTH};
 use crate::strings::{go_quote, go_quote_rune};
 use crate::types::Type;
 use crate::value::Value;
-use unicode_segmentation::UnicodeSegmentation;
 
 #[derive(Default, Clone)]
 struct Verb<'a> {
@@ -183,7 +182,7 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
             };
             let s = match v.prec {
                 Some(p) if p > 0 => {
-                    let end = s.grapheme_indices(true).nth(p).map_or(s.len(), |(i, _)| i);
+                    let end = crate::graphemes::nth_start(s, p).unwrap_or(s.len());
                     &s[..end]
                 }
                 _ => s,
@@ -383,7 +382,7 @@ fn pad_width(v: &Verb, s: &str, out: &mut String) -> Result<(), FnError> {
     if w > MAX_FORMAT_WIDTH {
         return Err(unsupported(v, format!("width is too large (the limit is {MAX_FORMAT_WIDTH})")));
     }
-    let n = s.graphemes(true).count();
+    let n = crate::graphemes::count(s);
     if n >= w {
         out.push_str(s);
         return Ok(());

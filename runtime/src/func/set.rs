@@ -34,7 +34,11 @@ enum SetOp {
 
 fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Value, FnError> {
     let allow_unknowns = matches!(op, SetOp::Union);
-    let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+    // cty keeps each converted set's own element type (its "rules"): a
+    // conversion to a set of dynamic leaves the elements as they are. The
+    // result takes the first set's rules, and combining sets whose rules
+    // differ is a panic in cty's set package.
+    let mut ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
     let mut acc: Option<Vec<Value>> = None;
     for (i, a) in args.iter().enumerate() {
         let s = convert(a, ret).map_err(|e| FnError::arg(i, e.to_string()))?;
@@ -45,6 +49,16 @@ fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Va
             return Ok(Value::Unknown(ret.clone()));
         };
         ctx.charge(sv.elems().len() as u64 * ELEMENT_COST)?;
+        let rules = s.ty().element_type().cloned().unwrap_or(Type::Dynamic);
+        if acc.is_none() {
+            ety = rules;
+        } else if rules != ety {
+            return Err(FnError::new(format!(
+                "panic in function implementation: incompatible set rules: cty.setRules{{Type:{}}}, cty.setRules{{Type:{}}}",
+                ety.go_syntax(),
+                rules.go_syntax()
+            )));
+        }
         acc = Some(match acc.take() {
             None => sv.elems().to_vec(),
             Some(cur) => {

@@ -4,16 +4,27 @@
 use super::{go_int, str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::types::Type;
 use crate::value::Value;
-use unicode_segmentation::UnicodeSegmentation;
+use crate::graphemes::{self, graphemes};
 
 /// Go's `unicode.ToUpper`: the simple (one-to-one) mapping; characters
 /// whose only uppercase form is several characters stay as they are.
 fn simple_upper(c: char) -> char {
+    // Greek letters with ypogegrammeni: their full uppercase is two
+    // characters, their simple one the titlecase letter with prosgegrammeni.
+    if let '\u{1F80}'..='\u{1F87}' | '\u{1F90}'..='\u{1F97}' | '\u{1FA0}'..='\u{1FA7}' | '\u{1FB3}' | '\u{1FC3}' | '\u{1FF3}' = c {
+        return char::from_u32(c as u32 + if (c as u32) < 0x1FB0 { 8 } else { 9 }).unwrap_or(c);
+    }
     let mut m = c.to_uppercase();
     match (m.next(), m.next()) {
-        (Some(u), None) => u,
+        (Some(u), None) if !cased_after_unicode_13(u) => u,
         _ => c,
     }
+}
+
+/// Letters that got case mappings after Unicode 13, the version of Go
+/// 1.19's tables: Go maps neither them nor to them.
+fn cased_after_unicode_13(c: char) -> bool {
+    matches!(c, '\u{1C89}' | '\u{1C8A}' | '\u{2C2F}' | '\u{2C5F}' | '\u{A7C0}' | '\u{A7C1}' | '\u{A7CB}'..='\u{A7DC}')
 }
 
 fn simple_lower(c: char) -> char {
@@ -22,7 +33,7 @@ fn simple_lower(c: char) -> char {
     }
     let mut m = c.to_lowercase();
     match (m.next(), m.next()) {
-        (Some(l), None) => l,
+        (Some(l), None) if !cased_after_unicode_13(c) => l,
         _ => c,
     }
 }
@@ -35,6 +46,9 @@ fn simple_title(c: char) -> char {
         '\u{1C7}'..='\u{1C9}' => '\u{1C8}',
         '\u{1CA}'..='\u{1CC}' => '\u{1CB}',
         '\u{1F1}'..='\u{1F3}' => '\u{1F2}',
+        // Georgian Mkhedruli letters are their own titlecase (their
+        // uppercase is Mtavruli).
+        '\u{10D0}'..='\u{10FA}' | '\u{10FD}'..='\u{10FF}' => c,
         _ => simple_upper(c),
     }
 }
@@ -93,7 +107,8 @@ pub fn title(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError
 pub fn reverse(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
     let mut out = String::with_capacity(s.len());
-    for g in s.graphemes(true).rev() {
+    let clusters: Vec<&str> = graphemes(s).collect();
+    for g in clusters.iter().rev() {
         out.push_str(g);
     }
     Ok(Value::from_string(out))
@@ -122,11 +137,19 @@ pub fn trimsuffix(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, Fn
     Ok(Value::string(s.strip_suffix(p).unwrap_or(s)))
 }
 
+/// Go's `maxAlloc` on 64-bit Linux: `make` panics above it.
+const GO_MAX_ALLOC: i64 = 1 << 48;
+
 pub fn indent(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let spaces = go_int(&args[0]).map_err(FnError::new)?;
     let s = str_arg(&args[1]);
     if spaces < 0 {
         return Err(FnError::new("panic in function implementation: strings: negative Repeat count"));
+    }
+    // cty builds the padding before looking for newlines; Go refuses to
+    // make a buffer larger than its address space (1<<48 bytes on 64-bit).
+    if spaces > GO_MAX_ALLOC {
+        return Err(FnError::new("panic in function implementation: runtime error: makeslice: cap out of range"));
     }
     let lines = s.bytes().filter(|&b| b == b'\n').count() as u64;
     ctx.charge((s.len() as u64).saturating_add(lines.saturating_mul(spaces as u64)))?;
@@ -247,7 +270,7 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     // Cluster end offsets, computed lazily only as far as needed would be
     // nicer; strings are bounded by the input size, so walk them directly.
     if offset < 0 {
-        let total = s.graphemes(true).count() as i64;
+        let total = graphemes::count(s) as i64;
         offset = offset.saturating_add(total);
     } else if length == 0 {
         return Ok(Value::string(""));
@@ -256,7 +279,7 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     if offset > 0 {
         let mut pos: i64 = 0;
         let mut i = 0;
-        for g in sub.graphemes(true) {
+        for g in graphemes(sub) {
             i += g.len();
             pos += 1;
             if pos == offset {
@@ -273,7 +296,7 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     }
     let mut pos: i64 = 0;
     let mut i = 0;
-    for g in sub.graphemes(true) {
+    for g in graphemes(sub) {
         i += g.len();
         pos += 1;
         if pos == length {
