@@ -656,6 +656,7 @@ const ROWS: &[(&str, &str)] = &[
     (
         r###"{"id": "graphemes-letter-zwj-pictograph", "mode": "expr", "src": "format(\"%-4s|\", \"a\u200d\u2764\")"}"###,
         r###"{"id":"graphemes-letter-zwj-pictograph","ok":true,"type":"string","value":"a‍❤  |"}"###,
+    ),
     // Constants are told apart exactly, not by their text (approximate for
     // huge numbers).
     (
