@@ -402,27 +402,26 @@ impl Compiled {
     /// [`Evaluation::result_fields`](super::outcome::Evaluation).
     fn write_slots_result(&self, slots: &Vars, scratch: &mut Scratch, out: &mut String) -> bool {
         scratch.limits = self.limits;
-        let mut w = ResultWriter::with_buffer(&self.source.src, std::mem::take(out));
-        let errors = match &self.code {
+        let mut lent = Lent { w: ResultWriter::with_buffer(&self.source.src, std::mem::take(out)), out };
+        let w = &mut lent.w;
+        match &self.code {
             Code::Single(program) => {
                 let value = vm::evaluate(program, slots, scratch);
                 let mut diagnostics = self.warnings.clone();
                 diagnostics.extend(scratch.take_diags());
-                write_value_result(&mut w, &value, &diagnostics, Some("eval"));
+                write_value_result(w, &value, &diagnostics, Some("eval"));
                 diagnostics.has_errors()
             }
             Code::Body(plan) => {
                 w.raw("\"ok\":true,\"body\":");
-                let errors = write_body_result(plan, &mut vm::BodyEvaluation::new(scratch, slots), &mut w);
+                let errors = write_body_result(plan, &mut vm::BodyEvaluation::new(scratch, slots), w);
                 if !self.warnings.is_empty() {
                     w.raw(",\"diags\":");
                     w.diags(&self.warnings);
                 }
                 errors
             }
-        };
-        *out = w.into_string();
-        errors
+        }
     }
 
     /// The slots for `vars`, and whether every declared variable is set.
@@ -526,6 +525,20 @@ fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
     names.sort_unstable();
     names.dedup();
     names
+}
+
+/// A buffer lent to a result writer, given back however the writing ends
+/// (a panic included, so that `hclvm batch` keeps the lines written before
+/// into the same buffer).
+struct Lent<'o, 's> {
+    w: ResultWriter<'s>,
+    out: &'o mut String,
+}
+
+impl Drop for Lent<'_, '_> {
+    fn drop(&mut self) {
+        *self.out = std::mem::replace(&mut self.w, ResultWriter::new(&[])).into_string();
+    }
 }
 
 /// The plan of every attribute (in source order) and every nested block,

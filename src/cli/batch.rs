@@ -414,10 +414,9 @@ fn run_job<R: BufRead, W: Write>(
 
 fn evaluate_block(compiled: &Compiled, block: &Block, text: String) -> BlockOut {
     let mut out = BlockOut { text, lines: 0, errors: 0 };
-    let mut fields = String::new();
     for (line_no, range) in &block.lines {
         let line = block.bytes.get(range.clone()).unwrap_or_default();
-        if evaluate_line(compiled, line, *line_no, &mut out.text, &mut fields) {
+        if evaluate_line(compiled, line, *line_no, &mut out.text) {
             out.errors += 1;
         }
         out.lines += 1;
@@ -426,26 +425,26 @@ fn evaluate_block(compiled: &Compiled, block: &Block, text: String) -> BlockOut 
 }
 
 /// Appends the result line of one input line; true when it is a failure.
-/// `fields` is scratch space for the result fields (reused across lines).
-fn evaluate_line(compiled: &Compiled, line: &[u8], line_no: usize, out: &mut String, fields: &mut String) -> bool {
+/// The result is written in place; a line whose variables are refused (or
+/// whose evaluation panics) has what was written of it taken back.
+fn evaluate_line(compiled: &Compiled, line: &[u8], line_no: usize, out: &mut String) -> bool {
     use std::fmt::Write as _;
     let _ = write!(out, "{{\"id\":{line_no},");
-    fields.clear();
+    let mark = out.len();
     let result = catch_unwind(AssertUnwindSafe(|| match std::str::from_utf8(line) {
-        Ok(text) => compiled.write_json_str_result(text, true, fields).map_err(|e| e.to_string()),
+        Ok(text) => compiled.write_json_str_result(text, true, out).map_err(|e| e.to_string()),
         Err(e) => Err(format!("invalid variables: the line is not UTF-8 ({e})")),
     }));
     let failed = match result {
-        Ok(Ok(errors)) => {
-            out.push_str(fields);
-            errors
-        }
+        Ok(Ok(errors)) => errors,
         Ok(Err(message)) => {
+            out.truncate(mark);
             let _ = write!(out, "\"ok\":false,\"phase\":\"case\",\"line\":{line_no},\"diags\":");
             write_simple_diag(out, &message, "");
             true
         }
         Err(payload) => {
+            out.truncate(mark);
             let what = payload
                 .downcast_ref::<&str>()
                 .map(|s| s.to_string())
