@@ -143,9 +143,7 @@ pub struct BodyEvaluation<'a> {
 
 impl<'a> BodyEvaluation<'a> {
     pub fn new(scratch: &'a mut Scratch, vars: &'a Vars) -> BodyEvaluation<'a> {
-        if !scratch.shared.is_empty() {
-            scratch.shared.clear();
-        }
+        // No chunk yet: the first program evaluated resets the values.
         BodyEvaluation { scratch, vars, chunk: 0 }
     }
 
@@ -156,7 +154,7 @@ impl<'a> BodyEvaluation<'a> {
         let id = chunk as *const Chunk as usize;
         if id != self.chunk {
             // Slots are the chunk's: another file's values do not apply.
-            self.scratch.shared.clear();
+            reset_shared(self.scratch, chunk);
             self.chunk = id;
         }
         run_program(program, chunk, self.vars, self.scratch)
@@ -170,10 +168,19 @@ impl<'a> BodyEvaluation<'a> {
 /// Evaluates `program`; the diagnostics are left in `scratch`
 /// ([`Scratch::diags`]).
 pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value {
-    if !scratch.shared.is_empty() {
-        scratch.shared.clear();
+    let chunk = program.chunk();
+    // Values left by an earlier evaluation are never read unless the chunk
+    // has shared slots.
+    if chunk.n_shared > 0 {
+        reset_shared(scratch, chunk);
     }
-    run_program(program, program.chunk(), vars, scratch)
+    run_program(program, chunk, vars, scratch)
+}
+
+/// No shared value computed yet, a slot for each of `chunk`'s.
+fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
+    scratch.shared.clear();
+    scratch.shared.resize(chunk.n_shared as usize, None);
 }
 
 #[inline(always)]
@@ -194,9 +201,6 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
     if program.n_memos > 0 || !scratch.memos.is_empty() {
         scratch.memos.clear();
         scratch.memos.resize(program.n_memos as usize, None);
-    }
-    if chunk.n_shared > 0 && scratch.shared.len() < chunk.n_shared as usize {
-        scratch.shared.resize(chunk.n_shared as usize, None);
     }
     let entry = program.entry;
     let v = Machine { depth: 0, prog: program, chunk, vars, s: scratch }.block(&entry);
