@@ -153,8 +153,11 @@ impl<'a> BodyEvaluation<'a> {
         let chunk = program.chunk();
         let id = chunk as *const Chunk as usize;
         if id != self.chunk {
-            // Slots are the chunk's: another file's values do not apply.
-            reset_shared(self.scratch, chunk);
+            // Slots are the chunk's: another file's values do not apply
+            // (and a chunk without slots reads none).
+            if chunk.n_shared > 0 {
+                reset_shared(self.scratch, chunk);
+            }
             self.chunk = id;
         }
         run_program(program, chunk, self.vars, self.scratch)
