@@ -671,6 +671,29 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "shared-equal-constants-other-types", "mode": "body", "src": "a = [for v in [1, \"1\"] : tostring(v) == x]\nb = [for v in [\"1\", 1] : tostring(v) == x]\nc = [for v in [1, \"1\"] : tostring(v) == x]\n", "vars": {"x": "1"}}"###,
         r###"{"id":"shared-equal-constants-other-types","ok":true,"body":{"attrs":{"a":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,true],"vars":["x"]},"b":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,true],"vars":["x"]},"c":{"ok":true,"type":["tuple",["bool","bool"]],"value":[true,true],"vars":["x"]}},"blocks":[]}}"###,
     ),
+    // Review of the differential fixes: a joined cluster that ends with a
+    // joiner joins the next pictograph too; a sigil before CR LF keeps the
+    // CR; letters cased after Unicode 13 have no mapping in Go 1.19.
+    (
+        r###"{"id": "graphemes-joined-cluster-joins-again", "mode": "expr", "src": "reverse(\"\uac00\u200d\u2764\u0903\u200d\u2764x\")"}"###,
+        r###"{"id":"graphemes-joined-cluster-joins-again","ok":true,"type":"string","value":"x가‍❤ः‍❤"}"###,
+    ),
+    (
+        r###"{"id": "graphemes-pictograph-joins-twice", "mode": "expr", "src": "format(\"%-6s|\", \"\u2764\u0903\u200d\u2764\u0903\u200d\u2764\")"}"###,
+        r###"{"id":"graphemes-pictograph-joins-twice","ok":true,"type":"string","value":"❤ः‍❤ः‍❤     |"}"###,
+    ),
+    (
+        r###"{"id": "template-sigil-cr-lf-trim", "mode": "template", "src": "$\r\n%{~ if true}|%{ endif}"}"###,
+        r###"{"id":"template-sigil-cr-lf-trim","ok":true,"type":"string","value":"$\r|"}"###,
+    ),
+    (
+        r###"{"id": "heredoc-sigil-cr-lf-trim", "mode": "expr", "src": "<<EOT\n%\r\n%{~ if true}|%{ endif}\nEOT\n"}"###,
+        r###"{"id":"heredoc-sigil-cr-lf-trim","ok":true,"type":"string","value":"%\r|\n"}"###,
+    ),
+    (
+        r###"{"id": "case-mapping-after-unicode-13", "mode": "expr", "src": "[upper(\"\ud801\udd97\ud803\udd70\ud81b\udebb\"), lower(\"\ud801\udd70\ud803\udd50\ud81b\udea0\"), title(\"\ud801\udd97\")]"}"###,
+        r###"{"id":"case-mapping-after-unicode-13","ok":true,"type":["tuple",["string","string","string"]],"value":["𐖗𐵰𖺻","𐕰𐵐𖺠","𐖗"]}"###,
+    ),
 ];
 
 #[test]

@@ -751,7 +751,7 @@ impl<'s, 'a> Lexer<'s, 'a> {
             // newline is a token of its own (so `%{~` after it trims only
             // the newline: "% \n" keeps its space).
             let next = self.at(start + 1);
-            if next.is_ascii() && !matches!(next, b'{' | b'\r' | b'\n') && self.newline_at(start + 2).is_some() {
+            if next.is_ascii() && !matches!(next, b'{' | b'\n') && self.newline_at(start + 2).is_some() {
                 return Some((start + 2, false));
             }
             return Some((start + 1, true));

@@ -48,19 +48,22 @@ impl<'a> Iterator for Clusters<'a> {
     /// precedes the joiner (UAX #29 asks for a pictograph and extending
     /// characters only).
     fn next(&mut self) -> Option<&'a str> {
-        let g = match self.peeked.take() {
+        let mut g = match self.peeked.take() {
             Some(g) => g,
             None => self.split_next()?,
         };
         let joins = g.chars().next().is_some_and(|c| is_hangul(c) || is_regional_indicator(c) || is_extended_pictographic(c));
-        if joins && g.ends_with('\u{200D}') {
-            if let Some(n) = self.split_next() {
-                if n.chars().next().is_some_and(is_extended_pictographic) {
-                    let start = g.as_ptr() as usize - self.src.as_ptr() as usize;
-                    let end = n.as_ptr() as usize - self.src.as_ptr() as usize + n.len();
-                    return self.src.get(start..end).or(Some(g));
+        // Again while the joined cluster ends with a joiner.
+        while joins && g.ends_with('\u{200D}') {
+            let Some(n) = self.split_next() else { break };
+            let start = g.as_ptr() as usize - self.src.as_ptr() as usize;
+            let end = n.as_ptr() as usize - self.src.as_ptr() as usize + n.len();
+            match self.src.get(start..end) {
+                Some(joined) if n.chars().next().is_some_and(is_extended_pictographic) => g = joined,
+                _ => {
+                    self.peeked = Some(n);
+                    break;
                 }
-                self.peeked = Some(n);
             }
         }
         Some(g)
@@ -157,5 +160,8 @@ mod tests {
         assert_eq!(count("\u{1F1FA}\u{200D}\u{2764}"), 1);
         assert_eq!(count("\u{2764}\u{903}\u{200D}\u{2764}"), 1);
         assert_eq!(count("a\u{200D}\u{2764}"), 2);
+        // The joined cluster ends with a joiner: the next pictograph joins too.
+        assert_eq!(count("\u{AC00}\u{200D}\u{2764}\u{903}\u{200D}\u{2764}"), 1);
+        assert_eq!(count("\u{2764}\u{903}\u{200D}\u{2764}\u{903}\u{200D}\u{2764}"), 1);
     }
 }

@@ -11,6 +11,15 @@ use std::cell::OnceCell;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
+/// The longest text [`Type::go_syntax`] writes out whole.
+pub const GO_SYNTAX_MAX: usize = 1 << 20;
+
+/// Appends `text`; false once `out` is past [`GO_SYNTAX_MAX`].
+fn push_capped(out: &mut String, text: &str) -> bool {
+    out.push_str(text);
+    out.len() <= GO_SYNTAX_MAX
+}
+
 /// A cty type.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub enum Type {
@@ -401,20 +410,33 @@ impl Type {
     /// `cty.Object(map[string]cty.Type{"a":cty.Number, "b":cty.Bool})` (keys
     /// sorted, as fmt prints maps), `cty.Tuple([]cty.Type{cty.Bool})`,
     /// `cty.DynamicPseudoType`. cty panics embed it in their messages.
+    ///
+    /// Types share their parts, so a short expression can describe a type
+    /// whose text is exponentially long: past [`GO_SYNTAX_MAX`] bytes the
+    /// text is cut (`...`), where the reference would print it whole.
     pub fn go_syntax(&self) -> String {
         let mut s = String::new();
-        self.write_go_syntax(&mut s);
+        if !self.write_go_syntax(&mut s) {
+            let mut cut = GO_SYNTAX_MAX.min(s.len());
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            s.truncate(cut);
+            s.push_str("...");
+        }
         s
     }
 
-    fn write_go_syntax(&self, out: &mut String) {
+    /// Writes the Go syntax; false once the text is past [`GO_SYNTAX_MAX`]
+    /// (the writing then stops).
+    fn write_go_syntax(&self, out: &mut String) -> bool {
         let (wrap, elem) = match self {
-            Type::String => return out.push_str("cty.String"),
-            Type::Number => return out.push_str("cty.Number"),
-            Type::Bool => return out.push_str("cty.Bool"),
-            Type::Dynamic => return out.push_str("cty.DynamicPseudoType"),
-            Type::Object(o) if o.is_empty() => return out.push_str("cty.EmptyObject"),
-            Type::Tuple(t) if t.is_empty() => return out.push_str("cty.EmptyTuple"),
+            Type::String => return push_capped(out, "cty.String"),
+            Type::Number => return push_capped(out, "cty.Number"),
+            Type::Bool => return push_capped(out, "cty.Bool"),
+            Type::Dynamic => return push_capped(out, "cty.DynamicPseudoType"),
+            Type::Object(o) if o.is_empty() => return push_capped(out, "cty.EmptyObject"),
+            Type::Tuple(t) if t.is_empty() => return push_capped(out, "cty.EmptyTuple"),
             Type::Object(o) => {
                 out.push_str("cty.Object(map[string]cty.Type{");
                 for (i, (name, ty)) in o.iter().enumerate() {
@@ -423,9 +445,11 @@ impl Type {
                     }
                     crate::strings::write_go_quoted(out, name);
                     out.push(':');
-                    ty.write_go_syntax(out);
+                    if !ty.write_go_syntax(out) {
+                        return false;
+                    }
                 }
-                return out.push_str("})");
+                return push_capped(out, "})");
             }
             Type::Tuple(t) => {
                 out.push_str("cty.Tuple([]cty.Type{");
@@ -433,17 +457,18 @@ impl Type {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    ty.write_go_syntax(out);
+                    if !ty.write_go_syntax(out) {
+                        return false;
+                    }
                 }
-                return out.push_str("})");
+                return push_capped(out, "})");
             }
             Type::List(e) => ("cty.List(", e),
             Type::Set(e) => ("cty.Set(", e),
             Type::Map(e) => ("cty.Map(", e),
         };
         out.push_str(wrap);
-        elem.write_go_syntax(out);
-        out.push(')');
+        elem.write_go_syntax(out) && push_capped(out, ")")
     }
 
     /// Appends the cty JSON form of the type (`"string"`, `["list","number"]`,

@@ -24,7 +24,10 @@ fn simple_upper(c: char) -> char {
 /// Letters that got case mappings after Unicode 13, the version of Go
 /// 1.19's tables: Go maps neither them nor to them.
 fn cased_after_unicode_13(c: char) -> bool {
-    matches!(c, '\u{1C89}' | '\u{1C8A}' | '\u{2C2F}' | '\u{2C5F}' | '\u{A7C0}' | '\u{A7C1}' | '\u{A7CB}'..='\u{A7DC}')
+    matches!(c,
+        '\u{1C89}' | '\u{1C8A}' | '\u{2C2F}' | '\u{2C5F}' | '\u{A7C0}' | '\u{A7C1}' | '\u{A7CB}'..='\u{A7DC}'
+        // Vithkuqi (Unicode 14), Garay (16), Beria Erfe (17).
+        | '\u{10570}'..='\u{105BC}' | '\u{10D50}'..='\u{10D85}' | '\u{16EA0}'..='\u{16ED3}')
 }
 
 fn simple_lower(c: char) -> char {
