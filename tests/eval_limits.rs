@@ -223,3 +223,14 @@ fn a_result_too_long_to_print_is_an_error_and_leaves_the_others_whole() {
     assert_eq!(attrs["b"]["diags"][0]["summary"], "Unprintable result");
     assert_eq!(attrs["c"]["value"], "x");
 }
+
+#[test]
+fn jsondecode_is_charged_per_value_before_decoding() {
+    // 200,001 values in 400 KB of text: charged as what they take in
+    // memory, so a 16 MiB budget refuses it instead of decoding it.
+    let src = r#"length(jsondecode(format("[%s1]", replace(format("%0200000d", 0), "0", "1,"))))"#;
+    let (failed, summaries) = eval_with(src, Limits { max_size: 16 << 20, ..Limits::default() });
+    assert!(failed, "{summaries:?}");
+    let (failed, summaries) = eval_with(src, Limits::default());
+    assert!(!failed, "{summaries:?}");
+}
