@@ -234,3 +234,19 @@ fn jsondecode_is_charged_per_value_before_decoding() {
     let (failed, summaries) = eval_with(src, Limits::default());
     assert!(!failed, "{summaries:?}");
 }
+
+#[test]
+fn a_value_too_long_to_write_is_refused_without_walking_it_whole() {
+    // [x, x] nested 40 times: a short expression whose JSON text would be
+    // about 2^41 bytes. The result says so instead of writing it.
+    let mut x = String::from("1");
+    for i in 0..40 {
+        x = format!("[for x{i} in [{x}] : [x{i}, x{i}]][0]");
+    }
+    let evaluator = hclvm::conformance::default_evaluator();
+    let case = serde_json::json!({"id": "huge", "mode": "expr", "src": x}).to_string();
+    let line = hclvm::conformance::run_line(case.as_bytes(), 1, &evaluator);
+    let result: serde_json::Value = serde_json::from_str(&line).expect("valid JSON");
+    assert_eq!(result["ok"], false, "{line}");
+    assert_eq!(result["diags"][0]["summary"], "Unprintable result", "{line}");
+}

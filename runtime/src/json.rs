@@ -77,6 +77,71 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
     Ok(())
 }
 
+/// The longest JSON text of one value that results are written with
+/// (values share their parts, so a short expression can build one whose
+/// text is exponentially long).
+pub const MAX_VALUE_TEXT: usize = 256 << 20;
+
+/// Whether the oracle encoding of `v` takes more than about `limit` bytes
+/// (numbers are estimated); stops counting past the limit, so it takes
+/// time proportional to `min(text, limit)` whatever the value.
+pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
+    fn walk(v: &Value, left: &mut usize) -> bool {
+        let size = match v {
+            Value::Unknown(_) => 17,
+            Value::Null(_) | Value::Bool(_) => 5,
+            // Whole numbers by their digits; others as a typical fraction
+            // (any prints within about 100,000 digits, beyond: an error).
+            Value::Number(n) => n.to_i64().map_or(24, |i| i.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1) + usize::from(i < 0)),
+            Value::String(s) => s.len() + 2,
+            Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
+                for e in v.elements_slice() {
+                    if walk(e, left) {
+                        return true;
+                    }
+                }
+                v.elements_slice().len() + 2
+            }
+            Value::Map(m) => {
+                for (k, e) in m.keys().iter().zip(m.vals()) {
+                    *left = match left.checked_sub(k.len() + 4) {
+                        Some(l) => l,
+                        None => return true,
+                    };
+                    if walk(e, left) {
+                        return true;
+                    }
+                }
+                2
+            }
+            Value::Object(o) => {
+                for (k, e) in o.object_type().names().iter().zip(o.vals()) {
+                    *left = match left.checked_sub(k.len() + 4) {
+                        Some(l) => l,
+                        None => return true,
+                    };
+                    if walk(e, left) {
+                        return true;
+                    }
+                }
+                2
+            }
+        };
+        match left.checked_sub(size) {
+            Some(l) => {
+                *left = l;
+                false
+            }
+            None => true,
+        }
+    }
+    match v {
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => walk(v, &mut limit.clone()),
+        Value::String(s) => s.len() + 2 > limit,
+        _ => false,
+    }
+}
+
 /// Appends `"type":T,"value":V` and, when the value is not wholly known,
 /// `,"known":false` — the body of an oracle success line after `"ok":true,`.
 pub fn write_typed_value(out: &mut String, v: &Value) -> Result<(), NumberError> {

@@ -30,7 +30,8 @@ pub enum Error {
     Deserialize(DeError),
     /// A body has no single-value form (see
     /// [`BodyOutcome::to_value`](crate::BodyOutcome::to_value)), or a
-    /// number is too large to write out.
+    /// number is too large to write out, or the whole value's JSON text
+    /// would be over `runtime::json::MAX_VALUE_TEXT`.
     Shape(String),
 }
 

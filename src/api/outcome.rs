@@ -507,6 +507,9 @@ impl Evaluation {
     /// ```
     pub fn write_plain_json(&self, out: &mut String) -> Result<(), Error> {
         let v = self.to_value()?;
+        if runtime::json::encoding_exceeds(&v, runtime::json::MAX_VALUE_TEXT) {
+            return Err(Error::Shape(format!("the value's JSON text would be over {} MiB", runtime::json::MAX_VALUE_TEXT >> 20)));
+        }
         runtime::json::write_value(out, &v).map_err(|e| Error::Shape(e.to_string()))
     }
 }
