@@ -5,12 +5,11 @@
 use crate::conformance::{bind_values, Case, Evaluator, FuncTable, Parsed, ResultWriter, Tree};
 use compiler::analysis::{render_traversal, variables};
 use compiler::ast;
-use compiler::lower::{compile_all_into, compile_with_lines, CompileEnv};
+use compiler::lower::{compile_all_into, compile_with_lines, source_lines, CompileEnv};
 use compiler::Interner;
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
 use std::sync::{Arc, OnceLock};
-use vm::program::SourceLines;
 use vm::{evaluate, FunctionTable, NamesOnly, Program, Scratch, Vars};
 
 /// The names of the oracle's "stdlib" table (`hcl-oracle --list-funcs`).
@@ -122,9 +121,9 @@ pub fn table_for(f: FuncTable) -> Option<Arc<dyn FunctionTable>> {
     }
 }
 
-/// Compiles one expression or template.
-pub fn compile(expr: &ast::Expr<'_>, src: &[u8], interner: &Interner, env: &CompileEnv) -> Program {
-    compile_with_lines(expr, interner, env, Arc::new(SourceLines { src: src.into() }))
+/// Compiles one expression or template (`kind`).
+pub fn compile(expr: &ast::Expr<'_>, src: &[u8], kind: SourceKind, interner: &Interner, env: &CompileEnv) -> Program {
+    compile_with_lines(expr, interner, env, Arc::new(source_lines(src, kind.lex_mode())))
 }
 
 /// One attribute of a body, compiled, with its `Variables()` rendered.
@@ -149,7 +148,7 @@ pub struct CompiledBlock {
 /// Compiles every attribute of `body` and its nested blocks. Attributes
 /// are taken in source order, as the oracle lists them.
 pub fn compile_body(body: &ast::Body<'_>, src: &[u8], interner: &Interner, env: &CompileEnv) -> CompiledBody {
-    let lines = Arc::new(SourceLines { src: src.into() });
+    let lines = Arc::new(source_lines(src, compiler::lexer::LexMode::Normal));
     // One chunk of bytecode for the whole file, sealed when `file` drops.
     let mut file = vm::codegen::FileCode::new();
     let exprs = body.all_attribute_exprs();
@@ -344,7 +343,8 @@ impl Evaluator for VmEvaluator {
         let mut scratch = Scratch::new();
         match parsed.tree {
             Tree::Expr(e) | Tree::Template(e) => {
-                let prog = compile(e, parsed.src, parsed.interner, &env);
+                let kind = if matches!(parsed.tree, Tree::Template(_)) { SourceKind::Template } else { SourceKind::Expr };
+                let prog = compile(e, parsed.src, kind, parsed.interner, &env);
                 let v = evaluate(&prog, &vars, &mut scratch);
                 let mut diags: Vec<Diagnostic> = parsed.diags.to_vec();
                 diags.extend(scratch.take_diags());
@@ -370,6 +370,16 @@ pub enum SourceKind {
     Template,
 }
 
+impl SourceKind {
+    /// How the source is scanned.
+    pub fn lex_mode(self) -> compiler::lexer::LexMode {
+        match self {
+            SourceKind::Expr => compiler::lexer::LexMode::Normal,
+            SourceKind::Template => compiler::lexer::LexMode::Template,
+        }
+    }
+}
+
 /// Parses and compiles one expression or template against the host's
 /// variable names and function table. Parse errors are returned instead.
 pub fn compile_source(
@@ -388,7 +398,7 @@ pub fn compile_source(
         return Err(diags);
     }
     let env = CompileEnv::new(var_names.iter().copied(), funcs);
-    Ok(compile(e, src, &interner, &env))
+    Ok(compile(e, src, kind, &interner, &env))
 }
 
 /// Canonical object types for values bound once and evaluated many times:

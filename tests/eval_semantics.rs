@@ -694,6 +694,28 @@ const ROWS: &[(&str, &str)] = &[
         r###"{"id": "case-mapping-after-unicode-13", "mode": "expr", "src": "[upper(\"\ud801\udd97\ud803\udd70\ud81b\udebb\"), lower(\"\ud801\udd70\ud803\udd50\ud81b\udea0\"), title(\"\ud801\udd97\")]"}"###,
         r###"{"id":"case-mapping-after-unicode-13","ok":true,"type":["tuple",["string","string","string"]],"value":["𐖗𐵰𖺻","𐕰𐵐𖺠","𐖗"]}"###,
     ),
+    // Columns count grapheme clusters token by token: a combining mark
+    // right after a quote or an interpolation starts a column of its own.
+    (
+        r###"{"id": "columns-mark-after-quote", "mode": "expr", "src": "\"\u0301x\" == nope"}"###,
+        r###"{"id":"columns-mark-after-quote","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":9,"byte":9},"end":{"line":1,"column":13,"byte":13}}}]}"###,
+    ),
+    (
+        r###"{"id": "columns-mark-after-interpolation-template", "mode": "template", "src": "${\"a\"}\u0301${nope}"}"###,
+        r###"{"id":"columns-mark-after-interpolation-template","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":10,"byte":10},"end":{"line":1,"column":14,"byte":14}}}]}"###,
+    ),
+    (
+        r###"{"id": "columns-mark-after-quote-body", "mode": "body", "src": "a = \"\u0301${nope}\"\n"}"###,
+        r###"{"id":"columns-mark-after-quote-body","ok":true,"body":{"attrs":{"a":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable","detail":"There is no variable named \"nope\".","subject":{"start":{"line":1,"column":9,"byte":9},"end":{"line":1,"column":13,"byte":13}}}],"vars":["nope"]}},"blocks":[]}}"###,
+    ),
+    (
+        r###"{"id": "columns-try-message", "mode": "expr", "src": "try(\"\u0301\" + 1, tonumber(\"\u0301\"))"}"###,
+        r###"{"id":"columns-try-message","ok":false,"phase":"eval","diags":[{"severity":"error","summary":"Error in function call","detail":"Call to function \"try\" failed: no expression succeeded:\n- Invalid operand (at input.hcl:1,5-8)\n  Unsuitable value for left operand: a number is required.\n- Invalid function argument (at input.hcl:1,24-25)\n  Invalid value for \"v\" parameter: cannot convert \"́\" to number; given string must be a decimal representation of a number.\n\nAt least one expression must produce a successful result.","subject":{"start":{"line":1,"column":1,"byte":0},"end":{"line":1,"column":5,"byte":4}}}]}"###,
+    ),
+    (
+        r###"{"id": "columns-regional-indicators-split", "mode": "expr", "src": "[\"\ud83c\uddfa\", \ud83c\uddf8]"}"###,
+        r###"{"id":"columns-regional-indicators-split","ok":false,"phase":"parse","diags":[{"severity":"error","summary":"Invalid character","detail":"This character is not used within the language.","subject":{"start":{"line":1,"column":7,"byte":9},"end":{"line":1,"column":8,"byte":13}}},{"severity":"error","summary":"Invalid expression","detail":"Expected the start of an expression, but found an invalid expression token.","subject":{"start":{"line":1,"column":7,"byte":9},"end":{"line":1,"column":8,"byte":13}}}]}"###,
+    ),
 ];
 
 #[test]

@@ -3,7 +3,7 @@
 
 use hclvm::compiler::lower::CompileEnv;
 use hclvm::compiler::Interner;
-use hclvm::engine::{compile, compile_body, stdlib_table, CompiledBody};
+use hclvm::engine::{compile, compile_body, stdlib_table, CompiledBody, SourceKind};
 use hclvm::runtime::json::value_from_case_var;
 use hclvm::vm::{BodyEvaluation, Program, Scratch, Vars};
 use std::path::PathBuf;
@@ -46,11 +46,11 @@ pub fn load(mode: &str, src: &str, vars: &str, max_lines: usize) -> Option<Workl
         }
         "template" => {
             let (e, _) = hclvm::compiler::parse_template(&arena, &src, &mut interner);
-            vec![compile(e, &src, &interner, &env)]
+            vec![compile(e, &src, SourceKind::Template, &interner, &env)]
         }
         _ => {
             let (e, _) = hclvm::compiler::parse_expression(&arena, &src, &mut interner);
-            vec![compile(e, &src, &interner, &env)]
+            vec![compile(e, &src, SourceKind::Expr, &interner, &env)]
         }
     };
     let mut shapes = hclvm::engine::ShapeCache::new();

@@ -126,6 +126,39 @@ pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
     tokenize_in(&arena, src, mode).to_vec()
 }
 
+/// The token boundaries of `src` that touch non-ASCII text, sorted: where
+/// hcl, which counts columns token by token, starts a new grapheme
+/// cluster although the text runs on (`runtime::LineIndex::with_breaks`).
+/// Empty for ASCII sources.
+pub fn cluster_breaks(src: &[u8], mode: LexMode) -> Vec<u32> {
+    if src.is_ascii() {
+        return Vec::new();
+    }
+    cluster_breaks_of(src, &tokenize(src, mode))
+}
+
+/// [`cluster_breaks`] from the tokens already scanned.
+pub fn cluster_breaks_of(src: &[u8], tokens: &[Token]) -> Vec<u32> {
+    if src.is_ascii() {
+        return Vec::new();
+    }
+    let touches_non_ascii = |at: u32| {
+        let at = at as usize;
+        at > 0 && at < src.len() && (src[at - 1] >= 0x80 || src[at] >= 0x80)
+    };
+    let mut breaks: Vec<u32> = Vec::new();
+    for t in tokens {
+        for at in [t.start, t.end] {
+            if touches_non_ascii(at) && breaks.last() != Some(&at) {
+                breaks.push(at);
+            }
+        }
+    }
+    breaks.sort_unstable();
+    breaks.dedup();
+    breaks
+}
+
 /// [`tokenize`] into an arena, where the parser's token vector lives so
 /// that reusing an arena also reuses its memory.
 pub fn tokenize_in<'a>(arena: &'a bumpalo::Bump, src: &[u8], mode: LexMode) -> &'a [Token] {

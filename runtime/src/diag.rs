@@ -107,17 +107,28 @@ pub struct Pos {
 #[derive(Clone, Debug)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
+    /// Offsets where grapheme clusters are counted anew (sorted): hcl
+    /// counts each token's columns on its own, so a cluster never spans two
+    /// tokens (a combining mark right after a quote starts a column).
+    breaks: Vec<u32>,
 }
 
 impl LineIndex {
     pub fn new(src: &[u8]) -> LineIndex {
+        LineIndex::with_breaks(src, Vec::new())
+    }
+
+    /// A line index whose columns restart cluster counting at `breaks`
+    /// (the token boundaries next to non-ASCII text, sorted; see
+    /// `compiler::lexer::cluster_breaks`).
+    pub fn with_breaks(src: &[u8], breaks: Vec<u32>) -> LineIndex {
         let mut line_starts = vec![0u32];
         for (i, &b) in src.iter().enumerate() {
             if b == b'\n' {
                 line_starts.push(i as u32 + 1);
             }
         }
-        LineIndex { line_starts }
+        LineIndex { line_starts, breaks }
     }
 
     /// The position of byte offset `byte` (clamped to the source). Columns count
@@ -134,8 +145,15 @@ impl LineIndex {
         if start == 0 && byte >= 3 && src.starts_with(b"\xEF\xBB\xBF") {
             start = 3;
         }
-        let prefix = &src[start..byte as usize];
-        Pos { line: line as u32 + 1, column: grapheme_count(prefix) + 1, byte }
+        let (lo, hi) = (self.breaks.partition_point(|&b| (b as usize) <= start), self.breaks.partition_point(|&b| b < byte));
+        let mut column = 0;
+        let mut from = start;
+        for &b in self.breaks.get(lo..hi).unwrap_or_default() {
+            column += grapheme_count(&src[from..b as usize]);
+            from = b as usize;
+        }
+        column += grapheme_count(&src[from..byte as usize]);
+        Pos { line: line as u32 + 1, column: column + 1, byte }
     }
 
     /// The 0-based line number holding `byte`.
@@ -199,6 +217,18 @@ mod tests {
         let src = b" \xef\xbf\xef\xbf\xbd";
         let idx = LineIndex::new(src);
         assert_eq!(idx.pos(src, 3).column, 4);
+    }
+
+    #[test]
+    fn clusters_are_counted_anew_at_breaks() {
+        // `"` then a combining mark: one cluster for the line, two for hcl,
+        // which counts the quote's token and the literal's apart.
+        let src = "\"\u{301}x\" == y".as_bytes();
+        assert_eq!(LineIndex::new(src).pos(src, 10).column, 9);
+        let idx = LineIndex::with_breaks(src, vec![1]);
+        assert_eq!(idx.pos(src, 10).column, 10);
+        assert_eq!(idx.pos(src, 1).column, 2);
+        assert_eq!(idx.pos(src, 0).column, 1);
     }
 
     #[test]

@@ -15,7 +15,6 @@ use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
 use std::cell::RefCell;
 use std::sync::{Arc, Mutex};
-use vm::program::SourceLines;
 use vm::{Limits, Program, Scratch, Vars};
 
 /// How a source is read.
@@ -233,7 +232,7 @@ impl Compiled {
             Tree::Body(body) => SourceFile::new(filename, src).with_blocks(body, &interner).block_headers().to_vec(),
             Tree::Expr(_) => Vec::new(),
         };
-        let source = Arc::new(SourceInfo { filename: Arc::from(filename), src: Arc::from(src), block_headers });
+        let source = Arc::new(SourceInfo { filename: Arc::from(filename), src: Arc::from(src), block_headers, template: kind == SourceKind::Template });
         if diags.has_errors() {
             return Err(Error::Compile(Diagnostics::new(diags, source)));
         }
@@ -243,7 +242,8 @@ impl Compiled {
         };
         let mut env = CompileEnv::new(var_names.iter(), options.function_table());
         env.filename = source.filename.clone();
-        let lines = Arc::new(SourceLines { src: src.into() });
+        let mode = if kind == SourceKind::Template { compiler::lexer::LexMode::Template } else { compiler::lexer::LexMode::Normal };
+        let lines = Arc::new(compiler::lower::source_lines(src, mode));
         let code = match tree {
             Tree::Expr(e) => Code::Single(compile_with_lines(e, &interner, &env, lines)),
             Tree::Body(b) => {
@@ -402,7 +402,7 @@ impl Compiled {
     /// [`Evaluation::result_fields`](super::outcome::Evaluation).
     fn write_slots_result(&self, slots: &Vars, scratch: &mut Scratch, out: &mut String) -> bool {
         scratch.limits = self.limits;
-        let mut lent = Lent { w: ResultWriter::with_buffer(&self.source.src, std::mem::take(out)), out };
+        let mut lent = Lent { w: ResultWriter::with_buffer(&self.source.src, std::mem::take(out)).template(self.source.template), out };
         let w = &mut lent.w;
         match &self.code {
             Code::Single(program) => {

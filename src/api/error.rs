@@ -68,6 +68,17 @@ pub(crate) struct SourceInfo {
     pub(crate) src: Arc<[u8]>,
     /// Top-level block headers, for the "in resource "a" "b"" context.
     pub(crate) block_headers: Vec<(Span, String)>,
+    /// A bare template (scanned in template mode), not a config file or
+    /// an expression: token boundaries decide columns.
+    pub(crate) template: bool,
+}
+
+impl SourceInfo {
+    /// Its line index, columns counted token by token as hcl counts them.
+    pub(crate) fn line_index(&self) -> LineIndex {
+        let mode = if self.template { compiler::lexer::LexMode::Template } else { compiler::lexer::LexMode::Normal };
+        LineIndex::with_breaks(&self.src, compiler::lexer::cluster_breaks(&self.src, mode))
+    }
 }
 
 /// Diagnostics together with the source they are about, so that they can be
@@ -140,7 +151,7 @@ impl fmt::Display for Diagnostics {
         };
         if let Some(subject) = first.subject {
             let src = &self.source.src;
-            let lines = LineIndex::new(src);
+            let lines = self.source.line_index();
             let (a, b) = (lines.pos(src, subject.start), lines.pos(src, subject.end));
             if a.line == b.line {
                 write!(f, "{}:{},{}-{}: ", self.source.filename, a.line, a.column, b.column)?;

@@ -477,7 +477,7 @@ impl Evaluation {
 
     /// The result fields without braces (what follows `"id":..,`).
     pub(crate) fn result_fields(&self) -> String {
-        let mut w = ResultWriter::new(&self.source.src);
+        let mut w = ResultWriter::new(&self.source.src).template(self.source.template);
         match &self.result {
             Evaluated::Value(o) => write_value_result(&mut w, &o.value, &o.diagnostics, Some("eval")),
             Evaluated::Body(b) => {

@@ -3,7 +3,7 @@
 
 use super::Status;
 use crate::conformance::{parse_json, ResultWriter};
-use crate::engine::{compile, compile_body, table_for, write_body_results, write_value_result, CompiledBody, ShapeCache};
+use crate::engine::{compile, compile_body, table_for, write_body_results, write_value_result, CompiledBody, ShapeCache, SourceKind};
 use crate::conformance::FuncTable;
 use clap::Args;
 use compiler::lower::CompileEnv;
@@ -115,7 +115,8 @@ pub fn run(args: BenchArgs) -> Status {
                 } else {
                     compiler::parse_expression(&arena, &src, &mut interner)
                 };
-                (Compiled::Expr(compile(e, &src, &interner, &env)), diags)
+                let kind = if mode == "template" { SourceKind::Template } else { SourceKind::Expr };
+                (Compiled::Expr(compile(e, &src, kind, &interner, &env)), diags)
             }
         };
         if diags.has_errors() {

@@ -90,7 +90,8 @@ pub fn run(args: DisasmArgs) -> Status {
     names.sort();
     names.dedup();
     let env = CompileEnv::new(names.iter(), Some(stdlib_table()));
-    let lines = std::sync::Arc::new(vm::program::SourceLines { src: src.as_slice().into() });
+    // Listings print no positions: the source without its token boundaries.
+    let lines = std::sync::Arc::new(vm::program::SourceLines { src: src.as_slice().into(), breaks: Box::default() });
     let mut chunk = vm::codegen::FileCode::new();
     let roots: Vec<&ast::Expr<'_>> = exprs.iter().map(|(_, e)| *e).collect();
     let programs = compile_all_into(&mut chunk, &roots, &interner, &env, &lines);

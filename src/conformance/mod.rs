@@ -104,7 +104,7 @@ pub fn run_case<E: Evaluator>(case: &Case, evaluator: &E) -> Result<String, Stri
             (Tree::Body(arena.alloc(body)), diags)
         }
     };
-    let mut out = ResultWriter::new(src);
+    let mut out = ResultWriter::new(src).template(matches!(tree, Tree::Template(_)));
     if diags.has_errors() {
         out.failure("parse", &diags);
     } else {

@@ -46,6 +46,8 @@ pub struct ResultWriter<'s> {
     out: String,
     src: &'s [u8],
     lines: Option<LineIndex>,
+    /// How the source was scanned (its token boundaries decide columns).
+    lexed_as: compiler::lexer::LexMode,
 }
 
 impl<'s> ResultWriter<'s> {
@@ -55,7 +57,16 @@ impl<'s> ResultWriter<'s> {
 
     /// Appends to `out` (reusing its allocation) instead of a new string.
     pub fn with_buffer(src: &'s [u8], out: String) -> ResultWriter<'s> {
-        ResultWriter { out, src, lines: None }
+        ResultWriter { out, src, lines: None, lexed_as: compiler::lexer::LexMode::Normal }
+    }
+
+    /// The source is a bare template (scanned in template mode; the
+    /// default is a config file or an expression).
+    pub fn template(mut self, is_template: bool) -> ResultWriter<'s> {
+        if is_template {
+            self.lexed_as = compiler::lexer::LexMode::Template;
+        }
+        self
     }
 
     /// The text written so far.
@@ -114,7 +125,8 @@ impl<'s> ResultWriter<'s> {
                 None => self.out.push_str("null"),
                 Some(span) => {
                     let src = self.src;
-                    let lines = self.lines.get_or_insert_with(|| LineIndex::new(src));
+                    let mode = self.lexed_as;
+                    let lines = self.lines.get_or_insert_with(|| LineIndex::with_breaks(src, compiler::lexer::cluster_breaks(src, mode)));
                     let start = lines.pos(src, span.start);
                     let end = lines.pos(src, span.end);
                     self.out.push_str("{\"start\":");

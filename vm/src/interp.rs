@@ -10,7 +10,7 @@ use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
 use crate::ops::Blame;
 use runtime::strings::go_quote;
-use runtime::{Diagnostic, LineIndex, Span, Type, Value};
+use runtime::{Diagnostic, Span, Type, Value};
 
 /// The host's variable values, by slot (see [`Program::var_slot`]). A slot
 /// left unset is a variable this evaluation does not define: referencing it
@@ -1341,7 +1341,7 @@ impl<'a> Machine<'a> {
             return dynamic();
         }
         let mut msg = String::from("no expression succeeded:\n");
-        let lines = LineIndex::new(&self.prog.src_lines.src);
+        let lines = self.prog.src_lines.line_index();
         for d in &failures {
             match d.subject {
                 Some(span) => {

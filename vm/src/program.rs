@@ -264,6 +264,16 @@ static EMPTY_CHUNK: OnceLock<Chunk> = OnceLock::new();
 #[derive(Debug, Default)]
 pub struct SourceLines {
     pub src: Box<[u8]>,
+    /// Where columns count grapheme clusters anew (token boundaries next
+    /// to non-ASCII text: `runtime::LineIndex::with_breaks`).
+    pub breaks: Box<[u32]>,
+}
+
+impl SourceLines {
+    /// Positions in the source, columns counted as hcl counts them.
+    pub fn line_index(&self) -> runtime::LineIndex {
+        runtime::LineIndex::with_breaks(&self.src, self.breaks.to_vec())
+    }
 }
 
 impl Program {

@@ -15,6 +15,7 @@ use runtime::{Diagnostic, Number, Span, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 use vm::ir::*;
+use crate::lexer::LexMode;
 use vm::program::SourceLines;
 use vm::{FunctionTable, Program};
 
@@ -39,9 +40,16 @@ impl CompileEnv {
     }
 }
 
-/// Compiles one expression (or template) of `src`.
-pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], interner: &Interner, env: &CompileEnv) -> Program {
-    compile_with_lines(expr, interner, env, Arc::new(SourceLines { src: src.into() }))
+/// Compiles one expression (or, with `mode` [`LexMode::Template`], a
+/// bare template) of `src`.
+pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], mode: LexMode, interner: &Interner, env: &CompileEnv) -> Program {
+    compile_with_lines(expr, interner, env, Arc::new(source_lines(src, mode)))
+}
+
+/// The source as programs keep it, scanned as `mode` (its token
+/// boundaries decide the columns of positions).
+pub fn source_lines(src: &[u8], mode: LexMode) -> SourceLines {
+    SourceLines { src: src.into(), breaks: crate::lexer::cluster_breaks(src, mode).into() }
 }
 
 /// [`compile_expr`] sharing one copy of the source among many programs.

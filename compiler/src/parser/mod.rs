@@ -209,7 +209,8 @@ impl<'a, 'i> Parser<'a, 'i> {
     #[cold]
     pub fn range_string(&mut self, span: Span) -> String {
         let src = self.src;
-        let idx = self.line_index.get_or_insert_with(|| LineIndex::new(src));
+        let tokens = self.tokens;
+        let idx = self.line_index.get_or_insert_with(|| LineIndex::with_breaks(src, crate::lexer::cluster_breaks_of(src, tokens)));
         let start = idx.pos(src, span.start);
         let end = idx.pos(src, span.end);
         if start.line == end.line {
