@@ -242,8 +242,7 @@ impl Compiled {
         };
         let mut env = CompileEnv::new(var_names.iter(), options.function_table());
         env.filename = source.filename.clone();
-        let mode = if kind == SourceKind::Template { compiler::lexer::LexMode::Template } else { compiler::lexer::LexMode::Normal };
-        let lines = Arc::new(compiler::lower::source_lines(src, mode));
+        let lines = Arc::new(compiler::lower::source_lines(src, source.lex_mode()));
         let code = match tree {
             Tree::Expr(e) => Code::Single(compile_with_lines(e, &interner, &env, lines)),
             Tree::Body(b) => {

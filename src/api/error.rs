@@ -74,10 +74,18 @@ pub(crate) struct SourceInfo {
 }
 
 impl SourceInfo {
+    /// How the source is scanned.
+    pub(crate) fn lex_mode(&self) -> compiler::lexer::LexMode {
+        if self.template {
+            compiler::lexer::LexMode::Template
+        } else {
+            compiler::lexer::LexMode::Normal
+        }
+    }
+
     /// Its line index, columns counted token by token as hcl counts them.
     pub(crate) fn line_index(&self) -> LineIndex {
-        let mode = if self.template { compiler::lexer::LexMode::Template } else { compiler::lexer::LexMode::Normal };
-        LineIndex::with_breaks(&self.src, compiler::lexer::cluster_breaks(&self.src, mode))
+        LineIndex::with_breaks(&self.src, compiler::lexer::cluster_breaks(&self.src, self.lex_mode()))
     }
 }
 

@@ -36,19 +36,9 @@ pub fn parse_json(text: &str) -> Result<Json, String> {
 /// [`MAX_JSON_DEPTH`], if any. Syntax is left to the parser: this only
 /// bounds its recursion.
 fn first_too_deep(bytes: &[u8]) -> Option<u8> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for &b in bytes {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
+    let mut depth = 0usize;
+    for b in runtime::json::structural_bytes(bytes) {
         match b {
-            b'"' => in_string = true,
             b'[' | b'{' => {
                 depth += 1;
                 if depth > MAX_JSON_DEPTH {

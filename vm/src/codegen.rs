@@ -472,11 +472,10 @@ impl<'b> Gen<'b> {
         if !repeated.contains(&key) {
             return None;
         }
-        let next = self.b.shared_slots.len();
         if let Some(&slot) = self.b.shared_slots.get(&key) {
             return Some(slot);
         }
-        let slot = u16::try_from(next).ok().filter(|s| *s < NO_MARK)?;
+        let slot = u16::try_from(self.b.shared_slots.len()).ok().filter(|s| *s < NO_MARK)?;
         self.b.shared_slots.insert(key, slot);
         Some(slot)
     }

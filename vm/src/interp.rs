@@ -645,20 +645,27 @@ impl<'a> Machine<'a> {
     /// `MEMO`: the memoized call's value, or the call's code run (which
     /// sets the memo when the call succeeds).
     fn memo(&mut self, slot: u16, code: &Block) -> Value {
-        let budget = self.s.limits.max_size.saturating_sub(self.s.size);
-        if let Some(Some((v, used))) = self.s.memos.get(usize::from(slot)) {
-            // The same pure function on the same arguments (they read only
-            // host variables and constants, which an evaluation does not
-            // change) succeeded before; it is charged what it cost then.
-            // With less budget left than that, it runs again and fails as
-            // it would have.
-            if *used <= budget {
-                let (v, used) = (v.clone(), *used);
-                self.grow(used as usize);
-                return v;
-            }
+        // The same pure function on the same arguments (they read only
+        // host variables and constants, which an evaluation does not
+        // change) succeeded before.
+        let kept = self.s.memos.get(usize::from(slot)).cloned().flatten();
+        match self.reuse(kept) {
+            Some(v) => v,
+            None => self.block(code),
         }
-        self.block(code)
+    }
+
+    /// A kept value, charged the size budget it cost when computed; `None`
+    /// when nothing is kept, or when less budget is left than that (the
+    /// code then runs again and fails as it would have).
+    #[inline]
+    fn reuse(&mut self, kept: Option<(Value, u64)>) -> Option<Value> {
+        let (v, used) = kept?;
+        if used > self.s.limits.max_size.saturating_sub(self.s.size) {
+            return None;
+        }
+        self.grow(used as usize);
+        Some(v)
     }
 
     /// `MEMO` with a shared slot: the subexpression's value if another
@@ -667,14 +674,9 @@ impl<'a> Machine<'a> {
     /// reports nothing).
     fn shared_memo(&mut self, slot: u16, code: &Block) -> Value {
         let slot = usize::from(slot);
-        let budget = self.s.limits.max_size.saturating_sub(self.s.size);
-        if let Some(Some((v, used))) = self.s.shared.get(slot) {
-            // Charged what it cost then, as a memoized call is.
-            if *used <= budget {
-                let (v, used) = (v.clone(), *used);
-                self.grow(used as usize);
-                return v;
-            }
+        let kept = self.s.shared.get(slot).cloned().flatten();
+        if let Some(v) = self.reuse(kept) {
+            return v;
         }
         let (mark, size) = (self.s.diags.len(), self.s.size);
         let v = self.block(code);

@@ -73,6 +73,57 @@ pub enum Node {
     Can(Box<TryNode>),
 }
 
+impl Node {
+    /// Calls `f` on each child node, in the order they are evaluated.
+    pub fn for_each_child(&self, f: &mut dyn FnMut(&Node)) {
+        match self {
+            Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) => {}
+            Node::Traverse(src, _) => f(src),
+            Node::Index(ix) => {
+                f(&ix.collection);
+                f(&ix.key);
+            }
+            Node::Tuple(items) => items.iter().for_each(|i| f(i)),
+            Node::Object(items) => {
+                for it in items.iter() {
+                    if let ObjectKey::Expr(k, _) = &it.key {
+                        f(k);
+                    }
+                    f(&it.value);
+                }
+            }
+            Node::Template(parts, _) => parts.iter().for_each(|p| f(&p.node)),
+            Node::TemplateJoin(t, _) => f(t),
+            Node::Cond(c) => {
+                f(&c.condition);
+                f(&c.true_result);
+                f(&c.false_result);
+            }
+            Node::Binary(b) => {
+                f(&b.lhs);
+                f(&b.rhs);
+            }
+            Node::Unary(u) => f(&u.operand),
+            Node::For(fr) => {
+                f(&fr.collection);
+                if let Some((k, _)) = &fr.key {
+                    f(k);
+                }
+                f(&fr.value);
+                if let Some((c, _)) = &fr.cond {
+                    f(c);
+                }
+            }
+            Node::Splat(s) => {
+                f(&s.source);
+                f(&s.each);
+            }
+            Node::Call(c) => c.args.iter().for_each(|a| f(&a.node)),
+            Node::Try(t) | Node::Can(t) => t.args.iter().for_each(|a| f(&a.node)),
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct IndexNode {
     pub collection: Node,

@@ -132,51 +132,7 @@ impl Fingerprinter {
 /// Calls `f` on every node of the tree, parents first.
 fn visit(n: &Node, f: &mut dyn FnMut(&Node)) {
     f(n);
-    match n {
-        Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) => {}
-        Node::Traverse(src, _) => visit(src, f),
-        Node::Index(ix) => {
-            visit(&ix.collection, f);
-            visit(&ix.key, f);
-        }
-        Node::Tuple(items) => items.iter().for_each(|i| visit(i, f)),
-        Node::Object(items) => {
-            for it in items.iter() {
-                if let ObjectKey::Expr(k, _) = &it.key {
-                    visit(k, f);
-                }
-                visit(&it.value, f);
-            }
-        }
-        Node::Template(parts, _) => parts.iter().for_each(|p| visit(&p.node, f)),
-        Node::TemplateJoin(t, _) => visit(t, f),
-        Node::Cond(c) => {
-            visit(&c.condition, f);
-            visit(&c.true_result, f);
-            visit(&c.false_result, f);
-        }
-        Node::Binary(b) => {
-            visit(&b.lhs, f);
-            visit(&b.rhs, f);
-        }
-        Node::Unary(u) => visit(&u.operand, f),
-        Node::For(fr) => {
-            visit(&fr.collection, f);
-            if let Some((k, _)) = &fr.key {
-                visit(k, f);
-            }
-            visit(&fr.value, f);
-            if let Some((c, _)) = &fr.cond {
-                visit(c, f);
-            }
-        }
-        Node::Splat(s) => {
-            visit(&s.source, f);
-            visit(&s.each, f);
-        }
-        Node::Call(c) => c.args.iter().for_each(|a| visit(&a.node, f)),
-        Node::Try(t) | Node::Can(t) => t.args.iter().for_each(|a| visit(&a.node, f)),
-    }
+    n.for_each_child(&mut |c| visit(c, f));
 }
 
 /// One fingerprint's walk over a subtree.

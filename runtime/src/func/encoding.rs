@@ -491,15 +491,6 @@ fn implied_json(dec: &mut GoJsonTokens) -> Result<(Doc, bool), String> {
     }
 }
 
-/// `jsondecode`'s return type: decided by the call itself. cty's type
-/// function decodes the document to imply it, but a known argument's value
-/// has that type anyway, and its errors are the call's (the same
-/// diagnostics); decoding here, before the call charges the size budget,
-/// would let a short expression make a huge document unbudgeted.
-pub fn jsondecode_type(_: &[Value]) -> Result<Type, FnError> {
-    Ok(Type::Dynamic)
-}
-
 /// Size units charged per JSON value `jsondecode` reads: about what one
 /// takes in memory while it is decoded (its document node, JSON form and
 /// value: 250-700 bytes measured), so that the size budget bounds
@@ -509,24 +500,7 @@ const JSON_VALUE_UNITS: u64 = 256;
 /// An upper bound of the values in JSON text `s`: its arrays, objects and
 /// commas outside strings, plus one.
 fn json_value_bound(s: &str) -> u64 {
-    let (mut n, mut in_string, mut escaped) = (1u64, false, false);
-    for &b in s.as_bytes() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-        } else {
-            match b {
-                b'"' => in_string = true,
-                b'[' | b'{' | b',' => n += 1,
-                _ => {}
-            }
-        }
-    }
-    n
+    1 + crate::json::structural_bytes(s.as_bytes()).filter(|b| matches!(b, b'[' | b'{' | b',')).count() as u64
 }
 
 pub fn jsondecode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
