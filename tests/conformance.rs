@@ -1,120 +1,70 @@
 //! Runs every conformance case under tests/data/conformance through the
-//! runner and compares with the reference's expectations by the corpus's
-//! matching rules.
+//! runner and compares each result line with the reference's, byte for
+//! byte: value, type, refinements, every diagnostic's wording and range.
 //!
-//! Asserted: parse-phase agreement is total (a case the reference rejects in
-//! parsing is rejected in parsing here, and no other case is); for those
-//! parse failures the result line is byte-identical to the reference's (every
-//! diagnostic's wording and range); and the number of fully matching cases
-//! is at least [`FULL_MATCH_FLOOR`].
+//! While hclvm is catching up with a new reference version, the ids of the
+//! cases that still differ are listed in
+//! `tests/data/conformance/known_differences.txt`. That list may only
+//! shrink: a listed case that now agrees fails the test too, so that it is
+//! taken off the list in the same change that fixes it.
 
 mod support;
 
-use hclvm::conformance::{compare_results, default_evaluator, run_line, CompareOptions};
-use serde_json::Value as Json;
+use hclvm::conformance::{default_evaluator, run_line};
+use std::collections::BTreeSet;
 
-/// The fewest fully matching cases accepted. While the build cannot
-/// evaluate, only cases whose reference result is a parse or evaluation
-/// failure can match (223 parse + 505 eval = 728). Raise this as evaluation
-/// lands, to the count the previous run printed.
-const FULL_MATCH_FLOOR: usize = 728;
-
-#[derive(Default)]
-struct Tally {
-    cases: usize,
-    full: usize,
-    parse_agree: usize,
-    parse_mismatches: Vec<String>,
-    parse_failures: usize,
-    identical_parse_failures: usize,
-    parse_failure_diffs: Vec<String>,
-    first_mismatches: Vec<String>,
+struct Mismatch {
+    id: String,
+    expected: String,
+    got: String,
 }
 
-fn phase(r: &Json) -> &str {
-    r.get("phase").and_then(Json::as_str).unwrap_or("")
-}
-
-fn run_file(cases: &std::path::Path, expected: &std::path::Path) -> Tally {
-    let evaluator = default_evaluator();
-    let expected_text = support::lines(expected);
-    let expected = support::results(expected);
-    let lines = support::lines(cases);
-    assert_eq!(lines.len(), expected.len(), "{}: case and expectation counts differ", cases.display());
-    let mut t = Tally::default();
-    for (((line_no, line), (id, want)), (_, want_text)) in lines.iter().zip(&expected).zip(&expected_text) {
-        let got_text = run_line(line, *line_no, &evaluator);
-        let got: Json = hclvm::conformance::parse_json(&got_text).unwrap_or_else(|e| panic!("{id}: result is not JSON ({e}): {got_text}"));
-        assert_eq!(got.get("id").and_then(Json::as_str), Some(id.as_str()), "result ids follow case order");
-        t.cases += 1;
-        let want_parse_failure = phase(want) == "parse";
-        let got_parse_failure = phase(&got) == "parse";
-        if want_parse_failure {
-            t.parse_failures += 1;
-            if got_text.as_bytes() == want_text.as_slice() {
-                t.identical_parse_failures += 1;
-            } else {
-                t.parse_failure_diffs.push(format!("{id}:\n  expected {}\n  got      {got_text}", String::from_utf8_lossy(want_text)));
-            }
-        }
-        if want_parse_failure == got_parse_failure {
-            t.parse_agree += 1;
-        } else {
-            t.parse_mismatches.push(format!("{id}: expected {}, got {}", brief(want), brief(&got)));
-        }
-        match compare_results(want, &got, CompareOptions::default()) {
-            Ok(()) => t.full += 1,
-            Err(why) if t.first_mismatches.len() < 3 => t.first_mismatches.push(format!("{id} ({why})")),
-            Err(_) => {}
-        }
-    }
-    t
-}
-
-fn brief(r: &Json) -> String {
-    if r.get("ok") == Some(&Json::Bool(true)) {
-        return "ok".into();
-    }
-    let summary = r.pointer("/diags/0/summary").and_then(Json::as_str).unwrap_or("");
-    format!("{} failure ({summary})", phase(r))
+/// The ids listed in known_differences.txt (one per line, `#` comments).
+fn known_differences() -> BTreeSet<String> {
+    let path = support::data_dir().join("conformance/known_differences.txt");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect()
 }
 
 #[test]
-fn conformance_cases_agree_with_the_reference() {
-    let totals = support::with_cli_stack(|| {
-        let mut all = Tally::default();
-        println!("{:<20} {:>6} {:>13} {:>13} {:>16}", "file", "cases", "parse agree", "full match", "identical parse");
-        for (name, cases, expected) in support::conformance_files() {
-            let t = run_file(&cases, &expected);
-            let identical = format!("{}/{}", t.identical_parse_failures, t.parse_failures);
-            println!("{name:<20} {:>6} {:>13} {:>13} {identical:>16}", t.cases, t.parse_agree, t.full);
-            for m in &t.first_mismatches {
-                println!("    e.g. {m}");
+fn conformance_results_are_the_references_byte_for_byte() {
+    let (cases, mismatches) = support::with_cli_stack(|| {
+        let evaluator = default_evaluator();
+        let (mut cases, mut mismatches) = (0usize, Vec::new());
+        for (name, case_file, expected_file) in support::conformance_files() {
+            let expected = support::lines(&expected_file);
+            let ids = support::results(&expected_file);
+            let lines = support::lines(&case_file);
+            assert_eq!(lines.len(), expected.len(), "{name}: case and expectation counts differ");
+            let mut differ = 0;
+            for (((line_no, line), (_, want)), (id, _)) in lines.iter().zip(&expected).zip(&ids) {
+                let got = run_line(line, *line_no, &evaluator);
+                cases += 1;
+                if got.as_bytes() != want.as_slice() {
+                    differ += 1;
+                    mismatches.push(Mismatch { id: id.clone(), expected: String::from_utf8_lossy(want).into_owned(), got });
+                }
             }
-            all.cases += t.cases;
-            all.full += t.full;
-            all.parse_agree += t.parse_agree;
-            all.parse_mismatches.extend(t.parse_mismatches);
-            all.parse_failures += t.parse_failures;
-            all.identical_parse_failures += t.identical_parse_failures;
-            all.parse_failure_diffs.extend(t.parse_failure_diffs);
+            println!("{name:<20} {:>5} cases {differ:>4} differ", lines.len());
         }
-        let identical = format!("{}/{}", all.identical_parse_failures, all.parse_failures);
-        println!("{:<20} {:>6} {:>13} {:>13} {identical:>16}", "total", all.cases, all.parse_agree, all.full);
-        all
+        (cases, mismatches)
     });
-    assert!(totals.cases > 2000, "expected the whole conformance corpus, ran {}", totals.cases);
+    assert!(cases > 2000, "expected the whole conformance corpus, ran {cases}");
+
+    let known = known_differences();
+    let differing: BTreeSet<&str> = mismatches.iter().map(|m| m.id.as_str()).collect();
+    let new: Vec<&Mismatch> = mismatches.iter().filter(|m| !known.contains(&m.id)).collect();
+    let fixed: Vec<&String> = known.iter().filter(|id| !differing.contains(id.as_str())).collect();
+    let mut report = String::new();
+    for m in new.iter().take(20) {
+        report += &format!("{}:\n  expected {}\n  got      {}\n", m.id, m.expected, m.got);
+    }
+    assert!(new.is_empty(), "{} cases differ from the reference and are not known differences:\n{report}", new.len());
     assert!(
-        totals.parse_mismatches.is_empty(),
-        "{} cases disagree on whether parsing fails:\n{}",
-        totals.parse_mismatches.len(),
-        totals.parse_mismatches.iter().take(40).cloned().collect::<Vec<_>>().join("\n")
+        fixed.is_empty(),
+        "{} known differences now agree with the reference; take them off tests/data/conformance/known_differences.txt:\n{}",
+        fixed.len(),
+        fixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
-    assert!(
-        totals.parse_failure_diffs.is_empty(),
-        "{} parse-failure results differ from the reference's:\n{}",
-        totals.parse_failure_diffs.len(),
-        totals.parse_failure_diffs.iter().take(10).cloned().collect::<Vec<_>>().join("\n")
-    );
-    assert!(totals.full >= FULL_MATCH_FLOOR, "only {} cases match fully, the floor is {FULL_MATCH_FLOOR}", totals.full);
+    println!("{} cases, {} known differences left", cases, known.len());
 }

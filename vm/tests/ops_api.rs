@@ -1,7 +1,7 @@
 //! The parts of `vm::ops` results that expressions don't show: which part
 //! of the expression each diagnostic blames, the value after an error, and
 //! which sub-expression diagnostics a conditional keeps. (Values and
-//! wording are checked against the reference in `ops_conformance.rs`.)
+//! wording are checked against the reference by `tests/conformance.rs`.)
 
 use runtime::{Type, Value};
 use vm::ops::{self, Blame, CondBranch, ForCollector, ForKind, SplatFinish, SplatSource, TemplatePart};

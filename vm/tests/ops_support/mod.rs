@@ -1,2 +1,0 @@
-pub mod eval;
-pub mod parse;
