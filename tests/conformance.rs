@@ -1,4 +1,5 @@
-//! Runs every conformance case under tests/data/conformance through the
+//! Runs every conformance case under tests/data/conformance (the shared
+//! corpus's copy) and tests/data/rows (hclvm's own oracle rows) through the
 //! runner and compares each result line with the reference's, byte for
 //! byte: value, type, refinements, every diagnostic's wording and range.
 //!
@@ -31,7 +32,7 @@ fn conformance_results_are_the_references_byte_for_byte() {
     let (cases, mismatches) = support::with_cli_stack(|| {
         let evaluator = default_evaluator();
         let (mut cases, mut mismatches) = (0usize, Vec::new());
-        for (name, case_file, expected_file) in support::conformance_files() {
+        for (name, case_file, expected_file) in support::conformance_files().into_iter().chain(support::row_files()) {
             let expected = support::lines(&expected_file);
             let ids = support::results(&expected_file);
             let lines = support::lines(&case_file);

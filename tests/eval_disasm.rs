@@ -156,15 +156,14 @@ fn conditionals_try_and_can_keep_their_blocks() {
             ; 6 instructions, 3 registers (0 locals), 1 marks
             ; K0 = "d": "string"
             ; V0 = y (slot 1)
-            ; V1 = z (slot 2)
-            ; V2 = z (slot 2).w
-            ; V3 = x (slot 0)
+            ; V1 = z (slot 2).w
+            ; V2 = x (slot 0)
             0000  MARK       M0
             0001  MOVE       R2 V0
             0002  ARGCONV    R2 param 0 of upper
             0003  CALL       R1 upper#9 R2..R3 since M0
-            0004  TRY        R1 (V2, K0)
-            0005  COND       R0 V3 ? 0..4 -> R1 : 4..5 -> R1
+            0004  TRY        R1 (V1, K0)
+            0005  COND       R0 V2 ? 0..4 -> R1 : 4..5 -> R1
             entry 5..6 -> R0
         "#]],
     );
@@ -173,9 +172,8 @@ fn conditionals_try_and_can_keep_their_blocks() {
         &["z"],
         expect![[r#"
             ; 1 instructions, 1 registers (0 locals), 0 marks
-            ; V0 = z (slot 0)
-            ; V1 = z (slot 0).w[0: "number"]
-            0000  CAN        R0 (V1)
+            ; V0 = z (slot 0).w[0: "number"]
+            0000  CAN        R0 (V0)
             entry 0..1 -> R0
         "#]],
     );

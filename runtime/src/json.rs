@@ -24,7 +24,13 @@ use std::fmt;
 /// large or small to be written out (see `NumberError::TooLongToPrint`).
 pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
     match v {
-        Value::Unknown(_) => out.push_str("{\"$unknown\":true}"),
+        Value::Unknown(u) => {
+            out.push_str("{\"$unknown\":true");
+            if let Some(r) = u.refinement() {
+                write_refinement(out, r)?;
+            }
+            out.push('}');
+        }
         Value::Null(_) => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
@@ -73,6 +79,59 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
             }
             out.push('}');
         }
+    }
+    Ok(())
+}
+
+/// Appends `,"refined":{...}` for a refinement, with the facts that narrow
+/// the value in the oracle's order: `not_null`, `prefix`, `min` and
+/// `min_inclusive`, `max` and `max_inclusive`, `len_min`, `len_max`.
+fn write_refinement(out: &mut String, r: &crate::value::Refinement) -> Result<(), NumberError> {
+    use crate::value::{Facts, UNBOUNDED_LEN};
+    let mut facts = String::new();
+    let key = |facts: &mut String, k: &str| {
+        if !facts.is_empty() {
+            facts.push(',');
+        }
+        facts.push('"');
+        facts.push_str(k);
+        facts.push_str("\":");
+    };
+    if r.not_null {
+        key(&mut facts, "not_null");
+        facts.push_str("true");
+    }
+    match &r.facts {
+        Facts::String { prefix } if !prefix.is_empty() => {
+            key(&mut facts, "prefix");
+            write_json_string(&mut facts, prefix);
+        }
+        Facts::Number { lower, upper } => {
+            for (b, name) in [(lower, "min"), (upper, "max")] {
+                if let Some(b) = b {
+                    key(&mut facts, name);
+                    write_value(&mut facts, &Value::Number(b.value.clone()))?;
+                    key(&mut facts, &format!("{name}_inclusive"));
+                    facts.push_str(if b.inclusive { "true" } else { "false" });
+                }
+            }
+        }
+        Facts::Collection { min_len, max_len } => {
+            if *min_len > 0 {
+                key(&mut facts, "len_min");
+                facts.push_str(&min_len.to_string());
+            }
+            if *max_len != UNBOUNDED_LEN {
+                key(&mut facts, "len_max");
+                facts.push_str(&max_len.to_string());
+            }
+        }
+        _ => {}
+    }
+    if !facts.is_empty() {
+        out.push_str(",\"refined\":{");
+        out.push_str(&facts);
+        out.push('}');
     }
     Ok(())
 }
@@ -448,7 +507,7 @@ fn typed(
     if result_form {
         if let J::Object(map) = j {
             if map.len() == 1 && map.get("$unknown") == Some(&J::Bool(true)) {
-                return Ok(Value::Unknown(ty.clone()));
+                return Ok(Value::unknown(ty.clone()));
             }
             if *ty == Type::Number && map.len() == 1 {
                 if let Some(J::String(s)) = map.get("$number") {

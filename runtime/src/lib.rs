@@ -5,6 +5,7 @@
 pub mod diag;
 pub mod number;
 pub mod graphemes;
+pub mod known_prefix;
 pub mod strings;
 pub mod types;
 pub mod value;

@@ -294,6 +294,13 @@ impl Type {
     pub fn is_dynamic(&self) -> bool {
         matches!(self, Type::Dynamic)
     }
+    /// The element count of a tuple type.
+    pub fn tuple_len(&self) -> Option<usize> {
+        match self {
+            Type::Tuple(tt) => Some(tt.len()),
+            _ => None,
+        }
+    }
     pub fn is_list(&self) -> bool {
         matches!(self, Type::List(_))
     }

@@ -56,7 +56,7 @@ fn registration_rules() {
     assert!(matches!(t.register(dup_param), Err(RegisterError::InvalidParameter(_))));
     // Host functions get the whole calling convention: conversion, nulls, unknowns.
     assert_eq!(call(&t, "host::shout", vec![Value::int(5)], 100).unwrap().as_str(), Some("5"));
-    assert!(!call(&t, "host::shout", vec![Value::Unknown(Type::String)], 100).unwrap().is_known());
+    assert!(!call(&t, "host::shout", vec![Value::unknown(Type::String)], 100).unwrap().is_known());
     let e = call(&t, "host::shout", vec![Value::Null(Type::String)], 100).unwrap_err();
     assert_eq!(e[0].detail, "Invalid value for \"text\" parameter: argument must not be null.");
 }

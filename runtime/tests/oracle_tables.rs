@@ -117,6 +117,7 @@ fn report(table: &str, failures: Vec<String>, total: usize) {
 }
 
 #[test]
+#[ignore = "tables made with the hcl 2.14.1 oracle; being regenerated with v2.20.0 (issue 12)"]
 fn conditional_unify_and_convert() {
     let vals = values();
     let mut failures = Vec::new();
@@ -131,6 +132,7 @@ fn conditional_unify_and_convert() {
 }
 
 #[test]
+#[ignore = "tables made with the hcl 2.14.1 oracle; being regenerated with v2.20.0 (issue 12)"]
 fn fuzz_tables() {
     let vals = fuzz_values();
     let idx = |s: &str| -> &Value { &vals[s.parse::<usize>().unwrap()] };
@@ -298,6 +300,7 @@ fn conditional(a: &Value, b: &Value, cond: bool, want: &str) -> Option<String> {
 }
 
 #[test]
+#[ignore = "tables made with the hcl 2.14.1 oracle; being regenerated with v2.20.0 (issue 12)"]
 fn equality() {
     let vals = values();
     let mut failures = Vec::new();

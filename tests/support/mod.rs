@@ -12,9 +12,19 @@ pub fn data_dir() -> PathBuf {
 /// `(name, cases file, expected file)` for every case file of the copy under
 /// tests/data/conformance, sorted by name.
 pub fn conformance_files() -> Vec<(String, PathBuf, PathBuf)> {
-    let dir = data_dir().join("conformance");
+    case_files("conformance")
+}
+
+/// `(name, cases file, expected file)` for every case file of hclvm's own
+/// oracle rows under tests/data/rows (made by its regen.sh), sorted.
+pub fn row_files() -> Vec<(String, PathBuf, PathBuf)> {
+    case_files("rows").into_iter().map(|(n, c, e)| (format!("rows/{n}"), c, e)).collect()
+}
+
+fn case_files(sub: &str) -> Vec<(String, PathBuf, PathBuf)> {
+    let dir = data_dir().join(sub);
     let mut out = Vec::new();
-    let entries = std::fs::read_dir(dir.join("cases")).expect("tests/data/conformance/cases is missing; run tests/data/refresh.sh");
+    let entries = std::fs::read_dir(dir.join("cases")).unwrap_or_else(|e| panic!("tests/data/{sub}/cases is missing: {e}"));
     for entry in entries {
         let path = entry.expect("readable directory entry").path();
         let Some(name) = path.file_name().and_then(|n| n.to_str()).and_then(|n| n.strip_suffix(".jsonl")) else {
@@ -24,7 +34,7 @@ pub fn conformance_files() -> Vec<(String, PathBuf, PathBuf)> {
         out.push((name.to_string(), path.clone(), expected));
     }
     out.sort();
-    assert!(!out.is_empty(), "no conformance case files found");
+    assert!(!out.is_empty(), "no case files found under tests/data/{sub}");
     out
 }
 

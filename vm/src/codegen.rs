@@ -722,21 +722,7 @@ impl<'b> Gen<'b> {
         let args = t
             .args
             .iter()
-            .map(|arg| {
-                let deps = arg
-                    .deps
-                    .iter()
-                    .filter_map(|d| {
-                        let root = match &d.root {
-                            Node::Global(slot, span) => self.var(*slot, *span),
-                            Node::Local(i) => self.local(*i),
-                            _ => return None,
-                        };
-                        Some(DependencySite { root, steps: d.steps.clone() })
-                    })
-                    .collect();
-                TryArgSite { block: self.block(&arg.node), deps, start: arg.start, span: arg.span }
-            })
+            .map(|arg| TryArgSite { block: self.block(&arg.node), start: arg.start, span: arg.span })
             .collect();
         TrySite {
             args,

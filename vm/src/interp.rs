@@ -416,7 +416,7 @@ impl<'a> Machine<'a> {
             // Most registers are overwritten holding what `take` left or a
             // boolean: values that own nothing, so the out-of-line drop is
             // skipped for them (forgetting them leaks nothing).
-            if matches!(slot, Value::Unknown(runtime::Type::Dynamic) | Value::Bool(_)) {
+            if matches!(slot, Value::Bool(_)) || matches!(slot, Value::Unknown(u) if u.is_plain_dynamic()) {
                 std::mem::forget(std::mem::replace(slot, v));
             } else {
                 *slot = v;
@@ -789,12 +789,28 @@ impl<'a> Machine<'a> {
     fn template(&mut self, parts: &[PartSite]) -> Value {
         let mut buf = self.s.text_bufs.pop().unwrap_or_default();
         buf.clear();
+        let mark = self.s.diags.len();
         let mut known = true;
-        self.stream_parts(parts, &mut buf, &mut known);
+        // The text before the first unknown part: the unknown result's
+        // known prefix.
+        let mut prefix_len = None;
+        for part in parts {
+            if buf.len() as u64 > self.s.limits.max_size {
+                self.s.aborted.get_or_insert("memory");
+            }
+            if self.s.aborted.is_some() {
+                break;
+            }
+            let start = buf.len();
+            self.stream_part(part, &mut buf, &mut known);
+            if !known && prefix_len.is_none() {
+                prefix_len = Some(start);
+            }
+        }
         let v = if self.s.aborted.is_some() {
             dynamic()
         } else if !known {
-            Value::unknown(Type::String)
+            self.unknown_template(&buf[..prefix_len.unwrap_or(0)], mark)
         } else {
             self.grow(buf.len());
             Value::string(&buf)
@@ -804,6 +820,18 @@ impl<'a> Machine<'a> {
             self.s.text_bufs.push(buf);
         }
         v
+    }
+
+    /// The unknown result of a template: never null, and starting with the
+    /// text of the parts before the unknown one, unless a part failed.
+    #[cold]
+    fn unknown_template(&mut self, prefix: &str, mark: usize) -> Value {
+        let mut b = Value::unknown(Type::String).refine();
+        if !prefix.is_empty() && !self.errors_since(mark) {
+            b.string_prefix_full(&runtime::known_prefix::template_known_prefix(prefix));
+        }
+        b.not_null();
+        b.into_value()
     }
 
     /// Appends template parts to `buf`. Parts that are themselves string
@@ -936,7 +964,7 @@ impl<'a> Machine<'a> {
         };
         let chosen = match self.condition_choice(c) {
             Some(b) => b,
-            None => return Value::unknown(plan.result_type),
+            None => return plan.unknown_result(&t, &f),
         };
         let (pick, diags) = if chosen { (t, t_diags) } else { (f, f_diags) };
         self.s.diags.extend(diags);
@@ -1079,7 +1107,7 @@ impl<'a> Machine<'a> {
         drop(source);
         if plan.source_unknown() {
             let probed = self.splat_probe(s, &plan, true);
-            return plan.unknown_result(&probed);
+            return plan.unknown_source_result(&probed);
         }
         let items = plan.items();
         if !self.grow_elems(items.len()) {
@@ -1243,31 +1271,6 @@ impl<'a> Machine<'a> {
 
     // ---- try and can ------------------------------------------------------------
 
-    /// `ext/tryfunc`'s `dependsOnUnknowns`.
-    fn depends_on_unknowns(&mut self, deps: &[DependencySite]) -> bool {
-        for d in deps {
-            let v = match d.root.kind() {
-                OpndKind::Var(i) => match self.chunk.paths.get(usize::from(i)).and_then(|p| self.path_root(p)) {
-                    Some(v) => v.clone(),
-                    None => continue,
-                },
-                OpndKind::Local(r) | OpndKind::Temp(r) => self.s.regs.get(usize::from(r)).cloned().unwrap_or_else(dynamic),
-                OpndKind::Const(_) => continue,
-            };
-            let mark = self.s.diags.len();
-            let v = self.traverse(v, &d.steps);
-            let failed = self.errors_since(mark);
-            self.s.diags.truncate(mark);
-            if failed {
-                continue;
-            }
-            if !v.is_wholly_known() {
-                return true;
-            }
-        }
-        false
-    }
-
     /// The elements of `try`/`can`'s expanded last argument (`Ok(None)`
     /// without `...`), or the call's value when expansion ends it, with
     /// hcl's checks.
@@ -1322,9 +1325,6 @@ impl<'a> Machine<'a> {
         }
         let mut failures: Vec<Diagnostic> = Vec::new();
         for arg in fixed.iter() {
-            if self.depends_on_unknowns(&arg.deps) {
-                return dynamic();
-            }
             let mark = self.s.diags.len();
             let v = self.block(&arg.block);
             let failed = self.errors_since(mark);
@@ -1333,11 +1333,13 @@ impl<'a> Machine<'a> {
                 failures.extend(ds);
                 continue;
             }
-            return v;
+            // A value with unknowns in it might still fail, or take
+            // another type, once known.
+            return if v.is_wholly_known() { v } else { dynamic() };
         }
         // Expanded elements are literal values: the first one succeeds.
         if let Some(first) = expanded.as_ref().and_then(|e| e.first()) {
-            return first.clone();
+            return if first.is_wholly_known() { first.clone() } else { dynamic() };
         }
         if self.s.aborted.is_some() {
             return dynamic();
@@ -1394,19 +1396,25 @@ impl<'a> Machine<'a> {
                 return dynamic();
             }
             if fixed.is_empty() {
-                // A literal value always evaluates.
-                return Value::bool(true);
+                // A literal value always evaluates; with unknowns in it,
+                // whether it will is not known.
+                let known = e.first().is_some_and(Value::is_wholly_known);
+                return if known { Value::bool(true) } else { Value::unknown(Type::Bool) };
             }
         }
         let Some(arg) = t.args.first() else { return dynamic() };
-        if self.depends_on_unknowns(&arg.deps) {
-            return Value::unknown(Type::Bool);
-        }
         let mark = self.s.diags.len();
-        self.block(&arg.block);
+        let v = self.block(&arg.block);
         let failed = self.errors_since(mark);
         self.s.diags.truncate(mark);
-        Value::bool(!failed)
+        if failed {
+            Value::bool(false)
+        } else if !v.is_wholly_known() {
+            // It may still fail once known.
+            Value::unknown(Type::Bool)
+        } else {
+            Value::bool(true)
+        }
     }
 }
 

@@ -231,18 +231,9 @@ pub struct CallSpans {
     pub close_paren: Span,
 }
 
-/// A root traversal an argument of `try`/`can` depends on: the root's
-/// binding and the literal steps after it.
-#[derive(Clone, Debug)]
-pub struct Dependency {
-    pub root: Node,
-    pub steps: Box<[Step]>,
-}
-
 #[derive(Clone, Debug)]
 pub struct TryArg {
     pub node: Node,
-    pub deps: Box<[Dependency]>,
     /// The argument's `StartRange()` and full range.
     pub start: Span,
     pub span: Span,

@@ -5,7 +5,7 @@
 
 use crate::func::FunctionTable;
 use crate::ir::{CallSpans, Step};
-use crate::opcodes::{Block, Instr, Opnd};
+use crate::opcodes::{Block, Instr};
 use runtime::{Diagnostic, Span, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -165,17 +165,9 @@ pub struct SplatSite {
     pub source_span: Span,
 }
 
-/// A root traversal a `try`/`can` argument depends on.
-#[derive(Debug)]
-pub struct DependencySite {
-    pub root: Opnd,
-    pub steps: Box<[Step]>,
-}
-
 #[derive(Debug)]
 pub struct TryArgSite {
     pub block: Block,
-    pub deps: Box<[DependencySite]>,
     pub start: Span,
     pub span: Span,
 }

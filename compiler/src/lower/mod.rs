@@ -7,7 +7,7 @@
 //! Literals are parsed to values, and constant subexpressions are folded
 //! when evaluating them succeeds without any diagnostic.
 
-use crate::analysis::{start_span, variables};
+use crate::analysis::start_span;
 use crate::ast::{self, BinaryOp, ExprKind, KeyKeyword, Literal, Traverser, UnaryOp};
 use crate::intern::{Interner, Symbol};
 use runtime::strings::go_quote;
@@ -407,11 +407,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     fn try_can(&mut self, c: &ast::Call<'_>, name: &str, span: Span, start: Span) -> Node {
         let mut args = Vec::with_capacity(c.args.len());
         for a in c.args {
-            let deps: Box<[Dependency]> = variables(a)
-                .iter()
-                .filter_map(|t| self.resolve(t.root.name, t.root.span).map(|root| Dependency { root, steps: self.steps(t.steps) }))
-                .collect();
-            args.push(TryArg { node: self.lower(a), deps, start: start_span(a), span: a.span });
+            args.push(TryArg { node: self.lower(a), start: start_span(a), span: a.span });
         }
         let is_can = name == "can";
         let arity_error = if c.expand_final {

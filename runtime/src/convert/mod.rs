@@ -137,7 +137,7 @@ pub fn convert_changed(v: &Value, want: &Type) -> Result<Value, ConvError> {
     // condition's pre-check, a short-circuited call): an unsafe conversion
     // from dynamic always exists and keeps unknown/null, typed `want`.
     match v {
-        Value::Unknown(Type::Dynamic) => return Ok(Value::Unknown(want.clone())),
+        Value::Unknown(u) if u.ty().is_dynamic() => return Ok(Value::unknown(want.clone())),
         Value::Null(Type::Dynamic) => return Ok(Value::Null(want.clone())),
         _ => {}
     }
@@ -211,4 +211,45 @@ mod fast_path_tests {
         check(Value::tuple(vec![s("a"), Value::dynamic_unknown()]), Type::list(Type::String));
         check(Value::tuple(vec![Value::int(1), Value::int(2)]), Type::list(Type::String));
     }
+}
+
+/// cty's `prepareUnknownResult`: the unknown result of converting the
+/// unknown `source` to `target`, with what the source's facts and type say
+/// about it (not null; a collection's length, from a tuple's or object's
+/// type or from the source's own length bounds).
+pub(crate) fn prepare_unknown_result(source: &Value, target: Type) -> Value {
+    let source_ty = source.ty();
+    let mut b = Value::unknown(target.clone()).refine();
+    if source.definitely_not_null() {
+        b.not_null();
+    }
+    match (&source_ty, &target) {
+        (Type::Object(ot), Type::Map(_)) => {
+            b.collection_length(ot.len() as u64);
+        }
+        (Type::Tuple(tt), Type::List(_)) => {
+            b.collection_length(tt.len() as u64);
+        }
+        (Type::Tuple(tt), Type::Set(_)) => match tt.len() as u64 {
+            n @ (0 | 1) => {
+                b.collection_length(n);
+            }
+            n => {
+                b.collection_length_lower_bound(1).collection_length_upper_bound(n);
+            }
+        },
+        (Type::List(_) | Type::Set(_) | Type::Map(_), Type::List(_) | Type::Set(_) | Type::Map(_)) => {
+            let (lo, hi) = source.length_bounds();
+            if target.is_set() {
+                if lo > 0 {
+                    b.collection_length_lower_bound(1);
+                }
+            } else {
+                b.collection_length_lower_bound(lo);
+            }
+            b.collection_length_upper_bound(hi);
+        }
+        _ => {}
+    }
+    b.into_value()
 }

@@ -314,7 +314,7 @@ impl Plan {
             return Ok(v.clone());
         }
         match v {
-            Value::Unknown(t) => return Ok(Value::Unknown(dynamic_replace(t, &self.out))),
+            Value::Unknown(u) => return Ok(super::prepare_unknown_result(v, dynamic_replace(u.ty(), &self.out))),
             Value::Null(t) => return Ok(Value::Null(dynamic_replace(t, &self.out))),
             _ => {}
         }
@@ -390,7 +390,7 @@ impl Plan {
                     // cty gives up on a set whose length is unknown, typing
                     // the result by the *input* element type.
                     let in_ety = v.ty().element_type().cloned().unwrap_or(Type::Dynamic);
-                    return Ok(Value::Unknown(Type::list(in_ety)));
+                    return Ok(Value::unknown(Type::list(in_ety)));
                 }
                 let elems = v.elements_slice();
                 if elems.is_empty() {

@@ -27,7 +27,10 @@ fn charge_elems(ctx: &mut CallCtx, n: usize) -> Result<(), FnError> {
 pub fn length_type(args: &[Value]) -> Result<Type, FnError> {
     let measurable = match &args[0] {
         Value::List(_) | Value::Map(_) | Value::Set(_) | Value::Tuple(_) => true,
-        Value::Null(t) | Value::Unknown(t) => t.is_tuple() || t.is_list() || t.is_map() || t.is_set() || t.is_dynamic(),
+        v @ (Value::Null(_) | Value::Unknown(_)) => {
+            let t = v.null_or_unknown_type().unwrap_or(&Type::Dynamic);
+            t.is_tuple() || t.is_list() || t.is_map() || t.is_set() || t.is_dynamic()
+        }
         _ => false,
     };
     if !measurable {
@@ -102,7 +105,10 @@ pub fn concat(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
 pub fn contains(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let searchable = match &args[0] {
         Value::List(_) | Value::Tuple(_) | Value::Set(_) => true,
-        Value::Null(t) | Value::Unknown(t) => t.is_list() || t.is_tuple() || t.is_set(),
+        v @ (Value::Null(_) | Value::Unknown(_)) => {
+            let t = v.null_or_unknown_type().unwrap_or(&Type::Dynamic);
+            t.is_list() || t.is_tuple() || t.is_set()
+        }
         _ => false,
     };
     if !searchable {
@@ -136,7 +142,7 @@ pub fn contains(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnEr
             crate::value::Tri::False => {}
         }
     }
-    Ok(if unknown { Value::Unknown(Type::Bool) } else { Value::Bool(false) })
+    Ok(if unknown { Value::unknown(Type::Bool) } else { Value::Bool(false) })
 }
 
 pub fn same_type(args: &[Value]) -> Result<Type, FnError> {
@@ -146,7 +152,7 @@ pub fn same_type(args: &[Value]) -> Result<Type, FnError> {
 pub fn distinct(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let list = &args[0];
     if !list.is_wholly_known() {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(Value::unknown(ret.clone()));
     }
     let elems = list.elements_slice();
     let mut out: Vec<Value> = Vec::new();
@@ -197,7 +203,7 @@ pub fn element(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnE
         return Err(FnError::new("cannot use element function with a negative index"));
     }
     if !args[0].is_known() {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(Value::unknown(ret.clone()));
     }
     let elems = args[0].elements_slice();
     if elems.is_empty() {
@@ -215,7 +221,7 @@ fn flattener(list: &Value, out: &mut Vec<Value>) -> bool {
     }
     let mut known = true;
     for v in list.elements_slice() {
-        if matches!(v, Value::Unknown(Type::Dynamic)) {
+        if v.unknown_type().is_some_and(Type::is_dynamic) {
             known = false;
         }
         let t = v.ty();
@@ -255,10 +261,41 @@ pub fn flatten(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, F
     }
     let mut out = Vec::new();
     if !flattener(&args[0], &mut out) {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(Value::unknown(ret.clone()));
     }
     charge_elems(ctx, out.len())?;
     Ok(Value::tuple(out))
+}
+
+/// setproduct's unknown result when an argument's length is unknown: its
+/// length is at most the product of the arguments' largest lengths (when
+/// that is small), and at least one unless that is zero.
+fn setproduct_unknown(args: &[Value], ret: &Type) -> Value {
+    let mut max_len: u64 = 1;
+    for a in args {
+        let ty = a.ty();
+        let arg_max = if ty.is_collection() {
+            a.length_bounds().1
+        } else if let Some(n) = ty.tuple_len() {
+            n as u64
+        } else {
+            return Value::unknown(ret.clone());
+        };
+        if arg_max > 1024 {
+            return Value::unknown(ret.clone());
+        }
+        max_len *= arg_max;
+        if max_len > 2048 {
+            return Value::unknown(ret.clone());
+        }
+    }
+    let mut b = Value::unknown(ret.clone()).refine();
+    if max_len == 0 {
+        b.collection_length(0);
+    } else {
+        b.collection_length_lower_bound(1).collection_length_upper_bound(max_len);
+    }
+    b.into_value()
 }
 
 // ----- keys, values, lookup -------------------------------------------------------
@@ -266,8 +303,12 @@ pub fn flatten(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, F
 pub fn keys_type(args: &[Value]) -> Result<Type, FnError> {
     let object_type = match &args[0] {
         Value::Object(o) => o.object_type(),
-        Value::Null(Type::Object(ot)) | Value::Unknown(Type::Object(ot)) => ot,
-        Value::Map(_) | Value::Null(Type::Map(_)) | Value::Unknown(Type::Map(_)) => return Ok(Type::list(Type::String)),
+        v @ (Value::Null(_) | Value::Unknown(_)) => match v.null_or_unknown_type() {
+            Some(Type::Object(ot)) => ot,
+            Some(Type::Map(_)) => return Ok(Type::list(Type::String)),
+            _ => return Err(FnError::arg(0, "must have map or object type")),
+        },
+        Value::Map(_) => return Ok(Type::list(Type::String)),
         _ => return Err(FnError::arg(0, "must have map or object type")),
     };
     // The type of the (cached) keys tuple: a tuple of as many strings.
@@ -277,7 +318,12 @@ pub fn keys_type(args: &[Value]) -> Result<Type, FnError> {
 pub fn keys(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let object_type = match &args[0] {
         Value::Object(o) => Some(o.object_type()),
-        Value::Null(Type::Object(ot)) | Value::Unknown(Type::Object(ot)) => Some(ot),
+        v @ (Value::Null(_) | Value::Unknown(_)) if matches!(v.null_or_unknown_type(), Some(Type::Object(_))) => {
+            match v.null_or_unknown_type() {
+                Some(Type::Object(ot)) => Some(ot),
+                _ => None,
+            }
+        }
         _ => None,
     };
     match object_type {
@@ -285,7 +331,7 @@ pub fn keys(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnErro
         Some(ot) => Ok(ot.keys_tuple().clone()),
         None => {
             let Some(m) = args[0].as_map() else {
-                return Ok(Value::Unknown(ret.clone()));
+                return Ok(Value::unknown(ret.clone()));
             };
             list_value(Type::String, m.keys().iter().map(|k| Value::String(k.clone())).collect())
         }
@@ -313,8 +359,13 @@ pub fn lookup_type(args: &[Value]) -> Result<Type, FnError> {
     let (object, map_elem) = match &args[0] {
         Value::Object(o) => (Some(&**o.object_type()), None),
         Value::Map(m) => (None, Some(m.element_type())),
-        Value::Null(Type::Object(ot)) | Value::Unknown(Type::Object(ot)) => (Some(&**ot), None),
-        Value::Null(Type::Map(e)) | Value::Unknown(Type::Map(e)) => (None, Some(&**e)),
+        v @ (Value::Null(_) | Value::Unknown(_)) if matches!(v.null_or_unknown_type(), Some(Type::Object(_) | Type::Map(_))) => {
+            match v.null_or_unknown_type() {
+                Some(Type::Object(ot)) => (Some(&**ot), None),
+                Some(Type::Map(e)) => (None, Some(&**e)),
+                _ => (None, None),
+            }
+        }
         _ => (None, None),
     };
     if let Some(ot) = object {
@@ -340,7 +391,7 @@ pub fn lookup_type(args: &[Value]) -> Result<Type, FnError> {
 pub fn lookup(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let key = args[1].as_str().unwrap_or("");
     if !args[0].is_wholly_known() {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(Value::unknown(ret.clone()));
     }
     // String values are NFC by construction, as are attribute names and
     // map keys, so the key is used as it is.
@@ -444,7 +495,7 @@ pub fn merge(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnE
                             out.insert(k.clone(), v.clone());
                         }
                         Value::Null(Type::String) => return panic("value is null"),
-                        Value::Unknown(Type::String) => return panic("value is unknown"),
+                        Value::Unknown(u) if u.ty() == &Type::String => return panic("value is unknown"),
                         _ => return panic("not a string"),
                     }
                 }
@@ -518,7 +569,7 @@ pub fn range(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErr
 fn slice_indexes(args: &[Value]) -> Result<(usize, usize, bool), FnError> {
     let list = &args[0];
     let length = match list {
-        Value::Unknown(Type::Tuple(tt)) => Some(tt.len()),
+        Value::Unknown(u) if matches!(u.ty(), Type::Tuple(_)) => u.ty().tuple_len(),
         Value::Unknown(_) => None,
         _ => list.length(),
     };
@@ -627,7 +678,7 @@ pub fn coalesce_type(args: &[Value]) -> Result<Type, FnError> {
 pub fn coalesce(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     for a in args {
         if !a.is_known() {
-            return Ok(Value::Unknown(ret.clone()));
+            return Ok(Value::unknown(ret.clone()));
         }
         if a.is_null() {
             continue;
@@ -661,7 +712,7 @@ pub fn coalescelist_type(args: &[Value]) -> Result<Type, FnError> {
 pub fn coalescelist(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     for a in args {
         if !a.is_known() {
-            return Ok(Value::Unknown(ret.clone()));
+            return Ok(Value::unknown(ret.clone()));
         }
         if a.is_null() {
             continue;
@@ -675,7 +726,7 @@ pub fn coalescelist(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value
 
 pub fn compact(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     if !args[0].is_wholly_known() {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(Value::unknown(ret.clone()));
     }
     let out: Vec<Value> =
         args[0].elements_slice().iter().filter(|v| matches!(v.as_str(), Some(s) if !s.is_empty())).cloned().collect();
@@ -716,7 +767,7 @@ pub fn zipmap_type(args: &[Value]) -> Result<Type, FnError> {
 pub fn zipmap(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let (keys, values) = (&args[0], &args[1]);
     if !keys.is_wholly_known() {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(Value::unknown(ret.clone()));
     }
     let (ks, vs) = (keys.elements_slice(), values.elements_slice());
     if ks.len() != vs.len() {
@@ -779,17 +830,20 @@ pub fn setproduct_type(args: &[Value]) -> Result<Type, FnError> {
 }
 
 pub fn setproduct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
-    let ety = ret.element_type().cloned().unwrap_or(Type::Dynamic);
+    let Some(ety) = ret.element_type().cloned() else {
+        // Called with a dynamic-typed argument (it takes unknowns).
+        return Err(FnError::new("panic in function implementation: not a collection type"));
+    };
     let mut total: u64 = 1;
     let mut unknown_len = false;
     for a in args {
-        match a.cty_length() {
-            Value::Number(n) => total = total.saturating_mul(n.to_u64().unwrap_or(u64::MAX)),
+        match a.is_known().then(|| a.cty_length()) {
+            Some(Value::Number(n)) => total = total.saturating_mul(n.to_u64().unwrap_or(u64::MAX)),
             _ => unknown_len = true,
         }
     }
     if unknown_len {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(setproduct_unknown(args, ret));
     }
     if total == 0 {
         return Ok(if ret.is_list() { Value::list_empty(ety) } else { Value::set_empty(ety) });

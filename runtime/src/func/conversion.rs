@@ -64,5 +64,6 @@ pub fn to_func(name: &str, want: Type) -> FunctionDef {
         signature: Signature { params: vec![Param::new("v", Type::Dynamic).null()], var_param: None, pure: true },
         return_type,
         imp,
+        refine: None,
     }
 }

@@ -8,7 +8,25 @@ use std::collections::BTreeSet;
 pub fn jsonencode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let v = &args[0];
     if !v.is_wholly_known() {
-        return Ok(Value::Unknown(Type::String));
+        // The text is unknown, but a value that cannot be null starts with
+        // the character of its kind.
+        if v.could_be_null() {
+            return Ok(Value::unknown(Type::String));
+        }
+        let mut b = Value::unknown(Type::String).refine();
+        match v.ty() {
+            Type::String => {
+                b.string_prefix_full("\"");
+            }
+            Type::Object(_) | Type::Map(_) => {
+                b.string_prefix_full("{");
+            }
+            Type::Tuple(_) | Type::List(_) | Type::Set(_) => {
+                b.string_prefix_full("[");
+            }
+            _ => {}
+        }
+        return Ok(b.into_value());
     }
     if v.is_null() {
         return Ok(Value::string("null"));
@@ -501,6 +519,29 @@ const JSON_VALUE_UNITS: u64 = 256;
 /// commas outside strings, plus one.
 fn json_value_bound(s: &str) -> u64 {
     1 + crate::json::structural_bytes(s.as_bytes()).filter(|b| matches!(b, b'[' | b'{' | b',')).count() as u64
+}
+
+/// jsondecode's result type: what the first character of an unknown
+/// document's known prefix allows (a string, a bool, a number, or an
+/// error when no JSON value starts so); dynamic otherwise, including for a
+/// known document, whose decoded value has its type anyway.
+pub fn jsondecode_type(args: &[Value]) -> Result<Type, FnError> {
+    if args[0].is_known() {
+        return Ok(Type::Dynamic);
+    }
+    let prefix = args[0].string_prefix().trim();
+    Ok(match prefix.chars().next() {
+        None | Some('{' | '[' | 'n') => Type::Dynamic,
+        Some('"') => Type::String,
+        Some('t' | 'f') => Type::Bool,
+        Some('-' | '0'..='9' | '.') => Type::Number,
+        Some(c) => {
+            return Err(FnError::arg(
+                0,
+                format!("a JSON document cannot begin with the character {}", crate::strings::go_quote_rune(c)),
+            ))
+        }
+    })
 }
 
 pub fn jsondecode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {

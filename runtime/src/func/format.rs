@@ -416,7 +416,16 @@ fn format_number(v: &Verb, n: &Number) -> Result<String, FnError> {
 
 pub fn format(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     if args[1..].iter().any(|a| !a.is_wholly_known()) {
-        return Ok(Value::Unknown(Type::String));
+        // The literal text before the first verb is the result's prefix.
+        let f = str_arg(&args[0]);
+        return Ok(match f.find('%') {
+            Some(idx) if idx > 0 => {
+                let mut b = Value::unknown(Type::String).refine();
+                b.string_prefix(&f[..idx]);
+                b.into_value()
+            }
+            _ => Value::unknown(Type::String),
+        });
     }
     let s = format_fsm(str_arg(&args[0]), &args[1..], ctx)?;
     ctx.charge(s.len() as u64)?;
@@ -444,7 +453,7 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
                 continue;
             }
             let len = match a {
-                Value::Unknown(Type::Tuple(tt)) => tt.len(),
+                Value::Unknown(u) if matches!(u.ty(), Type::Tuple(_)) => u.ty().tuple_len().unwrap_or(0),
                 _ => a.elements_slice().len(),
             };
             match iter_len {
@@ -468,12 +477,12 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
                 continue;
             }
             iterated[i] = true;
-        } else if matches!(a, Value::Unknown(Type::Dynamic)) {
+        } else if a.unknown_type().is_some_and(Type::is_dynamic) {
             unknown = true;
         }
     }
     if unknown {
-        return Ok(Value::Unknown(ret.clone()));
+        return Ok(Value::unknown(ret.clone()));
     }
     let n = match iter_len {
         Some((0, _)) => return Ok(Value::list_empty(Type::String)),
@@ -487,7 +496,7 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
         for (i, a) in rest.iter().enumerate() {
             fmt_args[i] = if iterated[i] { a.elements_slice()[idx].clone() } else { a.clone() };
             if !fmt_args[i].is_wholly_known() {
-                out.push(Value::Unknown(Type::String));
+                out.push(Value::unknown(Type::String).refine_not_null());
                 continue 'results;
             }
         }

@@ -63,7 +63,7 @@ pub use table::stdlib_defs;
 
 use crate::convert::convert;
 use crate::types::Type;
-use crate::value::Value;
+use crate::value::{RefinementBuilder, Value};
 use std::collections::HashMap;
 use std::fmt;
 use std::sync::Arc;
@@ -164,6 +164,16 @@ impl CallCtx<'_> {
     }
 }
 
+/// Facts every result of a function has, added to each result (cty's
+/// `RefineResult`): to unknown results, which then say more, and to known
+/// ones, which must agree (a contradiction is an error in the function).
+pub type RefineFn = fn(&mut RefinementBuilder);
+
+/// The most common refinement: the result is never null.
+pub fn refine_not_null(b: &mut RefinementBuilder) {
+    b.not_null();
+}
+
 /// Everything needed to register a function.
 #[derive(Clone)]
 pub struct FunctionDef {
@@ -171,12 +181,26 @@ pub struct FunctionDef {
     pub signature: Signature,
     pub return_type: TypeFn,
     pub imp: ImplFn,
+    /// What is known of every result ([`RefineFn`]).
+    pub refine: Option<RefineFn>,
 }
 
 impl FunctionDef {
     /// A function with a fixed return type.
     pub fn with_static_type(name: &str, signature: Signature, ret: Type, imp: ImplFn) -> FunctionDef {
-        FunctionDef { name: name.to_string(), signature, return_type: Arc::new(move |_| Ok(ret.clone())), imp }
+        FunctionDef {
+            name: name.to_string(),
+            signature,
+            return_type: Arc::new(move |_| Ok(ret.clone())),
+            imp,
+            refine: None,
+        }
+    }
+
+    /// The same function, with `refine` applied to its results.
+    pub fn refined(mut self, refine: RefineFn) -> FunctionDef {
+        self.refine = Some(refine);
+        self
     }
 }
 
@@ -516,6 +540,19 @@ impl FunctionTable {
 
     #[inline]
     fn invoke(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+        let result = self.invoke_unrefined(entry, args, budget)?;
+        match entry.def.refine {
+            Some(refine) if result.is_known() || !result.ty().is_dynamic() => {
+                let mut b = result.refine();
+                refine(&mut b);
+                b.new_value().map_err(|p| FnError::new(format!("panic while refining the result: {p}")))
+            }
+            _ => Ok(result),
+        }
+    }
+
+    #[inline]
+    fn invoke_unrefined(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
         let def = &entry.def;
         let sig = &def.signature;
         let computed;
@@ -531,13 +568,13 @@ impl FunctionTable {
                     }
                 };
                 if any_unknown {
-                    return Ok(Value::Unknown(ret.clone()));
+                    return Ok(Value::unknown(ret.clone()));
                 }
                 ret
             }
             ArgCheck::DynamicArg => {
                 if Self::refused_unknown(sig, args) {
-                    return Ok(Value::Unknown(Type::Dynamic));
+                    return Ok(Value::dynamic_unknown());
                 }
                 &Type::Dynamic
             }
@@ -580,8 +617,8 @@ impl FunctionTable {
                         continue;
                     }
                 }
-                Value::Unknown(t) => {
-                    if t.is_dynamic() {
+                Value::Unknown(u) => {
+                    if u.ty().is_dynamic() {
                         if !p.allow_dynamic {
                             return Ok(ArgCheck::DynamicArg);
                         }

@@ -43,10 +43,10 @@ fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Va
     for (i, a) in args.iter().enumerate() {
         let s = convert(a, ret).map_err(|e| FnError::arg(i, e.to_string()))?;
         if !allow_unknowns && !s.is_wholly_known() {
-            return Ok(Value::Unknown(ret.clone()));
+            return Ok(Value::unknown(ret.clone()));
         }
         let Value::Set(sv) = &s else {
-            return Ok(Value::Unknown(ret.clone()));
+            return Ok(Value::unknown(ret.clone()));
         };
         ctx.charge(sv.elems().len() as u64 * ELEMENT_COST)?;
         let rules = s.ty().element_type().cloned().unwrap_or(Type::Dynamic);

@@ -204,7 +204,7 @@ pub fn join(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErro
     let mut total: u64 = 0;
     for l in lists {
         if !l.is_wholly_known() {
-            return Ok(Value::Unknown(Type::String));
+            return Ok(Value::unknown(Type::String));
         }
         for e in l.elements_slice() {
             total = total.saturating_add(e.as_str().map_or(0, |s| s.len() as u64) + sep.len() as u64);
@@ -245,7 +245,13 @@ pub fn join(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErro
 pub fn sort(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let list = &args[0];
     if !list.is_wholly_known() {
-        return Ok(Value::Unknown(ret.clone()));
+        // The order is unknown, the length is not.
+        let mut b = Value::unknown(ret.clone()).refine();
+        if list.ty().is_list() {
+            let (lo, hi) = list.length_bounds();
+            b.collection_length_lower_bound(lo).collection_length_upper_bound(hi);
+        }
+        return Ok(b.into_value());
     }
     let elems = list.elements_slice();
     if elems.is_empty() {

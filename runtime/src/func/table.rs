@@ -21,6 +21,7 @@ fn def(name: &str, params: Vec<Param>, var_param: Option<Param>, ty: Ty, imp: Im
         signature: Signature { params, var_param, pure: true },
         return_type: Arc::new(ty),
         imp: Arc::new(imp),
+        refine: None,
     };
     (def, None)
 }
@@ -39,8 +40,22 @@ pub fn stdlib_defs() -> Vec<FunctionDef> {
     stdlib_entries().into_iter().map(|(def, _)| def).collect()
 }
 
+/// The stdlib functions whose results go-cty does not declare not null
+/// (no `RefineResult`); every other one's result is never null.
+const NULLABLE_RESULTS: &[&str] = &["element", "lookup", "jsondecode", "timeadd", "tostring", "tonumber", "tobool", "tolist", "toset", "tomap"];
+
 /// [`stdlib_defs`] with each function's fixed return type, if it has one.
 pub(super) fn stdlib_entries() -> Vec<Entry> {
+    stdlib_entries_unrefined()
+        .into_iter()
+        .map(|(def, ret)| {
+            let def = if NULLABLE_RESULTS.contains(&def.name.as_str()) { def } else { def.refined(super::refine_not_null) };
+            (def, ret)
+        })
+        .collect()
+}
+
+fn stdlib_entries_unrefined() -> Vec<Entry> {
     use Type::{Bool as B, Dynamic as D, Number as N, String as S};
     let list_s = || Type::list(S);
     let list_d = || Type::list(D);
@@ -66,7 +81,7 @@ pub(super) fn stdlib_entries() -> Vec<Entry> {
         fixed("trimprefix", vec![p("str", S), p("prefix", S)], None, S, st::trimprefix),
         fixed("trimsuffix", vec![p("str", S), p("suffix", S)], None, S, st::trimsuffix),
         fixed("indent", vec![p("spaces", N), p("str", S)], None, S, st::indent),
-        fixed("format", vec![p("format", S)], Some(p("args", D).null()), S, fmt::format),
+        fixed("format", vec![p("format", S)], Some(p("args", D).null().unknown()), S, fmt::format),
         fixed("formatlist", vec![p("format", S)], Some(p("args", D).null().unknown()), list_s(), fmt::formatlist),
         fixed("formatdate", vec![p("format", S), p("time", S)], None, S, datetime::formatdate),
         fixed("join", vec![p("separator", S)], Some(p("lists", list_s())), S, st::join),
@@ -84,7 +99,7 @@ pub(super) fn stdlib_entries() -> Vec<Entry> {
         ),
         fixed("reverse", vec![p("str", S).dynamic()], None, S, st::reverse),
         // collections
-        def("length", vec![p("collection", D).dynamic()], None, col::length_type, col::length),
+        def("length", vec![p("collection", D).dynamic().unknown()], None, col::length_type, col::length),
         def("concat", vec![], Some(p("seqs", D)), col::concat_type, col::concat),
         fixed("contains", vec![p("list", D), p("value", D)], None, B, col::contains),
         def("distinct", vec![p("list", list_d())], None, col::same_type, col::distinct),
@@ -96,7 +111,7 @@ pub(super) fn stdlib_entries() -> Vec<Entry> {
         def("merge", vec![], Some(p("maps", D).dynamic().null()), col::merge_type, col::merge),
         fixed("range", vec![], Some(p("params", N)), Type::list(N), col::range),
         def("slice", vec![p("list", D), p("start_index", N), p("end_index", N)], None, col::slice_type, col::slice),
-        fixed("sort", vec![p("list", list_s())], None, list_s(), st::sort),
+        fixed("sort", vec![p("list", list_s()).unknown()], None, list_s(), st::sort),
         def("chunklist", vec![p("list", list_d()), p("size", N)], None, col::chunklist_type, col::chunklist),
         def("coalesce", vec![], Some(p("vals", D).unknown().dynamic().null()), col::coalesce_type, col::coalesce),
         def(
@@ -131,13 +146,13 @@ pub(super) fn stdlib_entries() -> Vec<Entry> {
             set::set_op_type,
             set::setsymmetricdifference,
         ),
-        def("setproduct", vec![], Some(p("sets", D)), col::setproduct_type, col::setproduct),
+        def("setproduct", vec![], Some(p("sets", D).unknown()), col::setproduct_type, col::setproduct),
         // encoding, time
-        fixed("jsonencode", vec![p("val", D).dynamic().null()], None, S, enc::jsonencode),
-        // cty's type function decodes the document to imply its type; a
-        // known argument's value has that type anyway and the errors are
-        // the call's, so the call decides (after charging the budget).
-        fixed("jsondecode", vec![p("str", S)], None, D, enc::jsondecode),
+        fixed("jsonencode", vec![p("val", D).dynamic().null().unknown()], None, S, enc::jsonencode),
+        // cty's type function decodes a known document to imply its type;
+        // its value has that type anyway and the errors are the call's, so
+        // the call decides (after charging the budget).
+        def("jsondecode", vec![p("str", S)], None, enc::jsondecode_type, enc::jsondecode),
         def("csvdecode", vec![p("str", S)], None, enc::csvdecode_type, enc::csvdecode),
         fixed("timeadd", vec![p("timestamp", S), p("duration", S)], None, S, datetime::timeadd),
         // conversions

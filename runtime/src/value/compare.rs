@@ -5,7 +5,7 @@
 //! operand of another type is an error (cty panics). Null operands are
 //! errors too: HCL's operator functions reject them before getting here.
 
-use super::Value;
+use super::{RangeBound, Value};
 use crate::types::Type;
 use std::cmp::Ordering;
 
@@ -21,15 +21,15 @@ impl std::fmt::Display for OpError {
 
 impl std::error::Error for OpError {}
 
-/// cty `typeCheck`: `Ok(Some(unknown bool))` to short-circuit, `Ok(None)`
-/// when every operand is a known value of type `required`.
-fn type_check(required: &Type, values: &[&Value]) -> Result<Option<Value>, OpError> {
-    let mut has_dynamic = false;
-    let mut has_unknown = false;
+/// cty `typeCheck`: `Ok(true)` to short-circuit (an operand is unknown or
+/// of dynamic type), `Ok(false)` when every operand is a known value of
+/// type `required`.
+fn type_check(required: &Type, values: &[&Value]) -> Result<bool, OpError> {
+    let mut short = false;
     for (i, v) in values.iter().enumerate() {
         let t = v.ty();
         if t.is_dynamic() {
-            has_dynamic = true;
+            short = true;
             continue;
         }
         if t != *required {
@@ -40,24 +40,71 @@ fn type_check(required: &Type, values: &[&Value]) -> Result<Option<Value>, OpErr
             )));
         }
         if !v.is_known() {
-            has_unknown = true;
+            short = true;
         }
     }
-    if has_dynamic || has_unknown {
-        return Ok(Some(Value::Unknown(Type::Bool)));
+    if short {
+        return Ok(true);
     }
     if values.iter().any(|v| v.is_null()) {
         return Err(OpError("can't operate on a null value".to_string()));
     }
-    Ok(None)
+    Ok(false)
 }
 
-fn number_order(a: &Value, b: &Value) -> Result<Result<Ordering, Value>, OpError> {
-    if let Some(short) = type_check(&Type::Number, &[a, b])? {
-        return Ok(Err(short));
+/// An unknown bool known not to be null: the result of a short-circuited
+/// comparison or logical operation.
+fn unknown_bool() -> Value {
+    Value::unknown(Type::Bool).refine_not_null()
+}
+
+/// The number a bound of a number range stands for (`None`: unknown).
+fn bound_value(b: RangeBound, lower: bool) -> Option<Value> {
+    b.number(lower).map(Value::Number)
+}
+
+/// cty's answer for `a < b` (`less`) or `a > b` from the operands'
+/// ranges when one is unknown: known when the ranges do not overlap
+/// (bounds taken as exclusive), else an unknown bool.
+fn order_by_ranges(a: &Value, b: &Value, less: bool) -> Value {
+    let number = |v: &Value| v.ty() == Type::Number;
+    if number(a) && number(b) {
+        // For `<`: a's upper bound below b's lower bound is true, a's
+        // lower bound above b's upper bound is false; `>` mirrors it.
+        let (a_hi, b_lo) = (bound_value(a.number_upper_bound(), false), bound_value(b.number_lower_bound(), true));
+        let (a_lo, b_hi) = (bound_value(a.number_lower_bound(), true), bound_value(b.number_upper_bound(), false));
+        let below = |x: &Option<Value>, y: &Option<Value>| match (x, y) {
+            (Some(Value::Number(x)), Some(Value::Number(y))) => x.cmp(y) == Ordering::Less,
+            _ => false,
+        };
+        if less {
+            if below(&a_hi, &b_lo) {
+                return Value::Bool(true);
+            }
+            if below(&b_hi, &a_lo) {
+                return Value::Bool(false);
+            }
+        } else {
+            if below(&b_hi, &a_lo) {
+                return Value::Bool(true);
+            }
+            if below(&a_hi, &b_lo) {
+                return Value::Bool(false);
+            }
+        }
+    }
+    unknown_bool()
+}
+
+fn number_order(a: &Value, b: &Value, less: bool) -> Result<Value, OpError> {
+    if type_check(&Type::Number, &[a, b])? {
+        return Ok(order_by_ranges(a, b, less));
     }
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => Ok(Ok(x.cmp(y))),
+        (Value::Number(x), Value::Number(y)) => {
+            let want = if less { Ordering::Less } else { Ordering::Greater };
+            Ok(Value::Bool(x.cmp(y) == want))
+        }
         _ => Err(OpError("numbers required".to_string())),
     }
 }
@@ -67,20 +114,15 @@ fn bool_of(v: &Value) -> Option<bool> {
 }
 
 impl Value {
-    /// cty `LessThan` (numbers only).
+    /// cty `LessThan` (numbers only). With an unknown operand the answer
+    /// is known when the operands' ranges decide it.
     pub fn less_than(&self, other: &Value) -> Result<Value, OpError> {
-        Ok(match number_order(self, other)? {
-            Ok(o) => Value::Bool(o == Ordering::Less),
-            Err(short) => short,
-        })
+        number_order(self, other, true)
     }
 
     /// cty `GreaterThan` (numbers only).
     pub fn greater_than(&self, other: &Value) -> Result<Value, OpError> {
-        Ok(match number_order(self, other)? {
-            Ok(o) => Value::Bool(o == Ordering::Greater),
-            Err(short) => short,
-        })
+        number_order(self, other, false)
     }
 
     /// cty `LessThanOrEqualTo`: `LessThan(b) Or Equals(b)`. Equality is
@@ -97,27 +139,34 @@ impl Value {
 
     /// cty `Not` (bools only).
     pub fn not(&self) -> Result<Value, OpError> {
-        if let Some(short) = type_check(&Type::Bool, &[self])? {
-            return Ok(short);
+        if type_check(&Type::Bool, &[self])? {
+            return Ok(unknown_bool());
         }
         Ok(Value::Bool(!bool_of(self).unwrap_or(false)))
     }
 
-    /// cty `And` (bools only; no short-circuit: an unknown operand makes
-    /// the result unknown even when the other is false).
+    /// cty `And` (bools only). With an unknown operand the result is false
+    /// if the other operand is false, else unknown.
     pub fn and(&self, other: &Value) -> Result<Value, OpError> {
-        if let Some(short) = type_check(&Type::Bool, &[self, other])? {
-            return Ok(short);
+        if type_check(&Type::Bool, &[self, other])? {
+            if bool_of(self) == Some(false) || bool_of(other) == Some(false) {
+                return Ok(Value::Bool(false));
+            }
+            return Ok(unknown_bool());
         }
         Ok(Value::Bool(
             bool_of(self).unwrap_or(false) && bool_of(other).unwrap_or(false),
         ))
     }
 
-    /// cty `Or` (bools only; no short-circuit, as [`Value::and`]).
+    /// cty `Or` (bools only). With an unknown operand the result is true if
+    /// the other operand is true, else unknown.
     pub fn or(&self, other: &Value) -> Result<Value, OpError> {
-        if let Some(short) = type_check(&Type::Bool, &[self, other])? {
-            return Ok(short);
+        if type_check(&Type::Bool, &[self, other])? {
+            if bool_of(self) == Some(true) || bool_of(other) == Some(true) {
+                return Ok(Value::Bool(true));
+            }
+            return Ok(unknown_bool());
         }
         Ok(Value::Bool(
             bool_of(self).unwrap_or(false) || bool_of(other).unwrap_or(false),
@@ -134,7 +183,7 @@ mod tests {
     fn ordering_and_logic() {
         let n = |s: &str| Value::Number(Number::parse(s).unwrap());
         let f = |x: f64| Value::Number(Number::from_f64(x).unwrap());
-        let unk = Value::Unknown(Type::Number);
+        let unk = Value::unknown(Type::Number);
         assert_eq!(n("1").less_than(&n("2")).unwrap().as_bool(), Some(true));
         assert_eq!(n("2").greater_than(&n("2")).unwrap().as_bool(), Some(false));
         assert_eq!(
@@ -158,9 +207,20 @@ mod tests {
             Some(true)
         );
         let t = Value::Bool(true);
-        let ub = Value::Unknown(Type::Bool);
-        assert!(!Value::Bool(false).and(&ub).unwrap().is_known());
-        assert!(!t.or(&ub).unwrap().is_known());
+        let ub = Value::unknown(Type::Bool);
+        // cty 1.13: a known false decides `and`, a known true decides `or`;
+        // otherwise the result is an unknown that is not null.
+        assert_eq!(Value::Bool(false).and(&ub).unwrap().as_bool(), Some(false));
+        assert_eq!(t.or(&ub).unwrap().as_bool(), Some(true));
+        let undecided = t.and(&ub).unwrap();
+        assert!(!undecided.is_known() && undecided.definitely_not_null());
+        // Comparisons decide from refined bounds.
+        let mut b = Value::unknown(Type::Number).refine();
+        b.number_range_inclusive(Some(Number::from_i64(0)), Some(Number::from_i64(3)));
+        let small = b.into_value();
+        assert_eq!(small.less_than(&n("5")).unwrap().as_bool(), Some(true));
+        assert_eq!(small.greater_than(&n("5")).unwrap().as_bool(), Some(false));
+        assert!(!small.less_than(&n("2")).unwrap().is_known());
         assert_eq!(t.not().unwrap().as_bool(), Some(false));
         assert_eq!(t.and(&Value::Bool(false)).unwrap().as_bool(), Some(false));
     }

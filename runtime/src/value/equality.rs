@@ -20,12 +20,20 @@ impl Tri {
             Tri::False
         }
     }
-    /// As a cty value: a bool, or an unknown bool.
+    /// As cty's `Equals` gives it: a bool, or an unknown bool that is
+    /// known not to be null.
     pub fn to_value(self) -> Value {
         match self {
             Tri::True => Value::Bool(true),
             Tri::False => Value::Bool(false),
-            Tri::Unknown => Value::Unknown(Type::Bool),
+            Tri::Unknown => Value::unknown(Type::Bool).refine_not_null(),
+        }
+    }
+    /// A known bool as a [`Tri`], anything else unknown.
+    pub fn of(v: &Value) -> Tri {
+        match v {
+            Value::Bool(b) => Tri::from_bool(*b),
+            _ => Tri::Unknown,
         }
     }
 }
@@ -68,6 +76,21 @@ impl Value {
 
     /// cty `Equals` as a [`Tri`].
     pub fn equals_tri(&self, other: &Value) -> Tri {
+        // A null is unequal to what cannot be null.
+        if (self.is_null() && other.definitely_not_null()) || (other.is_null() && self.definitely_not_null()) {
+            return Tri::False;
+        }
+        // An unknown's refinement may rule out a known value.
+        match (self, other) {
+            (Value::Unknown(_), Value::Unknown(_)) => {}
+            (Value::Unknown(_), known) | (known, Value::Unknown(_)) => {
+                let unknown = if self.is_known() { other } else { self };
+                if unknown.range_includes(known) == Tri::False {
+                    return Tri::False;
+                }
+            }
+            _ => {}
+        }
         match (self.is_known(), other.is_known()) {
             (false, false) => return Tri::Unknown,
             (true, false) => return known_vs_unknown(self, other),
@@ -141,7 +164,8 @@ impl Value {
     /// content at every depth (unknowns of one type are raw-equal).
     pub fn raw_equals(&self, other: &Value) -> bool {
         match (self, other) {
-            (Value::Unknown(a), Value::Unknown(b)) | (Value::Null(a), Value::Null(b)) => a == b,
+            (Value::Unknown(a), Value::Unknown(b)) => a.ty() == b.ty() && a.refinement() == b.refinement(),
+            (Value::Null(a), Value::Null(b)) => a == b,
             (Value::Unknown(_), _)
             | (_, Value::Unknown(_))
             | (Value::Null(_), _)

@@ -15,11 +15,13 @@
 
 mod compare;
 mod equality;
+mod refine;
 mod set;
 mod traverse;
 
 pub use compare::OpError;
 pub use equality::Tri;
+pub use refine::{Bound, BoundArg, Facts, RangeBound, Refinement, RefinementBuilder, Unknown, UNBOUNDED_LEN};
 pub use set::{set_hash_text, set_less};
 pub use traverse::TraversalError;
 
@@ -126,9 +128,10 @@ pub struct TupleVal {
 pub enum Value {
     /// A null of the given type (`cty.NullVal(T)`).
     Null(Type),
-    /// An unknown of the given type (`cty.UnknownVal(T)`); `Unknown(Dynamic)`
-    /// is `cty.DynamicVal`.
-    Unknown(Type),
+    /// An unknown of the given type (`cty.UnknownVal(T)`), with what is
+    /// known about it ([`Refinement`]); unknown of type dynamic is
+    /// `cty.DynamicVal`.
+    Unknown(Unknown),
     Bool(bool),
     Number(Number),
     String(Str),
@@ -156,7 +159,11 @@ impl Value {
         }
         std::mem::discriminant(self).hash(h);
         match self {
-            Value::Null(t) | Value::Unknown(t) => t.hash(h),
+            Value::Null(t) => t.hash(h),
+            Value::Unknown(u) => {
+                u.ty().hash(h);
+                refine::hash_refinement(u.refinement(), h);
+            }
             Value::Bool(b) => b.hash(h),
             Value::Number(n) => n.hash_exact(h),
             Value::String(s) => s.hash(h),
@@ -239,7 +246,7 @@ fn implied_element_type<'a>(types: impl Iterator<Item = Type> + 'a) -> Result<Ty
 fn retype_dynamic(v: Value, ety: &Type) -> Value {
     match v {
         Value::Null(Type::Dynamic) if !ety.is_dynamic() => Value::Null(ety.clone()),
-        Value::Unknown(Type::Dynamic) if !ety.is_dynamic() => Value::Unknown(ety.clone()),
+        Value::Unknown(u) if u.ty().is_dynamic() && !ety.is_dynamic() => Value::Unknown(u.with_type(ety.clone())),
         v => v,
     }
 }
@@ -274,12 +281,12 @@ impl Value {
     }
     #[inline]
     pub fn unknown(ty: Type) -> Value {
-        Value::Unknown(ty)
+        Value::Unknown(Unknown::new(ty))
     }
     /// `cty.DynamicVal`: an unknown value of unknown type.
     #[inline]
     pub fn dynamic_unknown() -> Value {
-        Value::Unknown(Type::Dynamic)
+        Value::Unknown(Unknown::new(Type::Dynamic))
     }
 
     /// `cty.ListVal`: a non-empty list whose elements share one type.
@@ -525,7 +532,8 @@ impl Value {
     #[inline]
     pub fn ty(&self) -> Type {
         match self {
-            Value::Null(t) | Value::Unknown(t) => t.clone(),
+            Value::Null(t) => t.clone(),
+            Value::Unknown(u) => u.ty().clone(),
             Value::Bool(_) => Type::Bool,
             Value::Number(_) => Type::Number,
             Value::String(_) => Type::String,
@@ -537,21 +545,33 @@ impl Value {
         }
     }
 
-    /// cty `Length()`: the element count of a known collection as a number
-    /// value. Tuples always have a known length; a set holding unknowns
-    /// (at any depth) has an unknown length unless it has one element,
-    /// since unknowns may turn out equal to other elements.
+    /// cty `Length()`: the element count of a collection as a number
+    /// value. A tuple's length is its type's, known or not. An unknown
+    /// collection's length is an unknown number bounded by what the
+    /// collection's refinement says. A set holding unknowns (at any depth)
+    /// has a length between 1 and its element count, unless it has one
+    /// element: unknowns may turn out equal to other elements.
     pub fn cty_length(&self) -> Value {
         match self {
             Value::Tuple(t) => Value::int(t.elems.len() as i64),
-            Value::Unknown(Type::Tuple(tt)) => Value::int(tt.len() as i64),
-            Value::Unknown(_) => Value::Unknown(Type::Number),
+            Value::Null(Type::Tuple(tt)) => Value::int(tt.len() as i64),
+            Value::Unknown(u) => match u.ty() {
+                Type::Tuple(tt) => Value::int(tt.len() as i64),
+                _ => {
+                    let (lo, hi) = self.length_bounds();
+                    let mut b = Value::unknown(Type::Number).refine();
+                    b.not_null().number_range_inclusive(Some(Number::from_u64(lo)), Some(Number::from_u64(hi)));
+                    b.into_value()
+                }
+            },
             Value::Set(s) if s.elems.len() != 1 && !self.is_wholly_known() => {
-                Value::Unknown(Type::Number)
+                let mut b = Value::unknown(Type::Number).refine();
+                b.not_null().number_range_inclusive(Some(Number::from_i64(1)), Some(Number::from_u64(s.elems.len() as u64)));
+                b.into_value()
             }
             _ => match self.length() {
                 Some(n) => Value::int(n as i64),
-                None => Value::Unknown(Type::Number),
+                None => Value::unknown(Type::Number),
             },
         }
     }
@@ -560,7 +580,8 @@ impl Value {
     #[inline]
     pub fn has_type(&self, t: &Type) -> bool {
         match (self, t) {
-            (Value::Null(a) | Value::Unknown(a), t) => a == t,
+            (Value::Null(a), t) => a == t,
+            (Value::Unknown(u), t) => u.ty() == t,
             (Value::Bool(_), Type::Bool)
             | (Value::Number(_), Type::Number)
             | (Value::String(_), Type::String) => true,
@@ -578,7 +599,8 @@ impl Value {
     pub fn conforms_to(&self, want: &Type) -> bool {
         match (self, want) {
             (_, Type::Dynamic) => true,
-            (Value::Null(a) | Value::Unknown(a), w) => a.conforms_to(w),
+            (Value::Null(a), w) => a.conforms_to(w),
+            (Value::Unknown(u), w) => u.ty().conforms_to(w),
             (Value::List(l), w) => l.ty.conforms_to(w),
             (Value::Set(s), w) => s.ty.conforms_to(w),
             (Value::Map(m), w) => m.ty.conforms_to(w),
@@ -586,6 +608,25 @@ impl Value {
             (Value::Object(o), Type::Object(_)) => Type::Object(o.ty.clone()).conforms_to(want),
             (Value::Tuple(v), Type::Tuple(_)) => Type::Tuple(v.ty.clone()).conforms_to(want),
             _ => self.has_type(want),
+        }
+    }
+
+    /// The type of a null or unknown value (`None` for a known non-null
+    /// value), borrowed.
+    #[inline]
+    pub fn null_or_unknown_type(&self) -> Option<&Type> {
+        match self {
+            Value::Null(t) => Some(t),
+            Value::Unknown(u) => Some(u.ty()),
+            _ => None,
+        }
+    }
+    /// The type of an unknown value, borrowed.
+    #[inline]
+    pub fn unknown_type(&self) -> Option<&Type> {
+        match self {
+            Value::Unknown(u) => Some(u.ty()),
+            _ => None,
         }
     }
 
@@ -611,7 +652,7 @@ impl Value {
     pub fn has_wholly_known_type(&self) -> bool {
         match self {
             Value::Null(_) => true,
-            Value::Unknown(t) => !t.has_dynamic_types(),
+            Value::Unknown(u) => !u.ty().has_dynamic_types(),
             Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
             _ => {
                 // Elements carry the types in the collection's type, so a

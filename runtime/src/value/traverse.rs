@@ -88,7 +88,7 @@ impl Value {
                 match has_index(self, &key) {
                     None => Ok(match &ty {
                         Type::Tuple(_) => Value::dynamic_unknown(),
-                        _ => Value::Unknown(ty.element_type().cloned().unwrap_or(Type::Dynamic)),
+                        _ => Value::unknown(ty.element_type().cloned().unwrap_or(Type::Dynamic)),
                     }),
                     Some(false) => Err(self.missing_index_error(&key)),
                     Some(true) => Ok(self.index_present(&key)),
@@ -133,12 +133,13 @@ impl Value {
         match (found, self) {
             (Some(v), _) => v.clone(),
             // An unknown tuple still knows its element types.
-            (None, Value::Unknown(Type::Tuple(tt))) => {
+            (None, Value::Unknown(u)) if matches!(u.ty(), Type::Tuple(_)) => {
+                let Type::Tuple(tt) = u.ty() else { unreachable!() };
                 let i = key
                     .as_number()
                     .and_then(|n| n.to_i64())
                     .and_then(|i| usize::try_from(i).ok());
-                Value::Unknown(
+                Value::unknown(
                     i.and_then(|i| tt.elems().get(i).cloned())
                         .unwrap_or(Type::Dynamic),
                 )
@@ -192,13 +193,13 @@ impl Value {
                     )));
                 };
                 match self {
-                    Value::Unknown(_) => Ok(Value::Unknown(ot.types()[i].clone())),
+                    Value::Unknown(_) => Ok(Value::unknown(ot.types()[i].clone())),
                     _ => Ok(self.attr_at(i).cloned().unwrap_or_else(Value::dynamic_unknown)),
                 }
             }
             Type::Map(ety) => {
                 if !self.is_known() {
-                    return Ok(Value::Unknown((**ety).clone()));
+                    return Ok(Value::unknown((**ety).clone()));
                 }
                 match self.map_get(&crate::strings::normalize_nfc(name)) {
                     Some(v) => Ok(v.clone()),

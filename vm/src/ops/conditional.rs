@@ -7,6 +7,7 @@
 use super::{Blame, OpDiag};
 use runtime::convert::{convert, Conversion};
 use runtime::strings::go_quote;
+use runtime::value::{BoundArg, RangeBound};
 use runtime::{unify_unsafe, Type, Value};
 
 /// Which evaluated sub-expressions' own diagnostics the conditional keeps.
@@ -85,6 +86,44 @@ pub fn condition_choice(cond: &Value) -> Result<Option<bool>, OpDiag> {
 }
 
 impl CondPlan {
+    /// The value when the condition is unknown: null if both results are
+    /// null, else an unknown of the result type with what both results
+    /// have in common (not null; a number range or a collection length
+    /// range covering both).
+    pub fn unknown_result(&self, t: &Value, f: &Value) -> Value {
+        if t.is_null() && f.is_null() {
+            return Value::null(self.result_type.clone());
+        }
+        let both_not_null = t.definitely_not_null() && f.definitely_not_null();
+        let (tt, ft) = (t.ty(), f.ty());
+        if tt == Type::Number && ft == Type::Number {
+            let mut b = Value::unknown(Type::Number).refine();
+            if both_not_null {
+                b.not_null();
+            }
+            let (lo, lo_inc) = wider_bound(t.number_lower_bound(), f.number_lower_bound(), true);
+            b.number_lower_bound(lo, lo_inc);
+            let (hi, hi_inc) = wider_bound(t.number_upper_bound(), f.number_upper_bound(), false);
+            b.number_upper_bound(hi, hi_inc);
+            return b.into_value();
+        }
+        if tt.is_collection() && ft.is_collection() && tt == ft {
+            let mut b = Value::unknown(self.result_type.clone()).refine();
+            if both_not_null {
+                b.not_null();
+            }
+            let ((t_lo, t_hi), (f_lo, f_hi)) = (t.length_bounds(), f.length_bounds());
+            b.collection_length_lower_bound(t_lo.min(f_lo)).collection_length_upper_bound(t_hi.max(f_hi));
+            return b.into_value();
+        }
+        let v = Value::unknown(self.result_type.clone());
+        if both_not_null {
+            v.refine_not_null()
+        } else {
+            v
+        }
+    }
+
     /// Phase three: the chosen result (`chosen` says which one `v` is)
     /// converted to the plan's type. On failure the diagnostic blames that
     /// result and the value is the second element.
@@ -96,7 +135,7 @@ impl CondPlan {
         conv.apply(&v).map_err(|e| {
             let d = OpDiag::new(INCONSISTENT, format!("The {which} result value has the wrong type: {e}."), Blame::Operand(operand))
                 .in_expr();
-            (d, Value::Unknown(self.result_type.clone()))
+            (d, Value::unknown(self.result_type.clone()))
         })
     }
 }
@@ -118,9 +157,9 @@ pub fn conditional(cond: &Value, t: &Value, f: &Value) -> Conditional {
     };
     let chosen = match condition_choice(cond) {
         Ok(Some(b)) => b,
-        Ok(None) => return Conditional { value: Value::Unknown(plan.result_type), keep: CondBranch::Condition, diag: None },
+        Ok(None) => return Conditional { value: plan.unknown_result(t, f), keep: CondBranch::Condition, diag: None },
         Err(d) => {
-            return Conditional { value: Value::Unknown(plan.result_type), keep: CondBranch::Condition, diag: Some(d) }
+            return Conditional { value: Value::unknown(plan.result_type), keep: CondBranch::Condition, diag: Some(d) }
         }
     };
     let keep = if chosen { CondBranch::True } else { CondBranch::False };
@@ -238,5 +277,22 @@ fn describe_structural(tt: &Type, ft: &Type, depth: usize) -> Option<String> {
             Some(format!("Mismatched {noun} element types: {}", describe_mismatch(a, b, depth + 1)))
         }
         _ => None,
+    }
+}
+
+/// hcl's choice between two results' bounds for an unknown condition: the
+/// further out of the two (`lower`: the smaller), inclusive if either equal
+/// one is. `None` when a bound is unknown.
+fn wider_bound(t: RangeBound, f: RangeBound, lower: bool) -> (Option<BoundArg>, bool) {
+    let (Some(tv), Some(fv)) = (t.number(lower), f.number(lower)) else {
+        return (None, false);
+    };
+    let further = if lower { tv.cmp(&fv).is_lt() } else { tv.cmp(&fv).is_gt() };
+    if further {
+        (BoundArg::from_range(&t), t.inclusive())
+    } else if tv.equals(&fv) {
+        (BoundArg::from_range(&f), t.inclusive() || f.inclusive())
+    } else {
+        (BoundArg::from_range(&f), f.inclusive())
     }
 }

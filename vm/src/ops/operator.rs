@@ -2,7 +2,10 @@
 //! function's parameter type (reporting both operands if both fail), then
 //! calls the cty stdlib function, whose call machinery rejects nulls before
 //! anything else and answers an unknown of the result type when an operand
-//! is unknown (except for `==`/`!=`, which take any value).
+//! is unknown, except for the functions that take unknowns: `==`/`!=`
+//! (any values) and the comparisons, which can answer from the operands'
+//! refinements. Every operator function's result is known not to be null,
+//! so an unknown result says so.
 
 use super::{Blame, OpDiag, OpError, OpResult};
 use runtime::convert::convert;
@@ -70,7 +73,7 @@ const OPERATION_FAILED: &str = "Operation failed";
 fn operation_failed(message: &dyn std::fmt::Display, result_type: Type) -> Box<OpError> {
     OpError::one(
         OpDiag::new(OPERATION_FAILED, format!("Error during operation: {message}."), Blame::Expr),
-        Value::Unknown(result_type),
+        Value::unknown(result_type),
     )
 }
 
@@ -102,12 +105,12 @@ pub fn binary_checked(op: BinaryOp, lhs: &Value, rhs: &Value, operands_failed: b
     }
     let Some(want) = op.param_type() else {
         if operands_failed {
-            return Err(Box::new(OpError { diags: Vec::new(), fallback: Value::Unknown(Type::Bool) }));
+            return Err(Box::new(OpError { diags: Vec::new(), fallback: Value::unknown(Type::Bool) }));
         }
         // `==` and `!=` take any values, unknown and null included.
         let eq = lhs.equals_tri(rhs);
         return Ok(match (op, eq) {
-            (_, runtime::Tri::Unknown) => Value::Unknown(Type::Bool),
+            (_, runtime::Tri::Unknown) => not_null_unknown(Type::Bool),
             (BinaryOp::NotEq, t) => Value::Bool(t == runtime::Tri::False),
             (_, t) => Value::Bool(t == runtime::Tri::True),
         });
@@ -119,16 +122,30 @@ pub fn binary_checked(op: BinaryOp, lhs: &Value, rhs: &Value, operands_failed: b
         (Ok(l), Ok(r)) if !operands_failed => (l, r),
         (l, r) => {
             let diags = [l.err(), r.err()].into_iter().flatten().collect();
-            return Err(Box::new(OpError { diags, fallback: Value::Unknown(result_type) }));
+            return Err(Box::new(OpError { diags, fallback: Value::unknown(result_type) }));
         }
     };
     if l.is_null() || r.is_null() {
         return Err(operation_failed(&"argument must not be null", result_type));
     }
     if !l.is_known() || !r.is_known() {
-        return Ok(Value::Unknown(result_type));
+        // The comparisons take unknowns and may decide from the operands'
+        // ranges; the other operator functions short-circuit.
+        let compared = match op {
+            BinaryOp::Lt => l.less_than(&r),
+            BinaryOp::Gt => l.greater_than(&r),
+            BinaryOp::Le => l.less_than_or_equal(&r),
+            BinaryOp::Ge => l.greater_than_or_equal(&r),
+            _ => return Ok(not_null_unknown(result_type)),
+        };
+        return compared.map(Value::refine_not_null).map_err(|e| operation_failed(&e, result_type));
     }
     apply_known(op, &l, &r)
+}
+
+/// The unknown result of an operator function: never null.
+fn not_null_unknown(ty: Type) -> Value {
+    Value::unknown(ty).refine_not_null()
 }
 
 /// `lhs op rhs` when it succeeds on two known operands of one primitive
@@ -188,7 +205,7 @@ pub fn unary_checked(op: UnaryOp, v: &Value, operand_failed: bool) -> OpResult {
     if operand_failed {
         let result_type = op.result_type();
         let diags = convert_operand(v, &result_type, "unary", 0).err().into_iter().collect();
-        return Err(Box::new(OpError { diags, fallback: Value::Unknown(result_type) }));
+        return Err(Box::new(OpError { diags, fallback: Value::unknown(result_type) }));
     }
     match (op, v) {
         (UnaryOp::Neg, Value::Number(n)) => return Ok(Value::Number(n.neg())),
@@ -198,7 +215,7 @@ pub fn unary_checked(op: UnaryOp, v: &Value, operand_failed: bool) -> OpResult {
     let result_type = op.result_type();
     let v = match convert_operand(v, &result_type, "unary", 0) {
         Ok(v) => v,
-        Err(d) => return Err(OpError::one(d, Value::Unknown(result_type))),
+        Err(d) => return Err(OpError::one(d, Value::unknown(result_type))),
     };
     if v.is_null() {
         return Err(operation_failed(&"argument must not be null", result_type));
@@ -207,6 +224,6 @@ pub fn unary_checked(op: UnaryOp, v: &Value, operand_failed: bool) -> OpResult {
         (UnaryOp::Neg, Value::Number(n)) => Ok(Value::Number(n.neg())),
         (UnaryOp::Not, Value::Bool(b)) => Ok(Value::Bool(!b)),
         // Unknown of the parameter type (conversion leaves nothing else).
-        _ => Ok(Value::Unknown(result_type)),
+        _ => Ok(not_null_unknown(result_type)),
     }
 }

@@ -14,7 +14,8 @@
 //! is `DynamicVal`):
 //! 1. [`splat_source`]: `Done(v)` / `Error(e)` end here.
 //! 2. `Iterate(plan)`: if [`SplatPlan::source_unknown`], probe (keeping the
-//!    probe's diagnostics) and the result is [`SplatPlan::unknown_result`].
+//!    probe's diagnostics) and the result is
+//!    [`SplatPlan::unknown_source_result`].
 //! 3. Otherwise run `rest` on each of [`SplatPlan::items`], noting whether
 //!    any run had error diagnostics, and call [`SplatPlan::finish`].
 
@@ -79,7 +80,9 @@ pub fn splat_source(v: &Value) -> SplatSource {
     if sequence {
         return SplatSource::Iterate(SplatPlan { seq: v.clone(), upgraded_unknown: false });
     }
-    SplatSource::Iterate(SplatPlan { seq: Value::tuple(vec![v.clone()]), upgraded_unknown: !v.is_known() })
+    // An unknown that may turn out null may give no element at all; one
+    // that cannot be null gives one.
+    SplatSource::Iterate(SplatPlan { seq: Value::tuple(vec![v.clone()]), upgraded_unknown: !v.is_known() && v.could_be_null() })
 }
 
 impl SplatPlan {
@@ -114,9 +117,27 @@ impl SplatPlan {
         }
     }
 
-    /// An unknown of the result type.
+    /// An unknown of the result type (after `rest` failed).
     pub fn unknown_result(&self, probed: &[Type]) -> Value {
-        Value::Unknown(self.result_type(probed))
+        Value::unknown(self.result_type(probed))
+    }
+
+    /// The result for an unknown source sequence: an unknown of the result
+    /// type that is not null (unless the type is dynamic), and for a list
+    /// or set source, a list whose length is bounded as the source's is.
+    pub fn unknown_source_result(&self, probed: &[Type]) -> Value {
+        let ty = self.result_type(probed);
+        if ty.is_dynamic() {
+            return Value::unknown(ty);
+        }
+        let list = ty.is_list();
+        let mut b = Value::unknown(ty).refine();
+        b.not_null();
+        if list && self.seq.ty().is_collection() {
+            let (lo, hi) = self.seq.length_bounds();
+            b.collection_length_lower_bound(lo).collection_length_upper_bound(hi);
+        }
+        b.into_value()
     }
 
     /// The empty list a list or set source without elements gives.

@@ -130,7 +130,7 @@ fn push_i64(out: &mut String, i: i64) {
 pub fn template_join(tuple: &Value) -> OpResult {
     // (A `for` never makes a null tuple; treated as unknown all the same.)
     if !tuple.is_known() || tuple.is_null() || tuple.ty().is_dynamic() {
-        return Ok(Value::Unknown(Type::String));
+        return Ok(Value::unknown(Type::String));
     }
     let mut out = String::new();
     let mut diags = Vec::new();
@@ -144,7 +144,7 @@ pub fn template_join(tuple: &Value) -> OpResult {
             continue;
         }
         if v.ty().is_dynamic() {
-            return finish(Value::Unknown(Type::String), diags);
+            return finish(Value::unknown(Type::String), diags);
         }
         match convert(v, &Type::String) {
             Err(e) => diags.push(OpDiag::new(
@@ -153,7 +153,7 @@ pub fn template_join(tuple: &Value) -> OpResult {
                 Blame::Expr,
             )),
             Ok(Value::String(s)) => out.push_str(&s),
-            Ok(_) => return finish(Value::Unknown(Type::String), diags),
+            Ok(_) => return finish(Value::unknown(Type::String), diags),
         }
     }
     finish(Value::from_string(out), diags)
