@@ -6,14 +6,13 @@
 //! Appending text can change the end of a string twice over: Unicode
 //! normalization may compose the last characters with what follows, and a
 //! grapheme cluster may go on. So the prefix is cut back to its last
-//! normalization boundary (x/text's `NFC.LastBoundary`) and then loses its
+//! normalization boundary (x/text's `NFC.LastBoundary`, whose character
+//! properties `tables.rs` holds, read off x/text by
+//! `runtime/tools/known_prefix_tables.go`) and then loses its
 //! last grapheme cluster (go-textseg v13, go-cty's segmenter), unless that
 //! cluster is one of a few delimiter characters that never join anything.
 
-use std::collections::HashSet;
-use std::sync::OnceLock;
-use unicode_normalization::char::{canonical_combining_class, decompose_canonical};
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
+mod tables;
 
 /// The longest known prefix that stays a prefix whatever text follows.
 pub fn safe_known_prefix(prefix: &str) -> String {
@@ -23,6 +22,12 @@ pub fn safe_known_prefix(prefix: &str) -> String {
         if lb != prefix.len() {
             return prefix[..lb].to_string();
         }
+    }
+    // go-textseg's scanner, asked whether more text could extend a
+    // cluster, cannot tell for a lone CR or LF (a CR LF pair it can): the
+    // prefix ends before the first one.
+    if let Some(lone) = first_lone_line_break(prefix) {
+        return prefix[..lone].to_string();
     }
     let Some(last) = crate::graphemes::graphemes(prefix).last() else {
         return String::new();
@@ -59,6 +64,20 @@ pub fn template_known_prefix(text: &str) -> String {
     }
 }
 
+/// Where the first CR or LF that is not part of a CR LF pair is.
+fn first_lone_line_break(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\r' if b.get(i + 1) == Some(&b'\n') => i += 2,
+            b'\r' | b'\n' => return Some(i),
+            _ => i += 1,
+        }
+    }
+    None
+}
+
 /// Characters that certainly end a grapheme cluster (go-cty's list).
 fn is_delimiter(c: char) -> bool {
     matches!(
@@ -70,23 +89,22 @@ fn is_delimiter(c: char) -> bool {
 
 /// x/text's `NFC.LastBoundary` on valid UTF-8: the end when the last
 /// character can interact with nothing after it, else the start of the
-/// last character that begins a normalization segment; `None` when there
-/// is none.
+/// last character that begins a normalization segment, giving up after 30
+/// non-starters (x/text's stream-safe limit); `None` when there is none.
 fn last_boundary(s: &str) -> Option<usize> {
     let (_, last) = s.char_indices().next_back()?;
-    if is_inert(last) {
+    if !in_ranges(tables::INTERACTS, last) {
         return Some(s.len());
     }
-    // Walk back over the segment, counting non-starters as x/text's
-    // stream-safe check does (at most 30).
     let mut non_starters = 0u32;
     let mut after = s.len();
     for (i, c) in s.char_indices().rev() {
-        non_starters += trailing_non_starters(c);
+        let weight = non_starter_weight(c);
+        non_starters += weight;
         if non_starters > 30 {
             return Some(after);
         }
-        if leading_non_starters(c) == 0 {
+        if weight == 0 {
             return Some(i);
         }
         after = i;
@@ -94,69 +112,19 @@ fn last_boundary(s: &str) -> Option<usize> {
     None
 }
 
-/// Never composes with or reorders around a neighbour, and has no
-/// decomposition (x/text's "inert").
-fn is_inert(c: char) -> bool {
-    if c.is_ascii() {
-        return !combines_forward(c);
+fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
+    let c = c as u32;
+    table.binary_search_by(|&(lo, hi)| if hi < c { std::cmp::Ordering::Less } else if lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_ok()
+}
+
+/// How many non-starters `c` counts as (0: a starter).
+fn non_starter_weight(c: char) -> u32 {
+    let c = c as u32;
+    let table = tables::NON_STARTERS;
+    match table.binary_search_by(|&(lo, hi, _)| if hi < c { std::cmp::Ordering::Less } else if lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }) {
+        Ok(i) => u32::from(table[i].2),
+        Err(_) => 0,
     }
-    canonical_combining_class(c) == 0
-        && !has_decomposition(c)
-        && is_nfc_quick(std::iter::once(c)) == IsNormalized::Yes
-        && !combines_forward(c)
-}
-
-fn has_decomposition(c: char) -> bool {
-    let mut n = 0;
-    let mut same = true;
-    decompose_canonical(c, |d| {
-        n += 1;
-        same &= d == c;
-    });
-    !(n == 1 && same)
-}
-
-fn decomposition(c: char) -> Vec<char> {
-    let mut out = Vec::new();
-    decompose_canonical(c, |d| out.push(d));
-    out
-}
-
-/// Non-starters at the end of `c`'s decomposition (or `c` itself).
-fn trailing_non_starters(c: char) -> u32 {
-    decomposition(c).iter().rev().take_while(|&&d| canonical_combining_class(d) != 0).count() as u32
-}
-
-/// Non-starters at the start of `c`'s decomposition (or `c` itself).
-fn leading_non_starters(c: char) -> u32 {
-    decomposition(c).iter().take_while(|&&d| canonical_combining_class(d) != 0).count() as u32
-}
-
-/// Whether `c` is the first character of a canonical composition pair.
-fn combines_forward(c: char) -> bool {
-    static FIRSTS: OnceLock<HashSet<char>> = OnceLock::new();
-    FIRSTS
-        .get_or_init(|| {
-            // A primary composite (a character NFC keeps that decomposes
-            // into two or more) is the composition of what its
-            // decomposition less the last character composes to, and that
-            // last character: the former combines forward.
-            let mut firsts = HashSet::new();
-            for cp in 0x80..=0x10FFFFu32 {
-                let Some(x) = char::from_u32(cp) else { continue };
-                let d = decomposition(x);
-                if d.len() < 2 || is_nfc_quick(std::iter::once(x)) != IsNormalized::Yes {
-                    continue;
-                }
-                let head: String = d[..d.len() - 1].iter().collect::<String>().nfc().collect();
-                let mut chars = head.chars();
-                if let (Some(first), None) = (chars.next(), chars.next()) {
-                    firsts.insert(first);
-                }
-            }
-            firsts
-        })
-        .contains(&c)
 }
 
 #[cfg(test)]
@@ -174,5 +142,9 @@ mod tests {
         assert_eq!(safe_known_prefix(""), "");
         // é may take another mark: cut at its start.
         assert_eq!(safe_known_prefix("caf\u{e9}"), "caf");
+        // The scan stops at the first line break.
+        assert_eq!(safe_known_prefix("ab\n  "), "ab");
+        assert_eq!(safe_known_prefix("a\rb c "), "a");
+        assert_eq!(safe_known_prefix("a\r\nb c "), "a\r\nb c ");
     }
 }
