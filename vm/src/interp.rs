@@ -794,6 +794,9 @@ impl<'a> Machine<'a> {
         // The text before the first unknown part: the unknown result's
         // known prefix.
         let mut prefix_len = None;
+        // After an error no more text is kept (the value that goes with
+        // the diagnostics is the text before the failing part).
+        let mut kept_len = None;
         for part in parts {
             if buf.len() as u64 > self.s.limits.max_size {
                 self.s.aborted.get_or_insert("memory");
@@ -805,6 +808,12 @@ impl<'a> Machine<'a> {
             self.stream_part(part, &mut buf, &mut known);
             if !known && prefix_len.is_none() {
                 prefix_len = Some(start);
+            }
+            if kept_len.is_none() && self.errors_since(mark) {
+                kept_len = Some(start);
+            }
+            if let Some(k) = kept_len {
+                buf.truncate(k);
             }
         }
         let v = if self.s.aborted.is_some() {
@@ -879,9 +888,9 @@ impl<'a> Machine<'a> {
                     return;
                 }
                 match self.condition_choice(c) {
-                    Some(true) => self.nested(|m| m.stream_part(t, buf, known)),
-                    Some(false) => self.nested(|m| m.stream_part(f, buf, known)),
-                    None => *known = false,
+                    Ok(Some(true)) => self.nested(|m| m.stream_part(t, buf, known)),
+                    Ok(Some(false)) => self.nested(|m| m.stream_part(f, buf, known)),
+                    Ok(None) | Err(()) => *known = false,
                 }
             }
             PartKind::For(f, body) => {
@@ -963,8 +972,9 @@ impl<'a> Machine<'a> {
             }
         };
         let chosen = match self.condition_choice(c) {
-            Some(b) => b,
-            None => return plan.unknown_result(&t, &f),
+            Ok(Some(b)) => b,
+            Ok(None) => return plan.unknown_result(&t, &f),
+            Err(()) => return Value::unknown(plan.result_type),
         };
         let (pick, diags) = if chosen { (t, t_diags) } else { (f, f_diags) };
         self.s.diags.extend(diags);
@@ -977,17 +987,13 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Evaluates a conditional's condition: the branch it selects, or
-    /// `None` when it is unknown or invalid (reported).
-    fn condition_choice(&mut self, c: &CondSite) -> Option<bool> {
+    /// Evaluates a conditional's condition: the branch it selects,
+    /// `Ok(None)` when it is unknown, `Err` when it is invalid (reported).
+    fn condition_choice(&mut self, c: &CondSite) -> Result<Option<bool>, ()> {
         let cond = self.block(&c.condition);
-        match crate::ops::condition_choice(&cond) {
-            Ok(choice) => choice,
-            Err(d) => {
-                self.push(d.to_diagnostic(cond_span_of(c)));
-                None
-            }
-        }
+        crate::ops::condition_choice(&cond).map_err(|d| {
+            self.push(d.to_diagnostic(cond_span_of(c)));
+        })
     }
 
     // ---- for expressions ---------------------------------------------------
