@@ -580,7 +580,18 @@ impl FunctionTable {
             }
         };
         let mut ctx = CallCtx { budget, regexes: &self.regex_cache };
-        (def.imp)(args, ret, &mut ctx)
+        let v = (def.imp)(args, ret, &mut ctx)?;
+        // cty checks that the result has the type the type step promised.
+        if !v.has_type(ret) {
+            if let Some(e) = crate::value::conformance_error(&v.ty(), ret) {
+                return Err(FnError::new(format!(
+                    "panic in function implementation: returned value {} does not conform to expected return type {}: {e}",
+                    v.go_string(),
+                    ret.go_syntax()
+                )));
+            }
+        }
+        Ok(v)
     }
 
     /// An argument is unknown and its parameter does not allow unknowns

@@ -15,12 +15,14 @@
 
 mod compare;
 mod equality;
+mod go_string;
 mod refine;
 mod set;
 mod traverse;
 
 pub use compare::OpError;
 pub use equality::Tri;
+pub use go_string::conformance_error;
 pub use refine::{Bound, BoundArg, Facts, RangeBound, Refinement, RefinementBuilder, Unknown, UNBOUNDED_LEN};
 pub use set::{set_hash_text, set_less};
 pub use traverse::TraversalError;
