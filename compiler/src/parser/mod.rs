@@ -4,8 +4,10 @@
 //! error recovery, which decides which diagnostics appear and where), so
 //! both accept the same sources and report their first error at the same
 //! place. Differences: nesting is limited to [`MAX_NESTING`] levels (the
-//! reference overflows its stack instead), and namespaced function names
-//! (`ns::f()`, HCL 2.18+) are accepted.
+//! reference overflows its stack instead), and where the reference crashes
+//! on the missing expression of a malformed function selector (`-a::b`, see
+//! [`Parser::missing`]) the diagnostics are reported and
+//! [`Parser::reference_crash`] tells where it would crash.
 
 mod body;
 mod expr;
