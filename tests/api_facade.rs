@@ -426,6 +426,12 @@ fn host_functions_under_namespaced_names() {
     for (src, want) in cases {
         assert_eq!(first_detail(src, &options), want, "{src}");
     }
+    // So does a splat's `each` while the splat probes the type of its
+    // items (an unknown or empty source), and only then.
+    let probe = Compiled::expression("u[*][a::ab(1)]", &options).expect("valid");
+    let detail = |u: Value| probe.evaluate(&Variables::new().with("u", u)).diagnostics()[0].detail.clone();
+    assert_eq!(detail(Value::unknown(Type::list(Type::list(Type::Number)))), r#"There are no functions in namespace "a::"."#);
+    assert_eq!(detail(Value::list(vec![Value::list(vec![Value::int(1)]).expect("list")]).expect("list")), r#"There is no function named "ab" in namespace a::. Did you mean a::a::b?"#);
     // Without any function with that namespace, as in the reference's stdlib table.
     assert_eq!(
         first_detail("core::upper(\"a\")", &Options::new()),
