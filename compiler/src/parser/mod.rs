@@ -6,8 +6,8 @@
 //! place. Differences: nesting is limited to [`MAX_NESTING`] levels (the
 //! reference overflows its stack instead), and where the reference crashes
 //! on the missing expression of a malformed function selector (`-a::b`, see
-//! [`Parser::missing`]) the diagnostics are reported and
-//! [`Parser::reference_crash`] tells where it would crash.
+//! `Parser::missing`) the diagnostics are reported and
+//! [`crate::Parse::reference_crash`] tells where it would crash.
 
 mod body;
 mod expr;
