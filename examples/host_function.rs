@@ -14,11 +14,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // available; `FunctionTable::empty()` would give only the host's.
     let mut functions = FunctionTable::stdlib();
 
-    // `price(sku)`: a lookup in a table the host owns.
+    // `shop::price(sku)`: a lookup in a table the host owns, under a
+    // namespaced name (as Terraform names provider functions,
+    // `provider::aws::arn_parse`).
     let prices: Arc<HashMap<&str, i64>> = Arc::new([("apple", 120), ("pear", 95)].into_iter().collect());
     let table = prices.clone();
     functions.register(FunctionDef::with_static_type(
-        "price",
+        "shop::price",
         Signature { params: vec![Param::new("sku", Type::String)], var_param: None, pure: false },
         Type::Number,
         Arc::new(move |args, _ty, _ctx| {
@@ -39,7 +41,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ))?;
 
     let order = Compiled::template(
-        "ticket ${next_ticket()}: ${qty} x ${upper(sku)} = ${format(\"%.2f\", price(sku) * qty / 100)}",
+        "ticket ${next_ticket()}: ${qty} x ${upper(sku)} = ${format(\"%.2f\", shop::price(sku) * qty / 100)}",
         &Options::new().functions(functions),
     )?;
 

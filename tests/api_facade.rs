@@ -377,3 +377,87 @@ fn a_host_function_named_try_is_an_ordinary_function_in_a_table_without_try() {
     assert_eq!(plain(&out), "5");
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 1);
 }
+
+/// A host function of one string argument that returns it changed by `f`.
+fn string_fn(name: &str, f: fn(&str) -> String) -> FunctionDef {
+    let sig = Signature { params: vec![Param::new("s", Type::String)], var_param: None, pure: true };
+    FunctionDef::with_static_type(name, sig, Type::String, Arc::new(move |args, _, _| Ok(Value::string(&f(args[0].as_str().unwrap_or_default())))))
+}
+
+/// A table with functions under namespaced names, as Terraform registers
+/// provider functions (`provider::NAME::FUNC`) and its own (`core::`).
+fn namespaced_table() -> FunctionTable {
+    let mut table = FunctionTable::stdlib();
+    table.register(string_fn("provider::aws::arn_service", |arn| arn.split(':').nth(2).unwrap_or_default().to_string())).expect("registers");
+    table.register(string_fn("core::upper", |s| format!("core {}", s.to_uppercase()))).expect("registers");
+    table.register(string_fn("a::b", |s| s.to_string())).expect("registers");
+    table
+}
+
+fn first_detail(src: &str, options: &Options) -> String {
+    let out = Compiled::expression(src, options).expect("valid").evaluate(&Variables::new().with("arn", "arn:aws:s3:::bucket"));
+    out.diagnostics().first().map(|d| format!("{}: {}", d.summary, d.detail)).unwrap_or_else(|| plain(&out))
+}
+
+#[test]
+fn host_functions_under_namespaced_names() {
+    let options = Options::new().functions(namespaced_table());
+    let cases = [
+        // Registered names are called like any other, whatever separates the parts.
+        ("provider::aws::arn_service(arn)", r#""s3""#),
+        ("provider :: aws :: arn_service (arn)", r#""s3""#),
+        ("[provider::aws::arn_service(arn), core::upper(\"x\"), upper(\"x\")]", r#"["s3","core X","X"]"#),
+        // A name the table lacks is judged by its namespace: the rules look
+        // at the functions actually registered.
+        ("provider::gcp::f(1)", r#"Call to unknown function: There are no functions in namespace "provider::gcp::"."#),
+        ("provider::aws::arn_sevrice(arn)", r#"Call to unknown function: There is no function named "arn_sevrice" in namespace provider::aws::."#),
+        ("provider::aws(1)", r#"Call to unknown function: There is no function named "aws" in namespace provider::."#),
+        ("core::lower(\"x\")", r#"Call to unknown function: There is no function named "lower" in namespace core::."#),
+        ("upper::x()", r#"Call to unknown function: There are no functions in namespace "upper::"."#),
+        // hcl compares the last part of the name with the full names of the
+        // namespace's functions, and writes the suggestion after the
+        // namespace: only very short names ever get one.
+        ("a::ab(1)", r#"Call to unknown function: There is no function named "ab" in namespace a::. Did you mean a::a::b?"#),
+        // The body of a `for` runs in a child context, which lists no
+        // functions for these rules.
+        ("[for x in [1] : a::ab(x)]", r#"Call to unknown function: There are no functions in namespace "a::"."#),
+        ("[for x in [1] : provider::aws::arn_service(arn)]", r#"["s3"]"#),
+    ];
+    for (src, want) in cases {
+        assert_eq!(first_detail(src, &options), want, "{src}");
+    }
+    // So does a splat's `each` while the splat probes the type of its
+    // items (an unknown or empty source), and only then.
+    let probe = Compiled::expression("u[*][a::ab(1)]", &options).expect("valid");
+    let detail = |u: Value| probe.evaluate(&Variables::new().with("u", u)).diagnostics()[0].detail.clone();
+    assert_eq!(detail(Value::unknown(Type::list(Type::list(Type::Number)))), r#"There are no functions in namespace "a::"."#);
+    assert_eq!(detail(Value::list(vec![Value::list(vec![Value::int(1)]).expect("list")]).expect("list")), r#"There is no function named "ab" in namespace a::. Did you mean a::a::b?"#);
+    // Without any function with that namespace, as in the reference's stdlib table.
+    assert_eq!(
+        first_detail("core::upper(\"a\")", &Options::new()),
+        r#"Call to unknown function: There are no functions in namespace "core::"."#
+    );
+    assert_eq!(first_detail("core::upper(\"a\")", &Options::new().without_functions()), "Function calls not allowed: Functions may not be called here.");
+}
+
+#[test]
+fn namespaced_names_register_only_when_every_part_is_an_identifier() {
+    for bad in ["a::", "::a", "a::::b", "a:::b", "a:b", "a::1b", "a:: b", "a::b::"] {
+        let mut table = FunctionTable::empty();
+        assert!(table.register(string_fn(bad, |s| s.to_string())).is_err(), "{bad:?}");
+    }
+    let mut table = FunctionTable::empty();
+    for good in ["a::b", "provider::aws-x::arn_parse", "x_1::y-2::z"] {
+        assert!(table.register(string_fn(good, |s| s.to_string())).is_ok(), "{good:?}");
+    }
+}
+
+#[test]
+fn malformed_selectors_are_syntax_errors() {
+    for (src, summary) in [("a::b", "Missing open parenthesis"), ("a::1()", "Missing function name"), ("-a::b", "Missing open parenthesis")] {
+        match Compiled::expression(src, &Options::new().functions(namespaced_table())) {
+            Err(Error::Compile(diags)) => assert_eq!(diags.as_slice()[0].summary, summary, "{src}"),
+            other => panic!("{src}: {:?}", other.map(|_| ())),
+        }
+    }
+}

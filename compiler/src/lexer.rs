@@ -50,6 +50,8 @@ pub enum TokenKind {
     FatArrow,
     Question,
     Colon,
+    /// `::`, the separator of namespaced function names (`provider::ns::f`).
+    DoubleColon,
     /// `${` or `${~`
     TemplateInterp,
     /// `%{` or `%{~`
@@ -486,7 +488,10 @@ impl<'s, 'a> Lexer<'s, 'a> {
             b'+' => single(self, T::Plus),
             b'-' => single(self, T::Minus),
             b'?' => single(self, T::Question),
-            b':' => single(self, T::Colon),
+            b':' => match self.at(start + 1) {
+                b':' => self.two(T::DoubleColon, start),
+                _ => single(self, T::Colon),
+            },
             b'^' => single(self, T::BitwiseXor),
             b';' => single(self, T::Semicolon),
             b'`' => single(self, T::Backtick),

@@ -41,6 +41,25 @@ fn lex<'a>(arena: &'a Bump, src: &[u8], mode: LexMode) -> (&'a [Token], Vec<Diag
     (tokens, diags)
 }
 
+/// A parse with everything the parser found out: the tree, the
+/// diagnostics, and where the reference parser would crash instead of
+/// reporting them.
+///
+/// hcl v2.20.0 returns no expression at all for a malformed function
+/// selector (`a::`, `a::b` without `(`) and crashes with a nil pointer
+/// dereference when it later asks that missing expression for its range:
+/// when it is the operand of `-` or `!`, is followed by a traversal step
+/// (`.x`, `[i]`, `[*]`, `.*`), or is the first or last part of a template
+/// `if` or `for` body. hclvm reports the diagnostics as usual; the
+/// conformance runner reports such a case as the oracle reports a crash.
+#[derive(Debug)]
+pub struct Parse<T> {
+    pub tree: T,
+    pub diags: Vec<Diagnostic>,
+    /// Where the reference would crash (`None`: it reports `diags`).
+    pub reference_crash: Option<Span>,
+}
+
 /// Parses a configuration file (`hclsyntax.ParseConfig`). Always returns a
 /// body, partial when there are errors.
 pub fn parse_body<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -> (ast::Body<'a>, Vec<Diagnostic>) {
@@ -49,14 +68,21 @@ pub fn parse_body<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -
 
 /// [`parse_body`] with the file name to use in diagnostic texts.
 pub fn parse_body_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (ast::Body<'a>, Vec<Diagnostic>) {
+    let p = parse_body_full(arena, src, filename, interner);
+    (p.tree, p.diags)
+}
+
+/// [`parse_body_named`], telling where the reference would crash.
+pub fn parse_body_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<ast::Body<'a>> {
     if src.len() > MAX_SOURCE_LEN {
-        return (ast::Body::EMPTY, too_large(arena).1);
+        return Parse { tree: ast::Body::EMPTY, diags: too_large(arena).1, reference_crash: None };
     }
     let (tokens, mut diags) = lex(arena, src, LexMode::Normal);
     let mut p = Parser::new(arena, src, tokens, interner, filename);
     let body = parser::parse_body_tokens(&mut p);
+    let reference_crash = p.reference_crash;
     diags.extend(p.into_diags());
-    (body, diags)
+    Parse { tree: body, diags, reference_crash }
 }
 
 /// Parses a standalone expression (`hclsyntax.ParseExpression`).
@@ -66,8 +92,15 @@ pub fn parse_expression<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Inter
 
 /// [`parse_expression`] with the file name to use in diagnostic texts.
 pub fn parse_expression_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
+    let p = parse_expression_full(arena, src, filename, interner);
+    (p.tree, p.diags)
+}
+
+/// [`parse_expression_named`], telling where the reference would crash.
+pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<&'a ast::Expr<'a>> {
     if src.len() > MAX_SOURCE_LEN {
-        return too_large(arena);
+        let (tree, diags) = too_large(arena);
+        return Parse { tree, diags, reference_crash: None };
     }
     let (tokens, mut diags) = lex(arena, src, LexMode::Normal);
     let mut p = Parser::new(arena, src, tokens, interner, filename);
@@ -82,8 +115,9 @@ pub fn parse_expression_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a 
         );
     }
     p.pop_newlines();
+    let reference_crash = p.reference_crash;
     diags.extend(p.into_diags());
-    (expr, diags)
+    Parse { tree: expr, diags, reference_crash }
 }
 
 /// Parses a standalone template (`hclsyntax.ParseTemplate`).
@@ -93,12 +127,20 @@ pub fn parse_template<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interne
 
 /// [`parse_template`] with the file name to use in diagnostic texts.
 pub fn parse_template_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
+    let p = parse_template_full(arena, src, filename, interner);
+    (p.tree, p.diags)
+}
+
+/// [`parse_template_named`], telling where the reference would crash.
+pub fn parse_template_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<&'a ast::Expr<'a>> {
     if src.len() > MAX_SOURCE_LEN {
-        return too_large(arena);
+        let (tree, diags) = too_large(arena);
+        return Parse { tree, diags, reference_crash: None };
     }
     let (tokens, mut diags) = lex(arena, src, LexMode::Template);
     let mut p = Parser::new(arena, src, tokens, interner, filename);
     let expr = p.parse_template_root();
+    let reference_crash = p.reference_crash;
     diags.extend(p.into_diags());
-    (expr, diags)
+    Parse { tree: expr, diags, reference_crash }
 }

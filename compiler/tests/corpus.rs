@@ -1,7 +1,9 @@
 //! Real-world corpus: every file parses or fails exactly as the reference
-//! (REFERENCE_PARSE_FAILURES.tsv), except the `newer-hcl` rows (namespaced
-//! function calls), which we accept. For rejected files the first error
-//! must be on the reference's line.
+//! (REFERENCE_PARSE_FAILURES.tsv, hcl v2.20.0, which parses namespaced
+//! function calls such as `provider::ns::f()`). For rejected files the
+//! first error must be on the reference's line. Checks `tests/data/corpus`
+//! and, when present, the whole corpus of the shared folder (`$HCLVM_SHARED`
+//! or `shared/` beside the repository).
 
 use runtime::LineIndex;
 use std::collections::HashMap;
@@ -9,7 +11,6 @@ use std::path::{Path, PathBuf};
 
 struct Expected {
     line: Option<usize>,
-    newer_hcl: bool,
 }
 
 fn load_failures(root: &Path) -> HashMap<String, Expected> {
@@ -21,7 +22,7 @@ fn load_failures(root: &Path) -> HashMap<String, Expected> {
             continue;
         }
         let line_no = cols[2].split(':').next().and_then(|l| l.parse().ok());
-        out.insert(cols[0].to_owned(), Expected { line: line_no, newer_hcl: cols[5] == "newer-hcl" });
+        out.insert(cols[0].to_owned(), Expected { line: line_no });
     }
     out
 }
@@ -57,7 +58,7 @@ fn check_root(root: &Path) -> (usize, Vec<String>) {
         };
         let first = diags.iter().find(|d| d.is_error());
         let expected = failures.get(&rel);
-        let should_fail = matches!(expected, Some(e) if !e.newer_hcl);
+        let should_fail = expected.is_some();
         match (first, should_fail) {
             (None, false) => {}
             (Some(d), false) => problems.push(format!("{rel}: unexpected error {d}")),
@@ -76,7 +77,9 @@ fn check_root(root: &Path) -> (usize, Vec<String>) {
 
 #[test]
 fn corpus_agrees_with_reference() {
-    let roots = [Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/corpus"), PathBuf::from("/work/shared/corpus")];
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = std::env::var_os("HCLVM_SHARED").map(PathBuf::from).unwrap_or_else(|| manifest.join("../../shared"));
+    let roots = [manifest.join("../tests/data/corpus"), shared.join("corpus")];
     let mut checked = 0;
     for root in roots.iter().filter(|r| r.join("REFERENCE_PARSE_FAILURES.tsv").is_file()) {
         let (n, problems) = check_root(root);

@@ -53,6 +53,7 @@ fn shapes() -> Vec<(&'static str, &'static str, &'static str, Mode)> {
         ("[", "1", "]", Mode::Expr),
         ("{a = ", "1", "}", Mode::Expr),
         ("f(", "1", ")", Mode::Expr),
+        ("ns::f(", "1", ")", Mode::Expr),
         ("a[", "0", "]", Mode::Expr),
         ("{(", "k", ") = 1}", Mode::Expr),
         ("<<EOT\n${", "1", "}\nEOT\n", Mode::Expr),

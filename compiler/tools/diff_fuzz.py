@@ -10,22 +10,25 @@ error's line, plus (with --full) any difference in the list of diagnostics
   cargo build --release -p hclvm-compiler --example parse_check
   python3 compiler/tools/diff_fuzz.py --seed 1 --count 3000 [--full]
 
-Known, intended differences: namespaced function calls (`a::b()`, accepted
-here as in HCL >= 2.18) are skipped; columns on lines with invalid UTF-8 or
-emoji sequences can differ (runtime::LineIndex counts grapheme clusters per
-line, hcl per token).
+Cases on which the reference crashes (phase `panic`, e.g. `-a::b`: it
+dereferences the missing expression of a malformed function selector) are
+skipped; hclvm reports diagnostics there (`compiler::Parse::reference_crash`
+tells where the reference crashes, and `hclvm conformance` reports those
+cases as the oracle does). Known difference: `parse_check` counts columns
+without the token boundaries hcl counts by, so the end column of a range at
+invalid UTF-8 or a combining mark can differ.
 """
-import argparse, base64, glob, json, os, random, re, subprocess, sys, tempfile
+import argparse, base64, glob, json, os, random, subprocess, sys, tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-ORACLE = os.environ.get("HCL_ORACLE", "/work/shared/oracle/bin/hcl-oracle")
+ORACLE = os.environ.get("HCL_ORACLE", os.path.join(os.path.dirname(ROOT), "shared/oracle/bin/hcl-oracle"))
 CHECK = os.path.join(ROOT, "target/release/examples/parse_check")
 
 FRAGMENTS = [b"{", b"}", b"[", b"]", b"(", b")", b"\"", b"${", b"%{", b"~}", b"\n", b",", b"=", b":", b"?",
              b"...", b".", b"*", b"<<EOT\n", b"<<-EOT\n", b"EOT\n", b"#", b"//", b"/*", b"*/", b"\\", b"$", b"%",
              b"for ", b"if ", b"in ", b"=>", b"-", b"!", b"'", b";", b"\t", b"\r", b"\xff", b"\xc3", b"0.1", b"1e",
              b"a.0.1", b"[*]", b".*", b"%{ endif }", b"%{else}", b"%{ endfor }", b"\"${a}\"", b" ", b"x", b"null",
-             b"&&", b"|", b"`", "\u201c".encode()]
+             b"&&", b"|", b"`", "\u201c".encode(), b"::", b"a::", b"::b(", b"ns::f("]
 
 
 def seeds(rng):
@@ -107,8 +110,6 @@ def main():
         o, c = ours.get(cid), cases[cid]
         src = c.get("src", "")
         if o is None or r.get("phase") in ("panic", "timeout", "case"):
-            continue
-        if re.search(r"[A-Za-z_][A-Za-z0-9_-]*::[A-Za-z_]", src):
             continue
         compared += 1
         ref_failed = (not r["ok"]) and r.get("phase") == "parse"

@@ -221,7 +221,7 @@ fn reads_only(n: &Node, bound: &[u32], pure: &dyn Fn(u32) -> bool) -> bool {
     match n {
         Node::Const(_) => true,
         Node::Local(i) => bound.contains(i),
-        Node::Global(..) | Node::Fail(_) | Node::Try(_) | Node::Can(_) => false,
+        Node::Global(..) | Node::Fail(_) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => false,
         // Literal steps are constants.
         Node::Traverse(src, _) => reads_only(src, bound, pure),
         Node::Index(ix) => reads_only(&ix.collection, bound, pure) && reads_only(&ix.key, bound, pure),
@@ -490,6 +490,9 @@ impl<'b> Gen<'b> {
                 self.emit(Op::Move, a, o.0, 0, Site::None);
             }
             Node::Fail(d) => self.fail(a, (**d).clone()),
+            Node::FailByContext(ds) => {
+                self.emit(Op::Fail, a, 0, 0, Site::FailByContext(ds.clone()));
+            }
             Node::Traverse(..) if is_direct(n) => {
                 let o = self.expr(n);
                 self.emit(Op::Move, a, o.0, 0, Site::None);

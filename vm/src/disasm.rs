@@ -121,6 +121,9 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         (Op::LoadK, _) => format!("{a} K{}", ins.bx()),
         (Op::LoadV, _) => format!("{a} V{}", ins.bx()),
         (Op::Fail, Site::Fail(d)) => format!("{a} {:?}: {:?}", d.summary, d.detail),
+        (Op::Fail, Site::FailByContext(ds)) => {
+            format!("{a} {:?}: {:?} (probing a splat: {:?})", ds[0].summary, ds[0].detail, ds[1].detail)
+        }
         (Op::Mark, _) => format!("M{}", ins.a),
         (Op::Get, Site::Steps(steps)) => format!("{a} {b:?}{}", steps_text(steps)),
         (Op::Neg | Op::Not, Site::Operator(s)) => format!("{a} {b:?}{}", mark_text(s.mark)),

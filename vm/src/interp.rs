@@ -206,7 +206,7 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
         scratch.memos.resize(program.n_memos as usize, None);
     }
     let entry = program.entry;
-    let v = Machine { depth: 0, prog: program, chunk, vars, s: scratch }.block(&entry);
+    let v = Machine { depth: 0, probing: 0, prog: program, chunk, vars, s: scratch }.block(&entry);
     if let Some(what) = scratch.aborted {
         scratch.diags.push(Diagnostic::error(
             "Evaluation limit exceeded",
@@ -226,6 +226,10 @@ const STACK_SEGMENT: usize = 8 << 20;
 struct Machine<'a> {
     /// Block nesting of the code running now.
     depth: u32,
+    /// How many splat type probes are running ([`Node::FailByContext`]).
+    ///
+    /// [`Node::FailByContext`]: crate::ir::Node::FailByContext
+    probing: u32,
     prog: &'a Program,
     chunk: &'a Chunk,
     vars: &'a Vars,
@@ -496,8 +500,10 @@ impl<'a> Machine<'a> {
                     self.set(a, v);
                 }
                 Op::Fail => {
-                    if let Site::Fail(d) = prog.site(pc) {
-                        self.push((**d).clone());
+                    match prog.site(pc) {
+                        Site::Fail(d) => self.push((**d).clone()),
+                        Site::FailByContext(ds) => self.push(ds[usize::from(self.probing > 0)].clone()),
+                        _ => {}
                     }
                     self.set(a, dynamic());
                 }
@@ -1151,6 +1157,7 @@ impl<'a> Machine<'a> {
     fn splat_probe(&mut self, s: &SplatSite, plan: &crate::ops::SplatPlan, keep: bool) -> Vec<Type> {
         let mark = self.s.diags.len();
         let saved = self.s.regs.get(usize::from(s.local)).cloned().unwrap_or_else(dynamic);
+        self.probing += 1;
         let probed = plan
             .probe_types()
             .into_iter()
@@ -1159,6 +1166,7 @@ impl<'a> Machine<'a> {
                 self.block(&s.each).ty()
             })
             .collect();
+        self.probing -= 1;
         self.set(s.local, saved);
         if !keep {
             self.s.diags.truncate(mark);

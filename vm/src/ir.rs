@@ -55,6 +55,12 @@ pub enum Node {
     /// expression is evaluated (unknown variable, unknown function, ...):
     /// pushes the diagnostic, yields `DynamicVal`.
     Fail(Box<Diagnostic>),
+    /// A [`Node::Fail`] whose diagnostic depends on where it is evaluated,
+    /// as hcl's "Call to unknown function" does (its suggestions list the
+    /// functions of the calling context): the first diagnostic normally,
+    /// the second while a splat probes the type of its items (hcl does that
+    /// in a child context, which has no functions of its own).
+    FailByContext(Box<[Diagnostic; 2]>),
     /// Literal steps applied to a value; the first failing step ends it.
     Traverse(Box<Node>, Box<[Step]>),
     Index(Box<IndexNode>),
@@ -77,7 +83,7 @@ impl Node {
     /// Calls `f` on each child node, in the order they are evaluated.
     pub fn for_each_child(&self, f: &mut dyn FnMut(&Node)) {
         match self {
-            Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) => {}
+            Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) | Node::FailByContext(_) => {}
             Node::Traverse(src, _) => f(src),
             Node::Index(ix) => {
                 f(&ix.collection);

@@ -42,6 +42,8 @@ pub enum Site {
     Span(Span),
     Steps(Box<[Step]>),
     Fail(Box<Diagnostic>),
+    /// The diagnostics of an [`crate::ir::Node::FailByContext`].
+    FailByContext(Box<[Diagnostic; 2]>),
     Operator(OperatorSite),
     Call(Box<CallSite>),
     Object(Box<[ObjectItemSite]>),

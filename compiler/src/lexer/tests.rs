@@ -16,7 +16,9 @@ fn token_table() {
         ("a = 1\n", LexMode::Normal, &[(T::Ident, "a"), (T::Equal, "="), (T::NumberLit, "1"), (T::Newline, "\n"), (T::Eof, "")]),
         ("1.5e+3 1. 1..2 1e", LexMode::Normal, &[(T::NumberLit, "1.5e+3"), (T::NumberLit, "1"), (T::Dot, "."), (T::NumberLit, "1..2"), (T::NumberLit, "1"), (T::Ident, "e"), (T::Eof, "")]),
         ("a-b_c ünï", LexMode::Normal, &[(T::Ident, "a-b_c"), (T::Ident, "ünï"), (T::Eof, "")]),
-        ("== != <= >= && || => ... :: ~", LexMode::Normal, &[(T::EqualOp, "=="), (T::NotEqual, "!="), (T::LessThanEq, "<="), (T::GreaterThanEq, ">="), (T::And, "&&"), (T::Or, "||"), (T::FatArrow, "=>"), (T::Ellipsis, "..."), (T::Colon, ":"), (T::Colon, ":"), (T::BitwiseNot, "~"), (T::Eof, "")]),
+        ("== != <= >= && || => ... :: ~", LexMode::Normal, &[(T::EqualOp, "=="), (T::NotEqual, "!="), (T::LessThanEq, "<="), (T::GreaterThanEq, ">="), (T::And, "&&"), (T::Or, "||"), (T::FatArrow, "=>"), (T::Ellipsis, "..."), (T::DoubleColon, "::"), (T::BitwiseNot, "~"), (T::Eof, "")]),
+        // `::` is one token, longest match first: `:::` is `::` then `:`.
+        ("a::b ::: : :", LexMode::Normal, &[(T::Ident, "a"), (T::DoubleColon, "::"), (T::Ident, "b"), (T::DoubleColon, "::"), (T::Colon, ":"), (T::Colon, ":"), (T::Colon, ":"), (T::Eof, "")]),
         ("# c\na // d\r\n/* e */b /* f", LexMode::Normal, &[(T::Newline, "# c\n"), (T::Ident, "a"), (T::Newline, "// d\r\n"), (T::Ident, "b"), (T::Slash, "/"), (T::Star, "*"), (T::Ident, "f"), (T::Eof, "")]),
         ("\"a${b}c\\\"\"", LexMode::Normal, &[(T::OQuote, "\""), (T::QuotedLit, "a"), (T::TemplateInterp, "${"), (T::Ident, "b"), (T::TemplateSeqEnd, "}"), (T::QuotedLit, "c\\\""), (T::CQuote, "\""), (T::Eof, "")]),
         ("\"$${x}$a%\"", LexMode::Normal, &[(T::OQuote, "\""), (T::QuotedLit, "$${"), (T::QuotedLit, "x}"), (T::QuotedLit, "$"), (T::QuotedLit, "a"), (T::QuotedLit, "%"), (T::CQuote, "\""), (T::Eof, "")]),

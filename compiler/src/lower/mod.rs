@@ -92,6 +92,7 @@ pub fn compile_all_into(
                 globals: globals.clone(),
                 scopes: Vec::new(),
                 splats: HashMap::new(),
+                splat_eaches: 0,
                 n_locals: 0,
                 depth: 0,
                 lines: lines.clone(),
@@ -126,6 +127,8 @@ struct Lowerer<'i, 'e> {
     globals: HashMap<&'e str, u32>,
     scopes: Vec<Scope>,
     splats: HashMap<u32, u32>,
+    /// How many splat `each` parts enclose the node being lowered.
+    splat_eaches: u32,
     n_locals: u32,
     depth: u32,
     lines: Arc<SourceLines>,
@@ -142,6 +145,37 @@ fn literal_value(lit: &Literal<'_>) -> Value {
         },
         Literal::String(s) => Value::string(s),
         Literal::Dynamic => Value::dynamic_unknown(),
+    }
+}
+
+/// hcl's detail of "Call to unknown function" for `name`, given the names
+/// of the calling context's functions (`names`, empty in a child context).
+///
+/// A namespaced name (`provider::ns::f`) is judged by its namespace (up to
+/// the last `::`): "There are no functions in namespace" when no name in
+/// `names` starts with it, else "There is no function named" the last part
+/// "in namespace", with a suggestion chosen as hcl chooses it: among the
+/// full names of that namespace, one within edit distance 2 of the last
+/// part alone (so only short names ever qualify), written after the
+/// namespace, unquoted (`Did you mean a::a::b?`). Where several qualify,
+/// hcl's choice depends on Go's map order; here it is the byte-wise
+/// smallest, as for names without a namespace.
+pub(crate) fn unknown_function_detail(name: &str, names: &[String]) -> String {
+    if let Some(sep) = name.rfind("::") {
+        let (namespace, short) = name.split_at(sep + 2);
+        let mut members = names.iter().map(String::as_str).filter(|n| n.starts_with(namespace)).peekable();
+        if members.peek().is_none() {
+            return format!("There are no functions in namespace {}.", go_quote(namespace));
+        }
+        let suggestion = match vm::suggest::closest(short, members) {
+            Some(s) => format!(" Did you mean {namespace}{s}?"),
+            None => String::new(),
+        };
+        return format!("There is no function named {} in namespace {namespace}.{suggestion}", go_quote(short));
+    }
+    match vm::suggest::closest(name, names.iter().map(String::as_str)) {
+        Some(s) => format!("There is no function named {}. Did you mean {}?", go_quote(name), go_quote(s)),
+        None => format!("There is no function named {}.", go_quote(name)),
     }
 }
 
@@ -270,7 +304,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 let source = self.lower(s.source);
                 let slot = self.alloc_local();
                 self.splats.insert(s.item, slot);
+                self.splat_eaches += 1;
                 let each = self.lower(s.each);
+                self.splat_eaches -= 1;
                 Node::Splat(Box::new(SplatNode { source, each, slot, source_span: s.source.span }))
             }
             ExprKind::AnonSymbol(id) => match self.splats.get(&id) {
@@ -366,12 +402,21 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             return fail("Function calls not allowed", "Functions may not be called here.".into(), span);
         };
         let Some(id) = funcs.lookup(name) else {
+            // hcl looks for suggestions among the functions of the calling
+            // context only. The body of a `for` runs in a child context,
+            // which has none; so does a splat's `each` while the splat
+            // probes its result type.
+            let in_child = unknown_function_detail(name, &[]);
+            if !self.scopes.is_empty() {
+                return fail("Call to unknown function", in_child, c.name.span);
+            }
             let names = self.func_names.get_or_insert_with(|| funcs.names());
-            let detail = match vm::suggest::closest(name, names.iter().map(String::as_str)) {
-                Some(s) => format!("There is no function named {}. Did you mean {}?", go_quote(name), go_quote(s)),
-                None => format!("There is no function named {}.", go_quote(name)),
-            };
-            return fail("Call to unknown function", detail, c.name.span);
+            let here = unknown_function_detail(name, names);
+            if self.splat_eaches > 0 && here != in_child {
+                let d = |detail| Diagnostic::error("Call to unknown function", detail, Some(c.name.span));
+                return Node::FailByContext(Box::new([d(here), d(in_child)]));
+            }
+            return fail("Call to unknown function", here, c.name.span);
         };
         let start = Span::new(c.name.span.start, c.open_paren_span.end);
         if (name == "try" || name == "can") && funcs.is_builtin_try_can(id) {

@@ -248,12 +248,19 @@ impl<'a, 'i> Parser<'a, 'i> {
     #[inline(never)]
     fn parse_ident_term(&mut self) -> &'a Expr<'a> {
         let tok = self.read();
-        if self.peek().kind == T::OParen {
-            let name = self.ident(tok);
-            return self.finish_call(name);
-        }
-        if let Some(e) = self.try_namespaced_call(tok) {
-            return e;
+        match self.peek().kind {
+            T::OParen => {
+                let name = self.ident(tok);
+                let open = self.read();
+                return self.finish_call(name, open);
+            }
+            T::DoubleColon => {
+                return match self.namespaced_selector(tok) {
+                    Some((name, open)) => self.finish_call(name, open),
+                    None => self.missing(),
+                };
+            }
+            _ => {}
         }
         let lit = match self.text(tok) {
             b"true" => Some(Literal::Bool(true)),
@@ -326,6 +333,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         let operand = self.parse_with_traversals();
         self.leave();
+        self.uses_missing(operand, tok.span());
         let op = if tok.kind == T::Minus { UnaryOp::Negate } else { UnaryOp::Not };
         let u = self.node(Unary { op, operand, symbol_span: tok.span() });
         self.alloc(ExprKind::Unary(u), between(tok.span(), operand.span))
@@ -387,34 +395,50 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.set_recovery();
     }
 
-    /// `a::b::f(` — namespaced function names (HCL 2.18+). Only taken when
-    /// the whole `ident :: ident ... (` sequence is present without spaces
-    /// around the `::`, so everything 2.14 accepts parses as before.
-    fn try_namespaced_call(&mut self, first: Token) -> Option<&'a Expr<'a>> {
-        let mut i = self.next;
+    /// The name of a namespaced function call (`provider::ns::f(`): `first`
+    /// was read and the next token is `::`. The name is the parts joined
+    /// with `::`, whatever space or comments separate them, and spans from
+    /// the first part to the last; the `(` is read too. A malformed
+    /// selector is reported and skipped over (`None`: the caller gives the
+    /// reference's missing expression, [`Parser::missing`]). Out of line,
+    /// so that its locals stay off the stack frames of nested calls.
+    #[inline(never)]
+    fn namespaced_selector(&mut self, first: Token) -> Option<(Ident, Token)> {
+        let mut text = self.text(first).to_vec();
         let mut end = first.end;
-        loop {
-            let c1 = self.raw_at(i)?;
-            let c2 = self.raw_at(i + 1)?;
-            let id = self.raw_at(i + 2)?;
-            if c1.kind != T::Colon || c2.kind != T::Colon || id.kind != T::Ident || c1.start != end || c2.start != c1.end || id.start != c2.end {
+        let mut open = self.read();
+        while open.kind == T::DoubleColon {
+            let part = self.read();
+            if part.kind != T::Ident {
+                self.error_ctx(
+                    "Missing function name",
+                    "Function scope resolution symbol :: must be followed by a function name in this scope.",
+                    part.span(),
+                    between(first.span(), part.span()),
+                );
+                self.recover_over(T::OParen);
                 return None;
             }
-            end = id.end;
-            i += 3;
-            let after = self.raw_at(i)?;
-            if after.kind == T::OParen {
-                break;
-            }
+            text.extend_from_slice(b"::");
+            text.extend_from_slice(self.text(part));
+            end = part.end;
+            open = self.read();
         }
-        self.next = i;
-        let text = std::str::from_utf8(self.src.get(first.start as usize..end as usize)?).ok()?;
-        let name = Ident { name: self.interner.intern(text), span: Span::new(first.start, end) };
-        Some(self.finish_call(name))
+        if open.kind != T::OParen {
+            self.error_ctx(
+                "Missing open parenthesis",
+                "Function selector must be followed by an open parenthesis to begin the function call.",
+                open.span(),
+                between(first.span(), open.span()),
+            );
+            self.recover_over(T::OParen);
+            return None;
+        }
+        Some((Ident { name: self.intern_name(&text), span: Span::new(first.start, end) }, open))
     }
 
-    fn finish_call(&mut self, name: Ident) -> &'a Expr<'a> {
-        let open = self.read();
+    /// The arguments of a call whose `(` was read.
+    fn finish_call(&mut self, name: Ident, open: Token) -> &'a Expr<'a> {
         let base = self.scratch_exprs.len();
         let mut expand_final = false;
         let close: Option<Token>;
@@ -458,7 +482,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 if sep.kind == T::Eof {
                     self.error(
                         "Unterminated function call",
-                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parethesis nesting elsewhere in this file.",
+                        "There is no closing parenthesis for this function call before the end of the file. This may be caused by incorrect parenthesis nesting elsewhere in this file.",
                         between(name.span, open.span()),
                     );
                 } else {
@@ -513,11 +537,13 @@ impl<'a, 'i> Parser<'a, 'i> {
         match attr.kind {
             T::Ident => {
                 let attr = self.read();
+                self.uses_missing(from, attr.span());
                 let name = self.ident(attr);
                 self.extend_chain(chain, Traverser::Attr { name, span: between(dot.span(), attr.span()) })
             }
             T::NumberLit => {
                 let num = self.read();
+                self.uses_missing(from, num.span());
                 let key = self.legacy_index_key(num, num, false);
                 self.extend_chain(chain, Traverser::Index { key, span: between(dot.span(), num.span()) })
             }
@@ -537,6 +563,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     #[inline(never)]
     fn parse_bracket_step(&mut self, from: &'a Expr<'a>, chain: Chain<'a>) -> Result<Chain<'a>, &'a Expr<'a>> {
         let open = self.read();
+        self.uses_missing(from, open.span());
         if self.peek().kind == T::Star {
             return self.parse_full_splat(from, chain, open);
         }
@@ -665,6 +692,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             last = attr.span();
         }
         let marker_span = between(dot.span(), marker.span());
+        self.uses_missing(from, marker_span);
         let id = self.new_splat_id();
         let item = self.alloc(ExprKind::AnonSymbol(id), marker_span);
         let steps = drain_to_arena(self.arena, &mut self.scratch_steps, base);

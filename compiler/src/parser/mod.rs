@@ -4,8 +4,10 @@
 //! error recovery, which decides which diagnostics appear and where), so
 //! both accept the same sources and report their first error at the same
 //! place. Differences: nesting is limited to [`MAX_NESTING`] levels (the
-//! reference overflows its stack instead), and namespaced function names
-//! (`ns::f()`, HCL 2.18+) are accepted.
+//! reference overflows its stack instead), and where the reference crashes
+//! on the missing expression of a malformed function selector (`-a::b`, see
+//! `Parser::missing`) the diagnostics are reported and
+//! [`crate::Parse::reference_crash`] tells where it would crash.
 
 mod body;
 mod expr;
@@ -57,6 +59,12 @@ pub(crate) struct Parser<'a, 'i> {
     pub scratch_steps: Vec<crate::ast::Traverser<'a>>,
     /// Spare template atom buffers (templates nest, so one per level).
     pub(crate) atom_pool: Vec<Vec<template::Atom<'a>>>,
+    /// The node standing for the reference's missing expression (see
+    /// [`Parser::missing`]), allocated on first use.
+    missing: Option<&'a Expr<'a>>,
+    /// Where the reference parser would crash: the first place it uses a
+    /// missing expression (see [`Parser::missing`]).
+    pub reference_crash: Option<Span>,
 }
 
 /// Copies `v[base..]` into the arena and truncates `v` to `base`.
@@ -94,6 +102,8 @@ impl<'a, 'i> Parser<'a, 'i> {
             scratch_blocks: Vec::with_capacity(16),
             scratch_steps: Vec::with_capacity(32),
             atom_pool: Vec::new(),
+            missing: None,
+            reference_crash: None,
         }
     }
 
@@ -173,11 +183,15 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     pub fn ident(&mut self, tok: Token) -> Ident {
         let text = self.text(tok);
-        let name = match self.interner.intern_bytes(text) {
+        Ident { name: self.intern_name(text), span: tok.span() }
+    }
+
+    /// Interns a name made of identifier text (invalid UTF-8 becomes U+FFFD).
+    pub fn intern_name(&mut self, text: &[u8]) -> crate::Symbol {
+        match self.interner.intern_bytes(text) {
             Some(sym) => sym,
             None => self.interner.intern(&lossy_go(text)),
-        };
-        Ident { name, span: tok.span() }
+        }
     }
 
     pub fn is_keyword(&self, tok: Token, kw: &str) -> bool {
@@ -255,6 +269,41 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.depth = self.depth.saturating_sub(weight);
     }
 
+    // ---- the reference's missing expression ----
+
+    /// The expression of a malformed function selector (`a::`, `a::b` with
+    /// no `(`): the reference's parser returns no expression at all (a nil
+    /// `Expression`) besides its diagnostic, which its callers pass on as
+    /// they pass on any expression, until one of them asks it for its range
+    /// and the reference crashes (a nil pointer dereference: an operand of
+    /// `-` or `!`, a traversal step after it, the first or last part of a
+    /// template `if` or `for` body). Those places call
+    /// [`Parser::uses_missing`]. The node itself is an ordinary placeholder,
+    /// one per parse, recognised by its address.
+    pub fn missing(&mut self) -> &'a Expr<'a> {
+        if let Some(e) = self.missing {
+            return e;
+        }
+        let e = self.placeholder(Span::default());
+        self.missing = Some(e);
+        e
+    }
+
+    /// Whether `e` is the missing expression.
+    #[inline]
+    pub fn is_missing(&self, e: &Expr<'a>) -> bool {
+        self.missing.is_some_and(|m| std::ptr::eq(m, e))
+    }
+
+    /// Notes that the reference would use `e` where it is missing (and crash)
+    /// when `e` is the missing expression; `at` is where.
+    #[inline]
+    pub fn uses_missing(&mut self, e: &Expr<'a>, at: Span) {
+        if self.reference_crash.is_none() && self.is_missing(e) {
+            self.reference_crash = Some(at);
+        }
+    }
+
     // ---- recovery (the reference's recover helpers) ----
 
     pub fn set_recovery(&mut self) {
@@ -284,6 +333,19 @@ impl<'a, 'i> Parser<'a, 'i> {
                 return tok;
             }
         }
+    }
+
+    /// Skips to the next `start` bracket, then past the bracket that closes
+    /// it (or to the end of the file).
+    pub fn recover_over(&mut self, start: TokenKind) {
+        let Some(end) = opposite_bracket(start) else { return };
+        loop {
+            let tok = self.read();
+            if tok.kind == start || tok.kind == TokenKind::Eof {
+                break;
+            }
+        }
+        self.recover(end);
     }
 
     /// Skips to the end of the current body item: the next newline outside

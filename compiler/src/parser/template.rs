@@ -38,6 +38,25 @@ pub(crate) enum Atom<'a> {
     End { span: Span },
 }
 
+/// Whether the first and the last part of a template body are the
+/// reference's missing expression.
+#[derive(Default)]
+struct PartEnds {
+    first: Option<bool>,
+    last: bool,
+}
+
+impl PartEnds {
+    fn add(&mut self, missing: bool) {
+        self.first.get_or_insert(missing);
+        self.last = missing;
+    }
+
+    fn either(&self) -> bool {
+        self.first == Some(true) || self.last
+    }
+}
+
 fn trim_start_space(s: &str) -> &str {
     s.trim_start_matches(char::is_whitespace)
 }
@@ -462,6 +481,15 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
     }
 
+    /// The reference takes the range of an `if` or `for` body from its first
+    /// and last parts: a missing expression there crashes it.
+    #[cold]
+    fn note_missing_part(&mut self, at: Span) {
+        if self.reference_crash.is_none() {
+            self.reference_crash = Some(at);
+        }
+    }
+
     fn template_parts_expr(&mut self, parts: BumpVec<'a, Expr<'a>>) -> &'a Expr<'a> {
         let span = match (parts.first(), parts.last()) {
             (Some(f), Some(l)) => between(f.span, l.span),
@@ -475,6 +503,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let mut if_parts = BumpVec::new_in(self.arena);
         let mut else_parts = BumpVec::new_in(self.arena);
         let mut in_else = false;
+        let (mut if_ends, mut else_ends) = (PartEnds::default(), PartEnds::default());
         let endif_span;
         loop {
             match atoms.get(*pos).copied() {
@@ -495,13 +524,19 @@ impl<'a, 'i> Parser<'a, 'i> {
                 }
                 Some(_) => {
                     let e = self.template_part(atoms, pos);
+                    let missing = self.is_missing(e);
                     if in_else {
+                        else_ends.add(missing);
                         else_parts.push(*e);
                     } else {
+                        if_ends.add(missing);
                         if_parts.push(*e);
                     }
                 }
             }
+        }
+        if if_ends.either() || else_ends.either() {
+            self.note_missing_part(if_span);
         }
         if if_parts.is_empty() {
             if_parts.push(Expr::new(ExprKind::Literal(Literal::String("")), Span::new(if_span.end, if_span.end)));
@@ -563,6 +598,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     ) -> &'a Expr<'a> {
         *pos += 1;
         let mut parts = BumpVec::new_in(self.arena);
+        let mut ends = PartEnds::default();
         let endfor_span;
         loop {
             match atoms.get(*pos).copied() {
@@ -579,9 +615,13 @@ impl<'a, 'i> Parser<'a, 'i> {
                 }
                 Some(_) => {
                     let e = self.template_part(atoms, pos);
+                    ends.add(self.is_missing(e));
                     parts.push(*e);
                 }
             }
+        }
+        if ends.either() {
+            self.note_missing_part(for_span);
         }
         if parts.is_empty() {
             parts.push(Expr::new(ExprKind::Literal(Literal::String("")), Span::new(for_span.end, for_span.end)));

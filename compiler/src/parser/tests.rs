@@ -55,6 +55,9 @@ fn expression_trees() {
         ("a.*.b.0.c", "(splat a (rel @ .b[0].c))"),
         ("f(a, b...)", "(call f... a b)"),
         ("ns::f(1)", "(call ns::f 1)"),
+        ("provider :: ns/* c */::\n f ()", "(call provider::ns::f)"),
+        ("c ? a::b() : d::e(1)", "(? c (call a::b) (call d::e 1))"),
+        ("{a::b() = 1}", "(object ((call a::b) 1))"),
         ("[1, 2,\n 3,]", "(tuple 1 2 3)"),
         ("{a = 1, \"b\" = 2\n(c) : 3}", "(object (a 1) ((tpl \"b\") 2) (key! (paren c) 3))"),
         ("[for i, v in l : v if i > 0]", "(for i,v l val=v if=(> i 0))"),
@@ -151,4 +154,111 @@ fn many_attributes_detect_redefinition() {
     }
     src.push_str("a57 = 0\n");
     assert_eq!(body_diags(&src), vec!["Attribute redefined @ 101:1".to_string()]);
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    Expr,
+    Template,
+    Body,
+}
+
+fn parse_full(mode: Mode, src: &str) -> (Vec<runtime::Diagnostic>, Option<runtime::Span>) {
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let src = src.as_bytes();
+    let name = crate::DEFAULT_FILENAME;
+    match mode {
+        Mode::Expr => {
+            let p = crate::parse_expression_full(&arena, src, name, &mut interner);
+            (p.diags, p.reference_crash)
+        }
+        Mode::Template => {
+            let p = crate::parse_template_full(&arena, src, name, &mut interner);
+            (p.diags, p.reference_crash)
+        }
+        Mode::Body => {
+            let p = crate::parse_body_full(&arena, src, name, &mut interner);
+            (p.diags, p.reference_crash)
+        }
+    }
+}
+
+/// Malformed namespaced function selectors and `::` next to the other uses
+/// of colons: every diagnostic as the reference (hcl v2.20.0, through
+/// hcl-oracle) reports it, `summary @ start-end: detail` with positions as
+/// line:column:byte.
+#[test]
+fn namespaced_selector_diagnostics() {
+    let cases: &[(Mode, &str, &[&str])] = &[
+        (Mode::Expr, "a::b", &["Missing open parenthesis @ 1:5:4-1:5:4: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "provider::ns::f", &["Missing open parenthesis @ 1:16:15-1:16:15: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "a::", &["Missing function name @ 1:4:3-1:4:3: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Expr, "a::1", &["Missing function name @ 1:4:3-1:5:4: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Expr, "a:: b(", &["Missing expression @ 1:7:6-1:7:6: Expected the start of an expression, but found the end of the file."]),
+        (Mode::Expr, "a::b::c::d(", &["Missing expression @ 1:12:11-1:12:11: Expected the start of an expression, but found the end of the file."]),
+        (Mode::Expr, "a:::b()", &["Missing function name @ 1:4:3-1:5:4: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Expr, "a::b.c()", &["Missing open parenthesis @ 1:5:4-1:6:5: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "a::b(1)::c", &["Extra characters after expression @ 1:8:7-1:10:9: An expression was successfully parsed, but extra characters were found after it."]),
+        (Mode::Expr, "l[*]::f()", &["Extra characters after expression @ 1:5:4-1:7:6: An expression was successfully parsed, but extra characters were found after it."]),
+        (Mode::Expr, "{a::b = 1}", &["Missing open parenthesis @ 1:7:6-1:8:7: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "{a :: 1}", &["Missing function name @ 1:7:6-1:8:7: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Expr, "x ? a :: b : c", &["Missing open parenthesis @ 1:12:11-1:13:12: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "x ? 1 :: 2", &["Missing false expression in conditional @ 1:7:6-1:9:8: The conditional operator (...?...:...) requires a false expression, delimited by a colon.", "Extra characters after expression @ 1:7:6-1:9:8: An expression was successfully parsed, but extra characters were found after it."]),
+        (Mode::Expr, "[for v in l :: v]", &["Missing open parenthesis @ 1:17:16-1:18:17: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "\"${a::}\"", &["Missing function name @ 1:7:6-1:8:7: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Expr, "\"${1::}\"", &["Extra characters after interpolation expression @ 1:5:4-1:7:6: Expected a closing brace to end the interpolation expression, but found extra characters.\n\nThis can happen when you include interpolation syntax for another language, such as shell scripting, but forget to escape the interpolation start token. If this is an embedded sequence for another language, escape it by starting with \"$${\" instead of just \"${\"."]),
+        (Mode::Expr, "\"${a:b}\"", &["Extra characters after interpolation expression @ 1:5:4-1:6:5: Template interpolation doesn't expect a colon at this location. Did you intend this to be a literal sequence to be processed as part of another language? If so, you can escape it by starting with \"$${\" instead of just \"${\"."]),
+        (Mode::Expr, "1 + a::b + 2", &["Missing open parenthesis @ 1:10:9-1:11:10: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "[a::1, 2]", &["Missing function name @ 1:5:4-1:6:5: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Expr, "f(a::b, 2)", &["Missing open parenthesis @ 1:7:6-1:8:7: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "(a::b).c", &["Missing open parenthesis @ 1:6:5-1:7:6: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Expr, "a::1(x).(y)", &["Missing function name @ 1:4:3-1:5:4: Function scope resolution symbol :: must be followed by a function name in this scope.", "Invalid attribute name @ 1:9:8-1:10:9: An attribute name is required after a dot."]),
+        (Mode::Template, "%{for v in l :: }x%{endfor}", &["Missing function name @ 1:17:16-1:18:17: Function scope resolution symbol :: must be followed by a function name in this scope.", "Unexpected end of template @ 1:28:27-1:28:27: The for directive at input.hcl:1,1-28 is missing its corresponding endfor directive."]),
+        (Mode::Template, "${a::b}", &["Missing open parenthesis @ 1:7:6-1:8:7: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Template, "%{if a::b}x%{endif}", &["Missing open parenthesis @ 1:10:9-1:11:10: Function selector must be followed by an open parenthesis to begin the function call.", "Unexpected end of template @ 1:20:19-1:20:19: The if directive at input.hcl:1,1-20 is missing its corresponding endif directive."]),
+        (Mode::Body, "a = a::\nb()\n", &["Missing function name @ 1:8:7-2:1:8: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Body, "a = x\n::b()\n", &["Argument or block definition required @ 2:1:6-2:3:8: An argument or block definition is required here."]),
+        (Mode::Body, "a = a::b\nc = 1\nd = f(1)\ne = 2\n", &["Missing open parenthesis @ 1:9:8-2:1:9: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Body, "a = a::b # c\n", &["Missing open parenthesis @ 1:10:9-2:1:13: Function selector must be followed by an open parenthesis to begin the function call."]),
+        (Mode::Body, "b {\n  a = x::\n}\n", &["Missing function name @ 2:10:13-3:1:14: Function scope resolution symbol :: must be followed by a function name in this scope."]),
+        (Mode::Body, "a::b = 1\n", &["Argument or block definition required @ 1:1:0-1:2:1: An argument or block definition is required here. To set an argument, use the equals sign \"=\" to introduce the argument value."]),
+        (Mode::Body, "a = {\n  k::v = 1\n}\n", &["Missing open parenthesis @ 2:8:13-2:9:14: Function selector must be followed by an open parenthesis to begin the function call."]),
+    ];
+    for (mode, src, want) in cases {
+        let (diags, crash) = parse_full(*mode, src);
+        assert_eq!(crash, None, "{src:?}");
+        let idx = LineIndex::new(src.as_bytes());
+        let got: Vec<String> = diags
+            .iter()
+            .map(|d| {
+                let s = d.subject.expect("parse diagnostics have subjects");
+                let (a, b) = (idx.pos(src.as_bytes(), s.start), idx.pos(src.as_bytes(), s.end));
+                format!("{} @ {}:{}:{}-{}:{}:{}: {}", d.summary, a.line, a.column, s.start, b.line, b.column, s.end, d.detail)
+            })
+            .collect();
+        assert_eq!(got, want.iter().map(|s| s.to_string()).collect::<Vec<_>>(), "{mode:?} {src:?}");
+    }
+}
+
+/// Sources on which the reference crashes (it dereferences the missing
+/// expression of a malformed selector; the oracle reports a Go panic):
+/// hclvm reports diagnostics and notes where the reference would crash.
+#[test]
+fn namespaced_selectors_the_reference_crashes_on() {
+    let cases: &[(Mode, &str)] = &[
+        (Mode::Expr, "-a::b"),
+        (Mode::Expr, "a::1(x).y"),
+        (Mode::Expr, "a::1(x)[*]"),
+        (Mode::Expr, "a::1(x).*.b"),
+        (Mode::Expr, "(a::1(x))[0]"),
+        (Mode::Template, "%{if c}${a::1(x)}%{endif}"),
+        (Mode::Template, "%{for v in l}${a::1(x)}x%{endfor}"),
+        (Mode::Body, "a = !a::b\n"),
+    ];
+    for (mode, src) in cases {
+        let (diags, crash) = parse_full(*mode, src);
+        assert!(crash.is_some(), "{mode:?} {src:?}");
+        assert!(!diags.is_empty(), "{mode:?} {src:?}");
+    }
 }

@@ -392,7 +392,10 @@ impl FunctionTable {
     }
 
     /// Adds a function. Its name must be new: `try` and `can` are taken in
-    /// a table that has them ([`FunctionTable::has_try_can`]).
+    /// a table that has them ([`FunctionTable::has_try_can`]). The name is
+    /// an identifier, or identifiers joined with `::` (namespaced, as
+    /// Terraform's `provider::aws::arn_parse` and `core::upper`), the name a
+    /// call spells: `provider::aws::arn_parse(x)`.
     pub fn register(&mut self, def: FunctionDef) -> Result<FuncId, RegisterError> {
         if self.try_can && (def.name == "try" || def.name == "can") {
             return Err(RegisterError::DuplicateName(def.name));

@@ -1,0 +1,2 @@
+value = provider::aws::
+  "x"

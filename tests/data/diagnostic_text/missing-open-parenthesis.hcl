@@ -1,0 +1,3 @@
+locals {
+  arn = provider::aws::arn_parse
+}
