@@ -125,6 +125,24 @@ pub fn go_is_print(c: char) -> bool {
     !format_or_private && !unassigned
 }
 
+/// Go's `%q` of a byte string that may not be valid UTF-8: valid
+/// characters as [`write_go_quoted`] writes them, other bytes as `\xNN`.
+pub fn go_quote_bytes(b: &[u8]) -> String {
+    let mut out = String::from("\"");
+    for chunk in b.utf8_chunks() {
+        let mut q = String::new();
+        write_go_quoted(&mut q, chunk.valid());
+        out.push_str(&q[1..q.len() - 1]);
+        for byte in chunk.invalid() {
+            out.push_str("\\x");
+            out.push(HEX_LOWER[(byte >> 4) as usize] as char);
+            out.push(HEX_LOWER[(byte & 0xf) as usize] as char);
+        }
+    }
+    out.push('"');
+    out
+}
+
 /// Appends `s` quoted as Go's `%q` verb (strconv.Quote) would.
 pub fn write_go_quoted(out: &mut String, s: &str) {
     out.push('"');

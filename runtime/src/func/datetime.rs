@@ -119,23 +119,23 @@ const MONTHS: [&str; 12] = [
 ];
 const WEEKDAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
-/// Go's `time.ParseError` fields that cty looks at.
+/// Go's `time.ParseError` fields that cty looks at. The value element is
+/// bytes: Go slices strings by byte, so it may start inside a character.
 struct ParseError {
     layout_elem: &'static str,
-    value_elem: String,
+    value_elem: Vec<u8>,
     message: String,
 }
 
-fn perr(layout_elem: &'static str, value: &str) -> ParseError {
-    ParseError { layout_elem, value_elem: value.to_string(), message: String::new() }
+fn perr(layout_elem: &'static str, value: &[u8]) -> ParseError {
+    ParseError { layout_elem, value_elem: value.to_vec(), message: String::new() }
 }
 
 fn is_digit(s: &[u8], i: usize) -> bool {
     s.get(i).is_some_and(u8::is_ascii_digit)
 }
 
-fn getnum(s: &str, fixed: bool) -> Result<(i64, &str), ()> {
-    let b = s.as_bytes();
+fn getnum(b: &[u8], fixed: bool) -> Result<(i64, &[u8]), ()> {
     if !is_digit(b, 0) {
         return Err(());
     }
@@ -143,23 +143,23 @@ fn getnum(s: &str, fixed: bool) -> Result<(i64, &str), ()> {
         if fixed {
             return Err(());
         }
-        return Ok(((b[0] - b'0') as i64, &s[1..]));
+        return Ok(((b[0] - b'0') as i64, &b[1..]));
     }
-    Ok((((b[0] - b'0') * 10 + (b[1] - b'0')) as i64, &s[2..]))
+    Ok((((b[0] - b'0') * 10 + (b[1] - b'0')) as i64, &b[2..]))
 }
 
 /// Go's time `atoi`: optional sign, then digits only.
-fn go_atoi(s: &str) -> Option<i64> {
-    let (neg, digits) = match s.as_bytes().first() {
+fn go_atoi(s: &[u8]) -> Option<i64> {
+    let (neg, digits) = match s.first() {
         Some(b'-') => (true, &s[1..]),
         Some(b'+') => (false, &s[1..]),
         _ => (false, s),
     };
-    if !digits.bytes().all(|c| c.is_ascii_digit()) {
+    if !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
     let mut x: u64 = 0;
-    for c in digits.bytes() {
+    for c in digits {
         x = x.checked_mul(10)?.checked_add((c - b'0') as u64)?;
         if x > 1 << 63 {
             return None;
@@ -169,23 +169,21 @@ fn go_atoi(s: &str) -> Option<i64> {
     Some(if neg { x.wrapping_neg() } else { x })
 }
 
-fn skip<'a>(s: &'a str, prefix: &'static str) -> Result<&'a str, ParseError> {
-    s.strip_prefix(prefix).ok_or_else(|| perr(prefix, s))
+fn skip<'a>(s: &'a [u8], prefix: &'static str) -> Result<&'a [u8], ParseError> {
+    s.strip_prefix(prefix.as_bytes()).ok_or_else(|| perr(prefix, s))
 }
 
-fn range_err(elem: &'static str, rest: &str, what: &str) -> ParseError {
-    ParseError { layout_elem: elem, value_elem: rest.to_string(), message: format!(": {what} out of range") }
+fn range_err(elem: &'static str, rest: &[u8], what: &str) -> ParseError {
+    ParseError { layout_elem: elem, value_elem: rest.to_vec(), message: format!(": {what} out of range") }
 }
 
 /// `time.Parse(time.RFC3339, s)` as Go 1.19 does it (layout walk).
 fn parse_rfc3339_go(v: &str) -> Result<Time, ParseError> {
-    let mut s = v;
-    // 2006
-    let b = s.as_bytes();
-    if b.len() < 4 || !is_digit(b, 0) || !s.is_char_boundary(4) {
+    let mut s = v.as_bytes();
+    // 2006: Go advances past the four bytes before checking them.
+    if s.len() < 4 || !is_digit(s, 0) {
         return Err(perr("2006", s));
     }
-    // Go advances past the four bytes before checking them.
     let year = go_atoi(&s[..4]).ok_or_else(|| perr("2006", &s[4..]))?;
     s = &s[4..];
     s = skip(s, "-")?;
@@ -206,15 +204,21 @@ fn parse_rfc3339_go(v: &str) -> Result<Time, ParseError> {
         return Err(range_err("04", rest, "minute"));
     }
     s = skip(rest, ":")?;
-    let (sec, mut rest) = getnum(s, true).map_err(|_| perr("05", s))?;
+    // Go 1.19 does not stop at seconds that are not two digits: a fraction
+    // right after them (`:,05`) is parsed anyway, and its result replaces
+    // the error (the seconds are then 0).
+    let (sec, mut rest) = match getnum(s, true) {
+        Ok(r) => r,
+        Err(_) if s.len() >= 2 && matches!(s[0], b',' | b'.') && is_digit(s, 1) => (0, s),
+        Err(_) => return Err(perr("05", s)),
+    };
     if !(0..60).contains(&sec) {
         return Err(range_err("05", rest, "second"));
     }
     let mut nsec: i64 = 0;
-    let rb = rest.as_bytes();
-    if rb.len() >= 2 && (rb[0] == b'.' || rb[0] == b',') && is_digit(rb, 1) {
+    if rest.len() >= 2 && (rest[0] == b'.' || rest[0] == b',') && is_digit(rest, 1) {
         let mut n = 2;
-        while is_digit(rb, n) {
+        while is_digit(rest, n) {
             n += 1;
         }
         let nbytes = n.min(10);
@@ -225,12 +229,11 @@ fn parse_rfc3339_go(v: &str) -> Result<Time, ParseError> {
     s = rest;
     // Z07:00
     let offset;
-    if let Some(r) = s.strip_prefix('Z') {
+    if let Some(r) = s.strip_prefix(b"Z") {
         offset = 0;
         s = r;
     } else {
-        let b = s.as_bytes();
-        if b.len() < 6 || b[3] != b':' || !s.is_char_boundary(6) || !s.is_char_boundary(1) || !s.is_char_boundary(3) {
+        if s.len() < 6 || s[3] != b':' {
             return Err(perr("Z07:00", s));
         }
         // Go advances past the six bytes before checking them.
@@ -238,31 +241,130 @@ fn parse_rfc3339_go(v: &str) -> Result<Time, ParseError> {
         let hr = go_atoi(&s[1..3]).ok_or_else(|| perr("Z07:00", after))?;
         let mm = go_atoi(&s[4..6]).ok_or_else(|| perr("Z07:00", after))?;
         let off = (hr * 60 + mm) * 60;
-        offset = match b[0] {
+        offset = match s[0] {
             b'+' => off,
             b'-' => -off,
             _ => return Err(perr("Z07:00", after)),
         };
-        s = &s[6..];
+        s = after;
     }
     if !s.is_empty() {
-        return Err(ParseError {
-            layout_elem: "",
-            value_elem: s.to_string(),
-            message: format!(": extra text: {}", time_quote(s)),
-        });
+        return Err(ParseError { layout_elem: "", value_elem: s.to_vec(), message: format!(": extra text: {}", time_quote(s)) });
     }
     if day < 1 || day > days_in(month as u32, year) as i64 {
-        return Err(ParseError { layout_elem: "", value_elem: String::new(), message: ": day out of range".into() });
+        return Err(ParseError { layout_elem: "", value_elem: Vec::new(), message: ": day out of range".into() });
     }
     let days = days_from_civil(year, month as u32, day as u32);
     let local_secs = days as i128 * 86400 + (hour * 3600 + min * 60 + sec) as i128;
     Ok(Time { unix_nanos: (local_secs - offset as i128) * NANOS_PER_SEC + nsec as i128, offset })
 }
 
+/// go-cty 1.13's strict RFC 3339 parser (fixed positions, ranges checked,
+/// `Z` or a `±hh:mm` offset), the fast path of `parseStrictRFC3339`.
+fn parse_rfc3339_strict(s: &str) -> Option<Time> {
+    let b = s.as_bytes();
+    if b.len() < 19 {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>, min: i64, max: i64| -> Option<i64> {
+        let mut x: i64 = 0;
+        for &c in &b[r] {
+            if !c.is_ascii_digit() {
+                return None;
+            }
+            x = x * 10 + i64::from(c - b'0');
+        }
+        (min..=max).contains(&x).then_some(x)
+    };
+    // Every field is read before any is judged (a failure reads as the
+    // minimum for the fields after it, which changes nothing here).
+    let year = num(0..4, 0, 9999);
+    let month = num(5..7, 1, 12);
+    let day = num(8..10, 1, days_in(month.unwrap_or(1) as u32, year.unwrap_or(0)) as i64);
+    let hour = num(11..13, 0, 23);
+    let min = num(14..16, 0, 59);
+    let sec = num(17..19, 0, 59);
+    let (year, month, day, hour, min, sec) = (year?, month?, day?, hour?, min?, sec?);
+    if !(b[4] == b'-' && b[7] == b'-' && b[10] == b'T' && b[13] == b':' && b[16] == b':') {
+        return None;
+    }
+    let mut rest = &b[19..];
+    let mut nsec: i64 = 0;
+    if rest.len() >= 2 && rest[0] == b'.' && rest[1].is_ascii_digit() {
+        let mut n = 2;
+        while n < rest.len() && rest[n].is_ascii_digit() {
+            n += 1;
+        }
+        let nbytes = n.min(10);
+        let mut ns: i64 = 0;
+        for &c in &rest[1..nbytes] {
+            ns = ns * 10 + i64::from(c - b'0');
+        }
+        nsec = ns * 10i64.pow((10 - nbytes) as u32);
+        rest = &rest[n..];
+    }
+    let offset = if rest == b"Z" {
+        0
+    } else {
+        if rest.len() != 6 {
+            return None;
+        }
+        let two = |i: usize, max: i64| -> Option<i64> {
+            let (x, y) = (rest[i], rest[i + 1]);
+            (x.is_ascii_digit() && y.is_ascii_digit()).then(|| i64::from(x - b'0') * 10 + i64::from(y - b'0')).filter(|v| *v <= max)
+        };
+        let (hr, mm) = (two(1, 23)?, two(4, 59)?);
+        if rest[3] != b':' {
+            return None;
+        }
+        match rest[0] {
+            b'+' => (hr * 60 + mm) * 60,
+            b'-' => -(hr * 60 + mm) * 60,
+            _ => return None,
+        }
+    };
+    let days = days_from_civil(year, month as u32, day as u32);
+    let local_secs = days as i128 * 86400 + (hour * 3600 + min * 60 + sec) as i128;
+    Some(Time { unix_nanos: (local_secs - offset as i128) * NANOS_PER_SEC + nsec as i128, offset })
+}
+
+/// go-cty 1.13's `parseStrictRFC3339`: the strict parser, and for what it
+/// refuses, Go's `time.Parse` error, or, where `time.Parse` accepts it, an
+/// explanation of what RFC 3339 does not allow. (Where none applies, cty
+/// returns the zero time.)
+fn parse_strict(s: &str) -> Result<Time, ParseError> {
+    if let Some(t) = parse_rfc3339_strict(s) {
+        return Ok(t);
+    }
+    parse_rfc3339_go(s)?;
+    let b = s.as_bytes();
+    // Go does byte arithmetic here, modulo 256.
+    let num2 = |x: &[u8]| 10u8.wrapping_mul(x[0].wrapping_sub(b'0')).wrapping_add(x[1].wrapping_sub(b'0'));
+    let tail = |n: usize| b[b.len() - n..].to_vec();
+    if b.get(12) == Some(&b':') {
+        return Err(ParseError { layout_elem: "15", value_elem: b[11..12].to_vec(), message: ": hour must have two digits".into() });
+    }
+    if b.get(19) == Some(&b',') {
+        return Err(ParseError { layout_elem: ".", value_elem: b",".to_vec(), message: ": sub-second separator must be a period".into() });
+    }
+    if b.last() != Some(&b'Z') {
+        if num2(&b[b.len() - 5..]) >= 24 {
+            return Err(ParseError { layout_elem: "Z07:00", value_elem: tail(6), message: ": timezone hour out of range".into() });
+        }
+        if num2(&b[b.len() - 2..]) >= 60 {
+            return Err(ParseError { layout_elem: "Z07:00", value_elem: tail(6), message: ": timezone minute out of range".into() });
+        }
+        return Ok(Time { unix_nanos: ZERO_TIME_UNIX_NANOS, offset: 0 });
+    }
+    Err(ParseError { layout_elem: "2006-01-02T15:04:05Z07:00", value_elem: b.to_vec(), message: String::new() })
+}
+
+/// Go's zero `time.Time` (January 1, year 1, UTC) in Unix nanoseconds.
+const ZERO_TIME_UNIX_NANOS: i128 = -62_135_596_800 * NANOS_PER_SEC;
+
 /// cty's parseTimestamp error wording.
 fn parse_timestamp(s: &str) -> Result<Time, String> {
-    parse_rfc3339_go(s).map_err(|e| {
+    parse_strict(s).map_err(|e| {
         if e.layout_elem.is_empty() && e.value_elem.is_empty() && !e.message.is_empty() {
             return format!("not a valid RFC3339 timestamp{}", e.message);
         }
@@ -281,7 +383,7 @@ fn parse_timestamp(s: &str) -> Result<Time, String> {
                 } else {
                     format!(
                         "not a valid RFC3339 timestamp: found {} where {:?} is expected",
-                        crate::strings::go_quote(&e.value_elem),
+                        crate::strings::go_quote_bytes(&e.value_elem),
                         e.layout_elem
                     )
                 }
@@ -290,26 +392,30 @@ fn parse_timestamp(s: &str) -> Result<Time, String> {
         };
         if e.value_elem.is_empty() {
             format!("not a valid RFC3339 timestamp: end of string before {what}")
+        } else if what == "hour" && e.value_elem.contains(&b':') {
+            "not a valid RFC3339 timestamp: hour must be between 0 and 23 inclusive".to_string()
+        } else if what == "hour" && e.value_elem.len() != 2 {
+            "not a valid RFC3339 timestamp: hour must have exactly two digits".to_string()
+        } else if what == "minute" && e.value_elem.len() != 2 {
+            "not a valid RFC3339 timestamp: minute must have exactly two digits".to_string()
         } else {
-            format!("not a valid RFC3339 timestamp: cannot use {} as {what}", crate::strings::go_quote(&e.value_elem))
+            format!("not a valid RFC3339 timestamp: cannot use {} as {what}", crate::strings::go_quote_bytes(&e.value_elem))
         }
     })
 }
 
 /// The time package's own quoting (non-ASCII and control bytes as \x).
-fn time_quote(s: &str) -> String {
+fn time_quote(s: impl AsRef<[u8]>) -> String {
+    // Every byte of a non-ASCII or control character as `\xNN`.
     let mut out = String::from("\"");
-    for c in s.chars() {
-        if (c as u32) >= 0x80 || c < ' ' {
-            let mut buf = [0u8; 4];
-            for b in c.encode_utf8(&mut buf).bytes() {
-                out.push_str(&format!("\\x{b:02x}"));
-            }
+    for &b in s.as_ref() {
+        if b >= 0x80 || b < b' ' {
+            out.push_str(&format!("\\x{b:02x}"));
         } else {
-            if c == '"' || c == '\\' {
+            if b == b'"' || b == b'\\' {
                 out.push('\\');
             }
-            out.push(c);
+            out.push(char::from(b));
         }
     }
     out.push('"');
