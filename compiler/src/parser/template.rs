@@ -108,6 +108,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         if flush {
             flush_heredoc(&mut atoms);
         }
+        self.meld_literals(&mut atoms);
         let passthru = atoms.len() == 2 && matches!(atoms[0], Atom::Interp { .. });
         let mut pos = 0usize;
         let base = self.scratch_exprs.len();
@@ -118,6 +119,44 @@ impl<'a, 'i> Parser<'a, 'i> {
         atoms.clear();
         self.atom_pool.push(atoms);
         (drain_to_arena(self.arena, &mut self.scratch_exprs, base), passthru, span)
+    }
+
+    /// hcl v2.16's `meldConsecutiveStringLiterals`: consecutive literal
+    /// pieces (an escape such as `%%` or `$${` scans as a piece of its own;
+    /// heredoc lines too) become one literal spanning them all, after the
+    /// whitespace trimming. Its range is what a diagnostic about the
+    /// template's start covers.
+    fn meld_literals(&mut self, atoms: &mut Vec<Atom<'a>>) {
+        let mut out = 0;
+        let mut i = 0;
+        while i < atoms.len() {
+            let mut atom = atoms[i];
+            if let Atom::Lit { val, span } = atom {
+                let mut j = i + 1;
+                while matches!(atoms.get(j), Some(Atom::Lit { .. })) {
+                    j += 1;
+                }
+                if j > i + 1 {
+                    let mut joined = String::from(val);
+                    let mut end = span.end;
+                    for a in &atoms[i + 1..j] {
+                        if let Atom::Lit { val, span } = a {
+                            joined.push_str(val);
+                            end = span.end;
+                        }
+                    }
+                    atom = Atom::Lit { val: self.arena.alloc_str(&joined), span: Span::new(span.start, end) };
+                }
+                atoms[out] = atom;
+                out += 1;
+                i = j;
+                continue;
+            }
+            atoms[out] = atom;
+            out += 1;
+            i += 1;
+        }
+        atoms.truncate(out);
     }
 
     fn parse_template_atoms(&mut self, end: T, atoms: &mut Vec<Atom<'a>>) -> Span {

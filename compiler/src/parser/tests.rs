@@ -64,9 +64,9 @@ fn expression_trees() {
         ("{for v in l : v.k => v...}", "(for v l key=v.k val=v...)"),
         ("\"a${b}c\"", "(tpl \"a\" b \"c\")"),
         ("\"${b}\"", "(wrap b)"),
-        ("\"\\u00e9\\t$${x}\"", "(tpl \"é\\t\" \"${\" \"x}\")"),
+        ("\"\\u00e9\\t$${x}\"", "(tpl \"é\\t${x}\")"),
         ("<<EOT\nx ${y}\nEOT\n", "(tpl \"x \" y \"\\n\")"),
-        ("<<-EOT\n    a\n      b\n    EOT\n", "(tpl \"a\\n\" \"  b\\n\")"),
+        ("<<-EOT\n    a\n      b\n    EOT\n", "(tpl \"a\\n  b\\n\")"),
         ("null == true", "(== null true)"),
     ];
     for (src, want) in cases {
@@ -81,7 +81,7 @@ fn template_trees() {
         ("${b}", "(wrap b)"),
         ("%{if a}x%{else}y%{endif}", "(tpl (? a (tpl \"x\") (tpl \"y\")))"),
         ("%{for v in l}${v},%{endfor}", "(tpl (join (for v l val=(tpl v \",\"))))"),
-        ("a\n  ${~ 1 ~}  \n  b $ %", "(tpl \"a\\n\" \"\" 1 \"\" \"  b \" \"$\" \" \" \"%\")"),
+        ("a\n  ${~ 1 ~}  \n  b $ %", "(tpl \"a\\n\" 1 \"  b $ %\")"),
         ("%{if a}%{endif}", "(tpl (? a (tpl \"\") (tpl \"\")))"),
     ];
     for (src, want) in cases {
