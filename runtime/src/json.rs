@@ -51,7 +51,7 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(out, e)?;
+                crate::stack::guarded(|| write_value(out, e))?;
             }
             out.push(']');
         }
@@ -63,7 +63,7 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 }
                 write_json_string(out, k);
                 out.push(':');
-                write_value(out, e)?;
+                crate::stack::guarded(|| write_value(out, e))?;
             }
             out.push('}');
         }
@@ -75,7 +75,7 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 }
                 write_json_string(out, k);
                 out.push(':');
-                write_value(out, e)?;
+                crate::stack::guarded(|| write_value(out, e))?;
             }
             out.push('}');
         }
@@ -181,7 +181,7 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
             Value::String(s) => s.len() + 2,
             Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
                 for e in v.elements_slice() {
-                    if walk(e, left) {
+                    if crate::stack::guarded(|| walk(e, left)) {
                         return true;
                     }
                 }
@@ -193,7 +193,7 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
                         Some(l) => l,
                         None => return true,
                     };
-                    if walk(e, left) {
+                    if crate::stack::guarded(|| walk(e, left)) {
                         return true;
                     }
                 }
@@ -205,7 +205,7 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
                         Some(l) => l,
                         None => return true,
                     };
-                    if walk(e, left) {
+                    if crate::stack::guarded(|| walk(e, left)) {
                         return true;
                     }
                 }
@@ -316,7 +316,7 @@ fn marshal_into(
                 };
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                marshal_into(out, e, &ety, path)?;
+                crate::stack::guarded(|| marshal_into(out, e, &ety, path))?;
                 path.truncate(len);
             }
             out.push(']');
@@ -345,7 +345,7 @@ fn marshal_into(
                     path.push('.');
                     path.push_str(&k);
                 }
-                marshal_into(out, e, &ety, path)?;
+                crate::stack::guarded(|| marshal_into(out, e, &ety, path))?;
                 path.truncate(len);
             }
             out.push('}');
@@ -404,6 +404,13 @@ pub fn value_from_json_implied(j: &J) -> Result<Value, JsonError> {
     implied(j, 0, &mut String::new(), None)
 }
 
+/// [`value_from_json_implied`] for a document of up to `max_depth` levels
+/// (jsondecode's bound, deeper than the input limit).
+pub fn value_from_json_implied_deep(j: &J, max_depth: usize) -> Result<Value, JsonError> {
+    let mut path = String::new();
+    implied_to(j, 0, &mut path, None, max_depth)
+}
+
 /// [`value_from_json_implied`] whose object attribute names are taken from
 /// `names` when it has them (a program's names: its attribute steps then
 /// find them by pointer, see [`AttrNames`]).
@@ -412,7 +419,11 @@ pub fn value_from_json_implied_with(j: &J, names: &AttrNames) -> Result<Value, J
 }
 
 fn implied(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>) -> Result<Value, JsonError> {
-    if depth > MAX_NESTING {
+    implied_to(j, depth, path, names, MAX_NESTING)
+}
+
+fn implied_to(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>, max_depth: usize) -> Result<Value, JsonError> {
+    if depth > max_depth {
         return Err(err(path, "value is nested too deeply"));
     }
     Ok(match j {
@@ -425,7 +436,7 @@ fn implied(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>) ->
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                elems.push(implied(item, depth + 1, path, names)?);
+                elems.push(crate::stack::guarded(|| implied_to(item, depth + 1, path, names, max_depth))?);
                 path.truncate(len);
             }
             Value::tuple(elems)
@@ -445,7 +456,7 @@ fn implied(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>) ->
                         std::borrow::Cow::Owned(_) => return Err(unsupported_attribute(path, k)),
                     },
                 };
-                attrs.push((name, implied(item, depth + 1, path, names)?));
+                attrs.push((name, crate::stack::guarded(|| implied_to(item, depth + 1, path, names, max_depth))?));
                 path.truncate(len);
             }
             Value::object_from_pairs(attrs)
@@ -547,7 +558,7 @@ fn typed(
             }
             let t = t.ok_or_else(|| err(path, "missing type in dynamically-typed value"))?;
             let body = body.ok_or_else(|| err(path, "missing value in dynamically-typed value"))?;
-            typed(body, &t, depth + 1, path, false)
+            crate::stack::guarded(|| typed(body, &t, depth + 1, path, false))
         }
         Type::Bool => match j {
             J::Bool(b) => Ok(Value::Bool(*b)),
@@ -577,7 +588,7 @@ fn typed(
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                elems.push(typed(item, ety, depth + 1, path, result_form)?);
+                elems.push(crate::stack::guarded(|| typed(item, ety, depth + 1, path, result_form))?);
                 path.truncate(len);
             }
             // As cty: a non-empty collection takes its element type from its
@@ -601,7 +612,7 @@ fn typed(
                 path.push('[');
                 write_json_string(path, k);
                 path.push(']');
-                entries.push((k.as_str(), typed(item, ety, depth + 1, path, result_form)?));
+                entries.push((k.as_str(), crate::stack::guarded(|| typed(item, ety, depth + 1, path, result_form))?));
                 path.truncate(len);
             }
             if entries.is_empty() {
@@ -629,7 +640,7 @@ fn typed(
             for (i, (item, ety)) in items.iter().zip(tt.elems()).enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                elems.push(typed(item, ety, depth + 1, path, result_form)?);
+                elems.push(crate::stack::guarded(|| typed(item, ety, depth + 1, path, result_form))?);
                 path.truncate(len);
             }
             Ok(Value::tuple(elems))
@@ -646,7 +657,7 @@ fn typed(
                 let len = path.len();
                 path.push('.');
                 path.push_str(k);
-                vals[i] = Some(typed(item, &ot.types()[i], depth + 1, path, result_form)?);
+                vals[i] = Some(crate::stack::guarded(|| typed(item, &ot.types()[i], depth + 1, path, result_form))?);
                 path.truncate(len);
             }
             let vals = vals

@@ -13,6 +13,7 @@ pub mod convert;
 pub mod unify;
 pub mod json;
 pub mod json_text;
+pub mod stack;
 pub mod names;
 pub mod func;
 

@@ -21,7 +21,7 @@ fn push_capped(out: &mut String, text: &str) -> bool {
 }
 
 /// A cty type.
-#[derive(Clone, PartialEq, Eq, Hash)]
+#[derive(Clone)]
 pub enum Type {
     String,
     Number,
@@ -38,6 +38,99 @@ pub enum Type {
 
 const _: () = assert!(std::mem::size_of::<Type>() == 16);
 
+// Types nest as deeply as values: comparing, hashing and dropping them go
+// through `crate::stack` rather than the derived recursion.
+impl PartialEq for Type {
+    fn eq(&self, other: &Type) -> bool {
+        type_eq(self, other, 0)
+    }
+}
+
+/// Structural equality; the stack is checked every 32 levels (a check per
+/// level costs more than the comparison itself).
+fn type_eq(a: &Type, b: &Type, depth: u32) -> bool {
+    let deeper = |x: &Type, y: &Type| {
+        if depth % 32 == 31 {
+            crate::stack::guarded(|| type_eq(x, y, depth + 1))
+        } else {
+            type_eq(x, y, depth + 1)
+        }
+    };
+    match (a, b) {
+        (Type::String, Type::String) | (Type::Number, Type::Number) | (Type::Bool, Type::Bool) | (Type::Dynamic, Type::Dynamic) => true,
+        (Type::List(x), Type::List(y)) | (Type::Set(x), Type::Set(y)) | (Type::Map(x), Type::Map(y)) => Arc::ptr_eq(x, y) || deeper(x, y),
+        (Type::Object(x), Type::Object(y)) => {
+            Arc::ptr_eq(x, y)
+                || (x.dynamic == y.dynamic && x.names == y.names && x.types.iter().zip(y.types.iter()).all(|(p, q)| deeper(p, q)))
+        }
+        (Type::Tuple(x), Type::Tuple(y)) => {
+            Arc::ptr_eq(x, y)
+                || (x.dynamic == y.dynamic && x.elems.len() == y.elems.len() && x.elems.iter().zip(y.elems.iter()).all(|(p, q)| deeper(p, q)))
+        }
+        _ => false,
+    }
+}
+
+impl Eq for Type {}
+
+impl std::hash::Hash for Type {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::mem::discriminant(self).hash(state);
+        match self {
+            Type::String | Type::Number | Type::Bool | Type::Dynamic => {}
+            Type::List(e) | Type::Set(e) | Type::Map(e) => crate::stack::guarded(|| e.hash(state)),
+            Type::Object(o) => crate::stack::guarded(|| o.hash(state)),
+            Type::Tuple(t) => crate::stack::guarded(|| t.hash(state)),
+        }
+    }
+}
+
+/// Drops types without recursing: a type part nobody else holds is taken
+/// apart and its parts queued.
+fn drop_types(first: Vec<Type>) {
+    let mut work = first;
+    while let Some(t) = work.pop() {
+        match t {
+            Type::List(mut a) | Type::Set(mut a) | Type::Map(mut a) => {
+                if let Some(inner) = Arc::get_mut(&mut a) {
+                    work.push(std::mem::replace(inner, Type::Dynamic));
+                }
+            }
+            Type::Object(mut a) => {
+                if let Some(o) = Arc::get_mut(&mut a) {
+                    work.extend(std::mem::take(&mut o.types).into_vec());
+                }
+            }
+            Type::Tuple(mut a) => {
+                if let Some(t) = Arc::get_mut(&mut a) {
+                    work.extend(std::mem::take(&mut t.elems).into_vec());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn has_type_parts(types: &[Type]) -> bool {
+    types.iter().any(|t| !matches!(t, Type::String | Type::Number | Type::Bool | Type::Dynamic))
+}
+
+impl Drop for ObjectType {
+    fn drop(&mut self) {
+        if has_type_parts(&self.types) {
+            drop_types(std::mem::take(&mut self.types).into_vec());
+        }
+    }
+}
+
+impl Drop for TupleType {
+    fn drop(&mut self) {
+        if has_type_parts(&self.elems) {
+            drop_types(std::mem::take(&mut self.elems).into_vec());
+        }
+    }
+}
+
 /// The attributes of an object type, sorted by name (bytewise).
 pub struct ObjectType {
     names: Box<[Arc<str>]>,
@@ -46,12 +139,20 @@ pub struct ObjectType {
     /// first use: it depends on the type alone, and the types of variable
     /// values are shared across evaluations.
     keys: OnceLock<crate::value::Value>,
+    /// Whether an attribute type has the dynamic pseudo-type in it.
+    dynamic: bool,
 }
 
 impl PartialEq for ObjectType {
     fn eq(&self, other: &ObjectType) -> bool {
         self.names == other.names && self.types == other.types
     }
+}
+
+/// Whether any of `types` has the dynamic pseudo-type in it (each object
+/// and tuple type knows this of itself, so this is shallow for them).
+fn any_dynamic(types: &[Type]) -> bool {
+    types.iter().any(Type::has_dynamic_types)
 }
 
 impl Eq for ObjectType {}
@@ -64,9 +165,24 @@ impl std::hash::Hash for ObjectType {
 }
 
 /// The element types of a tuple type.
-#[derive(PartialEq, Eq, Hash)]
 pub struct TupleType {
     elems: Box<[Type]>,
+    /// Whether an element type has the dynamic pseudo-type in it.
+    dynamic: bool,
+}
+
+impl PartialEq for TupleType {
+    fn eq(&self, other: &TupleType) -> bool {
+        self.elems == other.elems
+    }
+}
+
+impl Eq for TupleType {}
+
+impl std::hash::Hash for TupleType {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.elems.hash(state);
+    }
 }
 
 impl ObjectType {
@@ -80,6 +196,7 @@ impl ObjectType {
         sort_dedup_last_wins(&mut pairs);
         let (names, types): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
         ObjectType {
+            dynamic: any_dynamic(&types),
             names: names.into(),
             types: types.into(),
             keys: OnceLock::new(),
@@ -96,6 +213,7 @@ impl ObjectType {
             return None;
         }
         Some(ObjectType {
+            dynamic: any_dynamic(&types),
             names: names.into(),
             types: types.into(),
             keys: OnceLock::new(),
@@ -106,6 +224,7 @@ impl ObjectType {
     pub(crate) fn from_sorted_unchecked(names: Vec<Arc<str>>, types: Vec<Type>) -> ObjectType {
         debug_assert!(names.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
         ObjectType {
+            dynamic: any_dynamic(&types),
             names: names.into(),
             types: types.into(),
             keys: OnceLock::new(),
@@ -162,6 +281,7 @@ impl ObjectType {
 impl TupleType {
     pub fn new(elems: Vec<Type>) -> TupleType {
         TupleType {
+            dynamic: any_dynamic(&elems),
             elems: elems.into(),
         }
     }
@@ -205,7 +325,7 @@ fn per_thread<T: Clone + 'static>(key: &'static std::thread::LocalKey<T>, fresh:
 }
 
 fn new_empty_object_type() -> Arc<ObjectType> {
-    Arc::new(ObjectType { names: Box::new([]), types: Box::new([]), keys: OnceLock::new() })
+    Arc::new(ObjectType { names: Box::new([]), types: Box::new([]), keys: OnceLock::new(), dynamic: false })
 }
 
 pub(crate) fn empty_object_type() -> Arc<ObjectType> {
@@ -214,7 +334,7 @@ pub(crate) fn empty_object_type() -> Arc<ObjectType> {
 }
 
 fn new_empty_tuple_type() -> Arc<TupleType> {
-    Arc::new(TupleType { elems: Box::new([]) })
+    Arc::new(TupleType { elems: Box::new([]), dynamic: false })
 }
 
 pub(crate) fn empty_tuple_type() -> Arc<TupleType> {
@@ -345,9 +465,9 @@ impl Type {
         match self {
             Type::Dynamic => true,
             Type::String | Type::Number | Type::Bool => false,
-            Type::List(e) | Type::Set(e) | Type::Map(e) => e.has_dynamic_types(),
-            Type::Object(o) => o.types.iter().any(Type::has_dynamic_types),
-            Type::Tuple(t) => t.elems.iter().any(Type::has_dynamic_types),
+            Type::List(e) | Type::Set(e) | Type::Map(e) => crate::stack::guarded(|| e.has_dynamic_types()),
+            Type::Object(o) => o.dynamic,
+            Type::Tuple(t) => t.dynamic,
         }
     }
 
@@ -358,20 +478,20 @@ impl Type {
             (_, Type::Dynamic) => true,
             (Type::List(a), Type::List(b))
             | (Type::Set(a), Type::Set(b))
-            | (Type::Map(a), Type::Map(b)) => a.conforms_to(b),
+            | (Type::Map(a), Type::Map(b)) => crate::stack::guarded(|| a.conforms_to(b)),
             (Type::Object(a), Type::Object(b)) => {
                 a.names == b.names
                     && a.types
                         .iter()
                         .zip(b.types.iter())
-                        .all(|(x, y)| x.conforms_to(y))
+                        .all(|(x, y)| crate::stack::guarded(|| x.conforms_to(y)))
             }
             (Type::Tuple(a), Type::Tuple(b)) => {
                 a.elems.len() == b.elems.len()
                     && a.elems
                         .iter()
                         .zip(b.elems.iter())
-                        .all(|(x, y)| x.conforms_to(y))
+                        .all(|(x, y)| crate::stack::guarded(|| x.conforms_to(y)))
             }
             _ => self == want,
         }
@@ -408,7 +528,7 @@ impl Type {
         if constraint && elem.is_dynamic() {
             out.push_str("any single type");
         } else {
-            elem.write_friendly(out, constraint);
+            crate::stack::guarded(|| elem.write_friendly(out, constraint));
         }
     }
 
@@ -452,7 +572,7 @@ impl Type {
                     }
                     crate::strings::write_go_quoted(out, name);
                     out.push(':');
-                    if !ty.write_go_syntax(out) {
+                    if !crate::stack::guarded(|| ty.write_go_syntax(out)) {
                         return false;
                     }
                 }
@@ -464,7 +584,7 @@ impl Type {
                     if i > 0 {
                         out.push_str(", ");
                     }
-                    if !ty.write_go_syntax(out) {
+                    if !crate::stack::guarded(|| ty.write_go_syntax(out)) {
                         return false;
                     }
                 }
@@ -475,7 +595,7 @@ impl Type {
             Type::Map(e) => ("cty.Map(", e),
         };
         out.push_str(wrap);
-        elem.write_go_syntax(out) && push_capped(out, ")")
+        crate::stack::guarded(|| elem.write_go_syntax(out)) && push_capped(out, ")")
     }
 
     /// Appends the cty JSON form of the type (`"string"`, `["list","number"]`,
@@ -493,7 +613,7 @@ impl Type {
                     Type::Set(_) => "[\"set\",",
                     _ => "[\"map\",",
                 });
-                e.write_json(out);
+                crate::stack::guarded(|| e.write_json(out));
                 out.push(']');
             }
             Type::Object(o) => {
@@ -504,7 +624,7 @@ impl Type {
                     }
                     write_json_string(out, n);
                     out.push(':');
-                    t.write_json(out);
+                    crate::stack::guarded(|| t.write_json(out));
                 }
                 out.push_str("}]");
             }
@@ -514,7 +634,7 @@ impl Type {
                     if i > 0 {
                         out.push(',');
                     }
-                    e.write_json(out);
+                    crate::stack::guarded(|| e.write_json(out));
                 }
                 out.push_str("]]");
             }
@@ -536,13 +656,13 @@ impl Type {
             Type::Number => J::from("number"),
             Type::Bool => J::from("bool"),
             Type::Dynamic => J::from("dynamic"),
-            Type::List(e) => J::Array(vec![J::from("list"), e.to_json()]),
-            Type::Set(e) => J::Array(vec![J::from("set"), e.to_json()]),
-            Type::Map(e) => J::Array(vec![J::from("map"), e.to_json()]),
+            Type::List(e) => J::Array(vec![J::from("list"), crate::stack::guarded(|| e.to_json())]),
+            Type::Set(e) => J::Array(vec![J::from("set"), crate::stack::guarded(|| e.to_json())]),
+            Type::Map(e) => J::Array(vec![J::from("map"), crate::stack::guarded(|| e.to_json())]),
             Type::Object(o) => {
                 let attrs = o
                     .iter()
-                    .map(|(n, t)| (n.to_string(), t.to_json()))
+                    .map(|(n, t)| (n.to_string(), crate::stack::guarded(|| t.to_json())))
                     .collect();
                 J::Array(vec![J::from("object"), J::Object(attrs)])
             }
@@ -582,9 +702,9 @@ impl Type {
                     .get(1)
                     .ok_or_else(|| format!("missing type argument for {kind}"))?;
                 match (kind, items.len()) {
-                    ("list", 2) => Ok(Type::list(Self::from_json_depth(arg, depth + 1)?)),
-                    ("set", 2) => Ok(Type::set(Self::from_json_depth(arg, depth + 1)?)),
-                    ("map", 2) => Ok(Type::map(Self::from_json_depth(arg, depth + 1)?)),
+                    ("list", 2) => Ok(Type::list(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
+                    ("set", 2) => Ok(Type::set(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
+                    ("map", 2) => Ok(Type::map(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
                     ("object", 2) => {
                         let J::Object(attrs) = arg else {
                             return Err(
@@ -593,7 +713,7 @@ impl Type {
                         };
                         let mut pairs = Vec::with_capacity(attrs.len());
                         for (n, t) in attrs {
-                            pairs.push((n.as_str(), Self::from_json_depth(t, depth + 1)?));
+                            pairs.push((n.as_str(), crate::stack::guarded(|| Self::from_json_depth(t, depth + 1))?));
                         }
                         Ok(Type::object(pairs))
                     }
@@ -603,7 +723,7 @@ impl Type {
                         };
                         let elems = elems
                             .iter()
-                            .map(|t| Self::from_json_depth(t, depth + 1))
+                            .map(|t| crate::stack::guarded(|| Self::from_json_depth(t, depth + 1)))
                             .collect::<Result<Vec<_>, _>>()?;
                         Ok(Type::tuple(elems))
                     }

@@ -379,7 +379,7 @@ fn compare_types(a: &Type, b: &Type) -> Ordering {
     match (a, b) {
         (Type::List(x), Type::List(y))
         | (Type::Set(x), Type::Set(y))
-        | (Type::Map(x), Type::Map(y)) => return compare_types(x, y),
+        | (Type::Map(x), Type::Map(y)) => return crate::stack::guarded(|| compare_types(x, y)),
         _ => {}
     }
     let swapped = (a.is_tuple() && b.is_list())
@@ -400,7 +400,7 @@ fn compare_types(a: &Type, b: &Type) -> Ordering {
     let supers = |pairs: &mut dyn Iterator<Item = (&Type, &Type)>| {
         let (mut a_super, mut b_super) = (false, false);
         for (x, y) in pairs {
-            match compare_types(x, y) {
+            match crate::stack::guarded(|| compare_types(x, y)) {
                 Less => a_super = true,
                 Greater => b_super = true,
                 Equal => {}

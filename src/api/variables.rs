@@ -145,7 +145,11 @@ impl Variables {
             entries.sort_by(|a, b| a.0.cmp(&b.0));
             return Ok(Variables { entries });
         }
-        Variables::from_json_with(&parse_json_object_text(text)?, only, typed)
+        let json = parse_json_object_text(text)?;
+        let vars = Variables::from_json_with(&json, only, typed);
+        // (A document may nest 10,000 levels: dropped without recursion.)
+        runtime::stack::drop_json(json);
+        vars
     }
 
     /// Like [`Variables::from_json`], but a value written exactly
@@ -209,7 +213,9 @@ impl Variables {
 fn parse_json_object_text(text: &str) -> Result<Json, Error> {
     let json = parse_json(text).map_err(|e| Error::Variables(format!("invalid JSON: {e}")))?;
     if !json.is_object() {
-        return Err(Error::Variables(format!("variables must be a JSON object, not {}", json_kind(&json))));
+        let kind = json_kind(&json);
+        runtime::stack::drop_json(json);
+        return Err(Error::Variables(format!("variables must be a JSON object, not {kind}")));
     }
     Ok(json)
 }

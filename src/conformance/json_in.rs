@@ -12,23 +12,36 @@ pub const MAX_JSON_DEPTH: usize = 10_000;
 /// Parses one JSON text, accepting up to [`MAX_JSON_DEPTH`] levels of arrays
 /// and objects. Errors are serde_json's, or Go's text for too deep nesting.
 ///
-/// Parsing recurses once per level: callers reading deep input should run
-/// on a thread with a generous stack (the CLI does).
+/// Parsing recurses once per level; it grows the stack as it goes
+/// (serde_stacker), so any thread can read deep input. Drop a deep result
+/// with [`runtime::stack::drop_json`], which does not recurse.
 pub fn parse_json(text: &str) -> Result<Json, String> {
     if let Some(bracket) = first_too_deep(text.as_bytes()) {
         return Err(format!("invalid character '{}' exceeded max depth", bracket as char));
     }
     let mut de = serde_json::Deserializer::from_str(text);
     de.disable_recursion_limit();
-    let mut values = de.into_iter::<Json>();
+    let mut values = de.into_iter::<Deep>();
     let value = match values.next() {
-        Some(v) => v.map_err(|e| e.to_string())?,
+        Some(v) => v.map_err(|e| e.to_string())?.0,
         None => return Err("EOF while parsing a value at line 1 column 0".into()),
     };
     match values.next() {
         None => Ok(value),
         Some(Err(e)) => Err(e.to_string()),
         Some(Ok(_)) => Err(format!("trailing characters at byte {}", values.byte_offset())),
+    }
+}
+
+/// A JSON value deserialized on a stack that grows as deep as it nests.
+struct Deep(Json);
+
+impl<'de> serde::Deserialize<'de> for Deep {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Deep, D::Error> {
+        let mut stacked = serde_stacker::Deserializer::new(d);
+        stacked.red_zone = runtime::stack::RED_ZONE;
+        stacked.stack_size = runtime::stack::SEGMENT;
+        serde::Deserialize::deserialize(stacked).map(Deep)
     }
 }
 

@@ -658,11 +658,11 @@ pub fn dynamic_replace(from: &Type, to: &Type) -> Type {
         Type::String | Type::Number | Type::Bool => to.clone(),
         Type::Map(te) => {
             let elem = match from {
-                Type::Map(fe) => dynamic_replace(fe, te),
+                Type::Map(fe) => crate::stack::guarded(|| dynamic_replace(fe, te)),
                 Type::Object(fo) => {
                     let unified = unify_types(fo.types(), true).map(|(t, _)| t);
                     match unified {
-                        Some(u) => dynamic_replace(&u, te),
+                        Some(u) => crate::stack::guarded(|| dynamic_replace(&u, te)),
                         // cty's "no type" is replaced by the wanted type.
                         None => (**te).clone(),
                     }
@@ -676,9 +676,9 @@ pub fn dynamic_replace(from: &Type, to: &Type) -> Type {
                 .iter()
                 .map(|(name, aty)| {
                     let t = match from {
-                        Type::Map(fe) => dynamic_replace(fe, aty),
+                        Type::Map(fe) => crate::stack::guarded(|| dynamic_replace(fe, aty)),
                         Type::Object(fo) => match fo.attr_type(name) {
-                            Some(fa) => dynamic_replace(fa, aty),
+                            Some(fa) => crate::stack::guarded(|| dynamic_replace(fa, aty)),
                             None => aty.clone(),
                         },
                         _ => Type::Dynamic,
@@ -690,9 +690,9 @@ pub fn dynamic_replace(from: &Type, to: &Type) -> Type {
         }
         Type::Set(te) | Type::List(te) => {
             let elem = match from {
-                Type::Set(fe) | Type::List(fe) => dynamic_replace(fe, te),
+                Type::Set(fe) | Type::List(fe) => crate::stack::guarded(|| dynamic_replace(fe, te)),
                 Type::Tuple(ft) => match unify_types(ft.elems(), true) {
-                    Some((u, _)) => dynamic_replace(&u, te),
+                    Some((u, _)) => crate::stack::guarded(|| dynamic_replace(&u, te)),
                     None => (**te).clone(),
                 },
                 _ => Type::Dynamic,
@@ -710,7 +710,7 @@ pub fn dynamic_replace(from: &Type, to: &Type) -> Type {
                 .enumerate()
                 .map(|(i, te)| match from {
                     Type::Tuple(ft) => match ft.elems().get(i) {
-                        Some(fe) => dynamic_replace(fe, te),
+                        Some(fe) => crate::stack::guarded(|| dynamic_replace(fe, te)),
                         None => te.clone(),
                     },
                     _ => te.clone(),

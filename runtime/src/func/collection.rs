@@ -230,7 +230,7 @@ fn flattener(list: &Value, out: &mut Vec<Value>) -> bool {
                 known = false;
                 continue;
             }
-            if !flattener(v, out) {
+            if !crate::stack::guarded(|| flattener(v, out)) {
                 known = false;
             }
         } else {

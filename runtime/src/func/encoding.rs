@@ -52,10 +52,18 @@ fn decode_json(s: &str) -> Result<serde_json::Value, FnError> {
         // implied, in which a repeated key has the type of its last value:
         // an earlier value must decode to that type too.
         let ty = crate::json::value_from_json_implied(&j).map_err(|e| FnError::new(e.message))?.ty();
+        // (`j` is dropped by the caller's `drop_json` on success; on an
+        // error here it is dropped as it goes out of scope.)
         doc.check_against(&ty).map_err(FnError::new)?;
     }
     Ok(j)
 }
+
+/// The deepest document jsondecode reads (the reference has no bound but
+/// its memory: Go grows a goroutine's stack to 1 GB). Ten times the JSON
+/// input limit; every algorithm over values keeps to the stack at any
+/// depth, and the size budget bounds the rest.
+const JSONDECODE_MAX_DEPTH: usize = 100_000;
 
 /// A JSON document as read, objects keeping repeated keys.
 enum Doc {
@@ -64,17 +72,35 @@ enum Doc {
     Object(Vec<(String, Doc)>),
 }
 
+impl Drop for Doc {
+    /// Without recursion: documents nest as deeply as values.
+    fn drop(&mut self) {
+        let mut work: Vec<Doc> = match self {
+            Doc::Scalar(_) => return,
+            Doc::Array(items) => std::mem::take(items),
+            Doc::Object(entries) => std::mem::take(entries).into_iter().map(|(_, d)| d).collect(),
+        };
+        while let Some(mut d) = work.pop() {
+            match &mut d {
+                Doc::Scalar(_) => {}
+                Doc::Array(items) => work.append(items),
+                Doc::Object(entries) => work.extend(std::mem::take(entries).into_iter().map(|(_, d)| d)),
+            }
+        }
+    }
+}
+
 impl Doc {
     /// The document with the last of each repeated key, as cty's implied
     /// type and value see it.
     fn to_json(&self) -> serde_json::Value {
         match self {
             Doc::Scalar(j) => j.clone(),
-            Doc::Array(items) => serde_json::Value::Array(items.iter().map(Doc::to_json).collect()),
+            Doc::Array(items) => serde_json::Value::Array(crate::stack::guarded(|| items.iter().map(Doc::to_json).collect())),
             Doc::Object(entries) => {
                 let mut m = serde_json::Map::new();
                 for (k, v) in entries {
-                    m.insert(k.clone(), v.to_json());
+                    m.insert(k.clone(), crate::stack::guarded(|| v.to_json()));
                 }
                 serde_json::Value::Object(m)
             }
@@ -91,7 +117,7 @@ impl Doc {
                     let Some(aty) = ot.attr_type(k) else {
                         return Err(format!("unsupported attribute {}", crate::strings::go_quote(k)));
                     };
-                    v.check_against(aty)?;
+                    crate::stack::guarded(|| v.check_against(aty))?;
                 }
                 Ok(())
             }
@@ -101,7 +127,7 @@ impl Doc {
                     let Some(ety) = etys.get(i) else {
                         return Err(format!("too many tuple elements (need {})", etys.len()));
                     };
-                    item.check_against(ety)?;
+                    crate::stack::guarded(|| item.check_against(ety))?;
                 }
                 if items.len() != etys.len() {
                     return Err(format!("not enough tuple elements (need {})", etys.len()));
@@ -487,7 +513,7 @@ fn implied_json(dec: &mut GoJsonTokens) -> Result<(Doc, bool), String> {
             },
             (_, GoTok::Delim(d @ (b'[' | b'{'))) => {
                 stack.push(if d == b'[' { Frame::Array(Vec::new()) } else { Frame::Object(Vec::new(), None) });
-                if stack.len() > crate::value::MAX_NESTING + 1 {
+                if stack.len() > JSONDECODE_MAX_DEPTH {
                     return Err("value is nested too deeply".to_string());
                 }
                 continue;
@@ -548,7 +574,9 @@ pub fn jsondecode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
     let s = str_arg(&args[0]);
     ctx.charge((s.len() as u64).saturating_add(JSON_VALUE_UNITS.saturating_mul(json_value_bound(s))))?;
     let j = decode_json(s)?;
-    crate::json::value_from_json_implied(&j).map_err(|e| FnError::new(e.message))
+    let v = crate::json::value_from_json_implied_deep(&j, JSONDECODE_MAX_DEPTH).map_err(|e| FnError::new(e.message));
+    crate::stack::drop_json(j);
+    v
 }
 
 // ----- CSV (Go's encoding/csv with default settings) ------------------------------

@@ -42,7 +42,7 @@ impl Tri {
 /// the whole comparison unknown, the first false one ends it as false.
 fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
     for (a, b) in pairs {
-        match a.equals_tri(b) {
+        match crate::stack::guarded(|| equals(a, b, true)) {
             Tri::True => {}
             other => return other,
         }
@@ -58,7 +58,7 @@ fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
 fn unordered_all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
     let mut result = Tri::True;
     for (a, b) in pairs {
-        match a.equals_tri(b) {
+        match crate::stack::guarded(|| equals(a, b, true)) {
             Tri::True => {}
             Tri::False => return Tri::False,
             Tri::Unknown => result = Tri::Unknown,
@@ -76,90 +76,8 @@ impl Value {
 
     /// cty `Equals` as a [`Tri`].
     pub fn equals_tri(&self, other: &Value) -> Tri {
-        // A null is unequal to what cannot be null.
-        if (self.is_null() && other.definitely_not_null()) || (other.is_null() && self.definitely_not_null()) {
-            return Tri::False;
-        }
-        // An unknown's refinement may rule out a known value.
-        match (self, other) {
-            (Value::Unknown(_), Value::Unknown(_)) => {}
-            (Value::Unknown(_), known) | (known, Value::Unknown(_)) => {
-                let unknown = if self.is_known() { other } else { self };
-                if unknown.range_includes(known) == Tri::False {
-                    return Tri::False;
-                }
-            }
-            _ => {}
-        }
-        match (self.is_known(), other.is_known()) {
-            (false, false) => return Tri::Unknown,
-            (true, false) => return known_vs_unknown(self, other),
-            (false, true) => return known_vs_unknown(other, self),
-            (true, true) => {}
-        }
-        match (self.is_null(), other.is_null()) {
-            (true, true) => return Tri::True,
-            (true, false) | (false, true) => return Tri::False,
-            (false, false) => {}
-        }
-        // Fast paths for the common primitive cases.
-        match (self, other) {
-            (Value::String(a), Value::String(b)) => return Tri::from_bool(a == b),
-            (Value::Number(a), Value::Number(b)) => return Tri::from_bool(a.equals(b)),
-            (Value::Bool(a), Value::Bool(b)) => return Tri::from_bool(a == b),
-            _ => {}
-        }
-        if !self.has_wholly_known_type() || !other.has_wholly_known_type() {
-            let (ta, tb) = (self.ty(), other.ty());
-            if !ta.conforms_to(&tb) && !tb.conforms_to(&ta) {
-                return Tri::False;
-            }
-            return Tri::Unknown;
-        }
-        match (self, other) {
-            (Value::List(a), Value::List(b)) => {
-                if a.ty != b.ty {
-                    return Tri::False;
-                }
-                if a.elems.len() != b.elems.len() {
-                    return Tri::False;
-                }
-                all_equal(a.elems.iter().zip(b.elems.iter()))
-            }
-            (Value::Tuple(a), Value::Tuple(b)) => {
-                if a.ty != b.ty {
-                    return Tri::False;
-                }
-                all_equal(a.elems.iter().zip(b.elems.iter()))
-            }
-            (Value::Object(a), Value::Object(b)) => {
-                if a.ty != b.ty {
-                    return Tri::False;
-                }
-                unordered_all_equal(a.vals.iter().zip(b.vals.iter()))
-            }
-            (Value::Map(a), Value::Map(b)) => {
-                if a.ty != b.ty || a.keys != b.keys {
-                    return Tri::False;
-                }
-                unordered_all_equal(a.vals.iter().zip(b.vals.iter()))
-            }
-            (Value::Set(a), Value::Set(b)) => {
-                if a.ty != b.ty {
-                    return Tri::False;
-                }
-                if a.elems.iter().chain(b.elems.iter()).any(|e| !e.is_known()) {
-                    return Tri::Unknown;
-                }
-                Tri::from_bool(
-                    a.elems.len() == b.elems.len() && set_subset(a, b) && set_subset(b, a),
-                )
-            }
-            // Different kinds of value: different types.
-            _ => Tri::False,
-        }
+        equals(self, other, false)
     }
-
     /// cty `RawEquals`: same type, same knownness and nullness, and equal
     /// content at every depth (unknowns of one type are raw-equal).
     pub fn raw_equals(&self, other: &Value) -> bool {
@@ -179,7 +97,7 @@ impl Value {
                     && a.elems
                         .iter()
                         .zip(b.elems.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
             }
             (Value::Set(a), Value::Set(b)) => {
                 a.ty == b.ty
@@ -187,21 +105,21 @@ impl Value {
                     && a.elems
                         .iter()
                         .zip(b.elems.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
             }
             (Value::Tuple(a), Value::Tuple(b)) => {
                 a.ty == b.ty
                     && a.elems
                         .iter()
                         .zip(b.elems.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
             }
             (Value::Object(a), Value::Object(b)) => {
                 a.ty == b.ty
                     && a.vals
                         .iter()
                         .zip(b.vals.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
             }
             (Value::Map(a), Value::Map(b)) => {
                 a.ty == b.ty
@@ -209,10 +127,99 @@ impl Value {
                     && a.vals
                         .iter()
                         .zip(b.vals.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
             }
             _ => false,
         }
+    }
+}
+
+/// cty `Equals`; `same_type`: the caller already knows the two values have
+/// equal types (the elements of two collections whose types are equal), so
+/// the check cty repeats at every level is skipped: a type is compared
+/// once, not once per level of nesting.
+fn equals(this: &Value, other: &Value, same_type: bool) -> Tri {
+    // A null is unequal to what cannot be null.
+    if (this.is_null() && other.definitely_not_null()) || (other.is_null() && this.definitely_not_null()) {
+        return Tri::False;
+    }
+    // An unknown's refinement may rule out a known value.
+    match (this, other) {
+        (Value::Unknown(_), Value::Unknown(_)) => {}
+        (Value::Unknown(_), known) | (known, Value::Unknown(_)) => {
+            let unknown = if this.is_known() { other } else { this };
+            if unknown.range_includes(known) == Tri::False {
+                return Tri::False;
+            }
+        }
+        _ => {}
+    }
+    match (this.is_known(), other.is_known()) {
+        (false, false) => return Tri::Unknown,
+        (true, false) => return known_vs_unknown(this, other),
+        (false, true) => return known_vs_unknown(other, this),
+        (true, true) => {}
+    }
+    match (this.is_null(), other.is_null()) {
+        (true, true) => return Tri::True,
+        (true, false) | (false, true) => return Tri::False,
+        (false, false) => {}
+    }
+    // Fast paths for the common primitive cases.
+    match (this, other) {
+        (Value::String(a), Value::String(b)) => return Tri::from_bool(a == b),
+        (Value::Number(a), Value::Number(b)) => return Tri::from_bool(a.equals(b)),
+        (Value::Bool(a), Value::Bool(b)) => return Tri::from_bool(a == b),
+        _ => {}
+    }
+    if !this.has_wholly_known_type() || !other.has_wholly_known_type() {
+        let (ta, tb) = (this.ty(), other.ty());
+        if !ta.conforms_to(&tb) && !tb.conforms_to(&ta) {
+            return Tri::False;
+        }
+        return Tri::Unknown;
+    }
+    match (this, other) {
+        (Value::List(a), Value::List(b)) => {
+            if !same_type && a.ty != b.ty {
+                return Tri::False;
+            }
+            if a.elems.len() != b.elems.len() {
+                return Tri::False;
+            }
+            all_equal(a.elems.iter().zip(b.elems.iter()))
+        }
+        (Value::Tuple(a), Value::Tuple(b)) => {
+            if !same_type && a.ty != b.ty {
+                return Tri::False;
+            }
+            all_equal(a.elems.iter().zip(b.elems.iter()))
+        }
+        (Value::Object(a), Value::Object(b)) => {
+            if !same_type && a.ty != b.ty {
+                return Tri::False;
+            }
+            unordered_all_equal(a.vals.iter().zip(b.vals.iter()))
+        }
+        (Value::Map(a), Value::Map(b)) => {
+            if (!same_type && a.ty != b.ty) || a.keys != b.keys {
+                return Tri::False;
+            }
+            unordered_all_equal(a.vals.iter().zip(b.vals.iter()))
+        }
+        (Value::Set(a), Value::Set(b)) => {
+            if !same_type && a.ty != b.ty {
+                return Tri::False;
+            }
+            if a.elems.iter().chain(b.elems.iter()).any(|e| !e.is_known()) {
+                return Tri::Unknown;
+            }
+            Tri::from_bool(
+                a.elems.len() == b.elems.len() && set_subset(a, b) && set_subset(b, a),
+            )
+        }
+        // Different kinds of value: different types.
+        _ => Tri::False,
     }
 }
 

@@ -101,7 +101,7 @@ fn write(v: &Value, out: &mut String) -> bool {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                if !write(e, out) {
+                if !crate::stack::guarded(|| write(e, out)) {
                     return false;
                 }
             }
@@ -116,7 +116,7 @@ fn write(v: &Value, out: &mut String) -> bool {
                 }
                 crate::strings::write_go_quoted(out, &k);
                 out.push(':');
-                if !write(e, out) {
+                if !crate::stack::guarded(|| write(e, out)) {
                     return false;
                 }
             }
@@ -177,15 +177,15 @@ pub fn conformance_error(given: &Type, want: &Type) -> Option<String> {
                     return Some(format!("missing required attribute {}", crate::strings::go_quote(name)));
                 }
             }
-            w.iter().find_map(|(name, wt)| g.attr_index(name).and_then(|i| conformance_error(&g.types()[i], wt)))
+            w.iter().find_map(|(name, wt)| g.attr_index(name).and_then(|i| crate::stack::guarded(|| conformance_error(&g.types()[i], wt))))
         }
         (Type::Tuple(g), Type::Tuple(w)) => {
             if g.len() != w.len() {
                 return Some(format!("{} elements are required, but got {}", w.len(), g.len()));
             }
-            g.elems().iter().zip(w.elems()).find_map(|(g, w)| conformance_error(g, w))
+            g.elems().iter().zip(w.elems()).find_map(|(g, w)| crate::stack::guarded(|| conformance_error(g, w)))
         }
-        (Type::List(g), Type::List(w)) | (Type::Map(g), Type::Map(w)) | (Type::Set(g), Type::Set(w)) => conformance_error(g, w),
+        (Type::List(g), Type::List(w)) | (Type::Map(g), Type::Map(w)) | (Type::Set(g), Type::Set(w)) => crate::stack::guarded(|| conformance_error(g, w)),
         _ => Some(format!("{} required, but received {}", want.friendly_name(), given.friendly_name())),
     }
 }

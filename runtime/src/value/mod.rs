@@ -37,7 +37,7 @@ use std::sync::Arc;
 /// How deeply values and types may nest when they are built from external
 /// input (JSON). Recursive algorithms over values (equality, conversion,
 /// encoding) rely on the producers of values bounding depth like this.
-pub const MAX_NESTING: usize = 1000;
+pub const MAX_NESTING: usize = 10_000;
 
 /// An immutable, NFC-normalized string.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -171,25 +171,68 @@ impl Value {
             Value::String(s) => s.hash(h),
             Value::List(l) => {
                 l.ty.hash(h);
-                all(&l.elems, h);
+                crate::stack::guarded(|| all(&l.elems, h));
             }
             Value::Set(s) => {
                 s.ty.hash(h);
-                all(&s.elems, h);
+                crate::stack::guarded(|| all(&s.elems, h));
             }
             Value::Map(m) => {
                 m.ty.hash(h);
                 m.keys.hash(h);
-                all(&m.vals, h);
+                crate::stack::guarded(|| all(&m.vals, h));
             }
             Value::Object(o) => {
                 o.ty.hash(h);
-                all(&o.vals, h);
+                crate::stack::guarded(|| all(&o.vals, h));
             }
             Value::Tuple(t) => {
                 t.ty.hash(h);
-                all(&t.elems, h);
+                crate::stack::guarded(|| all(&t.elems, h));
             }
+        }
+    }
+}
+
+// Dropping a collection hands its elements to a work list instead of
+// recursing (see `crate::stack`): values nest as deeply as their input.
+macro_rules! iterative_drop {
+    ($ty:ty, $field:ident) => {
+        impl Drop for $ty {
+            fn drop(&mut self) {
+                if self.$field.iter().any(Value::is_collection_node) {
+                    crate::stack::drop_values(std::mem::take(&mut self.$field).into_vec());
+                }
+            }
+        }
+    };
+}
+iterative_drop!(ListVal, elems);
+iterative_drop!(SetVal, elems);
+iterative_drop!(MapVal, vals);
+iterative_drop!(ObjectVal, vals);
+iterative_drop!(TupleVal, elems);
+
+impl Value {
+    /// Whether this is a known collection (a node that owns elements).
+    #[inline]
+    pub(crate) fn is_collection_node(&self) -> bool {
+        matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Object(_) | Value::Tuple(_))
+    }
+
+    /// The elements of a collection node held by nobody else, taken out of
+    /// it (empty when shared or not a collection); the node is dropped.
+    pub(crate) fn take_children_if_unique(self) -> Vec<Value> {
+        fn take(b: &mut Box<[Value]>) -> Vec<Value> {
+            std::mem::take(b).into_vec()
+        }
+        match self {
+            Value::List(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.elems)).unwrap_or_default(),
+            Value::Set(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.elems)).unwrap_or_default(),
+            Value::Map(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.vals)).unwrap_or_default(),
+            Value::Object(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.vals)).unwrap_or_default(),
+            Value::Tuple(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.elems)).unwrap_or_default(),
+            _ => Vec::new(),
         }
     }
 }
@@ -647,7 +690,7 @@ impl Value {
         match self {
             Value::Unknown(_) => false,
             Value::Null(_) | Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
-            _ => self.elements_slice().iter().all(Value::is_wholly_known),
+            _ => crate::stack::guarded(|| self.elements_slice().iter().all(Value::is_wholly_known)),
         }
     }
     /// `HasWhollyKnownType`: no unknown of dynamic type at any depth.
@@ -662,9 +705,7 @@ impl Value {
                 if !self.ty().has_dynamic_types() {
                     return true;
                 }
-                self.elements_slice()
-                    .iter()
-                    .all(Value::has_wholly_known_type)
+                crate::stack::guarded(|| self.elements_slice().iter().all(Value::has_wholly_known_type))
             }
         }
     }

@@ -159,7 +159,7 @@ fn append_hash_text(v: &Value, out: &mut String) {
             for (k, e) in m.keys().iter().zip(m.vals()) {
                 write_go_quoted(out, k);
                 out.push(':');
-                append_hash_text(e, out);
+                crate::stack::guarded(|| append_hash_text(e, out));
                 out.push(';');
             }
             out.push('}');
@@ -167,7 +167,7 @@ fn append_hash_text(v: &Value, out: &mut String) {
         Value::List(_) | Value::Set(_) => {
             out.push('[');
             for e in v.elements_slice() {
-                append_hash_text(e, out);
+                crate::stack::guarded(|| append_hash_text(e, out));
                 out.push(';');
             }
             out.push(']');
@@ -175,7 +175,7 @@ fn append_hash_text(v: &Value, out: &mut String) {
         Value::Object(_) | Value::Tuple(_) => {
             out.push('<');
             for e in v.elements_slice() {
-                append_hash_text(e, out);
+                crate::stack::guarded(|| append_hash_text(e, out));
                 out.push(';');
             }
             out.push('>');
