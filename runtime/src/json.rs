@@ -23,6 +23,14 @@ use std::fmt;
 /// Appends the oracle's encoding of a value. Fails only for a number too
 /// large or small to be written out (see `NumberError::TooLongToPrint`).
 pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
+    // (One stack check per collection: values nest as deeply as their input.)
+    if v.is_collection() {
+        return crate::stack::guarded(|| write_value_here(out, v));
+    }
+    write_value_here(out, v)
+}
+
+fn write_value_here(out: &mut String, v: &Value) -> Result<(), NumberError> {
     match v {
         Value::Unknown(u) => {
             out.push_str("{\"$unknown\":true");
@@ -51,7 +59,7 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 if i > 0 {
                     out.push(',');
                 }
-                crate::stack::guarded(|| write_value(out, e))?;
+                write_value(out, e)?;
             }
             out.push(']');
         }
@@ -63,7 +71,7 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 }
                 write_json_string(out, k);
                 out.push(':');
-                crate::stack::guarded(|| write_value(out, e))?;
+                write_value(out, e)?;
             }
             out.push('}');
         }
@@ -75,7 +83,7 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 }
                 write_json_string(out, k);
                 out.push(':');
-                crate::stack::guarded(|| write_value(out, e))?;
+                write_value(out, e)?;
             }
             out.push('}');
         }
@@ -172,6 +180,12 @@ pub const MAX_VALUE_TEXT: usize = 256 << 20;
 /// scalars skip the walk.
 pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
     fn walk(v: &Value, left: &mut usize) -> bool {
+        if v.is_collection() {
+            return crate::stack::guarded(|| walk_here(v, left));
+        }
+        walk_here(v, left)
+    }
+    fn walk_here(v: &Value, left: &mut usize) -> bool {
         let size = match v {
             Value::Unknown(_) => 17,
             Value::Null(_) | Value::Bool(_) => 5,
@@ -181,7 +195,7 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
             Value::String(s) => s.len() + 2,
             Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
                 for e in v.elements_slice() {
-                    if crate::stack::guarded(|| walk(e, left)) {
+                    if walk(e, left) {
                         return true;
                     }
                 }
@@ -193,7 +207,7 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
                         Some(l) => l,
                         None => return true,
                     };
-                    if crate::stack::guarded(|| walk(e, left)) {
+                    if walk(e, left) {
                         return true;
                     }
                 }
@@ -205,7 +219,7 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
                         Some(l) => l,
                         None => return true,
                     };
-                    if crate::stack::guarded(|| walk(e, left)) {
+                    if walk(e, left) {
                         return true;
                     }
                 }
@@ -266,7 +280,14 @@ pub fn marshal(v: &Value, ty: &Type) -> Result<String, JsonError> {
     Ok(out)
 }
 
-fn marshal_into(
+fn marshal_into(out: &mut String, v: &Value, ty: &Type, path: &mut String) -> Result<(), JsonError> {
+    if v.is_collection() {
+        return crate::stack::guarded(|| marshal_here(out, v, ty, path));
+    }
+    marshal_here(out, v, ty, path)
+}
+
+fn marshal_here(
     out: &mut String,
     v: &Value,
     ty: &Type,
@@ -316,7 +337,7 @@ fn marshal_into(
                 };
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                crate::stack::guarded(|| marshal_into(out, e, &ety, path))?;
+                marshal_into(out, e, &ety, path)?;
                 path.truncate(len);
             }
             out.push(']');
@@ -345,7 +366,7 @@ fn marshal_into(
                     path.push('.');
                     path.push_str(&k);
                 }
-                crate::stack::guarded(|| marshal_into(out, e, &ety, path))?;
+                marshal_into(out, e, &ety, path)?;
                 path.truncate(len);
             }
             out.push('}');
@@ -436,7 +457,7 @@ fn implied_to(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>,
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                elems.push(crate::stack::guarded(|| implied_to(item, depth + 1, path, names, max_depth))?);
+                elems.push(crate::stack::deeper(depth, || implied_to(item, depth + 1, path, names, max_depth))?);
                 path.truncate(len);
             }
             Value::tuple(elems)
@@ -456,7 +477,7 @@ fn implied_to(j: &J, depth: usize, path: &mut String, names: Option<&AttrNames>,
                         std::borrow::Cow::Owned(_) => return Err(unsupported_attribute(path, k)),
                     },
                 };
-                attrs.push((name, crate::stack::guarded(|| implied_to(item, depth + 1, path, names, max_depth))?));
+                attrs.push((name, crate::stack::deeper(depth, || implied_to(item, depth + 1, path, names, max_depth))?));
                 path.truncate(len);
             }
             Value::object_from_pairs(attrs)
@@ -558,7 +579,7 @@ fn typed(
             }
             let t = t.ok_or_else(|| err(path, "missing type in dynamically-typed value"))?;
             let body = body.ok_or_else(|| err(path, "missing value in dynamically-typed value"))?;
-            crate::stack::guarded(|| typed(body, &t, depth + 1, path, false))
+            crate::stack::deeper(depth, || typed(body, &t, depth + 1, path, false))
         }
         Type::Bool => match j {
             J::Bool(b) => Ok(Value::Bool(*b)),
@@ -588,7 +609,7 @@ fn typed(
             for (i, item) in items.iter().enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                elems.push(crate::stack::guarded(|| typed(item, ety, depth + 1, path, result_form))?);
+                elems.push(crate::stack::deeper(depth, || typed(item, ety, depth + 1, path, result_form))?);
                 path.truncate(len);
             }
             // As cty: a non-empty collection takes its element type from its
@@ -612,7 +633,7 @@ fn typed(
                 path.push('[');
                 write_json_string(path, k);
                 path.push(']');
-                entries.push((k.as_str(), crate::stack::guarded(|| typed(item, ety, depth + 1, path, result_form))?));
+                entries.push((k.as_str(), crate::stack::deeper(depth, || typed(item, ety, depth + 1, path, result_form))?));
                 path.truncate(len);
             }
             if entries.is_empty() {
@@ -640,7 +661,7 @@ fn typed(
             for (i, (item, ety)) in items.iter().zip(tt.elems()).enumerate() {
                 let len = path.len();
                 path.push_str(&format!("[{i}]"));
-                elems.push(crate::stack::guarded(|| typed(item, ety, depth + 1, path, result_form))?);
+                elems.push(crate::stack::deeper(depth, || typed(item, ety, depth + 1, path, result_form))?);
                 path.truncate(len);
             }
             Ok(Value::tuple(elems))
@@ -657,7 +678,7 @@ fn typed(
                 let len = path.len();
                 path.push('.');
                 path.push_str(k);
-                vals[i] = Some(crate::stack::guarded(|| typed(item, &ot.types()[i], depth + 1, path, result_form))?);
+                vals[i] = Some(crate::stack::deeper(depth, || typed(item, &ot.types()[i], depth + 1, path, result_form))?);
                 path.truncate(len);
             }
             let vals = vals

@@ -9,8 +9,10 @@
 //! of the stack pointer with a thread-local bound; nothing is allocated
 //! unless the stack really runs low.
 //!
-//! Dropping does not recurse at all: collection nodes give their elements
-//! to [`drop_values`], which dismantles deep values with a work list.
+//! Dropping recurses only so deep: past [`DROP_DEPTH`] nested collection
+//! drops, elements are queued and freed in a loop by the outermost drop
+//! ([`drop_elements`]). Parsed JSON is dropped with a work list
+//! ([`drop_json`]).
 
 use crate::value::Value;
 
@@ -26,25 +28,52 @@ pub fn guarded<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
-/// Drops values without recursing: a collection that nobody else holds is
-/// taken apart and its elements queued, so a value nested 10,000 levels
-/// deep is freed in a loop.
-pub(crate) fn drop_values(first: impl IntoIterator<Item = Value>) {
-    let mut work: Vec<Value> = Vec::new();
-    let queue = |v: Value, work: &mut Vec<Value>| {
-        if v.is_collection_node() {
-            work.push(v);
-        }
-        // Anything else drops here without recursion into values.
+/// How deep drops recurse before handing elements to the outermost drop.
+const DROP_DEPTH: u32 = 64;
+
+thread_local! {
+    /// How many collection drops are running on this thread.
+    static DROPPING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// Elements queued by drops too deep to recurse further.
+    static QUEUED: std::cell::RefCell<Vec<Box<[Value]>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// [`guarded`] for a recursion that counts its depth: the stack is checked
+/// every 32 levels only (a check costs more than a level of most walks).
+#[inline]
+pub fn deeper<R>(depth: usize, f: impl FnOnce() -> R) -> R {
+    if depth % 32 == 31 {
+        guarded(f)
+    } else {
+        f()
+    }
+}
+
+/// Drops the elements of a collection being dropped: recursively while
+/// fewer than [`DROP_DEPTH`] drops are running on this thread, else queued
+/// for the outermost one, which frees the queue in a loop. Shallow values
+/// (nearly all) pay one thread-local counter.
+pub(crate) fn drop_elements(elems: Box<[Value]>) {
+    let Ok(depth) = DROPPING.try_with(|d| d.get()) else {
+        // Thread teardown: no bookkeeping left; drop as it is.
+        drop(elems);
+        return;
     };
-    for v in first {
-        queue(v, &mut work);
+    if depth >= DROP_DEPTH {
+        // (At thread teardown the closure, and with it the elements, is
+        // dropped as it is.)
+        let _ = QUEUED.try_with(|q| q.borrow_mut().push(elems));
+        return;
     }
-    while let Some(v) = work.pop() {
-        for child in v.take_children_if_unique() {
-            queue(child, &mut work);
+    DROPPING.with(|d| d.set(depth + 1));
+    drop(elems);
+    if depth == 0 {
+        // The outermost drop frees what deeper ones queued.
+        while let Some(next) = QUEUED.with(|q| q.borrow_mut().pop()) {
+            drop(next);
         }
     }
+    DROPPING.with(|d| d.set(depth));
 }
 
 /// Drops a parsed JSON document without recursing (serde_json's own drop

@@ -49,25 +49,33 @@ impl PartialEq for Type {
 /// Structural equality; the stack is checked every 32 levels (a check per
 /// level costs more than the comparison itself).
 fn type_eq(a: &Type, b: &Type, depth: u32) -> bool {
-    let deeper = |x: &Type, y: &Type| {
-        if depth % 32 == 31 {
-            crate::stack::guarded(|| type_eq(x, y, depth + 1))
-        } else {
-            type_eq(x, y, depth + 1)
-        }
-    };
     match (a, b) {
         (Type::String, Type::String) | (Type::Number, Type::Number) | (Type::Bool, Type::Bool) | (Type::Dynamic, Type::Dynamic) => true,
-        (Type::List(x), Type::List(y)) | (Type::Set(x), Type::Set(y)) | (Type::Map(x), Type::Map(y)) => Arc::ptr_eq(x, y) || deeper(x, y),
+        (Type::List(x), Type::List(y)) | (Type::Set(x), Type::Set(y)) | (Type::Map(x), Type::Map(y)) => {
+            Arc::ptr_eq(x, y) || type_eq_deeper(x, y, depth)
+        }
         (Type::Object(x), Type::Object(y)) => {
             Arc::ptr_eq(x, y)
-                || (x.dynamic == y.dynamic && x.names == y.names && x.types.iter().zip(y.types.iter()).all(|(p, q)| deeper(p, q)))
+                || (x.dynamic == y.dynamic
+                    && x.names == y.names
+                    && x.types.iter().zip(y.types.iter()).all(|(p, q)| type_eq_deeper(p, q, depth)))
         }
         (Type::Tuple(x), Type::Tuple(y)) => {
             Arc::ptr_eq(x, y)
-                || (x.dynamic == y.dynamic && x.elems.len() == y.elems.len() && x.elems.iter().zip(y.elems.iter()).all(|(p, q)| deeper(p, q)))
+                || (x.dynamic == y.dynamic
+                    && x.elems.len() == y.elems.len()
+                    && x.elems.iter().zip(y.elems.iter()).all(|(p, q)| type_eq_deeper(p, q, depth)))
         }
         _ => false,
+    }
+}
+
+#[inline]
+fn type_eq_deeper(a: &Type, b: &Type, depth: u32) -> bool {
+    if depth % 32 == 31 {
+        crate::stack::guarded(|| type_eq(a, b, depth + 1))
+    } else {
+        type_eq(a, b, depth + 1)
     }
 }
 

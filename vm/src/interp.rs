@@ -815,7 +815,7 @@ impl<'a> Machine<'a> {
             if !known && prefix_len.is_none() {
                 prefix_len = Some(start);
             }
-            if kept_len.is_none() && self.errors_since(mark) {
+            if kept_len.is_none() && self.s.diags.len() > mark && self.errors_since(mark) {
                 kept_len = Some(start);
             }
             if let Some(k) = kept_len {

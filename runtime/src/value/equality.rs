@@ -42,7 +42,7 @@ impl Tri {
 /// the whole comparison unknown, the first false one ends it as false.
 fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
     for (a, b) in pairs {
-        match crate::stack::guarded(|| equals(a, b, true)) {
+        match equals(a, b, true) {
             Tri::True => {}
             other => return other,
         }
@@ -58,7 +58,7 @@ fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
 fn unordered_all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
     let mut result = Tri::True;
     for (a, b) in pairs {
-        match crate::stack::guarded(|| equals(a, b, true)) {
+        match equals(a, b, true) {
             Tri::True => {}
             Tri::False => return Tri::False,
             Tri::Unknown => result = Tri::Unknown,
@@ -81,6 +81,13 @@ impl Value {
     /// cty `RawEquals`: same type, same knownness and nullness, and equal
     /// content at every depth (unknowns of one type are raw-equal).
     pub fn raw_equals(&self, other: &Value) -> bool {
+        if self.is_collection() {
+            return crate::stack::guarded(|| self.raw_equals_here(other));
+        }
+        self.raw_equals_here(other)
+    }
+
+    fn raw_equals_here(&self, other: &Value) -> bool {
         match (self, other) {
             (Value::Unknown(a), Value::Unknown(b)) => a.ty() == b.ty() && a.refinement() == b.refinement(),
             (Value::Null(a), Value::Null(b)) => a == b,
@@ -97,7 +104,7 @@ impl Value {
                     && a.elems
                         .iter()
                         .zip(b.elems.iter())
-                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
+                        .all(|(x, y)| x.raw_equals(y))
             }
             (Value::Set(a), Value::Set(b)) => {
                 a.ty == b.ty
@@ -105,21 +112,21 @@ impl Value {
                     && a.elems
                         .iter()
                         .zip(b.elems.iter())
-                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
+                        .all(|(x, y)| x.raw_equals(y))
             }
             (Value::Tuple(a), Value::Tuple(b)) => {
                 a.ty == b.ty
                     && a.elems
                         .iter()
                         .zip(b.elems.iter())
-                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
+                        .all(|(x, y)| x.raw_equals(y))
             }
             (Value::Object(a), Value::Object(b)) => {
                 a.ty == b.ty
                     && a.vals
                         .iter()
                         .zip(b.vals.iter())
-                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
+                        .all(|(x, y)| x.raw_equals(y))
             }
             (Value::Map(a), Value::Map(b)) => {
                 a.ty == b.ty
@@ -127,7 +134,7 @@ impl Value {
                     && a.vals
                         .iter()
                         .zip(b.vals.iter())
-                        .all(|(x, y)| crate::stack::guarded(|| x.raw_equals(y)))
+                        .all(|(x, y)| x.raw_equals(y))
             }
             _ => false,
         }
@@ -179,6 +186,11 @@ fn equals(this: &Value, other: &Value, same_type: bool) -> Tri {
         }
         return Tri::Unknown;
     }
+    crate::stack::guarded(|| equals_collections(this, other, same_type))
+}
+
+/// [`equals`] for two known non-null values of wholly known types.
+fn equals_collections(this: &Value, other: &Value, same_type: bool) -> Tri {
     match (this, other) {
         (Value::List(a), Value::List(b)) => {
             if !same_type && a.ty != b.ty {

@@ -194,14 +194,16 @@ impl Value {
     }
 }
 
-// Dropping a collection hands its elements to a work list instead of
-// recursing (see `crate::stack`): values nest as deeply as their input.
+// Dropping a collection recurses into its elements as usual, down to a
+// fixed depth; below that the elements are queued and freed by the
+// outermost drop, in a loop (values nest as deeply as their input). See
+// `crate::stack::drop_elements`.
 macro_rules! iterative_drop {
     ($ty:ty, $field:ident) => {
         impl Drop for $ty {
             fn drop(&mut self) {
-                if self.$field.iter().any(Value::is_collection_node) {
-                    crate::stack::drop_values(std::mem::take(&mut self.$field).into_vec());
+                if !self.$field.is_empty() {
+                    crate::stack::drop_elements(std::mem::take(&mut self.$field));
                 }
             }
         }
@@ -212,30 +214,6 @@ iterative_drop!(SetVal, elems);
 iterative_drop!(MapVal, vals);
 iterative_drop!(ObjectVal, vals);
 iterative_drop!(TupleVal, elems);
-
-impl Value {
-    /// Whether this is a known collection (a node that owns elements).
-    #[inline]
-    pub(crate) fn is_collection_node(&self) -> bool {
-        matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Object(_) | Value::Tuple(_))
-    }
-
-    /// The elements of a collection node held by nobody else, taken out of
-    /// it (empty when shared or not a collection); the node is dropped.
-    pub(crate) fn take_children_if_unique(self) -> Vec<Value> {
-        fn take(b: &mut Box<[Value]>) -> Vec<Value> {
-            std::mem::take(b).into_vec()
-        }
-        match self {
-            Value::List(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.elems)).unwrap_or_default(),
-            Value::Set(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.elems)).unwrap_or_default(),
-            Value::Map(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.vals)).unwrap_or_default(),
-            Value::Object(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.vals)).unwrap_or_default(),
-            Value::Tuple(mut a) => Arc::get_mut(&mut a).map(|n| take(&mut n.elems)).unwrap_or_default(),
-            _ => Vec::new(),
-        }
-    }
-}
 
 /// Why a value could not be constructed (cty panics in these cases).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -656,6 +634,13 @@ impl Value {
         }
     }
 
+    /// Whether this is a known list, set, map, object or tuple (a value
+    /// that holds others).
+    #[inline]
+    pub fn is_collection(&self) -> bool {
+        matches!(self, Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Object(_) | Value::Tuple(_))
+    }
+
     /// The type of a null or unknown value (`None` for a known non-null
     /// value), borrowed.
     #[inline]
@@ -687,10 +672,15 @@ impl Value {
     }
     /// No unknowns at any depth (`IsWhollyKnown`).
     pub fn is_wholly_known(&self) -> bool {
+        self.is_wholly_known_at(0)
+    }
+    /// (The stack is checked every 32 levels.)
+    fn is_wholly_known_at(&self, depth: u32) -> bool {
         match self {
             Value::Unknown(_) => false,
             Value::Null(_) | Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
-            _ => crate::stack::guarded(|| self.elements_slice().iter().all(Value::is_wholly_known)),
+            _ if depth % 32 == 31 => crate::stack::guarded(|| self.elements_slice().iter().all(|e| e.is_wholly_known_at(depth + 1))),
+            _ => self.elements_slice().iter().all(|e| e.is_wholly_known_at(depth + 1)),
         }
     }
     /// `HasWhollyKnownType`: no unknown of dynamic type at any depth.

@@ -148,6 +148,13 @@ pub fn set_hash_text(v: &Value) -> String {
 }
 
 fn append_hash_text(v: &Value, out: &mut String) {
+    if v.is_collection() {
+        return crate::stack::guarded(|| append_hash_text_here(v, out));
+    }
+    append_hash_text_here(v, out)
+}
+
+fn append_hash_text_here(v: &Value, out: &mut String) {
     match v {
         Value::Unknown(_) => out.push('?'),
         Value::Null(_) => out.push('~'),
@@ -159,7 +166,7 @@ fn append_hash_text(v: &Value, out: &mut String) {
             for (k, e) in m.keys().iter().zip(m.vals()) {
                 write_go_quoted(out, k);
                 out.push(':');
-                crate::stack::guarded(|| append_hash_text(e, out));
+                append_hash_text(e, out);
                 out.push(';');
             }
             out.push('}');
@@ -167,7 +174,7 @@ fn append_hash_text(v: &Value, out: &mut String) {
         Value::List(_) | Value::Set(_) => {
             out.push('[');
             for e in v.elements_slice() {
-                crate::stack::guarded(|| append_hash_text(e, out));
+                append_hash_text(e, out);
                 out.push(';');
             }
             out.push(']');
@@ -175,7 +182,7 @@ fn append_hash_text(v: &Value, out: &mut String) {
         Value::Object(_) | Value::Tuple(_) => {
             out.push('<');
             for e in v.elements_slice() {
-                crate::stack::guarded(|| append_hash_text(e, out));
+                append_hash_text(e, out);
                 out.push(';');
             }
             out.push('>');
