@@ -61,10 +61,7 @@ pub fn normalize_nfc(s: &str) -> Cow<'_, str> {
     if s.is_ascii() {
         return Cow::Borrowed(s);
     }
-    // Quick check, and no run of non-ASCII characters long enough to
-    // overflow the stream-safe count (30 non-starters, at most 3 per
-    // character, take 10 characters of 2 bytes at least).
-    if is_nfc_quick(s.chars()) == IsNormalized::Yes && !has_non_ascii_run(s.as_bytes(), 20) {
+    if is_plainly_normalized(s) {
         return Cow::Borrowed(s);
     }
     let Some(start) = first_unnormalized_segment(s) else {
@@ -80,19 +77,45 @@ pub fn normalize_nfc(s: &str) -> Cow<'_, str> {
     }
 }
 
-fn has_non_ascii_run(b: &[u8], len: usize) -> bool {
-    let mut run = 0;
-    for &x in b {
-        if x >= 0x80 {
+/// The quick check (NFC_QC=Yes everywhere, combining classes in order),
+/// and no run of non-starters long enough to overflow the stream-safe
+/// count (30, at most 3 per character: 10 characters). Characters of the
+/// common ranges of [`is_inert`] need no lookup.
+fn is_plainly_normalized(s: &str) -> bool {
+    let (mut last_ccc, mut run) = (0u8, 0u32);
+    for c in s.chars() {
+        if is_inert(c) {
+            (last_ccc, run) = (0, 0);
+            continue;
+        }
+        let ccc = canonical_combining_class(c);
+        if (last_ccc > ccc && ccc != 0) || quick(c) != Quick::Yes {
+            return false;
+        }
+        // Having passed the quick check, a character counts as a
+        // non-starter if it has a combining class, or a compatibility
+        // decomposition that starts with one: the Hangul compatibility jamo,
+        // the halfwidth voiced sound marks and jamo (the test
+        // `quick_yes_starters_with_leading_non_starters` checks the ranges).
+        if ccc != 0 || matches!(c, '\u{3131}'..='\u{318E}' | '\u{FF9E}'..='\u{FFDC}') {
             run += 1;
-            if run >= len {
-                return true;
+            if run >= 10 {
+                return false;
             }
         } else {
             run = 0;
         }
+        last_ccc = ccc;
     }
-    false
+    true
+}
+
+/// Ranges of starters (class 0, NFC_QC=Yes, no leading non-starters) that
+/// make up most text: below U+0300, kana, CJK ideographs, Hangul
+/// syllables (the test `inert_ranges_are_inert` checks them).
+fn is_inert(c: char) -> bool {
+    matches!(c, '\0'..='\u{2FF}' | '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FA}' | '\u{3400}'..='\u{4DBF}'
+        | '\u{4E00}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7A3}')
 }
 
 /// What normalization needs to know of a character.
@@ -399,6 +422,28 @@ mod tests {
     }
 
     #[test]
+    fn quick_yes_starters_with_leading_non_starters() {
+        for cp in 0..=0x10FFFFu32 {
+            let Some(c) = char::from_u32(cp) else { continue };
+            let p = props(c);
+            if p.ccc == 0 && p.quick == Quick::Yes && p.lead > 0 {
+                assert!(matches!(c, '\u{3131}'..='\u{318E}' | '\u{FF9E}'..='\u{FFDC}'), "U+{cp:04X}");
+            }
+        }
+        // A run of them overflows too.
+        let s = format!("\u{3131}{}", "\u{FF9E}".repeat(31));
+        assert!(normalize_nfc(&s).contains(GRAPHEME_JOINER));
+    }
+
+    #[test]
+    fn inert_ranges_are_inert() {
+        for c in (0..=0x10FFFFu32).filter_map(char::from_u32).filter(|&c| is_inert(c)) {
+            let p = props(c);
+            assert!(p.ccc == 0 && p.quick == Quick::Yes && p.lead == 0, "U+{:04X}", c as u32);
+        }
+    }
+
+    #[test]
     fn supplementary_pairs_are_complete() {
         let mut found = Vec::new();
         for cp in 0..=0x10FFFFu32 {
@@ -433,3 +478,4 @@ mod tests {
         assert_eq!(found, want);
     }
 }
+
