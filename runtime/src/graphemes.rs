@@ -8,7 +8,9 @@
 //!   library imports: `reverse`, `substr`, `format` precision and width.
 //!
 //! Their grammars are the same; only the properties of characters assigned
-//! in Unicode 14.0 and 15.0 (and two Ahom signs) differ. Neither has rule
+//! in Unicode 14.0 and 15.0 (and two Ahom signs) differ (pictographs do not:
+//! `Extended_Pictographic` covered the later emoji before they were
+//! assigned). Neither has rule
 //! GB9c (Indic conjuncts), which came with Unicode 15.1: a consonant after
 //! a virama starts a new cluster.
 //!
@@ -28,13 +30,13 @@
 //!   and `Extend` characters only, and nothing for Hangul or flags).
 //!
 //! For v13, the characters whose `Grapheme_Cluster_Break` differs between
-//! Unicode 13.0.0 and 15.0.0 ([`UNICODE_13_DELTA`]) are replaced, for
+//! Unicode 13.0.0 and 15.0.0 (`UNICODE_13_DELTA`) are replaced, for
 //! segmentation only, by stand-ins of the same UTF-8 length and of their
 //! Unicode 13.0.0 class.
 //!
 //! Character properties otherwise come from `unicode_segmentation` too:
 //! whether a character is `Prepend` or `Extended_Pictographic` is read off
-//! how it clusters with others (see [`is_prepend`], [`is_pictographic`]),
+//! how it clusters with others (see `is_prepend`, `is_pictographic`),
 //! so no table here can disagree with the crate's.
 
 use unicode_segmentation::{Graphemes, UnicodeSegmentation};
@@ -206,11 +208,12 @@ impl<'a> Iterator for Clusters<'a> {
 }
 
 /// Code points whose `Grapheme_Cluster_Break` in Unicode 13.0.0 differs
-/// from Unicode 15.0.0's, as go-textseg v13 and v15 segment them (checked
-/// against both, code point by code point), with a stand-in of the 13.0.0
-/// class: unassigned in 13.0.0 (so `Other`) unless noted.
+/// from Unicode 15.0.0's, as go-textseg v13 and v15 segment them (found by
+/// running both over every code point), with a stand-in of the 13.0.0
+/// class. All but the Ahom signs were unassigned in 13.0.0, so `Other`;
+/// in 15.0.0 they are `Extend` or `SpacingMark` unless noted.
 const UNICODE_13_DELTA: &[(u32, u32, char)] = &[
-    (0x0890, 0x0891, OTHER_3), // Prepend in 14.0
+    (0x0890, 0x0891, OTHER_3), // Arabic pound and piastre marks: Prepend
     (0x0898, 0x089F, OTHER_3),
     (0x08CA, 0x08D2, OTHER_3),
     (0x0C3C, 0x0C3C, OTHER_3),
@@ -228,10 +231,10 @@ const UNICODE_13_DELTA: &[(u32, u32, char)] = &[
     (0x11241, 0x11241, OTHER_4),
     // Ahom: SpacingMark in 13.0.0, Other since 14.0.
     (0x11720, 0x11721, SPACING_MARK_4),
-    (0x11F00, 0x11F03, OTHER_4), // Kawi (15.0): U+11F02 is Prepend
+    (0x11F00, 0x11F03, OTHER_4), // Kawi: U+11F02 is Prepend
     (0x11F34, 0x11F3A, OTHER_4),
     (0x11F3E, 0x11F42, OTHER_4),
-    // Egyptian hieroglyph format controls (15.0): Control, U+13440 Extend.
+    // Egyptian hieroglyph format controls: Control, U+13440 Extend.
     (0x13439, 0x13440, OTHER_4),
     (0x13447, 0x13455, OTHER_4),
     (0x1CF00, 0x1CF2D, OTHER_4),
@@ -246,7 +249,7 @@ const OTHER_3: char = '\u{4E00}';
 const OTHER_4: char = '\u{20000}';
 const SPACING_MARK_4: char = '\u{11000}';
 
-/// `s` with the characters of [`UNICODE_13_DELTA`] replaced by their
+/// `s` with the characters of `UNICODE_13_DELTA` replaced by their
 /// stand-ins, or `None` when it has none.
 fn mask_for_13(s: &str) -> Option<String> {
     let stand_in = |c: char| {

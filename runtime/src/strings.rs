@@ -6,7 +6,7 @@
 use std::borrow::Cow;
 
 /// Returns `s` in Unicode Normalization Form C as the reference writes it
-/// (golang.org/x/text v0.11.0, Unicode 15.0.0; see [`crate::nfc`]),
+/// (golang.org/x/text v0.11.0 with Unicode 13.0.0 data; see `nfc.rs`),
 /// borrowing when it already is. ASCII text is always NFC, so the common
 /// case is a single byte scan.
 pub fn normalize_nfc(s: &str) -> Cow<'_, str> {
