@@ -31,6 +31,9 @@
 #                 reverse() and through columns
 #   cty-random    reverse, substr and format of random sequences (emoji ZWJ
 #                 sequences, flags, Hangul, Indic viramas, Prepend, ...)
+#   cty-prefix    the known prefix of a template with an unknown part (cty's
+#                 SafeKnownPrefix: NFC boundaries and v13 clusters) after
+#                 random sequences
 #   cty-long      format width of strings longer than the 4096 bytes that
 #                 go-textseg's TokenCount reads at once
 #   hcl-sweep     columns after every code point next to probes, raw in
@@ -64,7 +67,7 @@ TABLES = os.environ.get("HCL_TEXTSEG_TABLES") or os.path.join(
     ROOT, "..", "shared", "oracle", "third_party", "src", "github.com", "apparentlymart", "go-textseg", "v15",
     "textseg", "tables.go")
 
-AREAS = ["nfc-sweep", "nfc-pairs", "nfc-stream", "nfc-random", "cty-sweep", "triples", "cty-random", "cty-long",
+AREAS = ["nfc-sweep", "nfc-pairs", "nfc-stream", "nfc-random", "cty-sweep", "triples", "cty-random", "cty-prefix", "cty-long",
          "hcl-sweep", "hcl-random", "hcl-invalid"]
 
 
@@ -289,6 +292,13 @@ def build(areas, seed, n_random):
             return 'format("%%-%ds|%%.%ds|%%%ds", %s, %s, %s)' % (rnd.randint(0, 12), rnd.randint(0, 6),
                                                                     rnd.randint(0, 8), s, s, s)
         tuple_expr(cases, "cty-random", items, 400, call)
+    if area("cty-prefix"):
+        items = [random_seq(lambda c: c not in (0x24, 0x25)) for _ in range(n_random)]
+        items = [p for p in items if p]
+        for i in range(0, len(items), 400):
+            chunk = items[i:i + 400]
+            src = "[" + ",\n".join('"%s${u}"' % esc(p)[1:-1] for p in chunk) + "]"
+            cases.add("cty-prefix", "tuple", {"mode": "expr", "src": src, "unknowns": {"u": "string"}}, chunk)
     if area("cty-long"):
         items = []
         for _ in range(60):
