@@ -175,23 +175,13 @@ impl LineIndex {
     }
 }
 
-/// Counts columns as hcl does: grapheme clusters (go-textseg v13, see
-/// [`crate::graphemes`]); each byte of invalid UTF-8 is a column of its own.
+/// Counts columns as hcl does: grapheme clusters (go-textseg v15, see
+/// [`crate::graphemes`]), reading invalid UTF-8 as go-textseg does.
 fn grapheme_count(bytes: &[u8]) -> u32 {
     if bytes.is_ascii() {
         return bytes.len() as u32;
     }
-    let mut n = 0u32;
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        let (valid, bad) = match std::str::from_utf8(rest) {
-            Ok(s) => (s, 0),
-            Err(e) => (std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""), 1),
-        };
-        n += crate::graphemes::count(valid) as u32 + bad;
-        rest = &rest[valid.len() + bad as usize..];
-    }
-    n
+    crate::graphemes::count_bytes(bytes, crate::graphemes::Textseg::V15) as u32
 }
 
 #[cfg(test)]

@@ -1,36 +1,273 @@
-//! Grapheme clusters as the reference counts them: go-textseg v13, which
-//! implements the Unicode 13 rules of UAX #29. `unicode_segmentation`
-//! follows a later Unicode version, whose rule GB9c (Unicode 15.1) keeps an
-//! Indic conjunct — consonant, virama, consonant — in one cluster; under the
-//! Unicode 13 rules a consonant after a virama starts a new cluster. The
-//! clusters here are `unicode_segmentation`'s, split again before every
-//! `Indic_Conjunct_Break=Consonant` letter that is not the first of its
-//! cluster, unless a `Prepend` character precedes it (GB9b, the only
-//! Unicode 13 rule that joins such a letter to what comes before).
+//! Grapheme clusters as the reference counts them, with go-textseg, a
+//! hand-made grammar (a Ragel scanner) over the Unicode character
+//! properties. The reference runs two releases of it:
+//!
+//! - [`Textseg::V15`] (Unicode 15.0.0), which hcl v2.20.0 imports: columns
+//!   of source positions and heredoc indentation;
+//! - [`Textseg::V13`] (Unicode 13.0.0), which go-cty v1.13.0's function
+//!   library imports: `reverse`, `substr`, `format` precision and width.
+//!
+//! Their grammars are the same; only the properties of characters assigned
+//! in Unicode 14.0 and 15.0 (and two Ahom signs) differ (pictographs do not:
+//! `Extended_Pictographic` covered the later emoji before they were
+//! assigned). Neither has rule
+//! GB9c (Indic conjuncts), which came with Unicode 15.1: a consonant after
+//! a virama starts a new cluster.
+//!
+//! The clusters here are those of `unicode_segmentation`, pinned to a
+//! release with Unicode 15.0.0 tables, which follows UAX #29 exactly,
+//! adjusted where the grammar departs from UAX #29:
+//!
+//! - U+FFFD REPLACEMENT CHARACTER is a cluster of its own, like a control
+//!   character: a `Prepend` character before it and extending characters
+//!   after it do not join it;
+//! - a Hangul `L` sequence followed by an `LV` syllable ends there: a
+//!   trailing jamo (`T`) after `L+ LV` starts a new cluster;
+//! - a cluster that begins (after any `Prepend` characters) with a Hangul
+//!   jamo or syllable, a regional indicator or a pictograph also takes a
+//!   zero width joiner and the pictograph after it, whatever extending
+//!   characters precede the joiner (UAX #29 rule GB11 asks for a pictograph
+//!   and `Extend` characters only, and nothing for Hangul or flags).
+//!
+//! For v13, the characters whose `Grapheme_Cluster_Break` differs between
+//! Unicode 13.0.0 and 15.0.0 (`UNICODE_13_DELTA`) are replaced, for
+//! segmentation only, by stand-ins of the same UTF-8 length and of their
+//! Unicode 13.0.0 class.
+//!
+//! Character properties otherwise come from `unicode_segmentation` too:
+//! whether a character is `Prepend` or `Extended_Pictographic` is read off
+//! how it clusters with others (see `is_prepend`, `is_pictographic`),
+//! so no table here can disagree with the crate's.
 
 use unicode_segmentation::{Graphemes, UnicodeSegmentation};
 
+/// Which go-textseg release to follow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Textseg {
+    /// go-textseg v13 (Unicode 13.0.0): cty's string functions.
+    V13,
+    /// go-textseg v15 (Unicode 15.0.0): hcl's scanner and parser.
+    V15,
+}
+
 /// The grapheme clusters of `s`, in order.
-pub fn graphemes(s: &str) -> Clusters<'_> {
-    Clusters { src: s, inner: s.graphemes(true), pending: "", peeked: None }
+pub fn graphemes(s: &str, v: Textseg) -> Clusters<'_> {
+    if v == Textseg::V13 {
+        if let Some(masked) = mask_for_13(s) {
+            let ends: Vec<usize> =
+                Uax::new(&masked).map(|g| g.as_ptr() as usize - masked.as_ptr() as usize + g.len()).collect();
+            return Clusters(Inner::Masked { src: s, start: 0, ends: ends.into_iter() });
+        }
+    }
+    Clusters(Inner::Direct(Uax::new(s)))
 }
 
 /// The number of grapheme clusters in `s`.
-pub fn count(s: &str) -> usize {
+pub fn count(s: &str, v: Textseg) -> usize {
     if s.is_ascii() {
         // Only CR LF joins ASCII characters.
         return s.len() - s.matches("\r\n").count();
     }
-    graphemes(s).count()
+    graphemes(s, v).count()
 }
 
 /// The byte offset at which the cluster with index `n` starts, or `None`
 /// when `s` has at most `n` clusters.
-pub fn nth_start(s: &str, n: usize) -> Option<usize> {
-    graphemes(s).nth(n).map(|g| g.as_ptr() as usize - s.as_ptr() as usize)
+pub fn nth_start(s: &str, n: usize, v: Textseg) -> Option<usize> {
+    graphemes(s, v).nth(n).map(|g| g.as_ptr() as usize - s.as_ptr() as usize)
 }
 
-pub struct Clusters<'a> {
+/// The number of grapheme clusters in `bytes`, which may hold invalid
+/// UTF-8 (source text). go-textseg reads UTF-8 leniently: any lead byte
+/// with the right number of continuation bytes is a character (overlong
+/// forms, surrogates, code points above U+10FFFF), of no class, so it
+/// starts a cluster that takes extending characters and joins `Prepend`
+/// characters before it; any other invalid byte matches nothing and is a
+/// cluster of its own. Each such sequence is counted as a stand-in of the
+/// same length (a letter, or a control character for a lone byte).
+pub fn count_bytes(bytes: &[u8], v: Textseg) -> usize {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return count(s, v);
+    }
+    let mut masked = String::with_capacity(bytes.len());
+    let mut rest = bytes;
+    while !rest.is_empty() {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                masked.push_str(s);
+                break;
+            }
+            Err(e) => {
+                let (valid, bad) = rest.split_at(e.valid_up_to());
+                masked.push_str(std::str::from_utf8(valid).unwrap_or_default());
+                let len = match bad.first() {
+                    Some(0xC0..=0xDF) => 2,
+                    Some(0xE0..=0xEF) => 3,
+                    Some(0xF0..=0xF7) => 4,
+                    _ => 1,
+                };
+                let complete = len > 1 && bad.len() >= len && bad[1..len].iter().all(|b| (0x80..=0xBF).contains(b));
+                let (stand_in, used) = match (complete, len) {
+                    (true, 2) => ('\u{E9}', 2),
+                    (true, 3) => (OTHER_3, 3),
+                    (true, _) => (OTHER_4, 4),
+                    (false, _) => ('\u{1}', 1),
+                };
+                masked.push(stand_in);
+                rest = &bad[used.min(bad.len())..];
+            }
+        }
+    }
+    count(&masked, v)
+}
+
+/// The number of grapheme clusters in `s` as go-textseg's `TokenCount`
+/// counts them (cty's `format` width, hcl's heredoc indentation): through a
+/// `bufio.Scanner` reading the text, whose split function only sees what
+/// the scanner's buffer holds and takes its end for the end of the text.
+/// The buffer starts at 4096 bytes, so a cluster that spans two buffer
+/// loads counts twice. A CR or LF that is not part of a CR LF pair matches
+/// no pattern of the scanner's grammar, so before the end of the input it
+/// asks for more: the buffer grows (by doubling) until the input is all in
+/// it, or stops at 64 KiB with an error, and the count is what was seen
+/// until then.
+pub fn count_like_scanner(s: &str, v: Textseg) -> usize {
+    const START_SIZE: usize = 4096;
+    const MAX_TOKEN_SIZE: usize = 64 * 1024;
+    if s.len() <= START_SIZE {
+        // The first read takes all of it.
+        return count(s, v);
+    }
+    // Positions in `s`: the buffer's first byte, the next token, the end of
+    // what has been read.
+    let (mut base, mut token, mut read) = (0usize, 0usize, 0usize);
+    let mut size = 0usize;
+    let mut at_eof = false;
+    let mut n = 0;
+    loop {
+        // The split function, called again and again on what the buffer
+        // holds from `token` on, gives these clusters one by one (it
+        // starts afresh at each cluster, as iterating does).
+        let mut end = read;
+        while !s.is_char_boundary(end) {
+            end -= 1;
+        }
+        for g in graphemes(&s[token..end.max(token)], v) {
+            if !at_eof && (g == "\n" || g == "\r") {
+                // Matched by no pattern: it asks for more.
+                break;
+            }
+            n += 1;
+            token += g.len();
+        }
+        if at_eof {
+            return n;
+        }
+        if token > base && (read - base == size || token - base > size / 2) {
+            base = token;
+        }
+        if read - base == size {
+            if size >= MAX_TOKEN_SIZE {
+                return n;
+            }
+            size = if size == 0 { START_SIZE } else { (size * 2).min(MAX_TOKEN_SIZE) };
+            base = token;
+        }
+        let got = (size - (read - base)).min(s.len() - read);
+        if got == 0 {
+            at_eof = true;
+        } else {
+            read += got;
+        }
+    }
+}
+
+/// Iterator over grapheme clusters (see [`graphemes`]).
+pub struct Clusters<'a>(Inner<'a>);
+
+enum Inner<'a> {
+    Direct(Uax<'a>),
+    /// v13 with stand-ins: the clusters' ends, computed on the masked copy.
+    Masked { src: &'a str, start: usize, ends: std::vec::IntoIter<usize> },
+}
+
+impl<'a> Iterator for Clusters<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        match &mut self.0 {
+            Inner::Direct(u) => u.next(),
+            Inner::Masked { src, start, ends } => {
+                let end = ends.next()?;
+                let g = src.get(*start..end)?;
+                *start = end;
+                Some(g)
+            }
+        }
+    }
+}
+
+/// Code points whose `Grapheme_Cluster_Break` in Unicode 13.0.0 differs
+/// from Unicode 15.0.0's, as go-textseg v13 and v15 segment them (found by
+/// running both over every code point), with a stand-in of the 13.0.0
+/// class. All but the Ahom signs were unassigned in 13.0.0, so `Other`;
+/// in 15.0.0 they are `Extend` or `SpacingMark` unless noted.
+const UNICODE_13_DELTA: &[(u32, u32, char)] = &[
+    (0x0890, 0x0891, OTHER_3), // Arabic pound and piastre marks: Prepend
+    (0x0898, 0x089F, OTHER_3),
+    (0x08CA, 0x08D2, OTHER_3),
+    (0x0C3C, 0x0C3C, OTHER_3),
+    (0x0CF3, 0x0CF3, OTHER_3),
+    (0x0ECE, 0x0ECE, OTHER_3),
+    (0x1715, 0x1715, OTHER_3),
+    (0x180F, 0x180F, OTHER_3),
+    (0x1AC1, 0x1ACE, OTHER_3),
+    (0x1DFA, 0x1DFA, OTHER_3),
+    (0x10EFD, 0x10EFF, OTHER_4),
+    (0x10F82, 0x10F85, OTHER_4),
+    (0x11070, 0x11070, OTHER_4),
+    (0x11073, 0x11074, OTHER_4),
+    (0x110C2, 0x110C2, OTHER_4),
+    (0x11241, 0x11241, OTHER_4),
+    // Ahom: SpacingMark in 13.0.0, Other since 14.0.
+    (0x11720, 0x11721, SPACING_MARK_4),
+    (0x11F00, 0x11F03, OTHER_4), // Kawi: U+11F02 is Prepend
+    (0x11F34, 0x11F3A, OTHER_4),
+    (0x11F3E, 0x11F42, OTHER_4),
+    // Egyptian hieroglyph format controls: Control, U+13440 Extend.
+    (0x13439, 0x13440, OTHER_4),
+    (0x13447, 0x13455, OTHER_4),
+    (0x1CF00, 0x1CF2D, OTHER_4),
+    (0x1CF30, 0x1CF46, OTHER_4),
+    (0x1E08F, 0x1E08F, OTHER_4),
+    (0x1E2AE, 0x1E2AE, OTHER_4),
+    (0x1E4EC, 0x1E4EF, OTHER_4),
+];
+/// Stand-ins with `Grapheme_Cluster_Break=Other` (and not pictographs) of
+/// 3 and 4 bytes, and a `SpacingMark` of 4 bytes.
+const OTHER_3: char = '\u{4E00}';
+const OTHER_4: char = '\u{20000}';
+const SPACING_MARK_4: char = '\u{11000}';
+
+/// `s` with the characters of `UNICODE_13_DELTA` replaced by their
+/// stand-ins, or `None` when it has none.
+fn mask_for_13(s: &str) -> Option<String> {
+    let stand_in = |c: char| {
+        let cp = c as u32;
+        if cp < 0x890 {
+            return None;
+        }
+        let i = UNICODE_13_DELTA.partition_point(|&(_, hi, _)| hi < cp);
+        UNICODE_13_DELTA.get(i).filter(|&&(lo, _, _)| lo <= cp).map(|&(_, _, r)| r)
+    };
+    if s.is_ascii() || !s.chars().any(|c| stand_in(c).is_some()) {
+        return None;
+    }
+    Some(s.chars().map(|c| stand_in(c).unwrap_or(c)).collect())
+}
+
+/// Clusters of go-textseg v15: UAX #29 clusters, adjusted.
+struct Uax<'a> {
     src: &'a str,
     inner: Graphemes<'a>,
     /// The rest of a cluster of `inner` that is split further.
@@ -39,30 +276,34 @@ pub struct Clusters<'a> {
     peeked: Option<&'a str>,
 }
 
-impl<'a> Iterator for Clusters<'a> {
+impl<'a> Uax<'a> {
+    fn new(s: &'a str) -> Uax<'a> {
+        Uax { src: s, inner: s.graphemes(true), pending: "", peeked: None }
+    }
+}
+
+impl<'a> Iterator for Uax<'a> {
     type Item = &'a str;
 
-    /// go-textseg v13 also keeps a zero width joiner and the pictograph
-    /// after it together when the cluster began with a Hangul jamo or
-    /// syllable, a regional indicator or a pictograph, whatever else
-    /// precedes the joiner (UAX #29 asks for a pictograph and extending
-    /// characters only).
     fn next(&mut self) -> Option<&'a str> {
         let mut g = match self.peeked.take() {
             Some(g) => g,
             None => self.split_next()?,
         };
-        let joins = g.chars().next().is_some_and(|c| is_hangul(c) || is_regional_indicator(c) || is_extended_pictographic(c));
-        // Again while the joined cluster ends with a joiner.
-        while joins && g.ends_with('\u{200D}') {
-            let Some(n) = self.split_next() else { break };
-            let start = g.as_ptr() as usize - self.src.as_ptr() as usize;
-            let end = n.as_ptr() as usize - self.src.as_ptr() as usize + n.len();
-            match self.src.get(start..end) {
-                Some(joined) if n.chars().next().is_some_and(is_extended_pictographic) => g = joined,
-                _ => {
-                    self.peeked = Some(n);
-                    break;
+        // A joiner at the end of a cluster that may glue on a pictograph:
+        // join the next cluster when it begins with one, again while the
+        // joined cluster ends with a joiner.
+        if g.ends_with('\u{200D}') && glues_pictographs(g) {
+            while g.ends_with('\u{200D}') {
+                let Some(n) = self.split_next() else { break };
+                let start = g.as_ptr() as usize - self.src.as_ptr() as usize;
+                let end = n.as_ptr() as usize - self.src.as_ptr() as usize + n.len();
+                match self.src.get(start..end) {
+                    Some(joined) if n.chars().next().is_some_and(is_pictographic) => g = joined,
+                    _ => {
+                        self.peeked = Some(n);
+                        break;
+                    }
                 }
             }
         }
@@ -70,98 +311,225 @@ impl<'a> Iterator for Clusters<'a> {
     }
 }
 
-impl<'a> Clusters<'a> {
-    /// The next cluster of `inner`, split before conjunct consonants.
+impl<'a> Uax<'a> {
+    /// The next cluster of `inner`, split where go-textseg ends a cluster
+    /// inside it.
     fn split_next(&mut self) -> Option<&'a str> {
         let g = if self.pending.is_empty() { self.inner.next()? } else { std::mem::take(&mut self.pending) };
-        if g.len() < 6 {
-            // A consonant and a virama before it take 6 bytes at least.
+        // A replacement character with something else, or three jamo.
+        if g.len() < 4 {
             return Some(g);
         }
-        let mut prev: Option<char> = None;
-        for (i, c) in g.char_indices() {
-            if i > 0 && is_incb_consonant(c) && !prev.is_some_and(is_prepend) {
-                self.pending = &g[i..];
-                return Some(&g[..i]);
+        match inner_break(g) {
+            Some(at) => {
+                self.pending = &g[at..];
+                Some(&g[..at])
             }
-            prev = Some(c);
+            None => Some(g),
         }
-        Some(g)
     }
 }
 
-fn is_hangul(c: char) -> bool {
-    matches!(c as u32, 0x1100..=0x11FF | 0xA960..=0xA97C | 0xAC00..=0xD7A3 | 0xD7B0..=0xD7C6 | 0xD7CB..=0xD7FB)
+/// The first place inside the UAX #29 cluster `g` where go-textseg ends a
+/// cluster, if any.
+fn inner_break(g: &str) -> Option<usize> {
+    if let Some(at) = g.find('\u{FFFD}') {
+        // Before it, or after it if it comes first (UAX #29 puts one only
+        // after `Prepend` characters and before extending ones).
+        return if at > 0 { Some(at) } else { Some('\u{FFFD}'.len_utf8()) };
+    }
+    // Hangul: `L+ LV` ends the cluster before a trailing jamo.
+    let mut classes = [Hangul::None; 2];
+    for (i, c) in g.char_indices() {
+        let class = hangul(c);
+        if class == Hangul::T && classes == [Hangul::L, Hangul::Lv] {
+            return Some(i);
+        }
+        classes = [classes[1], class];
+    }
+    None
+}
+
+/// Whether the cluster `g` is one that takes a joiner and a pictograph
+/// after its extending characters: it begins, after any `Prepend`
+/// characters, with a Hangul jamo or syllable, a regional indicator or a
+/// pictograph.
+fn glues_pictographs(g: &str) -> bool {
+    match g.chars().find(|&c| !is_prepend(c)) {
+        Some(c) => hangul(c) != Hangul::None || is_regional_indicator(c) || is_pictographic(c),
+        None => false,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hangul {
+    None,
+    L,
+    V,
+    T,
+    Lv,
+    Lvt,
+}
+
+/// The Hangul `Grapheme_Cluster_Break` class of `c` (these ranges have not
+/// changed since Unicode 5.2).
+fn hangul(c: char) -> Hangul {
+    match c as u32 {
+        0x1100..=0x115F | 0xA960..=0xA97C => Hangul::L,
+        0x1160..=0x11A7 | 0xD7B0..=0xD7C6 => Hangul::V,
+        0x11A8..=0x11FF | 0xD7CB..=0xD7FB => Hangul::T,
+        s @ 0xAC00..=0xD7A3 if (s - 0xAC00) % 28 == 0 => Hangul::Lv,
+        0xAC00..=0xD7A3 => Hangul::Lvt,
+        _ => Hangul::None,
+    }
 }
 
 fn is_regional_indicator(c: char) -> bool {
     matches!(c as u32, 0x1F1E6..=0x1F1FF)
 }
 
-fn is_extended_pictographic(c: char) -> bool {
-    matches!(c as u32,
-        0xA9 | 0xAE | 0x203C | 0x2049 | 0x2122 | 0x2139 | 0x2194..=0x2199 | 0x21A9..=0x21AA | 0x231A..=0x231B
-        | 0x2328 | 0x23CF | 0x23E9..=0x23F3 | 0x23F8..=0x23FA | 0x24C2 | 0x25AA..=0x25AB | 0x25B6 | 0x25C0
-        | 0x25FB..=0x25FE | 0x2600..=0x2604 | 0x260E | 0x2611 | 0x2614..=0x2615 | 0x2618 | 0x261D | 0x2620
-        | 0x2622..=0x2623 | 0x2626 | 0x262A | 0x262E..=0x262F | 0x2638..=0x263A | 0x2640 | 0x2642
-        | 0x2648..=0x2653 | 0x265F..=0x2660 | 0x2663 | 0x2665..=0x2666 | 0x2668 | 0x267B | 0x267E..=0x267F
-        | 0x2692..=0x2697 | 0x2699 | 0x269B..=0x269C | 0x26A0..=0x26A1 | 0x26A7 | 0x26AA..=0x26AB
-        | 0x26B0..=0x26B1 | 0x26BD..=0x26BE | 0x26C4..=0x26C5 | 0x26C8 | 0x26CE..=0x26CF | 0x26D1
-        | 0x26D3..=0x26D4 | 0x26E9..=0x26EA | 0x26F0..=0x26F5 | 0x26F7..=0x26FA | 0x26FD | 0x2702 | 0x2705
-        | 0x2708..=0x270D | 0x270F | 0x2712 | 0x2714 | 0x2716 | 0x271D | 0x2721 | 0x2728 | 0x2733..=0x2734
-        | 0x2744 | 0x2747 | 0x274C | 0x274E | 0x2753..=0x2755 | 0x2757 | 0x2763..=0x2764 | 0x2795..=0x2797
-        | 0x27A1 | 0x27B0 | 0x27BF | 0x2934..=0x2935 | 0x2B05..=0x2B07 | 0x2B1B..=0x2B1C | 0x2B50 | 0x2B55
-        | 0x3030 | 0x303D | 0x3297 | 0x3299 | 0x1F000..=0x1F0FF | 0x1F10D..=0x1F10F | 0x1F12F
-        | 0x1F16C..=0x1F171 | 0x1F17E..=0x1F17F | 0x1F18E | 0x1F191..=0x1F19A | 0x1F1AD..=0x1F1E5
-        | 0x1F201..=0x1F20F | 0x1F21A | 0x1F22F | 0x1F232..=0x1F23A | 0x1F23C..=0x1F23F | 0x1F249..=0x1F3FA
-        | 0x1F400..=0x1F53D | 0x1F546..=0x1F64F | 0x1F680..=0x1F6FF | 0x1F774..=0x1F77F | 0x1F7D5..=0x1F7FF
-        | 0x1F80C..=0x1F80F | 0x1F848..=0x1F84F | 0x1F85A..=0x1F85F | 0x1F888..=0x1F88F | 0x1F8AE..=0x1F8FF
-        | 0x1F90C..=0x1F93A | 0x1F93C..=0x1F945 | 0x1F947..=0x1FAFF | 0x1FC00..=0x1FFFD)
-}
-
-fn is_incb_consonant(c: char) -> bool {
-    matches!(c as u32,
-        0x915..=0x939 | 0x958..=0x95F | 0x978..=0x97F | 0x995..=0x9A8 | 0x9AA..=0x9B0 | 0x9B2 | 0x9B6..=0x9B9
-        | 0x9DC..=0x9DD | 0x9DF | 0x9F0..=0x9F1 | 0xA95..=0xAA8 | 0xAAA..=0xAB0 | 0xAB2..=0xAB3 | 0xAB5..=0xAB9
-        | 0xAF9 | 0xB15..=0xB28 | 0xB2A..=0xB30 | 0xB32..=0xB33 | 0xB35..=0xB39 | 0xB5C..=0xB5D | 0xB5F | 0xB71
-        | 0xC15..=0xC28 | 0xC2A..=0xC39 | 0xC58..=0xC5A | 0xD15..=0xD3A | 0x1000..=0x102A | 0x103F
-        | 0x1050..=0x1055 | 0x105A..=0x105D | 0x1061 | 0x1065..=0x1066 | 0x106E..=0x1070 | 0x1075..=0x1081
-        | 0x108E | 0x1780..=0x17B3 | 0x1A20..=0x1A54 | 0x1B0B..=0x1B0C | 0x1B13..=0x1B33 | 0x1B45..=0x1B4C
-        | 0x1B83..=0x1BA0 | 0x1BAE..=0x1BAF | 0x1BBB..=0x1BBD | 0xA989..=0xA98B | 0xA98F..=0xA9B2
-        | 0xA9E0..=0xA9E4 | 0xA9E7..=0xA9EF | 0xA9FA..=0xA9FE | 0xAA60..=0xAA6F | 0xAA71..=0xAA73 | 0xAA7A
-        | 0xAA7E..=0xAA7F | 0xAAE0..=0xAAEA | 0xABC0..=0xABDA | 0x10A00 | 0x10A10..=0x10A13 | 0x10A15..=0x10A17
-        | 0x10A19..=0x10A35 | 0x11103..=0x11126 | 0x11144 | 0x11147 | 0x11380..=0x11389 | 0x1138B | 0x1138E
-        | 0x11390..=0x113B5 | 0x11900..=0x11906 | 0x11909 | 0x1190C..=0x11913 | 0x11915..=0x11916
-        | 0x11918..=0x1192F | 0x11A00 | 0x11A0B..=0x11A32 | 0x11A50 | 0x11A5C..=0x11A83 | 0x11F04..=0x11F10
-        | 0x11F12..=0x11F33)
-}
-
+/// Whether `c` has `Grapheme_Cluster_Break=Prepend`: rule GB9b is the only
+/// one that joins a letter to the character before it.
 fn is_prepend(c: char) -> bool {
-    matches!(c as u32,
-        0x600..=0x605 | 0x6DD | 0x70F | 0x890..=0x891 | 0x8E2 | 0xD4E | 0x110BD | 0x110CD | 0x111C2..=0x111C3
-        | 0x113D1 | 0x1193F | 0x11941 | 0x11A3A | 0x11A84..=0x11A89 | 0x11D46 | 0x11F02)
+    if (c as u32) < 0x600 {
+        return false;
+    }
+    let mut buf = [0u8; 5];
+    let s = c.encode_utf8(&mut buf[..4]).len();
+    buf[s] = b'a';
+    std::str::from_utf8(&buf[..=s]).is_ok_and(|t| t.graphemes(true).nth(1).is_none())
+}
+
+/// Whether `c` is `Extended_Pictographic`: rule GB11 joins it to a
+/// pictograph and a joiner before it, and it does not extend a letter
+/// (extending characters join both).
+fn is_pictographic(c: char) -> bool {
+    if (c as u32) < 0xA9 {
+        return false;
+    }
+    let joins = |first: char| {
+        let mut t = String::with_capacity(12);
+        t.push(first);
+        t.push('\u{200D}');
+        t.push(c);
+        t.graphemes(true).nth(1).is_none()
+    };
+    joins('\u{2764}') && !joins('a')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use Textseg::{V13, V15};
+
+    fn split(s: &str, v: Textseg) -> Vec<&str> {
+        graphemes(s, v).collect()
+    }
 
     #[test]
-    fn conjuncts_split_as_in_unicode_13() {
-        let v: Vec<&str> = graphemes("\u{915}\u{94D}\u{937}a\u{301}\r\n\u{1F468}\u{200D}\u{1F469}").collect();
-        assert_eq!(v, ["\u{915}\u{94D}", "\u{937}", "a\u{301}", "\r\n", "\u{1F468}\u{200D}\u{1F469}"]);
-        assert_eq!(count("\u{915}\u{94D}\u{937}"), 2);
-        assert_eq!(count("a\r\nb"), 3);
-        assert_eq!(nth_start("\u{915}\u{94D}\u{937}", 1), Some(6));
-        assert_eq!(nth_start("ab", 2), None);
-        // A joiner after a Hangul syllable, a regional indicator or a
-        // pictograph with a spacing mark still joins the next pictograph.
-        assert_eq!(count("\u{AC00}\u{200D}\u{2764}"), 1);
-        assert_eq!(count("\u{1F1FA}\u{200D}\u{2764}"), 1);
-        assert_eq!(count("\u{2764}\u{903}\u{200D}\u{2764}"), 1);
-        assert_eq!(count("a\u{200D}\u{2764}"), 2);
-        // The joined cluster ends with a joiner: the next pictograph joins too.
-        assert_eq!(count("\u{AC00}\u{200D}\u{2764}\u{903}\u{200D}\u{2764}"), 1);
-        assert_eq!(count("\u{2764}\u{903}\u{200D}\u{2764}\u{903}\u{200D}\u{2764}"), 1);
+    fn no_indic_conjunct_rule() {
+        // No rule GB9c (Unicode 15.1): a consonant after a virama starts a
+        // new cluster.
+        for v in [V13, V15] {
+            assert_eq!(
+                split("\u{915}\u{94D}\u{937}a\u{301}\r\n\u{1F468}\u{200D}\u{1F469}", v),
+                ["\u{915}\u{94D}", "\u{937}", "a\u{301}", "\r\n", "\u{1F468}\u{200D}\u{1F469}"]
+            );
+            assert_eq!(count("a\r\nb", v), 3);
+            assert_eq!(nth_start("\u{915}\u{94D}\u{937}", 1, v), Some(6));
+            assert_eq!(nth_start("ab", 2, v), None);
+        }
+    }
+
+    #[test]
+    fn characters_of_unicode_14_and_15() {
+        // A Unicode 14.0 Arabic mark (U+0898) and a Kawi vowel sign
+        // (U+11F34) extend the letter before them in v15 only; the Ahom
+        // sign U+11720 was a spacing mark in Unicode 13.0.
+        assert_eq!(split("\u{628}\u{898}", V15), ["\u{628}\u{898}"]);
+        assert_eq!(split("\u{628}\u{898}", V13), ["\u{628}", "\u{898}"]);
+        assert_eq!(count("\u{11F12}\u{11F34}\u{301}", V13), 2);
+        assert_eq!(count("\u{11F12}\u{11F34}\u{301}", V15), 1);
+        assert_eq!(count("\u{11700}\u{11720}", V13), 1);
+        assert_eq!(count("\u{11700}\u{11720}", V15), 2);
+        // A Prepend character of Unicode 14.0.
+        assert_eq!(count("\u{890}a", V13), 2);
+        assert_eq!(count("\u{890}a", V15), 1);
+        // A Unicode 15.0 pictograph (U+1FAE8) joins after a joiner (the
+        // property covered it before it was assigned).
+        assert_eq!(count("\u{1F600}\u{200D}\u{1FAE8}", V13), 1);
+        assert_eq!(count("\u{1F600}\u{200D}\u{1FAE8}", V15), 1);
+    }
+
+    #[test]
+    fn replacement_character_stands_alone() {
+        assert_eq!(split("\u{FFFD}\u{301}\u{301}x", V15), ["\u{FFFD}", "\u{301}\u{301}", "x"]);
+        assert_eq!(split("\u{600}\u{FFFD}", V15), ["\u{600}", "\u{FFFD}"]);
+        assert_eq!(split("\u{600}\u{FFFD}\u{301}", V13), ["\u{600}", "\u{FFFD}", "\u{301}"]);
+    }
+
+    #[test]
+    fn hangul_l_lv_ends_before_t() {
+        assert_eq!(split("\u{1100}\u{AC00}\u{11A8}", V15), ["\u{1100}\u{AC00}", "\u{11A8}"]);
+        assert_eq!(count("\u{1100}\u{AC00}\u{1161}\u{11A8}", V15), 1);
+        assert_eq!(count("\u{AC00}\u{11A8}", V13), 1);
+    }
+
+    #[test]
+    fn joiner_glues_pictographs_after_any_extension() {
+        for v in [V13, V15] {
+            // After a Hangul syllable, a regional indicator or a pictograph
+            // with a spacing mark, a joiner still joins the next pictograph.
+            assert_eq!(count("\u{AC00}\u{200D}\u{2764}", v), 1);
+            assert_eq!(count("\u{1F1FA}\u{200D}\u{2764}", v), 1);
+            assert_eq!(count("\u{2764}\u{903}\u{200D}\u{2764}", v), 1);
+            assert_eq!(count("\u{2764}\u{200D}\u{200D}\u{2764}", v), 1);
+            assert_eq!(count("\u{600}\u{AC00}\u{200D}\u{2764}", v), 1);
+            assert_eq!(count("a\u{200D}\u{2764}", v), 2);
+            assert_eq!(count("\u{200D}\u{2764}", v), 2);
+            // The joined cluster ends with a joiner: the next pictograph
+            // joins too.
+            assert_eq!(count("\u{AC00}\u{200D}\u{2764}\u{903}\u{200D}\u{2764}", v), 1);
+            assert_eq!(count("\u{2764}\u{903}\u{200D}\u{2764}\u{903}\u{200D}\u{2764}", v), 1);
+        }
+    }
+
+    #[test]
+    fn property_probes() {
+        assert!(is_prepend('\u{600}') && is_prepend('\u{11F02}') && !is_prepend('\u{915}') && !is_prepend('\u{301}'));
+        assert!(is_pictographic('\u{A9}') && is_pictographic('\u{1FAE8}') && is_pictographic('\u{1FC00}'));
+        assert!(!is_pictographic('\u{1F3FB}') && !is_pictographic('\u{301}') && !is_pictographic('a'));
+    }
+
+    #[test]
+    fn invalid_utf8_read_leniently() {
+        // An overlong NUL with a mark after it, a surrogate, a lone byte.
+        assert_eq!(count_bytes(b"\xC0\x80\xCC\x81", V15), 1);
+        assert_eq!(count_bytes(b"\xED\xA0\x80x", V15), 2);
+        assert_eq!(count_bytes(b"a\xCCb", V15), 3);
+        assert_eq!(count_bytes(b"\xE2\x82a", V15), 3);
+        assert_eq!(count_bytes("\u{600}".as_bytes(), V15), 1);
+        let mut b = "\u{600}".as_bytes().to_vec();
+        b.extend_from_slice(b"\xF5\x80\x80\x80");
+        assert_eq!(count_bytes(&b, V15), 1);
+        b.push(0xFF);
+        assert_eq!(count_bytes(&b, V15), 2);
+    }
+
+    #[test]
+    fn scanner_loads_split_clusters() {
+        let mut s = "a".repeat(4095);
+        s.push_str("e\u{301}");
+        assert_eq!(count(&s, V15), 4096);
+        assert_eq!(count_like_scanner(&s, V15), 4097);
+        // A load never ends inside a character.
+        let s = format!("{}\u{E9}\u{301}", "a".repeat(4095));
+        assert_eq!(count_like_scanner(&s, V13), 4096);
+        // A lone newline makes the scanner read all the rest first.
+        let s = format!("\n{}e\u{301}", "a".repeat(4094));
+        assert_eq!(count_like_scanner(&s, V13), 4096);
+        // ... up to 64 KiB: then it stops counting.
+        let s = format!("ab\n{}", "a".repeat(70000));
+        assert_eq!(count_like_scanner(&s, V13), 2);
     }
 }

@@ -7,6 +7,7 @@ pub mod number;
 pub mod graphemes;
 pub mod known_prefix;
 pub mod strings;
+mod nfc;
 pub mod types;
 pub mod value;
 pub mod convert;

@@ -1,28 +1,16 @@
 //! String helpers shared by the value model: NFC normalization (every cty
-//! string is NFC), Go `encoding/json` string escaping (for byte-identical
+//! string is NFC, see `nfc.rs`), Go `encoding/json` string escaping (for byte-identical
 //! result encoding) and Go `%q` quoting (cty's set hashing uses it, and set
 //! iteration order of structured elements depends on those bytes).
 
 use std::borrow::Cow;
-use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
-/// Returns `s` in Unicode Normalization Form C, borrowing when it already is.
-/// ASCII text is always NFC, so the common case is a single byte scan.
+/// Returns `s` in Unicode Normalization Form C as the reference writes it
+/// (golang.org/x/text v0.11.0 with Unicode 13.0.0 data; see `nfc.rs`),
+/// borrowing when it already is. ASCII text is always NFC, so the common
+/// case is a single byte scan.
 pub fn normalize_nfc(s: &str) -> Cow<'_, str> {
-    if s.is_ascii() {
-        return Cow::Borrowed(s);
-    }
-    match is_nfc_quick(s.chars()) {
-        IsNormalized::Yes => Cow::Borrowed(s),
-        IsNormalized::No | IsNormalized::Maybe => {
-            let normalized: String = s.nfc().collect();
-            if normalized == s {
-                Cow::Borrowed(s)
-            } else {
-                Cow::Owned(normalized)
-            }
-        }
-    }
+    crate::nfc::normalize_nfc(s)
 }
 
 const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";

@@ -780,7 +780,7 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
                     } else {
                         let space_bytes = val.len() - trimmed.len();
                         let lead = &val[..space_bytes];
-                        spaces = if lead.is_ascii() && !lead.contains('\r') { space_bytes } else { runtime::graphemes::count(lead) };
+                        spaces = if lead.is_ascii() && !lead.contains('\r') { space_bytes } else { runtime::graphemes::count_like_scanner(lead, runtime::graphemes::Textseg::V15) };
                         adjust.push(i);
                     }
                 }
@@ -805,7 +805,7 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
             let cut = if ascii {
                 min_spaces
             } else {
-                runtime::graphemes::nth_start(val, min_spaces).unwrap_or(val.len())
+                runtime::graphemes::nth_start(val, min_spaces, runtime::graphemes::Textseg::V15).unwrap_or(val.len())
             };
             *val = &val[cut..];
             span.start = span.start.saturating_add(cut as u32).min(span.end);

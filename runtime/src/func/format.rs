@@ -3,6 +3,7 @@
 //! `%v` of a number is `Number::to_text_general`.
 
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
+use crate::graphemes::Textseg;
 use crate::convert::convert;
 use crate::number::{GoFormatSpec, Number, MAX_FORMAT_WIDTH};
 use crate::strings::{go_quote, go_quote_rune};
@@ -182,7 +183,7 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
             };
             let s = match v.prec {
                 Some(p) if p > 0 => {
-                    let end = crate::graphemes::nth_start(s, p).unwrap_or(s.len());
+                    let end = crate::graphemes::nth_start(s, p, Textseg::V13).unwrap_or(s.len());
                     &s[..end]
                 }
                 _ => s,
@@ -382,7 +383,8 @@ fn pad_width(v: &Verb, s: &str, out: &mut String) -> Result<(), FnError> {
     if w > MAX_FORMAT_WIDTH {
         return Err(unsupported(v, format!("width is too large (the limit is {MAX_FORMAT_WIDTH})")));
     }
-    let n = crate::graphemes::count(s);
+    // cty counts with go-textseg's TokenCount (a bufio.Scanner).
+    let n = crate::graphemes::count_like_scanner(s, Textseg::V13);
     if n >= w {
         out.push_str(s);
         return Ok(());

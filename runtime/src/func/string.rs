@@ -4,7 +4,7 @@
 use super::{go_int, str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::types::Type;
 use crate::value::Value;
-use crate::graphemes::{self, graphemes};
+use crate::graphemes::{self, graphemes, Textseg};
 
 /// Go's `unicode.ToUpper`: the simple (one-to-one) mapping; characters
 /// whose only uppercase form is several characters stay as they are.
@@ -110,7 +110,7 @@ pub fn title(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError
 pub fn reverse(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
     let mut out = String::with_capacity(s.len());
-    let clusters: Vec<&str> = graphemes(s).collect();
+    let clusters: Vec<&str> = graphemes(s, Textseg::V13).collect();
     for g in clusters.iter().rev() {
         out.push_str(g);
     }
@@ -279,7 +279,7 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     // Cluster end offsets, computed lazily only as far as needed would be
     // nicer; strings are bounded by the input size, so walk them directly.
     if offset < 0 {
-        let total = graphemes::count(s) as i64;
+        let total = graphemes::count(s, Textseg::V13) as i64;
         offset = offset.saturating_add(total);
     } else if length == 0 {
         return Ok(Value::string(""));
@@ -288,7 +288,7 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     if offset > 0 {
         let mut pos: i64 = 0;
         let mut i = 0;
-        for g in graphemes(sub) {
+        for g in graphemes(sub, Textseg::V13) {
             i += g.len();
             pos += 1;
             if pos == offset {
@@ -305,7 +305,7 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     }
     let mut pos: i64 = 0;
     let mut i = 0;
-    for g in graphemes(sub) {
+    for g in graphemes(sub, Textseg::V13) {
         i += g.len();
         pos += 1;
         if pos == length {

@@ -29,7 +29,7 @@ pub fn safe_known_prefix(prefix: &str) -> String {
     if let Some(lone) = first_lone_line_break(prefix) {
         return prefix[..lone].to_string();
     }
-    let Some(last) = crate::graphemes::graphemes(prefix).last() else {
+    let Some(last) = crate::graphemes::graphemes(prefix, crate::graphemes::Textseg::V13).last() else {
         return String::new();
     };
     let start = prefix.len() - last.len();
