@@ -54,26 +54,32 @@ pub fn deeper<R>(depth: usize, f: impl FnOnce() -> R) -> R {
 /// for the outermost one, which frees the queue in a loop. Shallow values
 /// (nearly all) pay one thread-local counter.
 pub(crate) fn drop_elements(elems: Box<[Value]>) {
+    // Thread-locals may already be gone while a thread's own thread-locals
+    // are dropped: the bookkeeping is then skipped, never trusted.
     let Ok(depth) = DROPPING.try_with(|d| d.get()) else {
-        // Thread teardown: no bookkeeping left; drop as it is.
         drop(elems);
         return;
     };
     if depth >= DROP_DEPTH {
-        // (At thread teardown the closure, and with it the elements, is
-        // dropped as it is.)
-        let _ = QUEUED.try_with(|q| q.borrow_mut().push(elems));
+        let mut elems = Some(elems);
+        let _ = QUEUED.try_with(|q| {
+            if let (Ok(mut q), Some(e)) = (q.try_borrow_mut(), elems.take()) {
+                q.push(e);
+            }
+        });
+        // Not queued (the queue is gone): dropped here.
+        drop(elems);
         return;
     }
-    DROPPING.with(|d| d.set(depth + 1));
+    let _ = DROPPING.try_with(|d| d.set(depth + 1));
     drop(elems);
     if depth == 0 {
         // The outermost drop frees what deeper ones queued.
-        while let Some(next) = QUEUED.with(|q| q.borrow_mut().pop()) {
+        while let Some(next) = QUEUED.try_with(|q| q.try_borrow_mut().ok().and_then(|mut q| q.pop())).ok().flatten() {
             drop(next);
         }
     }
-    DROPPING.with(|d| d.set(depth));
+    let _ = DROPPING.try_with(|d| d.set(depth));
 }
 
 /// Drops a parsed JSON document without recursing (serde_json's own drop
