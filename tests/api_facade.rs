@@ -461,3 +461,26 @@ fn malformed_selectors_are_syntax_errors() {
         }
     }
 }
+
+#[test]
+fn unknown_results_carry_their_refinements() {
+    use hclvm::runtime::value::Facts;
+    let program = Compiled::expression(r#"["https://${host}", length(ports)]"#, &Options::new()).expect("compiles");
+    let vars = Variables::new()
+        .with("host", Value::unknown(Type::String))
+        .with("ports", Value::unknown(Type::list(Type::Number)));
+    let out = program.evaluate(&vars);
+    let value = out.value().expect("a value");
+    let Value::Unknown(host) = value.index(0).expect("element 0") else { panic!("an unknown") };
+    let refinement = host.refinement().expect("refined");
+    assert!(refinement.not_null);
+    assert!(matches!(&refinement.facts, Facts::String { prefix } if &**prefix == "https://"));
+    let Value::Unknown(len) = value.index(1).expect("element 1") else { panic!("an unknown") };
+    match &len.refinement().expect("refined").facts {
+        Facts::Number { lower: Some(lo), upper: Some(hi) } => {
+            assert!(lo.inclusive && lo.value.to_i64() == Some(0));
+            assert!(hi.inclusive && hi.value.to_i64() == Some(i64::MAX));
+        }
+        other => panic!("number bounds expected, got {other:?}"),
+    }
+}

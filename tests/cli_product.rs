@@ -490,3 +490,26 @@ fn disasm_reads_templates_by_extension_and_lists_one_chunk_per_file() {
     assert!(listing.contains("0000  ADD        R0 V0 K0"), "{listing}");
     assert!(listing.contains("0001  MUL        R0 V1 K1"), "{listing}");
 }
+
+#[test]
+fn eval_shows_what_is_known_of_unknown_variables() {
+    let out = hclvm(
+        &["eval", "-e", r#"["https://${host}", length(ports) > -1, p ? 1 : 5, host == null]"#, "--unknown", "host=string", "--unknown", r#"ports=["list","number"]"#, "--unknown", "p=bool"],
+        b"",
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout).trim(),
+        r#"[{"$unknown":true,"refined":{"not_null":true,"prefix":"https://"}},true,{"$unknown":true,"refined":{"not_null":true,"min":1,"min_inclusive":true,"max":5,"max_inclusive":true}},{"$unknown":true,"refined":{"not_null":true}}]"#
+    );
+    let bad = hclvm(&["eval", "-e", "x", "--unknown", "x=nope"], b"");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(text(&bad.stderr).contains("--unknown x: invalid primitive type name \"nope\""), "{}", text(&bad.stderr));
+}
+
+#[test]
+fn version_names_the_reference_reproduced() {
+    let out = hclvm(&["--version"], b"");
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).contains("reproduces hashicorp/hcl v2.20.0 with go-cty v1.13.0"), "{}", text(&out.stdout));
+}

@@ -2,7 +2,7 @@
 """Generates compiler/src/lexer/ident_tables.rs: the byte patterns the
 reference scanner accepts as identifier characters.
 
-The reference (hcl 2.14.1) matches ID_Start / ID_Continue characters with
+The reference (hcl v2.20.0) matches ID_Start / ID_Continue characters with
 byte-range patterns generated from Unicode 9.0's DerivedCoreProperties.txt,
 one group of patterns per line of that file (a run of code points with one
 general category, Lu/Ll/Lt counted as one). Where a line's code points cross

@@ -1,7 +1,7 @@
 //! Table tests for the value model rules that the oracle tables do not
 //! reach directly: safe unification, mismatch messages, constructor
 //! validity, NFC, typed-null equality, JSON typed decoding. Expected
-//! results follow go-cty 1.12.1 (its documented behaviour and the
+//! results follow go-cty v1.13.0 (its documented behaviour and the
 //! reference's answers).
 
 use runtime::convert::{convert, get_conversion, get_conversion_unsafe, mismatch_message};

@@ -46,6 +46,14 @@ pub struct VarArgs {
     /// as a string. Repeatable; wins over --vars.
     #[arg(long = "var", value_name = "NAME=VALUE")]
     var: Vec<String>,
+    /// One variable whose value is not known yet: NAME=TYPE, TYPE in
+    /// go-cty's type JSON (`string`, `number`, `bool`, `dynamic`,
+    /// `["list","string"]`, `["object",{"a":"number"}]`; the quotes around
+    /// a lone word may be left out). Results then show what is known of
+    /// them (`{"$unknown":true,"refined":{...}}`). Repeatable; wins over
+    /// --var and --vars.
+    #[arg(long = "unknown", value_name = "NAME=TYPE")]
+    unknown: Vec<String>,
 }
 
 /// How diagnostics are printed (always on standard error).
@@ -166,6 +174,24 @@ impl VarArgs {
                     vars.set(name, v);
                 }
                 Err(e) => return Err(Failure::input(format!("--var {name}: {e}"))),
+            }
+        }
+        for assignment in &self.unknown {
+            let Some((name, text)) = assignment.split_once('=') else {
+                return Err(Failure::usage(format!("--unknown {assignment:?}: expected NAME=TYPE")));
+            };
+            if name.is_empty() {
+                return Err(Failure::usage(format!("--unknown {assignment:?}: the name is empty")));
+            }
+            let json = match parse_json(text) {
+                Ok(json) => json,
+                Err(_) => serde_json::Value::String(text.to_string()),
+            };
+            match runtime::Type::from_json(&json) {
+                Ok(ty) => {
+                    vars.set(name, runtime::Value::unknown(ty));
+                }
+                Err(e) => return Err(Failure::usage(format!("--unknown {name}: {e}"))),
             }
         }
         Ok(vars)

@@ -14,8 +14,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
+/// `hclvm --version`: the engine's version and the reference it reproduces.
+pub const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (reproduces hashicorp/hcl v2.20.0 with go-cty v1.13.0)");
+
 #[derive(Parser, Debug)]
-#[command(name = "hclvm", version, about = "A fast, exact HCL (native syntax v2) engine")]
+#[command(name = "hclvm", version = VERSION, about = "A fast, exact HCL (native syntax v2) engine")]
 pub struct Cli {
     #[command(subcommand)]
     command: Command,

@@ -1,6 +1,6 @@
 //! The function table and the standard function library.
 //!
-//! Semantics are go-cty 1.12.1's `function` package (parameters, the
+//! Semantics are go-cty v1.13.0's `function` package (parameters, the
 //! type/implementation split, null/unknown short-circuits) combined with
 //! how hcl's `FunctionCallExpr` converts arguments and words diagnostics.
 //!

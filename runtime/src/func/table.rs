@@ -1,5 +1,5 @@
 //! The stdlib function definitions: parameters and flags exactly as
-//! go-cty 1.12.1 declares them, under the oracle's names.
+//! go-cty v1.13.0 declares them, under the oracle's names.
 
 use super::{
     collection as col, conversion, datetime, encoding as enc, format as fmt, numeric as num, regex as re,

@@ -1,5 +1,5 @@
 //! cty numbers: arbitrary-precision binary floats with per-value precision,
-//! digit-for-digit identical to go-cty 1.12.1 on Go's `math/big.Float`.
+//! digit-for-digit identical to go-cty v1.13.0 on Go's `math/big.Float`.
 //!
 //! # API overview (for other modules)
 //!

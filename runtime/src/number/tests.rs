@@ -1,5 +1,5 @@
 //! Table tests. Every expected string was produced by the reference
-//! (hcl-oracle: hashicorp/hcl 2.14.1 + go-cty 1.12.1) from the equivalent HCL
+//! (hcl-oracle: hashicorp/hcl v2.20.0 + go-cty v1.13.0) from the equivalent HCL
 //! expression: literal operands as HCL literals, `i:N` as `parseint("N", 10)`
 //! (Go `SetInt`: 64 bits, or more for bigger integers), `f:X` as `pow(X, 1)` (a float64 cty number), `inf`
 //! as `(1/0)`, `A/B`-style operands as that sub-expression; `parse` rows use

@@ -1,5 +1,5 @@
 //! What HCL's expressions do to values: the pure functions the VM's
-//! instructions call, with the reference's (hcl v2.14.1 + go-cty 1.12.1)
+//! instructions call, with the reference's (hcl v2.20.0 + go-cty v1.13.0)
 //! operand conversions, unknown and null rules, and diagnostic wording.
 //!
 //! Nothing here knows about source text. A failure is an [`OpError`]: one
