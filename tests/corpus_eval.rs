@@ -2,10 +2,14 @@
 //! variables (config files in body mode, templates in template mode, the
 //! standard library) gives exactly the reference's result line: its
 //! values, types, "Unknown variable" diagnostics with their suggestions,
-//! function errors. The reference's lines are kept as hashes
-//! (`tests/data/corpus_eval.tsv`, made by `tests/data/corpus_eval.py` with
-//! the oracle); to see a difference in full, run that script's cases
-//! through `hclvm conformance` and the oracle and diff.
+//! function errors. And every file that reads variables, evaluated with
+//! those roots unknown (objects of the attributes its traversals use), as
+//! a validator or planner evaluates a configuration, gives the reference's
+//! line too, refinements included. The reference's lines are kept as
+//! hashes (`tests/data/corpus_eval.tsv`, `corpus_eval_unknown.tsv`, made by
+//! `tests/data/corpus_eval.py` with the oracle); to see a difference in
+//! full, run that script's cases through `hclvm conformance` and the oracle
+//! and diff.
 
 use hclvm::conformance::{default_evaluator, run_line};
 use std::path::Path;
@@ -32,5 +36,32 @@ fn corpus_files_evaluate_as_the_reference_evaluates_them() {
         checked += 1;
     }
     assert!(checked > 2000, "expected the corpus's permissively licensed files, found {checked}");
+    assert!(differ.is_empty(), "{} of {checked} files evaluate otherwise than the reference:\n{}", differ.len(), differ.join("\n"));
+}
+
+#[test]
+fn corpus_files_with_unknown_roots_evaluate_as_the_reference_evaluates_them() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
+    let table = std::fs::read_to_string(data.join("corpus_eval_unknown.tsv")).expect("tests/data/corpus_eval_unknown.tsv");
+    let evaluator = default_evaluator();
+    let (mut checked, mut refined, mut differ) = (0, 0, Vec::new());
+    for row in table.lines().filter(|l| !l.starts_with('#')) {
+        let mut cols = row.split('\t');
+        let (Some(path), Some(unknowns), Some(want)) = (cols.next(), cols.next(), cols.next()) else {
+            panic!("path<TAB>unknowns<TAB>hash: {row}");
+        };
+        let src = std::fs::read_to_string(data.join("corpus").join(path)).expect("corpus file");
+        let mode = if path.starts_with("templates/") { "template" } else { "body" };
+        let unknowns: serde_json::Value = serde_json::from_str(unknowns).expect("unknowns JSON");
+        let case = serde_json::json!({"id": path, "mode": mode, "src": src, "funcs": "stdlib", "unknowns": unknowns}).to_string();
+        let got = run_line(case.as_bytes(), checked + 1, &evaluator);
+        refined += usize::from(got.contains("\"refined\""));
+        if format!("{:016x}", fnv1a(got.as_bytes())) != want {
+            differ.push(path.to_string());
+        }
+        checked += 1;
+    }
+    assert!(checked > 1500, "expected the corpus files that read variables, found {checked}");
+    assert!(refined > 500, "the cases should exercise refinements; {refined} of {checked} results have any");
     assert!(differ.is_empty(), "{} of {checked} files evaluate otherwise than the reference:\n{}", differ.len(), differ.join("\n"));
 }
