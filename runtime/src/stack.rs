@@ -10,8 +10,7 @@
 //! unless the stack really runs low.
 //!
 //! Dropping recurses only so deep: past [`DROP_DEPTH`] nested collection
-//! drops, elements are queued and freed in a loop by the outermost drop
-//! ([`drop_elements`]). Parsed JSON is dropped with a work list
+//! drops, the rest is freed with a work list ([`drop_elements`]). Parsed JSON is dropped with a work list
 //! ([`drop_json`]).
 
 use crate::value::Value;
@@ -28,14 +27,14 @@ pub fn guarded<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
-/// How deep drops recurse before handing elements to the outermost drop.
+/// How deep drops recurse before the rest is freed with a work list.
 const DROP_DEPTH: u32 = 64;
 
 thread_local! {
-    /// How many collection drops are running on this thread.
+    /// How many collection drops are running on this thread. (A `const`
+    /// cell without a destructor: usable while the thread's other
+    /// thread-locals are being destroyed, when values held in them drop.)
     static DROPPING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-    /// Elements queued by drops too deep to recurse further.
-    static QUEUED: std::cell::RefCell<Vec<Box<[Value]>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// [`guarded`] for a recursion that counts its depth: the stack is checked
@@ -50,36 +49,33 @@ pub fn deeper<R>(depth: usize, f: impl FnOnce() -> R) -> R {
 }
 
 /// Drops the elements of a collection being dropped: recursively while
-/// fewer than [`DROP_DEPTH`] drops are running on this thread, else queued
-/// for the outermost one, which frees the queue in a loop. Shallow values
-/// (nearly all) pay one thread-local counter.
+/// fewer than [`DROP_DEPTH`] drops are running on this thread, else with a
+/// work list that never recurses. Shallow values (nearly all) pay one
+/// thread-local counter.
 pub(crate) fn drop_elements(elems: Box<[Value]>) {
-    // Thread-locals may already be gone while a thread's own thread-locals
-    // are dropped: the bookkeeping is then skipped, never trusted.
-    let Ok(depth) = DROPPING.try_with(|d| d.get()) else {
-        drop(elems);
-        return;
-    };
+    let depth = DROPPING.try_with(|d| d.get()).unwrap_or(DROP_DEPTH);
     if depth >= DROP_DEPTH {
-        let mut elems = Some(elems);
-        let _ = QUEUED.try_with(|q| {
-            if let (Ok(mut q), Some(e)) = (q.try_borrow_mut(), elems.take()) {
-                q.push(e);
-            }
-        });
-        // Not queued (the queue is gone): dropped here.
-        drop(elems);
+        drop_with_work_list(elems);
         return;
     }
     let _ = DROPPING.try_with(|d| d.set(depth + 1));
     drop(elems);
-    if depth == 0 {
-        // The outermost drop frees what deeper ones queued.
-        while let Some(next) = QUEUED.try_with(|q| q.try_borrow_mut().ok().and_then(|mut q| q.pop())).ok().flatten() {
-            drop(next);
+    let _ = DROPPING.try_with(|d| d.set(depth));
+}
+
+/// Frees `elems` and everything only they hold, one collection at a time:
+/// a collection this drop owns alone gives up its elements to the work
+/// list before it is freed, so its own drop has nothing left to recurse
+/// into.
+fn drop_with_work_list(elems: Box<[Value]>) {
+    let mut work = vec![elems];
+    while let Some(elems) = work.pop() {
+        for v in elems.into_vec() {
+            if let Some(inner) = v.into_sole_elements() {
+                work.push(inner);
+            }
         }
     }
-    let _ = DROPPING.try_with(|d| d.set(depth));
 }
 
 /// Drops a parsed JSON document without recursing (serde_json's own drop

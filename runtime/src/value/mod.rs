@@ -195,8 +195,7 @@ impl Value {
 }
 
 // Dropping a collection recurses into its elements as usual, down to a
-// fixed depth; below that the elements are queued and freed by the
-// outermost drop, in a loop (values nest as deeply as their input). See
+// fixed depth; below that they are freed with a work list (values nest as deeply as their input). See
 // `crate::stack::drop_elements`.
 macro_rules! iterative_drop {
     ($ty:ty, $field:ident) => {
@@ -214,6 +213,26 @@ iterative_drop!(SetVal, elems);
 iterative_drop!(MapVal, vals);
 iterative_drop!(ObjectVal, vals);
 iterative_drop!(TupleVal, elems);
+
+impl Value {
+    /// The elements of a collection this value alone holds, taken out of
+    /// it (the collection is then freed with nothing left in it); `None`
+    /// for other values, which are simply dropped.
+    pub(crate) fn into_sole_elements(self) -> Option<Box<[Value]>> {
+        fn take<T>(arc: Arc<T>, field: impl FnOnce(&mut T) -> &mut Box<[Value]>) -> Option<Box<[Value]>> {
+            let mut inner = Arc::into_inner(arc)?;
+            Some(std::mem::take(field(&mut inner)))
+        }
+        match self {
+            Value::List(l) => take(l, |l| &mut l.elems),
+            Value::Set(s) => take(s, |s| &mut s.elems),
+            Value::Map(m) => take(m, |m| &mut m.vals),
+            Value::Object(o) => take(o, |o| &mut o.vals),
+            Value::Tuple(t) => take(t, |t| &mut t.elems),
+            _ => None,
+        }
+    }
+}
 
 /// Why a value could not be constructed (cty panics in these cases).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -582,16 +601,10 @@ impl Value {
                 Type::Tuple(tt) => Value::int(tt.len() as i64),
                 _ => {
                     let (lo, hi) = self.length_bounds();
-                    let mut b = Value::unknown(Type::Number).refine();
-                    b.not_null().number_range_inclusive(Some(Number::from_u64(lo)), Some(Number::from_u64(hi)));
-                    b.into_value()
+                    unknown_length(lo, hi)
                 }
             },
-            Value::Set(s) if s.elems.len() != 1 && !self.is_wholly_known() => {
-                let mut b = Value::unknown(Type::Number).refine();
-                b.not_null().number_range_inclusive(Some(Number::from_i64(1)), Some(Number::from_u64(s.elems.len() as u64)));
-                b.into_value()
-            }
+            Value::Set(s) if s.elems.len() != 1 && !self.is_wholly_known() => unknown_length(1, s.elems.len() as u64),
             _ => match self.length() {
                 Some(n) => Value::int(n as i64),
                 None => Value::unknown(Type::Number),
@@ -1147,3 +1160,12 @@ const _: () = {
     assert_send_sync::<Value>();
     assert_send_sync::<Type>();
 };
+
+/// The length of a collection whose length is not known: a number that is
+/// not null, between `lo` and `hi`.
+#[cold]
+fn unknown_length(lo: u64, hi: u64) -> Value {
+    let mut b = Value::unknown(Type::Number).refine();
+    b.not_null().number_range_inclusive(Some(Number::from_u64(lo)), Some(Number::from_u64(hi)));
+    b.into_value()
+}
