@@ -2,7 +2,6 @@
 //! every compiled attribute (or the expression/template) against one vars set.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use hclvm::vm::Scratch;
 
 #[path = "support/workload.rs"]
 mod workload;
@@ -12,11 +11,10 @@ fn bench(c: &mut Criterion) {
         eprintln!("micro: workload files not found (set HCLVM_BENCH_DIR)");
         return;
     };
-    let mut scratch = Scratch::new();
     let mut i = 0usize;
     c.bench_function("micro", |b| {
         b.iter(|| {
-            w.eval_one(i, &mut scratch);
+            w.eval_one(i);
             i = i.wrapping_add(1);
         })
     });

@@ -22,11 +22,10 @@ pub use vm;
 pub mod cli;
 pub mod conformance;
 pub mod diagnostic_text;
-pub mod engine;
 pub mod api;
 
 pub use api::{
-    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, CallCtx, Compiled, DeError, Diagnostic, Diagnostics, Error,
+    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, BoundVariables, CallCtx, Compiled, DeError, Diagnostic, Diagnostics, Error,
     Evaluation, FnError, FunctionDef, FunctionTable, Limits, Number, Options, Outcome, Param, Severity, Signature,
     SourceKind, Span, Type, Value, ValueDeserializer, Variables,
 };

@@ -173,8 +173,7 @@ fn conformance_file_output_matches_the_library_runner() {
     let (_, cases, _) = support::conformance_files().into_iter().find(|(n, _, _)| n == "hclsyntax_body").expect("hclsyntax_body.jsonl");
     let out = hclvm(&["conformance", &cases.to_string_lossy()], b"");
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let evaluator = hclvm::conformance::default_evaluator();
-    let want: Vec<String> = support::lines(&cases).iter().map(|(n, l)| hclvm::conformance::run_line(l, *n, &evaluator)).collect();
+    let want: Vec<String> = support::lines(&cases).iter().map(|(n, l)| hclvm::conformance::run_line(l, *n)).collect();
     let got: Vec<&str> = std::str::from_utf8(&out.stdout).expect("UTF-8 output").lines().collect();
     assert_eq!(got, want);
 }

@@ -323,7 +323,7 @@ fn batch_matches_the_reference_line_by_line() {
         let mut cases = String::new();
         for (i, line) in lines.iter().enumerate() {
             let mut case = format!("{{\"id\":\"{}\",\"mode\":\"{mode}\",\"src\":", i + 1);
-            hclvm::conformance::write_json_string(&mut case, &source);
+            hclvm::runtime::strings::write_json_string(&mut case, &source);
             cases.push_str(&case);
             cases.push_str(",\"vars\":");
             cases.push_str(line);

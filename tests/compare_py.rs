@@ -4,7 +4,7 @@
 
 mod support;
 
-use hclvm::conformance::{compare_results, default_evaluator, run_line, CompareOptions};
+use hclvm::conformance::{compare_results, run_line, CompareOptions};
 use std::path::Path;
 use std::process::Command;
 
@@ -27,11 +27,10 @@ fn compare_py_agrees_with_the_rust_rules() {
     for (name, cases, expected) in support::conformance_files() {
         let expected = support::results(&expected);
         let results = support::with_cli_stack(move || {
-            let evaluator = default_evaluator();
-            support::lines(&cases).iter().map(|(n, l)| run_line(l, *n, &evaluator)).collect::<Vec<String>>()
+            support::lines(&cases).iter().map(|(n, l)| run_line(l, *n)).collect::<Vec<String>>()
         });
         for ((_, want), got) in expected.iter().zip(&results) {
-            let got = hclvm::conformance::parse_json(got).expect("result JSON");
+            let got = hclvm::runtime::json::parse_json(got).expect("result JSON");
             total += 1;
             rust_passed += usize::from(compare_results(want, &got, CompareOptions::default()).is_ok());
         }

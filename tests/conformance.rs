@@ -11,7 +11,7 @@
 
 mod support;
 
-use hclvm::conformance::{default_evaluator, run_line};
+use hclvm::conformance::{run_line};
 use std::collections::BTreeSet;
 
 struct Mismatch {
@@ -30,7 +30,6 @@ fn known_differences() -> BTreeSet<String> {
 #[test]
 fn conformance_results_are_the_references_byte_for_byte() {
     let (cases, mismatches) = support::with_cli_stack(|| {
-        let evaluator = default_evaluator();
         let (mut cases, mut mismatches) = (0usize, Vec::new());
         for (name, case_file, expected_file) in support::conformance_files().into_iter().chain(support::row_files()) {
             let expected = support::lines(&expected_file);
@@ -39,7 +38,7 @@ fn conformance_results_are_the_references_byte_for_byte() {
             assert_eq!(lines.len(), expected.len(), "{name}: case and expectation counts differ");
             let mut differ = 0;
             for (((line_no, line), (_, want)), (id, _)) in lines.iter().zip(&expected).zip(&ids) {
-                let got = run_line(line, *line_no, &evaluator);
+                let got = run_line(line, *line_no);
                 cases += 1;
                 if got.as_bytes() != want.as_slice() {
                     differ += 1;

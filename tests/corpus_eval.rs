@@ -11,7 +11,7 @@
 //! full, run that script's cases through `hclvm conformance` and the oracle
 //! and diff.
 
-use hclvm::conformance::{default_evaluator, run_line};
+use hclvm::conformance::{run_line};
 use std::path::Path;
 
 fn fnv1a(data: &[u8]) -> u64 {
@@ -22,14 +22,13 @@ fn fnv1a(data: &[u8]) -> u64 {
 fn corpus_files_evaluate_as_the_reference_evaluates_them() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let table = std::fs::read_to_string(data.join("corpus_eval.tsv")).expect("tests/data/corpus_eval.tsv");
-    let evaluator = default_evaluator();
     let (mut checked, mut differ) = (0, Vec::new());
     for row in table.lines().filter(|l| !l.starts_with('#')) {
         let (path, want) = row.split_once('\t').expect("path<TAB>hash");
         let src = std::fs::read_to_string(data.join("corpus").join(path)).expect("corpus file");
         let mode = if path.starts_with("templates/") { "template" } else { "body" };
         let case = serde_json::json!({"id": path, "mode": mode, "src": src, "funcs": "stdlib"}).to_string();
-        let got = run_line(case.as_bytes(), checked + 1, &evaluator);
+        let got = run_line(case.as_bytes(), checked + 1);
         if format!("{:016x}", fnv1a(got.as_bytes())) != want {
             differ.push(path.to_string());
         }
@@ -43,7 +42,6 @@ fn corpus_files_evaluate_as_the_reference_evaluates_them() {
 fn corpus_files_with_unknown_roots_evaluate_as_the_reference_evaluates_them() {
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
     let table = std::fs::read_to_string(data.join("corpus_eval_unknown.tsv")).expect("tests/data/corpus_eval_unknown.tsv");
-    let evaluator = default_evaluator();
     let (mut checked, mut refined, mut differ) = (0, 0, Vec::new());
     for row in table.lines().filter(|l| !l.starts_with('#')) {
         let mut cols = row.split('\t');
@@ -54,7 +52,7 @@ fn corpus_files_with_unknown_roots_evaluate_as_the_reference_evaluates_them() {
         let mode = if path.starts_with("templates/") { "template" } else { "body" };
         let unknowns: serde_json::Value = serde_json::from_str(unknowns).expect("unknowns JSON");
         let case = serde_json::json!({"id": path, "mode": mode, "src": src, "funcs": "stdlib", "unknowns": unknowns}).to_string();
-        let got = run_line(case.as_bytes(), checked + 1, &evaluator);
+        let got = run_line(case.as_bytes(), checked + 1);
         refined += usize::from(got.contains("\"refined\""));
         if format!("{:016x}", fnv1a(got.as_bytes())) != want {
             differ.push(path.to_string());

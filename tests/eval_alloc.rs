@@ -1,9 +1,7 @@
 //! A boolean policy condition over pre-bound variables evaluates without
 //! any heap allocation once the scratch space is warm.
 
-use hclvm::engine::{compile_source, stdlib_table, SourceKind};
-use hclvm::runtime::{json::value_from_case_var, Value};
-use hclvm::vm::{evaluate, Scratch, Vars};
+use hclvm::{Compiled, Options, Value, Variables};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -29,20 +27,20 @@ unsafe impl GlobalAlloc for Counting {
 static GLOBAL: Counting = Counting;
 
 fn var(json: &str) -> Value {
-    value_from_case_var(&serde_json::from_str(json).unwrap()).unwrap()
+    Variables::from_json_str(&format!(r#"{{"v":{json}}}"#)).unwrap().get("v").unwrap().clone()
 }
 
+/// Allocations of one evaluation of `src` with variables bound once.
 fn allocations_per_eval(src: &str, names: &[&str], values: Vec<Value>) -> (usize, Value) {
-    let program = compile_source(SourceKind::Expr, src.as_bytes(), names, Some(stdlib_table())).unwrap();
-    let vars = Vars::bind(&program, names.iter().copied().zip(values));
-    let mut scratch = Scratch::new();
-    let first = evaluate(&program, &vars, &mut scratch);
-    assert!(scratch.diags().is_empty(), "{:?}", scratch.diags());
+    let program = Compiled::expression(src, &Options::new().variables(names.iter().copied())).unwrap();
+    let vars = program.bind(&names.iter().copied().zip(values).collect());
+    let first = program.evaluate_bound(&vars);
+    assert!(first.diagnostics().is_empty(), "{:?}", first.diagnostics());
     let before = ALLOCS.load(Ordering::Relaxed);
     for _ in 0..100 {
-        std::hint::black_box(evaluate(&program, &vars, &mut scratch));
+        std::hint::black_box(program.evaluate_bound(&vars));
     }
-    ((ALLOCS.load(Ordering::Relaxed) - before) / 100, first)
+    ((ALLOCS.load(Ordering::Relaxed) - before) / 100, first.value().unwrap().clone())
 }
 
 #[test]

@@ -7,17 +7,25 @@
 //! as deferred diagnostics.
 
 use expect_test::{expect, Expect};
-use hclvm::engine::{compile_source, stdlib_table, SourceKind};
-use hclvm::vm::disasm::disassemble;
+use hclvm::{Compiled, Options, SourceKind};
+
+/// The listing of `src` compiled as `kind` with `vars` declared (without
+/// the `expr:` heading of a single program).
+fn listing(kind: SourceKind, src: &str, vars: &[&str]) -> String {
+    let compiled = Compiled::compile(kind, src.as_bytes(), &Options::new().variables(vars.iter().copied())).expect("parses");
+    let text = compiled.disassemble();
+    match kind {
+        SourceKind::Body => text,
+        _ => text.strip_prefix("expr:\n").expect("one program").to_string(),
+    }
+}
 
 fn check(src: &str, vars: &[&str], want: Expect) {
-    let program = compile_source(SourceKind::Expr, src.as_bytes(), vars, Some(stdlib_table())).expect("parses");
-    want.assert_eq(&disassemble(&program));
+    want.assert_eq(&listing(SourceKind::Expression, src, vars));
 }
 
 fn check_template(src: &str, vars: &[&str], want: Expect) {
-    let program = compile_source(SourceKind::Template, src.as_bytes(), vars, Some(stdlib_table())).expect("parses");
-    want.assert_eq(&disassemble(&program));
+    want.assert_eq(&listing(SourceKind::Template, src, vars));
 }
 
 #[test]
@@ -78,8 +86,8 @@ fn calls_convert_arguments_in_consecutive_registers() {
         expect![[r#"
             ; 14 instructions, 5 registers (0 locals), 3 marks
             ; K0 = "%s-%d": "string"
-            ; V0 = x (slot 0)
-            ; V1 = n (slot 1)
+            ; V0 = x (slot 1)
+            ; V1 = n (slot 0)
             ; V2 = y (slot 2)
             0000  MARK       M0
             0001  MARK       M1
@@ -240,9 +248,9 @@ fn templates_stream_directives() {
             ; K2 = " (admin)": "string"
             ; K3 = "": "string"
             ; K4 = " ": "string"
-            ; V0 = name (slot 0)
-            ; V1 = admin (slot 1)
-            ; V2 = groups (slot 2)
+            ; V0 = name (slot 2)
+            ; V1 = admin (slot 0)
+            ; V2 = groups (slot 1)
             0000  TEMPLATE   R1 (K0, V0, K1, if V1 then K2 else K3, for R0 in V2 each (K4, R0))
             entry 0..1 -> R1
         "#]],
@@ -251,6 +259,20 @@ fn templates_stream_directives() {
 
 #[test]
 fn unknown_names_are_deferred_diagnostics_with_suggestions() {
+    // An unknown variable's suggestion depends on the variables the
+    // evaluation supplies (chosen when it is reported); an iterator in
+    // scope is suggested before them, and that is known when compiling.
+    check(
+        "[for nose in xs : nope]",
+        &["xs"],
+        expect![[r#"
+            ; 2 instructions, 3 registers (1 locals), 0 marks
+            ; V0 = xs (slot 0)
+            0000  FAIL       R2 "Unknown variable": "There is no variable named \"nope\". Did you mean \"nose\"?"
+            0001  FOR        R1 R0 in V0 value 0..1 -> R2
+            entry 1..2 -> R1
+        "#]],
+    );
     check(
         "nope + 1",
         &["nose"],
@@ -258,7 +280,7 @@ fn unknown_names_are_deferred_diagnostics_with_suggestions() {
             ; 3 instructions, 2 registers (0 locals), 1 marks
             ; K0 = 1: "number"
             0000  MARK       M0
-            0001  FAIL       R1 "Unknown variable": "There is no variable named \"nope\". Did you mean \"nose\"?"
+            0001  FAIL       R1 "Unknown variable": "nope" (suggestion chosen when reported)
             0002  ADD        R0 R1 K0 since M0
             entry 0..3 -> R0
         "#]],
@@ -322,10 +344,7 @@ fn pure_calls_with_invariant_arguments_in_loops_are_memoized() {
 
 #[test]
 fn for_conditions_are_checked_when_compiled_within_a_small_budget() {
-    let listing = |src: &str| {
-        let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).expect("parses");
-        disassemble(&program)
-    };
+    let listing = |src: &str| listing(SourceKind::Expression, src, &[]);
     // Cheap: checked when compiled, skipped when evaluated.
     assert!(listing(r#"[for k in ["a"] : k if lower(k) != k]"#).contains("(checked when compiled)"));
     // Beyond the compile-time budget (a 1 MB string): left to evaluation.
@@ -336,21 +355,7 @@ fn for_conditions_are_checked_when_compiled_within_a_small_budget() {
 /// Every attribute of a body (nested blocks' after the body's own), as
 /// `hclvm disasm` lists them.
 fn check_body(src: &str, vars: &[&str], want: Expect) {
-    let arena = bumpalo::Bump::new();
-    let mut interner = hclvm::compiler::Interner::new();
-    let (body, diags) = hclvm::compiler::parse_body(&arena, src.as_bytes(), &mut interner);
-    assert!(diags.is_empty(), "{diags:?}");
-    let env = hclvm::compiler::lower::CompileEnv::new(vars.iter().copied(), Some(stdlib_table()));
-    let compiled = hclvm::engine::compile_body(&body, src.as_bytes(), &interner, &env);
-    let mut out = String::new();
-    let mut stack = vec![&compiled];
-    while let Some(b) = stack.pop() {
-        for a in &b.attrs {
-            out.push_str(&format!("{}:\n{}", a.name, disassemble(&a.program)));
-        }
-        stack.extend(b.blocks.iter().rev().map(|blk| &blk.body));
-    }
-    want.assert_eq(&out);
+    want.assert_eq(&listing(SourceKind::Body, src, vars));
 }
 
 #[test]
@@ -376,7 +381,7 @@ fn subexpressions_a_body_repeats_are_shared_between_its_attributes() {
             0008  FOR        R2 R0 in 3..4 -> R3 value 4..8 -> R3
             0009  MEMO       R1 shared 0 else 8..9 -> R2
             entry 9..10 -> R1
-            b:
+            r / b:
             ; 12 instructions, 7 registers (1 locals), 2 marks
             ; V1 = m (slot 0)
             0010  MARK       M1
@@ -392,7 +397,7 @@ fn subexpressions_a_body_repeats_are_shared_between_its_attributes() {
             0020  MEMO       R2 shared 0 else 18..19 -> R3
             0021  CALL       R1 length#29 R2..R3 since M0
             entry 19..22 -> R1
-            c:
+            r / c:
             ; 3 instructions, 5 registers (2 locals), 0 marks
             ; V2 = xs (slot 1)
             ; V3 = ys (slot 2)

@@ -1,15 +1,20 @@
 //! Hostile inputs end with a diagnostic, not a hang, a crash or unbounded
 //! memory: work and size budgets, deep nesting.
 
-use hclvm::engine::{compile_source, stdlib_table, SourceKind};
-use hclvm::vm::{evaluate, Limits, Scratch, Vars};
+use hclvm::{Compiled, Evaluation, Limits, Options, Value, Variables};
+
+/// Evaluates the expression `src` with no variables within `limits`.
+fn evaluate(src: &str, options: Options) -> Evaluation {
+    Compiled::expression(src, &options).expect("compiles").evaluate(&Variables::new())
+}
+
+fn summaries(e: &Evaluation) -> Vec<String> {
+    e.diagnostics().iter().map(|d| d.summary.clone()).collect()
+}
 
 fn eval_with(src: &str, limits: Limits) -> (bool, Vec<String>) {
-    let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).unwrap();
-    let mut scratch = Scratch::with_limits(limits);
-    let v = evaluate(&program, &Vars::default(), &mut scratch);
-    let _ = v;
-    (scratch.has_errors(), scratch.diags().iter().map(|d| d.summary.clone()).collect())
+    let e = evaluate(src, Options::new().limits(limits));
+    (e.has_errors(), summaries(&e))
 }
 
 #[test]
@@ -41,26 +46,20 @@ fn deep_nesting_evaluates_or_fails_cleanly() {
     // Parsing and evaluating recurse; run on a thread with a known stack, as the CLI does.
     let handle = std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(move || match compile_source(SourceKind::Expr, src.as_bytes(), &[], None) {
-            Ok(p) => {
-                let mut s = Scratch::new();
-                let v = evaluate(&p, &Vars::default(), &mut s);
-                (s.has_errors(), v)
+        .spawn(move || match Compiled::expression(&src, &Options::new().without_functions()) {
+            Ok(c) => {
+                let e = c.evaluate(&Variables::new());
+                (e.has_errors(), e.value().cloned())
             }
-            Err(_) => (true, hclvm::runtime::Value::dynamic_unknown()),
+            Err(_) => (true, None),
         })
         .unwrap();
     let (failed, v) = handle.join().unwrap();
-    assert!(failed || v == hclvm::runtime::Value::int(1));
+    assert!(failed || v == Some(Value::int(1)));
     let nested = format!("{}1{}", "[".repeat(500), "]".repeat(500));
     let handle = std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(move || {
-            let p = compile_source(SourceKind::Expr, nested.as_bytes(), &[], None).unwrap();
-            let mut s = Scratch::new();
-            evaluate(&p, &Vars::default(), &mut s);
-            s.has_errors()
-        })
+        .spawn(move || evaluate(&nested, Options::new().without_functions()).has_errors())
         .unwrap();
     assert!(!handle.join().unwrap());
 }
@@ -70,7 +69,6 @@ fn deep_nesting_compiles_and_evaluates_on_a_small_thread_stack() {
     // The embedding API gives compilation and deep evaluation the stack
     // they need, so a 2 MiB thread (Rust's default) handles nesting up to
     // the parser's limit, in debug builds too.
-    use hclvm::{Compiled, Options, Value, Variables};
     let d = 500;
     let cases = [
         format!("{}1{}", "a ? (".repeat(d), ") : 2".repeat(d)),
@@ -105,21 +103,24 @@ fn blocks_skipped_after_a_limit_do_not_read_stale_registers() {
     // from the first `for` or the string "a" from the warm-up program:
     // read as the collection, either gave an "Iteration over non-iterable
     // value" error.
-    let src = b"[[for i in range(1000) : \"${i}x\"], [for v in split(\",\", x) : v]]";
-    let run = |scratch: &mut Scratch| {
-        let p = compile_source(SourceKind::Expr, src, &["x"], Some(stdlib_table())).unwrap();
-        let vars = Vars::bind(&p, [("x", hclvm::runtime::Value::string("a"))]);
-        evaluate(&p, &vars, scratch);
-        scratch.diags().iter().map(|d| d.summary.clone()).collect::<Vec<_>>()
-    };
-    let limits = Limits { max_steps: 100, ..Limits::default() };
-    let fresh = run(&mut Scratch::with_limits(limits));
+    // Each thread evaluates on one reused scratch state: a fresh thread
+    // gives the fresh result, the warm-up program then leaves its values
+    // in the registers the limited program finds.
+    let src = "[[for i in range(1000) : \"${i}x\"], [for v in split(\",\", x) : v]]";
+    let vars = Variables::new().with("x", "a");
+    let limited = Compiled::expression(src, &Options::new().max_steps(100)).expect("compiles");
+    let warm = Compiled::expression("upper(x) == (upper(x) == upper(x))", &Options::new()).expect("compiles");
+    let fresh = std::thread::scope(|s| s.spawn(|| summaries(&limited.evaluate(&vars))).join().expect("no panic"));
     assert_eq!(fresh, ["Evaluation limit exceeded"]);
-    let mut reused = Scratch::with_limits(limits);
-    let warm = compile_source(SourceKind::Expr, b"upper(x) == (upper(x) == upper(x))", &["x"], Some(stdlib_table())).unwrap();
-    let vars = Vars::bind(&warm, [("x", hclvm::runtime::Value::string("a"))]);
-    evaluate(&warm, &vars, &mut reused);
-    assert_eq!(run(&mut reused), fresh);
+    let reused = std::thread::scope(|s| {
+        s.spawn(|| {
+            warm.evaluate(&vars);
+            summaries(&limited.evaluate(&vars))
+        })
+        .join()
+        .expect("no panic")
+    });
+    assert_eq!(reused, fresh);
 }
 
 #[test]
@@ -144,12 +145,9 @@ fn loops_whose_body_needs_no_code_still_count_steps() {
 #[test]
 fn no_spurious_diagnostics_after_the_step_limit() {
     let src = "[for i in [1, 2, 3] : i][2]";
-    let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).unwrap();
     let mut bad = Vec::new();
     for max_steps in 0..64 {
-        let mut scratch = Scratch::with_limits(Limits { max_steps, ..Limits::default() });
-        let _ = evaluate(&program, &Vars::default(), &mut scratch);
-        let summaries: Vec<String> = scratch.diags().iter().map(|d| d.summary.clone()).collect();
+        let summaries = summaries(&evaluate(src, Options::new().max_steps(max_steps)));
         if !(summaries.is_empty() || summaries == ["Evaluation limit exceeded"]) {
             bad.push(format!("max_steps {max_steps}: {summaries:?}"));
         }
@@ -166,10 +164,8 @@ fn no_spurious_diagnostics_after_the_step_limit() {
 #[test]
 fn memoized_calls_are_charged_like_calls() {
     let run = |src: &str, max_size: u64| -> Vec<String> {
-        let program = compile_source(SourceKind::Expr, src.as_bytes(), &[], Some(stdlib_table())).unwrap();
-        let mut scratch = Scratch::with_limits(Limits { max_size, ..Limits::default() });
-        let _ = evaluate(&program, &Vars::default(), &mut scratch);
-        scratch.diags().iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect()
+        let e = evaluate(src, Options::new().max_size(max_size));
+        e.diagnostics().iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect()
     };
     let mut bad = Vec::new();
     for max_size in [1u64 << 16, 1 << 18, 1 << 20, 1 << 22] {
@@ -202,10 +198,9 @@ fn nested_loops_in_for_conditions_compile_in_linear_work() {
     assert!(failed);
     assert_eq!(summaries, ["Evaluation limit exceeded"]);
 
-    let program = compile_source(SourceKind::Expr, nested(8).as_bytes(), &[], Some(stdlib_table())).unwrap();
-    let mut scratch = Scratch::new();
-    assert_eq!(evaluate(&program, &Vars::default(), &mut scratch).as_bool(), Some(true));
-    assert!(scratch.diags().is_empty(), "{:?}", scratch.diags());
+    let e = evaluate(&nested(8), Options::new());
+    assert_eq!(e.value().and_then(|v| v.as_bool()), Some(true));
+    assert!(e.diagnostics().is_empty(), "{:?}", e.diagnostics());
 }
 
 #[test]
@@ -213,9 +208,8 @@ fn a_result_too_long_to_print_is_an_error_and_leaves_the_others_whole() {
     // 1e400400 has 400,401 digits: beyond what hclvm writes out. The
     // attribute reports it; the text written before the number is taken
     // back, so the line stays valid JSON and the other attributes intact.
-    let evaluator = hclvm::conformance::default_evaluator();
     let case = r#"{"id":"big","mode":"body","src":"a = [1, 2]\nb = [3, 1e400400]\nc = \"x\"\n"}"#;
-    let line = hclvm::conformance::run_line(case.as_bytes(), 1, &evaluator);
+    let line = hclvm::conformance::run_line(case.as_bytes(), 1);
     let result: serde_json::Value = serde_json::from_str(&line).expect("valid JSON");
     let attrs = &result["body"]["attrs"];
     assert_eq!(attrs["a"]["value"], serde_json::json!([1, 2]));
@@ -243,9 +237,8 @@ fn a_value_too_long_to_write_is_refused_without_walking_it_whole() {
     for i in 0..40 {
         x = format!("[for x{i} in [{x}] : [x{i}, x{i}]][0]");
     }
-    let evaluator = hclvm::conformance::default_evaluator();
     let case = serde_json::json!({"id": "huge", "mode": "expr", "src": x}).to_string();
-    let line = hclvm::conformance::run_line(case.as_bytes(), 1, &evaluator);
+    let line = hclvm::conformance::run_line(case.as_bytes(), 1);
     let result: serde_json::Value = serde_json::from_str(&line).expect("valid JSON");
     assert_eq!(result["ok"], false, "{line}");
     assert_eq!(result["diags"][0]["summary"], "Unprintable result", "{line}");

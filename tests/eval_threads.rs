@@ -1,9 +1,7 @@
-//! One compiled program evaluated by many threads at once, each with its
-//! own `Scratch` and `Vars`: results equal the single-threaded ones.
+//! One compiled program evaluated by many threads at once, each on its
+//! own scratch state: results equal the single-threaded ones.
 
-use hclvm::engine::{compile_source, stdlib_table, SourceKind};
-use hclvm::runtime::{json::value_from_case_var, Value};
-use hclvm::vm::{evaluate, Program, Scratch, Vars};
+use hclvm::{Compiled, Options, Value, Variables};
 use std::sync::Arc;
 
 const SRC: &str = r#"{
@@ -13,35 +11,31 @@ const SRC: &str = r#"{
   first   = try(request.user.groups[0], "none")
 }"#;
 
-fn vars_for(program: &Program, i: usize) -> Vars {
+fn vars_for(i: usize) -> Variables {
     let groups: Vec<String> = (0..i % 5).map(|g| format!("\"g{g}\"")).collect();
     let json = format!(
         r#"{{"user":{{"name":"u{i}","role":"{}","groups":[{}]}},"action":"read"}}"#,
         if i % 3 == 0 { "admin" } else { "dev" },
         groups.join(",")
     );
-    let v = value_from_case_var(&serde_json::from_str(&json).unwrap()).unwrap();
-    Vars::bind(program, [("request", v)])
+    Variables::from_json_str(&format!(r#"{{"request":{json}}}"#)).unwrap()
 }
 
-fn run(program: &Program, i: usize, scratch: &mut Scratch) -> (Value, usize) {
-    let vars = vars_for(program, i);
-    let v = evaluate(program, &vars, scratch);
-    (v, scratch.diags().len())
+fn run(program: &Compiled, i: usize) -> (Value, usize) {
+    let e = program.evaluate(&vars_for(i));
+    (e.outcome().unwrap().value_unchecked().clone(), e.diagnostics().len())
 }
 
 #[test]
 fn threads_share_one_program() {
-    let program = Arc::new(compile_source(SourceKind::Expr, SRC.as_bytes(), &["request"], Some(stdlib_table())).unwrap());
-    let mut scratch = Scratch::new();
-    let expected: Vec<(Value, usize)> = (0..200).map(|i| run(&program, i, &mut scratch)).collect();
+    let program = Arc::new(Compiled::expression(SRC, &Options::new().variables(["request"])).unwrap());
+    let expected: Vec<(Value, usize)> = (0..200).map(|i| run(&program, i)).collect();
     let handles: Vec<_> = (0..4)
         .map(|t| {
             let program = Arc::clone(&program);
             std::thread::spawn(move || {
-                let mut scratch = Scratch::new();
                 // Each thread walks the inputs in a different order.
-                (0..200).map(|k| (k * (t + 1) * 7) % 200).map(|i| (i, run(&program, i, &mut scratch))).collect::<Vec<_>>()
+                (0..200).map(|k| (k * (t + 1) * 7) % 200).map(|i| (i, run(&program, i))).collect::<Vec<_>>()
             })
         })
         .collect();

@@ -1,16 +1,13 @@
 //! Loading a /work/shared/bench workload (source + vars JSON Lines) into
 //! compiled programs and bound variable sets, as `hclvm bench` does.
 
-use hclvm::compiler::lower::CompileEnv;
-use hclvm::compiler::Interner;
-use hclvm::engine::{compile, compile_body, stdlib_table, CompiledBody, SourceKind};
-use hclvm::runtime::json::value_from_case_var;
-use hclvm::vm::{BodyEvaluation, Program, Scratch, Vars};
+use hclvm::runtime::value::ShapeCache;
+use hclvm::{BoundVariables, Compiled, Options, SourceKind, Variables};
 use std::path::PathBuf;
 
 pub struct Workload {
-    pub programs: Vec<Program>,
-    pub vars: Vec<Vars>,
+    pub compiled: Compiled,
+    pub vars: Vec<BoundVariables>,
 }
 
 /// Where the shared workloads live (override with `HCLVM_BENCH_DIR`).
@@ -25,57 +22,29 @@ pub fn load(mode: &str, src: &str, vars: &str, max_lines: usize) -> Option<Workl
     let src = std::fs::read(dir.join(src)).ok()?;
     let text = std::fs::read_to_string(dir.join(vars)).ok()?;
     let mut lines = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for line in text.lines().filter(|l| !l.trim().is_empty()).take(max_lines) {
-        let json: serde_json::Value = serde_json::from_str(line).ok()?;
-        let obj = json.as_object()?;
-        let vals: Vec<(String, hclvm::runtime::Value)> =
-            obj.iter().map(|(k, v)| Some((k.clone(), value_from_case_var(v).ok()?))).collect::<Option<_>>()?;
-        lines.push(vals);
+        let vars = Variables::from_typed_json(&serde_json::from_str(line).ok()?).ok()?;
+        names.extend(vars.names().map(str::to_string));
+        lines.push(vars);
     }
-    let mut names: Vec<String> = lines.iter().flat_map(|l| l.iter().map(|(n, _)| n.clone())).collect();
-    names.sort();
-    names.dedup();
-    let env = CompileEnv::new(names.iter(), Some(stdlib_table()));
-    let arena = bumpalo::Bump::new();
-    let mut interner = Interner::new();
-    let programs = match mode {
-        "body" => {
-            let (body, _) = hclvm::compiler::parse_body(&arena, &src, &mut interner);
-            let compiled: CompiledBody = compile_body(&body, &src, &interner, &env);
-            compiled.into_programs()
-        }
-        "template" => {
-            let (e, _) = hclvm::compiler::parse_template(&arena, &src, &mut interner);
-            vec![compile(e, &src, SourceKind::Template, &interner, &env)]
-        }
-        _ => {
-            let (e, _) = hclvm::compiler::parse_expression(&arena, &src, &mut interner);
-            vec![compile(e, &src, SourceKind::Expr, &interner, &env)]
-        }
+    let kind = match mode {
+        "body" => SourceKind::Body,
+        "template" => SourceKind::Template,
+        _ => SourceKind::Expression,
     };
-    let mut shapes = hclvm::engine::ShapeCache::new();
+    let compiled = Compiled::compile(kind, &src, &Options::new().variables(names)).ok()?;
+    let mut shapes = ShapeCache::new();
     let vars = lines
         .iter()
-        .map(|l| {
-            let mut v = Vars::with_slots(names.len());
-            for (n, val) in l {
-                if let Ok(i) = names.binary_search(n) {
-                    v.set(i as u32, shapes.share(val));
-                }
-            }
-            v
-        })
+        .map(|l| compiled.bind(&l.iter().map(|(n, v)| (n, shapes.share(v))).collect()))
         .collect();
-    Some(Workload { programs, vars })
+    Some(Workload { compiled, vars })
 }
 
 impl Workload {
     /// One evaluation as the oracle counts it: every program for one vars set.
-    pub fn eval_one(&self, i: usize, scratch: &mut Scratch) {
-        let vars = &self.vars[i % self.vars.len()];
-        let mut run = BodyEvaluation::new(scratch, vars);
-        for p in &self.programs {
-            std::hint::black_box(run.evaluate(p));
-        }
+    pub fn eval_one(&self, i: usize) {
+        std::hint::black_box(self.compiled.evaluate_bound(&self.vars[i % self.vars.len()]));
     }
 }

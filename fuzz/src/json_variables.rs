@@ -25,7 +25,7 @@ fn summary(result: Result<Variables, hclvm::Error>) -> Result<Vec<(String, Strin
 pub fn check(data: &[u8]) {
     let Ok(text) = std::str::from_utf8(data) else { return };
     let fast = summary(Variables::from_json_str(text));
-    match hclvm::conformance::parse_json(text) {
+    match hclvm::runtime::json::parse_json(text) {
         Ok(json) if json.is_object() => assert_eq!(fast, summary(Variables::from_json(&json)), "{text:?}"),
         // Not JSON, or not an object: an error (whose message is the full
         // decoder's, as the fast path gives up on such text).

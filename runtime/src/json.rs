@@ -17,6 +17,8 @@ use std::sync::Arc;
 use crate::strings::write_json_string;
 use crate::types::Type;
 use crate::value::{Value, MAX_NESTING};
+
+pub use crate::json_in::{parse_json, MAX_JSON_DEPTH};
 use serde_json::Value as J;
 use std::fmt;
 

@@ -13,6 +13,7 @@ pub mod value;
 pub mod convert;
 pub mod unify;
 pub mod json;
+mod json_in;
 pub mod json_text;
 pub mod stack;
 pub mod names;

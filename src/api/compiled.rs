@@ -2,19 +2,18 @@
 
 use super::error::{Diagnostics, Error, SourceInfo};
 use super::outcome::{AttrInfo, AttributeOutcome, BlockInfo, BlockOutcome, BodyOutcome, Evaluated, Evaluation, Outcome};
+use super::result_format::{self, write_value_result, ResultWriter};
 use super::variables::Variables;
-use super::replicas::{on_this_thread, Home};
 use super::Options;
-use crate::conformance::ResultWriter;
 use crate::diagnostic_text::SourceFile;
-use crate::engine::write_value_result;
 use compiler::analysis::{render_traversal, variables};
 use compiler::lower::{compile_all_into, compile_with_lines, CompileEnv};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
 use std::cell::RefCell;
-use std::sync::{Arc, Mutex};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use vm::{Limits, Program, Scratch, Vars};
 
 /// How a source is read.
@@ -41,18 +40,10 @@ pub enum SourceKind {
 /// A compiled body, template or expression: immutable, `Send + Sync`, cheap
 /// to evaluate many times, from many threads at once.
 ///
-/// An evaluation that leaves a declared variable unset runs a program
-/// compiled for exactly the variables it supplies (compiled once per such
-/// name set and remembered), so that its "Unknown variable" diagnostics and
-/// their suggestions are the ones hcl gives for that context.
-///
-/// Evaluating shares reference-counted data with the program (constants,
-/// attribute names), which threads evaluating at once would contend on.
-/// So a thread other than the first to evaluate it, once it has spent
-/// eight times the compile time evaluating it, compiles a copy of its own
-/// from the same source and options and evaluates that: the same results,
-/// for one more compilation and its memory per such thread (a thread keeps
-/// at most eight copies).
+/// Evaluating never changes it: each thread evaluates on scratch state of
+/// its own, and diagnostics that depend on the evaluation's variables
+/// ("Unknown variable" and its "Did you mean") are worded when they are
+/// reported.
 ///
 /// ```
 /// use hclvm::{Compiled, Options, Variables};
@@ -79,18 +70,12 @@ pub struct Compiled {
     /// Parser warnings.
     warnings: Vec<Diagnostic>,
     source: Arc<SourceInfo>,
-    /// What it was compiled with, for [`Compiled::exact_context`].
-    options: Options,
-    /// Programs compiled for evaluations that leave a declared variable
-    /// unset, by the variable names those evaluations supply.
-    exact: Mutex<Vec<(Vec<String>, Arc<Compiled>)>>,
-    /// Which thread evaluates it, which make their own copies
-    /// ([`replicas`](super::replicas)).
-    home: Home,
+    /// Whether the variable names were given ([`Options::variables`]),
+    /// not taken from the source.
+    declared: bool,
+    /// Tells the variables [`Compiled::bind`] took for it from others'.
+    id: u64,
 }
-
-/// Variable sets remembered by [`Compiled::exact_context`].
-const EXACT_CONTEXTS: usize = 16;
 
 const _: () = {
     const fn assert_send_sync<T: Send + Sync>() {}
@@ -133,6 +118,30 @@ struct BodyPlan {
 thread_local! {
     /// Per-thread evaluation state, reused across evaluations.
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+}
+
+/// Runs `f` with this thread's scratch state (a fresh one when it is in
+/// use: a host function evaluating from inside an evaluation).
+fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
+    SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut scratch) => f(&mut scratch),
+        Err(_) => f(&mut Scratch::new()),
+    })
+}
+
+/// Variables taken for one program by [`Compiled::bind`]: a value (or
+/// nothing) per variable the program reads.
+#[derive(Clone)]
+pub struct BoundVariables {
+    slots: Vars,
+    /// Which program they were bound for.
+    program: u64,
+}
+
+impl std::fmt::Debug for BoundVariables {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BoundVariables").finish_non_exhaustive()
+    }
 }
 
 /// Stack a compilation may need at the parser's nesting limit (debug
@@ -188,48 +197,48 @@ impl Compiled {
     /// assert_eq!(diags.as_slice()[0].summary, "Missing expression");
     /// ```
     pub fn compile(kind: SourceKind, src: &[u8], options: &Options) -> Result<Compiled, Error> {
+        Compiled::compile_noting_crash(kind, src, options).0
+    }
+
+    /// [`Compiled::compile`], also telling whether the reference parser
+    /// crashes on this source (it dereferences the missing expression of
+    /// some malformed function selectors; hclvm reports them as errors
+    /// instead). The conformance runner reports those sources as the
+    /// oracle does.
+    pub(crate) fn compile_noting_crash(kind: SourceKind, src: &[u8], options: &Options) -> (Result<Compiled, Error>, bool) {
         // Parsing, lowering and code generation recurse along the source's
         // nesting (bounded by the parser): give them a stack deep enough
         // for the bound on any thread (a fresh one, committed lazily, when
         // the caller's has less left).
-        let started = std::time::Instant::now();
-        let mut compiled = stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))?;
-        compiled.home = Home::new(started.elapsed());
-        Ok(compiled)
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))
     }
 
-    /// A copy compiled again from the same source and options, for one
-    /// thread to evaluate on its own (see [`replicas`](super::replicas)).
-    pub(crate) fn copy_for_this_thread(&self) -> Option<Compiled> {
-        let mut copy = Compiled::compile(self.kind, &self.source.src, &self.options).ok()?;
-        copy.home = Home::for_copy();
-        Some(copy)
-    }
-
-    pub(crate) fn home(&self) -> &Home {
-        &self.home
-    }
-
-    fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> Result<Compiled, Error> {
+    fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> (Result<Compiled, Error>, bool) {
         let arena = bumpalo::Bump::new();
         let mut interner = Interner::new();
         let filename = options.filename.as_str();
-        let (tree, diags) = match kind {
+        let (tree, diags, crash) = match kind {
             SourceKind::Body => {
-                let (body, diags) = compiler::parse_body_named(&arena, src, filename, &mut interner);
-                (Tree::Body(arena.alloc(body)), diags)
+                let p = compiler::parse_body_full(&arena, src, filename, &mut interner);
+                (Tree::Body(arena.alloc(p.tree)), p.diags, p.reference_crash)
             }
             SourceKind::Template => {
-                let (e, diags) = compiler::parse_template_named(&arena, src, filename, &mut interner);
-                (Tree::Expr(e), diags)
+                let p = compiler::parse_template_full(&arena, src, filename, &mut interner);
+                (Tree::Expr(p.tree), p.diags, p.reference_crash)
             }
             SourceKind::Expression => {
-                let (e, diags) = compiler::parse_expression_named(&arena, src, filename, &mut interner);
-                (Tree::Expr(e), diags)
+                let p = compiler::parse_expression_full(&arena, src, filename, &mut interner);
+                (Tree::Expr(p.tree), p.diags, p.reference_crash)
             }
         };
+        (Compiled::lower(kind, src, options, tree, diags, &interner), crash.is_some())
+    }
+
+    /// Compiles a parsed tree (`diags` are the parser's).
+    fn lower(kind: SourceKind, src: &[u8], options: &Options, tree: Tree<'_>, diags: Vec<Diagnostic>, interner: &Interner) -> Result<Compiled, Error> {
+        let filename = options.filename.as_str();
         let block_headers = match tree {
-            Tree::Body(body) => SourceFile::new(filename, src).with_blocks(body, &interner).block_headers().to_vec(),
+            Tree::Body(body) => SourceFile::new(filename, src).with_blocks(body, interner).block_headers().to_vec(),
             Tree::Expr(_) => Vec::new(),
         };
         let source = Arc::new(SourceInfo { filename: Arc::from(filename), src: Arc::from(src), block_headers, template: kind == SourceKind::Template });
@@ -238,20 +247,20 @@ impl Compiled {
         }
         let var_names = match &options.variables {
             Some(names) => names.clone(),
-            None => referenced_roots(tree, &interner),
+            None => referenced_roots(tree, interner),
         };
         let mut env = CompileEnv::new(var_names.iter(), options.function_table());
         env.filename = source.filename.clone();
         let lines = Arc::new(compiler::lower::source_lines(src, source.lex_mode()));
         let code = match tree {
-            Tree::Expr(e) => Code::Single(compile_with_lines(e, &interner, &env, lines)),
+            Tree::Expr(e) => Code::Single(compile_with_lines(e, interner, &env, lines)),
             Tree::Body(b) => {
                 // One chunk of bytecode for the whole file, sealed when
                 // `file` drops.
                 let mut file = vm::codegen::FileCode::new();
                 let exprs = b.all_attribute_exprs();
-                let mut programs = compile_all_into(&mut file, &exprs, &interner, &env, &lines).into_iter();
-                Code::Body(plan_body(&mut programs, b, &interner))
+                let mut programs = compile_all_into(&mut file, &exprs, interner, &env, &lines).into_iter();
+                Code::Body(plan_body(&mut programs, b, interner))
             }
         };
         Ok(Compiled {
@@ -261,9 +270,11 @@ impl Compiled {
             limits: options.limits,
             warnings: diags,
             source,
-            options: options.clone(),
-            exact: Mutex::new(Vec::new()),
-            home: Home::new(std::time::Duration::ZERO),
+            declared: options.variables.is_some(),
+            id: {
+                static NEXT_ID: AtomicU64 = AtomicU64::new(0);
+                NEXT_ID.fetch_add(1, Ordering::Relaxed)
+            },
         })
     }
 
@@ -288,6 +299,28 @@ impl Compiled {
     /// ```
     pub fn variable_names(&self) -> impl ExactSizeIterator<Item = &str> {
         self.var_names.iter().map(String::as_str)
+    }
+
+    /// The bytecode, as `hclvm disasm` lists it: each attribute's program
+    /// under its path (`rule "a" / condition:`), or `expr:` for an
+    /// expression or template. The listing is for people and tests; its
+    /// format may change between versions.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("a + 1", &hclvm::Options::new())?;
+    /// assert!(e.disassemble().starts_with("expr:\n"));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn disassemble(&self) -> String {
+        let mut out = String::new();
+        match &self.code {
+            Code::Single(program) => {
+                out.push_str("expr:\n");
+                out.push_str(&vm::disasm::disassemble(program));
+            }
+            Code::Body(plan) => disassemble_body(plan, "", &mut out),
+        }
+        out
     }
 
     /// The parser's warnings (an evaluation reports them too).
@@ -324,21 +357,54 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate(&self, vars: &Variables) -> Evaluation {
-        on_this_thread(self, |c| c.evaluate_here(vars))
+        self.evaluate_bound(&self.bind(vars))
     }
 
-    fn evaluate_here(&self, vars: &Variables) -> Evaluation {
-        let (slots, complete) = self.bind(vars);
-        if !complete {
-            if let Some(exact) = self.exact_context(vars) {
-                return exact.evaluate_here(vars);
+    /// The variables this program reads, taken from `vars` once, for
+    /// evaluating with [`Compiled::evaluate_bound`] as often as wanted
+    /// (a benchmark, or the same inputs against a program evaluated with
+    /// several budgets). Values are shared, not copied.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("a + b", &hclvm::Options::new())?;
+    /// let bound = e.bind(&hclvm::Variables::new().with("a", hclvm::Value::int(1)).with("b", hclvm::Value::int(2)));
+    /// for _ in 0..3 {
+    ///     assert_eq!(e.evaluate_bound(&bound).value().and_then(|v| v.as_number()?.to_i64()), Some(3));
+    /// }
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn bind(&self, vars: &Variables) -> BoundVariables {
+        let mut slots = Vars::with_slots(self.var_names.len());
+        let mut complete = true;
+        for (i, name) in self.var_names.iter().enumerate() {
+            match vars.get(name) {
+                Some(v) => slots.set(i as u32, v.clone()),
+                None => complete = false,
             }
         }
-        SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.evaluate_slots(&slots, &mut scratch),
-            // A host function evaluating from inside an evaluation.
-            Err(_) => self.evaluate_slots(&slots, &mut Scratch::new()),
-        })
+        if !complete {
+            // hcl suggests among everything its context holds.
+            slots.set_names_in_scope(vars.names().filter(|n| !self.declared || self.var_names.binary_search_by(|d| d.as_str().cmp(n)).is_ok()));
+        }
+        BoundVariables { slots, program: self.id }
+    }
+
+    /// Evaluates with variables taken by [`Compiled::bind`] (from this
+    /// program: variables bound for another one are all missing).
+    pub fn evaluate_bound(&self, vars: &BoundVariables) -> Evaluation {
+        let slots = self.slots(vars);
+        with_scratch(|scratch| self.evaluate_slots(&slots, scratch))
+    }
+
+    /// The slots of `vars`, or none set when they were bound for another
+    /// program.
+    fn slots<'v>(&self, vars: &'v BoundVariables) -> std::borrow::Cow<'v, Vars> {
+        if vars.program == self.id {
+            return std::borrow::Cow::Borrowed(&vars.slots);
+        }
+        let mut none = Vars::with_slots(self.var_names.len());
+        none.set_names_in_scope(std::iter::empty::<&str>());
+        std::borrow::Cow::Owned(none)
     }
 
     /// Evaluates with variables given as a JSON object of plain JSON
@@ -352,7 +418,7 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate_json(&self, vars: &serde_json::Value) -> Result<Evaluation, Error> {
-        on_this_thread(self, |c| Ok(c.evaluate_here(&Variables::from_json_with(vars, Some((&c.var_names, c.attr_names())), false)?)))
+        Ok(self.evaluate(&Variables::from_json_with(vars, Some((&self.var_names, self.attr_names())), false)?))
     }
 
     /// Like [`Compiled::evaluate_json`] from JSON text. With `typed`, a
@@ -367,41 +433,34 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation, Error> {
-        on_this_thread(self, |c| Ok(c.evaluate_here(&Variables::from_json_text(vars, Some((&c.var_names, c.attr_names())), typed)?)))
+        Ok(self.evaluate(&self.variables_from_json_str(vars, typed)?))
     }
 
-    /// [`Compiled::evaluate_json_str`] followed by the result encoding of
-    /// `hclvm conformance` (the fields after `"id":..,`), appended to `out`;
-    /// returns whether the result has errors. The evaluation streams into
-    /// `out`: no outcome tree is built, and nothing shared between threads
-    /// (the compiled program's attribute facts, its source) is
-    /// reference-counted per evaluation, so that threads evaluating one
-    /// program at once do not contend on those counters (`hclvm batch`).
-    pub(crate) fn write_json_str_result(&self, vars: &str, typed: bool, out: &mut String) -> Result<bool, Error> {
-        on_this_thread(self, |c| c.write_json_str_result_here(vars, typed, out))
+    /// The members of the JSON object `text` this program reads, decoded
+    /// as [`Variables::from_json_str`] (or, with `typed`,
+    /// [`Variables::from_typed_json`]) would; objects take the program's
+    /// attribute names (see `runtime::names`).
+    pub(crate) fn variables_from_json_str(&self, text: &str, typed: bool) -> Result<Variables, Error> {
+        Variables::from_json_text(text, Some((&self.var_names, self.attr_names())), typed)
     }
 
-    fn write_json_str_result_here(&self, vars: &str, typed: bool, out: &mut String) -> Result<bool, Error> {
-        let vars = Variables::from_json_text(vars, Some((&self.var_names, self.attr_names())), typed)?;
-        let (slots, complete) = self.bind(&vars);
-        if !complete {
-            if let Some(exact) = self.exact_context(&vars) {
-                let evaluation = exact.evaluate_here(&vars);
-                out.push_str(&evaluation.result_fields());
-                return Ok(evaluation.has_errors());
-            }
-        }
-        Ok(SCRATCH.with(|cell| match cell.try_borrow_mut() {
-            Ok(mut scratch) => self.write_slots_result(&slots, &mut scratch, out),
-            Err(_) => self.write_slots_result(&slots, &mut Scratch::new(), out),
-        }))
+    /// Evaluates and appends the result in the reference's result format
+    /// (the fields after `"id":..,`, see [`result_format`]); returns
+    /// whether the result has errors. The evaluation streams into `out`:
+    /// no outcome tree is built, and nothing shared between threads (the
+    /// compiled program's attribute facts, its source) is reference-counted
+    /// per evaluation, so that threads evaluating one program at once do
+    /// not contend on those counters (`hclvm batch`).
+    pub(crate) fn write_result(&self, vars: &BoundVariables, out: &mut String) -> bool {
+        let slots = self.slots(vars);
+        with_scratch(|scratch| self.write_slots_result(&slots, scratch, out))
     }
 
     /// The streaming counterpart of [`Compiled::evaluate_slots`] and
-    /// [`Evaluation::result_fields`](super::outcome::Evaluation).
+    /// [`Evaluation::write_result_json`].
     fn write_slots_result(&self, slots: &Vars, scratch: &mut Scratch, out: &mut String) -> bool {
         scratch.limits = self.limits;
-        let mut lent = Lent { w: ResultWriter::with_buffer(&self.source.src, std::mem::take(out)).template(self.source.template), out };
+        let mut lent = Lent { w: self.source.result_writer(std::mem::take(out)), out };
         let w = &mut lent.w;
         match &self.code {
             Code::Single(program) => {
@@ -421,50 +480,6 @@ impl Compiled {
                 errors
             }
         }
-    }
-
-    /// The slots for `vars`, and whether every declared variable is set.
-    fn bind(&self, vars: &Variables) -> (Vars, bool) {
-        let mut slots = Vars::with_slots(self.var_names.len());
-        let mut complete = true;
-        for (i, name) in self.var_names.iter().enumerate() {
-            match vars.get(name) {
-                Some(v) => slots.set(i as u32, v.clone()),
-                None => complete = false,
-            }
-        }
-        (slots, complete)
-    }
-
-    /// The program for an evaluation that leaves a declared variable unset.
-    ///
-    /// Results only depend on the declared names while every one of them
-    /// is set. When one is missing, hcl's "Unknown variable" diagnostic
-    /// suggests a name from everything in scope: the variables actually
-    /// supplied and the `for` iterators around the reference. So such an
-    /// evaluation runs a program compiled for exactly the names it
-    /// supplies (all of them when the names were inferred from the source,
-    /// those also declared otherwise). Only failing evaluations take this
-    /// path; the programs are remembered per name set.
-    fn exact_context(&self, vars: &Variables) -> Option<Arc<Compiled>> {
-        let names: Vec<String> = match &self.options.variables {
-            None => vars.names().map(str::to_string).collect(),
-            Some(declared) => vars.names().filter(|n| declared.binary_search_by(|d| d.as_str().cmp(n)).is_ok()).map(str::to_string).collect(),
-        };
-        if let Ok(cache) = self.exact.lock() {
-            if let Some((_, c)) = cache.iter().find(|(n, _)| *n == names) {
-                return Some(c.clone());
-            }
-        }
-        let options = self.options.clone().variables(names.iter().cloned());
-        let compiled = Arc::new(Compiled::compile(self.kind, &self.source.src, &options).ok()?);
-        if let Ok(mut cache) = self.exact.lock() {
-            if cache.len() >= EXACT_CONTEXTS {
-                cache.clear();
-            }
-            cache.push((names, compiled.clone()));
-        }
-        Some(compiled)
     }
 
     fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch) -> Evaluation {
@@ -569,28 +584,43 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
 /// `BODY` of a result line) as it goes; returns whether any attribute has
 /// an error.
 fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut ResultWriter<'_>) -> bool {
-    let mut errors = false;
-    w.raw("{\"attrs\":{");
-    for (i, (info, program)) in plan.attrs.iter().enumerate() {
-        if i > 0 {
-            w.raw(",");
-        }
-        let value: Value = run.evaluate(program);
-        let diagnostics = run.scratch().take_diags();
-        errors |= diagnostics.has_errors();
-        info.write_result(w, &value, &diagnostics);
+    let mut cx = (run, false);
+    result_format::write_body(
+        w,
+        &mut cx,
+        &plan.attrs,
+        &plan.blocks,
+        |(run, errors), w, (info, program)| {
+            let value: Value = run.evaluate(program);
+            let diagnostics = run.scratch().take_diags();
+            *errors |= diagnostics.has_errors();
+            info.write_result(w, &value, &diagnostics);
+        },
+        |(run, errors), w, (info, body)| {
+            w.raw(info.json_head());
+            *errors |= write_body_result(body, run, w);
+            w.raw("}");
+        },
+    );
+    cx.1
+}
+
+/// Each attribute's listing under its path, attributes before blocks.
+fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
+    for (info, program) in &plan.attrs {
+        out.push_str(path);
+        out.push_str(&info.name);
+        out.push_str(":\n");
+        out.push_str(&vm::disasm::disassemble(program));
     }
-    w.raw("},\"blocks\":[");
-    for (i, (info, body)) in plan.blocks.iter().enumerate() {
-        if i > 0 {
-            w.raw(",");
+    for (info, body) in &plan.blocks {
+        let mut p = format!("{path}{}", info.block_type);
+        for l in &info.labels {
+            p.push_str(&format!(" {:?}", &**l));
         }
-        w.raw(info.json_head());
-        errors |= write_body_result(body, run, w);
-        w.raw("}");
+        p.push_str(" / ");
+        disassemble_body(body, &p, out);
     }
-    w.raw("]}");
-    errors
 }
 
 fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>) -> BodyOutcome {

@@ -83,6 +83,12 @@ impl SourceInfo {
         }
     }
 
+    /// A writer of results in the reference's format, placing
+    /// diagnostics in this source.
+    pub(crate) fn result_writer(&self, buffer: String) -> super::result_format::ResultWriter<'_> {
+        super::result_format::ResultWriter::with_buffer(&self.src, buffer).template(self.template)
+    }
+
     /// Its line index, columns counted token by token as hcl counts them.
     pub(crate) fn line_index(&self) -> LineIndex {
         LineIndex::with_breaks(&self.src, compiler::lexer::cluster_breaks(&self.src, self.lex_mode()))
@@ -107,6 +113,14 @@ pub struct Diagnostics {
 impl Diagnostics {
     pub(crate) fn new(list: Vec<Diagnostic>, source: Arc<SourceInfo>) -> Diagnostics {
         Diagnostics { list, source }
+    }
+
+    /// Appends `"ok":false,"phase":PHASE,"diags":[...]` in the
+    /// reference's result format.
+    pub(crate) fn write_failure(&self, phase: &str, out: &mut String) {
+        let mut w = self.source.result_writer(std::mem::take(out));
+        w.failure(phase, &self.list);
+        *out = w.into_string();
     }
 
     /// The diagnostics, in the order they were reported.

@@ -54,10 +54,10 @@ mod de;
 mod error;
 mod options;
 mod outcome;
-mod replicas;
+pub(crate) mod result_format;
 mod variables;
 
-pub use compiled::{Compiled, SourceKind};
+pub use compiled::{BoundVariables, Compiled, SourceKind};
 pub use de::{from_value, DeError, ValueDeserializer};
 pub use error::{Diagnostics, Error};
 pub use options::Options;

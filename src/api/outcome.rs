@@ -3,8 +3,8 @@
 
 use super::de::from_value;
 use super::error::{render_with, Diagnostics, Error, SourceInfo};
-use crate::conformance::{write_json_string, ResultWriter};
-use crate::engine::write_value_result;
+use super::result_format::{self, json_string_array, write_value_result, ResultWriter};
+use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
 use std::sync::Arc;
@@ -74,7 +74,7 @@ impl AttrInfo {
     pub(crate) fn new(name: &str, references: Vec<String>) -> AttrInfo {
         let mut json_name = String::new();
         write_json_string(&mut json_name, name);
-        let json_references = json_array(references.iter().map(String::as_str));
+        let json_references = json_string_array(references.iter().map(String::as_str));
         AttrInfo { name: Arc::from(name), references, json_name, json_references }
     }
 
@@ -103,7 +103,7 @@ impl BlockInfo {
         let mut json_head = String::from("{\"type\":");
         write_json_string(&mut json_head, block_type);
         json_head.push_str(",\"labels\":");
-        json_head.push_str(&json_array(labels.iter().map(|l| &**l)));
+        json_head.push_str(&json_string_array(labels.iter().map(|l| &**l)));
         json_head.push_str(",\"body\":");
         BlockInfo { block_type: Arc::from(block_type), labels, json_head }
     }
@@ -112,18 +112,6 @@ impl BlockInfo {
     pub(crate) fn json_head(&self) -> &str {
         &self.json_head
     }
-}
-
-fn json_array<'a>(items: impl Iterator<Item = &'a str>) -> String {
-    let mut out = String::from("[");
-    for (i, item) in items.enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        write_json_string(&mut out, item);
-    }
-    out.push(']');
-    out
 }
 
 /// One attribute of an evaluated body.
@@ -477,7 +465,7 @@ impl Evaluation {
 
     /// The result fields without braces (what follows `"id":..,`).
     pub(crate) fn result_fields(&self) -> String {
-        let mut w = ResultWriter::new(&self.source.src).template(self.source.template);
+        let mut w = self.source.result_writer(String::new());
         match &self.result {
             Evaluated::Value(o) => write_value_result(&mut w, &o.value, &o.diagnostics, Some("eval")),
             Evaluated::Body(b) => {
@@ -515,23 +503,18 @@ impl Evaluation {
 }
 
 fn write_body(w: &mut ResultWriter<'_>, body: &BodyOutcome) {
-    w.raw("{\"attrs\":{");
-    for (i, a) in body.attributes.iter().enumerate() {
-        if i > 0 {
-            w.raw(",");
-        }
-        a.info.write_result(w, &a.outcome.value, &a.outcome.diagnostics);
-    }
-    w.raw("},\"blocks\":[");
-    for (i, b) in body.blocks.iter().enumerate() {
-        if i > 0 {
-            w.raw(",");
-        }
-        w.raw(b.info.json_head());
-        write_body(w, &b.body);
-        w.raw("}");
-    }
-    w.raw("]}");
+    result_format::write_body(
+        w,
+        &mut (),
+        &body.attributes,
+        &body.blocks,
+        |_, w, a| a.info.write_result(w, &a.outcome.value, &a.outcome.diagnostics),
+        |_, w, b| {
+            w.raw(b.info.json_head());
+            write_body(w, &b.body);
+            w.raw("}");
+        },
+    );
 }
 
 /// Blocks of one type on the way to the natural shape: one object level

@@ -1,7 +1,7 @@
 //! The variables of one evaluation, by name.
 
 use super::Error;
-use crate::conformance::parse_json;
+use runtime::json::parse_json;
 use runtime::json::{value_from_case_var, value_from_case_var_with, value_from_json_implied, value_from_json_implied_with};
 use runtime::Value;
 use runtime::json_text::{decode_object, Member};

@@ -15,7 +15,7 @@ use super::eval::{compile_source, display_name, DiagArgs, Failure};
 use super::ParseAs;
 use super::{Status, WORKER_STACK_SIZE};
 use crate::api::{Compiled, SourceKind};
-use crate::conformance::write_simple_diag;
+use crate::api::result_format::{panic_message, write_case_error, write_panic};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
@@ -432,26 +432,22 @@ fn evaluate_line(compiled: &Compiled, line: &[u8], line_no: usize, out: &mut Str
     let _ = write!(out, "{{\"id\":{line_no},");
     let mark = out.len();
     let result = catch_unwind(AssertUnwindSafe(|| match std::str::from_utf8(line) {
-        Ok(text) => compiled.write_json_str_result(text, true, out).map_err(|e| e.to_string()),
+        Ok(text) => match compiled.variables_from_json_str(text, true) {
+            Ok(vars) => Ok(compiled.write_result(&compiled.bind(&vars), out)),
+            Err(e) => Err(e.to_string()),
+        },
         Err(e) => Err(format!("invalid variables: the line is not UTF-8 ({e})")),
     }));
     let failed = match result {
         Ok(Ok(errors)) => errors,
         Ok(Err(message)) => {
             out.truncate(mark);
-            let _ = write!(out, "\"ok\":false,\"phase\":\"case\",\"line\":{line_no},\"diags\":");
-            write_simple_diag(out, &message, "");
+            write_case_error(out, line_no, &message);
             true
         }
         Err(payload) => {
             out.truncate(mark);
-            let what = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".to_string());
-            out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
-            write_simple_diag(out, &format!("panic: {what}"), "");
+            write_panic(out, &panic_message(&*payload));
             true
         }
     };
@@ -494,7 +490,8 @@ mod tests {
             for line in lines {
                 let evaluation = compiled.evaluate_json_str(line, true).expect("valid variables");
                 let mut streamed = String::from("prefix,");
-                let errors = compiled.write_json_str_result(line, true, &mut streamed).expect("valid variables");
+                let vars = compiled.variables_from_json_str(line, true).expect("valid variables");
+                let errors = compiled.write_result(&compiled.bind(&vars), &mut streamed);
                 assert_eq!(streamed, format!("prefix,{}", evaluation.result_fields()), "{src} with {line}");
                 assert_eq!(errors, evaluation.has_errors(), "{src} with {line}");
             }

@@ -2,16 +2,10 @@
 //! output, same `result_checksum`), so the two can be compared in one run.
 
 use super::Status;
-use crate::conformance::{parse_json, ResultWriter};
-use crate::engine::{compile, compile_body, table_for, write_body_results, write_value_result, CompiledBody, ShapeCache, SourceKind};
-use crate::conformance::FuncTable;
+use crate::api::{BoundVariables, Compiled, Error, Evaluation, Options, SourceKind, Variables};
 use clap::Args;
-use compiler::lower::CompileEnv;
-use compiler::Interner;
-use runtime::diag::DiagnosticsExt;
-use runtime::{Diagnostic, Value};
+use runtime::value::ShapeCache;
 use std::time::Instant;
-use vm::{BodyEvaluation, Program, Scratch, Vars};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -54,18 +48,16 @@ fn usage(msg: impl std::fmt::Display) -> Status {
     Status::UsageOrIo
 }
 
-enum Compiled {
-    Expr(Program),
-    Body(CompiledBody),
-}
-
 pub fn run(args: BenchArgs) -> Status {
-    if !matches!(args.mode.as_str(), "expr" | "template" | "body") {
-        return usage("--mode must be expr, template or body");
-    }
-    let funcs = match args.funcs.as_str() {
-        "stdlib" => FuncTable::Stdlib,
-        "none" => FuncTable::None,
+    let kind = match args.mode.as_str() {
+        "expr" => SourceKind::Expression,
+        "template" => SourceKind::Template,
+        "body" => SourceKind::Body,
+        _ => return usage("--mode must be expr, template or body"),
+    };
+    let table = match args.funcs.as_str() {
+        "stdlib" => None,
+        "none" => Some(runtime::func::FunctionTable::empty()),
         other => return usage(format!("unknown --funcs {other:?} (stdlib or none)")),
     };
     let src = match std::fs::read(&args.src) {
@@ -78,103 +70,74 @@ pub fn run(args: BenchArgs) -> Status {
     };
     // Every line's variables, read up front; they are converted once the
     // program is compiled, with its attribute names.
-    let mut raw_lines: Vec<serde_json::Map<String, serde_json::Value>> = Vec::new();
+    let mut lines: Vec<(usize, &str)> = Vec::new();
+    let mut names: Vec<String> = Vec::new();
     for (no, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() {
             continue;
         }
-        match parse_json(line) {
-            Ok(serde_json::Value::Object(m)) => raw_lines.push(m),
+        match runtime::json::parse_json(line) {
+            Ok(serde_json::Value::Object(m)) => names.extend(m.keys().cloned()),
             Ok(_) => return fail(format!("{}:{}: not a JSON object", args.vars_jsonl, no + 1)),
             Err(e) => return fail(format!("{}:{}: {e}", args.vars_jsonl, no + 1)),
         }
+        lines.push((no + 1, line));
     }
-    if raw_lines.is_empty() {
+    if lines.is_empty() {
         return fail("vars file has no lines");
     }
-    let mut names: Vec<&str> = raw_lines.iter().flat_map(|l| l.keys().map(String::as_str)).collect();
-    names.sort_unstable();
-    names.dedup();
-    let env = CompileEnv::new(names.iter().copied(), table_for(funcs));
+    // The oracle's contexts hold every name the lines set.
+    let mut options = Options::new().variables(names);
+    if let Some(table) = table {
+        options = options.functions(table);
+    }
 
     let parse_iters = args.parse_iters.max(1);
     let t0 = Instant::now();
     let mut compiled = None;
     for _ in 0..parse_iters {
-        let arena = bumpalo::Bump::new();
-        let mut interner = Interner::new();
-        let (c, diags) = match args.mode.as_str() {
-            "body" => {
-                let (body, diags) = compiler::parse_body(&arena, &src, &mut interner);
-                (Compiled::Body(compile_body(&body, &src, &interner, &env)), diags)
+        match Compiled::compile(kind, &src, &options) {
+            Ok(c) => compiled = Some(c),
+            Err(Error::Compile(diags)) => {
+                let mut fields = String::new();
+                diags.write_failure("parse", &mut fields);
+                return fail(format!("parse failed: {{{fields}}}"));
             }
-            mode => {
-                let (e, diags) = if mode == "template" {
-                    compiler::parse_template(&arena, &src, &mut interner)
-                } else {
-                    compiler::parse_expression(&arena, &src, &mut interner)
-                };
-                let kind = if mode == "template" { SourceKind::Template } else { SourceKind::Expr };
-                (Compiled::Expr(compile(e, &src, kind, &interner, &env)), diags)
-            }
-        };
-        if diags.has_errors() {
-            let mut w = ResultWriter::new(&src);
-            w.failure("parse", &diags);
-            return fail(format!("parse failed: {{{}}}", w.as_str()));
+            Err(e) => return fail(e),
         }
-        compiled = Some(c);
     }
     let parse_ns = t0.elapsed().as_nanos() / u128::from(parse_iters);
     let Some(compiled) = compiled else { return fail("nothing compiled") };
 
     // Converted and bound once, before timing (as the oracle builds its
-    // contexts). Objects take the program's attribute names, as
-    // `Compiled::evaluate_json` does.
-    let attr_names = match &compiled {
-        Compiled::Expr(p) => p.chunk().attr_names(),
-        Compiled::Body(b) => b.attr_names(),
-    };
+    // contexts). Objects of one shape share one type, so that lookups
+    // across the many variable sets touch the same memory.
     let mut shapes = ShapeCache::new();
-    let mut all_vars: Vec<Vars> = Vec::with_capacity(raw_lines.len());
-    for (no, line) in raw_lines.iter().enumerate() {
-        let mut v = Vars::with_slots(names.len());
-        for (n, raw) in line {
-            let val = match runtime::json::value_from_case_var_with(raw, attr_names) {
-                Ok(val) => val,
-                Err(e) => return fail(format!("{}: line {}: {n}: {e}", args.vars_jsonl, no + 1)),
-            };
-            if let Ok(i) = names.binary_search(&n.as_str()) {
-                v.set(i as u32, shapes.share(&val));
-            }
-        }
-        all_vars.push(v);
+    let mut bound: Vec<BoundVariables> = Vec::with_capacity(lines.len());
+    for (no, line) in lines {
+        let vars = match compiled.variables_from_json_str(line, true) {
+            Ok(v) => v,
+            Err(e) => return fail(format!("{}: line {no}: {e}", args.vars_jsonl)),
+        };
+        let vars: Variables = vars.iter().map(|(n, v)| (n, shapes.share(v))).collect();
+        bound.push(compiled.bind(&vars));
     }
     // The JSON is not needed any more; nor is the memory it holds.
     drop(shapes);
-    drop(names);
-    drop(raw_lines);
+    drop(text);
 
-    let programs: Vec<&Program> = match &compiled {
-        Compiled::Expr(p) => vec![p],
-        Compiled::Body(b) => b.programs(),
-    };
-    let mut first: Vec<(Value, Vec<Diagnostic>)> = Vec::with_capacity(all_vars.len() * programs.len());
-    let mut scratch = Scratch::new();
+    let mut first: Vec<Evaluation> = Vec::with_capacity(bound.len());
     let mut evals: u64 = 0;
     let mut passes: u64 = 0;
     let t1 = Instant::now();
     loop {
-        for vars in &all_vars {
-            let mut run = BodyEvaluation::new(&mut scratch, vars);
-            for p in &programs {
-                let v = run.evaluate(p);
-                if passes == 0 {
-                    first.push((v, run.scratch().take_diags()));
-                } else {
-                    std::hint::black_box(v);
-                }
+        for vars in &bound {
+            let evaluation = compiled.evaluate_bound(vars);
+            if passes == 0 {
+                first.push(evaluation);
+            } else {
+                std::hint::black_box(evaluation);
             }
             evals += 1;
         }
@@ -187,32 +150,20 @@ pub fn run(args: BenchArgs) -> Status {
 
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
     let mut error_evals = 0u64;
-    for rs in first.chunks(programs.len().max(1)) {
-        if rs.iter().any(|(_, d)| d.has_errors()) {
-            error_evals += 1;
-        }
-        let mut w = ResultWriter::new(&src);
-        w.raw("{");
-        match &compiled {
-            Compiled::Body(b) => {
-                w.raw("\"ok\":true,\"body\":");
-                write_body_results(&mut w, b, &mut rs.iter());
-            }
-            Compiled::Expr(_) => {
-                if let Some((v, d)) = rs.first() {
-                    write_value_result(&mut w, v, d, Some("eval"));
-                }
-            }
-        }
-        w.raw("}\n");
-        fnv1a(&mut hash, w.as_str().as_bytes());
+    let mut line = String::new();
+    for evaluation in &first {
+        error_evals += u64::from(evaluation.has_errors());
+        line.clear();
+        evaluation.write_result_json(&mut line);
+        line.push('\n');
+        fnv1a(&mut hash, line.as_bytes());
     }
     let ns_per_eval = eval_ns as f64 / evals.max(1) as f64;
     println!(
         "{{\"mode\":\"{}\",\"parse_ns\":{},\"vars_lines\":{},\"passes\":{},\"evals\":{},\"eval_ns_total\":{},\"ns_per_eval\":{},\"first_pass_errors\":{},\"result_checksum\":\"{:016x}\"}}",
         args.mode,
         parse_ns,
-        all_vars.len(),
+        bound.len(),
         passes,
         evals,
         eval_ns,

@@ -3,7 +3,7 @@
 //! was not a valid case (it still gets its phase `case` result line).
 
 use super::Status;
-use crate::conformance::{default_evaluator, run_cases};
+use crate::conformance::run_cases;
 use clap::Args;
 use std::io::{BufRead, BufReader, BufWriter, Read};
 
@@ -15,14 +15,13 @@ pub struct ConformanceArgs {
 }
 
 pub fn run(args: ConformanceArgs) -> Status {
-    let evaluator = default_evaluator();
     let stdout = std::io::stdout();
     let output = BufWriter::new(stdout.lock());
     let result = if args.cases == "-" {
-        run_cases(Named { inner: std::io::stdin().lock(), name: "<stdin>" }, output, &evaluator)
+        run_cases(Named { inner: std::io::stdin().lock(), name: "<stdin>" }, output)
     } else {
         match std::fs::File::open(&args.cases) {
-            Ok(f) => run_cases(BufReader::new(Named { inner: f, name: &args.cases }), output, &evaluator),
+            Ok(f) => run_cases(BufReader::new(Named { inner: f, name: &args.cases }), output),
             Err(e) => {
                 eprintln!("hclvm conformance: cannot read {}: {e}", args.cases);
                 return Status::UsageOrIo;

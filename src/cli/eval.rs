@@ -6,7 +6,8 @@
 use super::ParseAs;
 use super::{ColorChoice, Status};
 use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
-use crate::conformance::{parse_json, ResultWriter};
+use crate::api::result_format::ResultWriter;
+use runtime::json::parse_json;
 use clap::{Args, ValueEnum};
 use runtime::json::value_from_case_var;
 use std::io::{Read, Write};

@@ -59,7 +59,7 @@ const KNOWN_KEYS: [&str; 7] = ["id", "mode", "src", "src_base64", "vars", "unkno
 pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
     let text = String::from_utf8_lossy(line);
     let fail = |id: &Option<String>, message: String| CaseError { id: id.clone(), message };
-    let raw: Map<String, Json> = match super::parse_json(&text) {
+    let raw: Map<String, Json> = match runtime::json::parse_json(&text) {
         Ok(Json::Object(m)) => m,
         Ok(Json::Null) => Map::new(),
         Ok(other) => {

@@ -55,7 +55,7 @@ pub fn results(path: &Path) -> Vec<(String, Json)> {
         .into_iter()
         .map(|(n, l)| {
             let text = std::str::from_utf8(&l).unwrap_or_else(|e| panic!("{}:{n}: not UTF-8: {e}", path.display()));
-            let v: Json = hclvm::conformance::parse_json(text).unwrap_or_else(|e| panic!("{}:{n}: bad JSON: {e}", path.display()));
+            let v: Json = hclvm::runtime::json::parse_json(text).unwrap_or_else(|e| panic!("{}:{n}: bad JSON: {e}", path.display()));
             let id = v.get("id").and_then(Json::as_str).unwrap_or_else(|| panic!("{}:{n}: no id", path.display())).to_string();
             (id, v)
         })

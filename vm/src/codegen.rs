@@ -221,7 +221,7 @@ fn reads_only(n: &Node, bound: &[u32], pure: &dyn Fn(u32) -> bool) -> bool {
     match n {
         Node::Const(_) => true,
         Node::Local(i) => bound.contains(i),
-        Node::Global(..) | Node::Fail(_) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => false,
+        Node::Global(..) | Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => false,
         // Literal steps are constants.
         Node::Traverse(src, _) => reads_only(src, bound, pure),
         Node::Index(ix) => reads_only(&ix.collection, bound, pure) && reads_only(&ix.key, bound, pure),
@@ -361,14 +361,14 @@ impl<'b> Gen<'b> {
         self.pool_operand(k, Opnd::constant, Op::LoadK)
     }
 
-    fn var(&mut self, slot: u32, span: Span) -> Opnd {
-        self.path(PathRoot::Var(slot), span, Box::new([]))
+    fn var(&mut self, slot: u32, span: Span, hint: &Option<Arc<str>>) -> Opnd {
+        self.path(PathRoot::Var(slot), span, Box::new([]), hint.clone())
     }
 
-    fn path(&mut self, root: PathRoot, span: Span, steps: Box<[Step]>) -> Opnd {
+    fn path(&mut self, root: PathRoot, span: Span, steps: Box<[Step]>, hint: Option<Arc<str>>) -> Opnd {
         let i = self.b.paths.len() as u32;
         let steps = self.b.shared_steps(&steps);
-        self.b.paths.push(PathRef { root, span, steps });
+        self.b.paths.push(PathRef { root, span, steps, hint });
         self.pool_operand(i, Opnd::var, Op::LoadV)
     }
 
@@ -385,15 +385,15 @@ impl<'b> Gen<'b> {
 
     /// The path operand for literal steps from a variable or local.
     fn traversal_path(&mut self, src: &Node, steps: &[Step]) -> Option<Opnd> {
-        let (root, span) = match src {
-            Node::Global(slot, span) => (PathRoot::Var(*slot), *span),
+        let (root, span, hint) = match src {
+            Node::Global(slot, span, hint) => (PathRoot::Var(*slot), *span, hint.clone()),
             Node::Local(i) => {
                 let l = self.local(*i);
-                (PathRoot::Local(l.0 & 0x3FFF), Span::default())
+                (PathRoot::Local(l.0 & 0x3FFF), Span::default(), None)
             }
             _ => return None,
         };
-        Some(self.path(root, span, steps.into()))
+        Some(self.path(root, span, steps.into(), hint))
     }
 
     fn local(&mut self, i: u32) -> Opnd {
@@ -414,7 +414,7 @@ impl<'b> Gen<'b> {
     fn expr(&mut self, n: &Node) -> Opnd {
         match n {
             Node::Const(v) => self.konst(v),
-            Node::Global(slot, span) => self.var(*slot, *span),
+            Node::Global(slot, span, hint) => self.var(*slot, *span, hint),
             Node::Local(i) => self.local(*i),
             Node::Traverse(src, steps) if is_direct(n) => match self.traversal_path(src, steps) {
                 Some(o) => o,
@@ -490,6 +490,9 @@ impl<'b> Gen<'b> {
                 self.emit(Op::Move, a, o.0, 0, Site::None);
             }
             Node::Fail(d) => self.fail(a, (**d).clone()),
+            Node::UnknownVariable(u) => {
+                self.emit(Op::Fail, a, 0, 0, Site::UnknownVariable(u.clone()));
+            }
             Node::FailByContext(ds) => {
                 self.emit(Op::Fail, a, 0, 0, Site::FailByContext(ds.clone()));
             }

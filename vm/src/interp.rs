@@ -18,12 +18,23 @@ use runtime::{Diagnostic, Span, Type, Value};
 #[derive(Clone, Debug, Default)]
 pub struct Vars {
     values: Vec<Option<Value>>,
+    /// The variable names in scope when some slot is unset (hcl's
+    /// "Unknown variable" suggests among them); `None`: the program's
+    /// variable names that are set.
+    names_in_scope: Option<Box<[Box<str>]>>,
 }
 
 impl Vars {
     /// `n` unset slots.
     pub fn with_slots(n: usize) -> Vars {
-        Vars { values: vec![None; n] }
+        Vars { values: vec![None; n], names_in_scope: None }
+    }
+
+    /// The names an "Unknown variable" diagnostic may suggest: the
+    /// variables the host supplies, which may include names the program
+    /// does not read (hcl suggests among everything its context holds).
+    pub fn set_names_in_scope(&mut self, names: impl IntoIterator<Item = impl Into<Box<str>>>) {
+        self.names_in_scope = Some(names.into_iter().map(Into::into).collect());
     }
 
     /// Binds every variable of `program` from `(name, value)` pairs; names
@@ -405,13 +416,28 @@ impl<'a> Machine<'a> {
         let PathRoot::Var(slot) = path.root else { return dynamic() };
         let names = self.prog.var_names();
         let name = names.get(slot as usize).map(|n| &**n).unwrap_or("");
-        let present = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
-        let detail = match crate::suggest::closest(name, present) {
+        let d = self.unknown_variable(name, path.hint.as_deref(), path.span);
+        self.push(d);
+        dynamic()
+    }
+
+    /// hcl's "Unknown variable" for `name`: suggesting the `for` iterator
+    /// `iterator` when there is one (iterators are looked up first), else
+    /// the closest name among the variables of this evaluation.
+    #[cold]
+    fn unknown_variable(&self, name: &str, iterator: Option<&str>, span: Span) -> Diagnostic {
+        let suggestion = iterator.or_else(|| match &self.vars.names_in_scope {
+            Some(names) => crate::suggest::closest(name, names.iter().map(|n| &**n)),
+            None => {
+                let names = self.prog.var_names();
+                crate::suggest::closest(name, names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n))
+            }
+        });
+        let detail = match suggestion {
             Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(name), go_quote(s)),
             None => format!("There is no variable named {}.", go_quote(name)),
         };
-        self.push(err("Unknown variable", detail, path.span));
-        dynamic()
+        err("Unknown variable", detail, span)
     }
 
     #[inline]
@@ -502,6 +528,10 @@ impl<'a> Machine<'a> {
                 Op::Fail => {
                     match prog.site(pc) {
                         Site::Fail(d) => self.push((**d).clone()),
+                        Site::UnknownVariable(u) => {
+                            let d = self.unknown_variable(&u.0, None, u.1);
+                            self.push(d)
+                        }
                         Site::FailByContext(ds) => self.push(ds[usize::from(self.probing > 0)].clone()),
                         _ => {}
                     }

@@ -47,14 +47,20 @@ impl Clone for AttrHint {
 pub enum Node {
     Const(Value),
     /// A host variable by slot; the span is the root name's (for
-    /// "Unknown variable" when the evaluation leaves the slot unset).
-    Global(u32, Span),
+    /// "Unknown variable" when the evaluation leaves the slot unset), and
+    /// the name is the `for` iterator that diagnostic suggests, if any
+    /// (iterators in scope come before variables, as in hcl).
+    Global(u32, Span, Option<Arc<str>>),
     /// A `for` iterator or splat item by local slot.
     Local(u32),
     /// An error found at compile time that the reference reports when the
     /// expression is evaluated (unknown variable, unknown function, ...):
     /// pushes the diagnostic, yields `DynamicVal`.
     Fail(Box<Diagnostic>),
+    /// "Unknown variable" for a name no variable or iterator in scope has
+    /// and none of the iterators resembles: its "Did you mean" is chosen
+    /// when it is reported, among the variables of that evaluation.
+    UnknownVariable(Box<(Arc<str>, Span)>),
     /// A [`Node::Fail`] whose diagnostic depends on where it is evaluated,
     /// as hcl's "Call to unknown function" does (its suggestions list the
     /// functions of the calling context): the first diagnostic normally,
@@ -83,7 +89,7 @@ impl Node {
     /// Calls `f` on each child node, in the order they are evaluated.
     pub fn for_each_child(&self, f: &mut dyn FnMut(&Node)) {
         match self {
-            Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) | Node::FailByContext(_) => {}
+            Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) => {}
             Node::Traverse(src, _) => f(src),
             Node::Index(ix) => {
                 f(&ix.collection);

@@ -27,6 +27,8 @@ pub struct PathRef {
     pub root: PathRoot,
     pub span: Span,
     pub steps: Box<[Step]>,
+    /// The `for` iterator "Unknown variable" suggests for an unset root.
+    pub hint: Option<Arc<str>>,
 }
 
 /// No diagnostics mark (the operands are read directly and cannot fail
@@ -44,6 +46,8 @@ pub enum Site {
     Fail(Box<Diagnostic>),
     /// The diagnostics of an [`crate::ir::Node::FailByContext`].
     FailByContext(Box<[Diagnostic; 2]>),
+    /// The name and span of an [`crate::ir::Node::UnknownVariable`].
+    UnknownVariable(Box<(Arc<str>, Span)>),
     Operator(OperatorSite),
     Call(Box<CallSite>),
     Object(Box<[ObjectItemSite]>),

@@ -172,7 +172,7 @@ impl Walk<'_, '_> {
                 Self::tag(h, 0);
                 self.constant(h, v);
             }
-            Node::Global(slot, _) => {
+            Node::Global(slot, ..) => {
                 Self::tag(h, 1);
                 h.write_u32(*slot);
             }
@@ -184,7 +184,7 @@ impl Walk<'_, '_> {
                 h.write_usize(pos);
             }
             // Reports every time; try/can are left alone.
-            Node::Fail(_) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => return None,
+            Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => return None,
             Node::Traverse(src, steps) => {
                 Self::tag(h, 3);
                 self.node(src, h)?;

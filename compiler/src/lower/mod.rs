@@ -205,30 +205,33 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 }
             }
         }
-        self.globals.get(self.name(name)).map(|&slot| Node::Global(slot, span))
+        let slot = *self.globals.get(self.name(name))?;
+        Some(Node::Global(slot, span, self.iterator_suggestion(name).map(Arc::from)))
     }
 
-    fn unknown_variable(&self, name: Symbol, span: Span) -> Node {
+    /// The `for` iterator an "Unknown variable" diagnostic for `name`
+    /// suggests: hcl looks in the innermost context first, and a context
+    /// with a name within reach ends the search.
+    fn iterator_suggestion(&self, name: Symbol) -> Option<&'i str> {
         let text = self.name(name);
-        let mut suggestion = None;
-        for s in self.scopes.iter().rev() {
+        self.scopes.iter().rev().find_map(|s| {
             let mut names = vec![self.name(s.val.0)];
             if let Some((k, _)) = s.key {
                 names.push(self.name(k));
             }
-            if let Some(best) = vm::suggest::closest(text, names) {
-                suggestion = Some(best.to_string());
-                break;
-            }
+            vm::suggest::closest(text, names)
+        })
+    }
+
+    /// A name nothing in scope has. An iterator within reach is suggested
+    /// now; otherwise the suggestion comes from the variables of the
+    /// evaluation that reports it.
+    fn unknown_variable(&self, name: Symbol, span: Span) -> Node {
+        let text = self.name(name);
+        match self.iterator_suggestion(name) {
+            Some(s) => fail("Unknown variable", format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)), span),
+            None => Node::UnknownVariable(Box::new((Arc::from(text), span))),
         }
-        if suggestion.is_none() {
-            suggestion = vm::suggest::closest(text, self.env.var_names.iter().map(|n| &**n)).map(str::to_string);
-        }
-        let detail = match suggestion {
-            Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(&s)),
-            None => format!("There is no variable named {}.", go_quote(text)),
-        };
-        fail("Unknown variable", detail, span)
     }
 
     fn steps(&self, steps: &[Traverser<'_>]) -> Box<[Step]> {

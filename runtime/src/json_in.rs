@@ -6,15 +6,16 @@
 
 use serde_json::Value as Json;
 
-/// The deepest nesting accepted, as Go's `encoding/json` (`maxNestingDepth`).
-pub const MAX_JSON_DEPTH: usize = 10_000;
+/// The deepest nesting accepted, as Go's `encoding/json` (`maxNestingDepth`),
+/// which is also the deepest value ([`crate::value::MAX_NESTING`]).
+pub const MAX_JSON_DEPTH: usize = crate::value::MAX_NESTING;
 
 /// Parses one JSON text, accepting up to [`MAX_JSON_DEPTH`] levels of arrays
 /// and objects. Errors are serde_json's, or Go's text for too deep nesting.
 ///
 /// Parsing recurses once per level; it grows the stack as it goes
 /// (serde_stacker), so any thread can read deep input. Drop a deep result
-/// with [`runtime::stack::drop_json`], which does not recurse.
+/// with [`crate::stack::drop_json`], which does not recurse.
 pub fn parse_json(text: &str) -> Result<Json, String> {
     if let Some(bracket) = first_too_deep(text.as_bytes()) {
         return Err(format!("invalid character '{}' exceeded max depth", bracket as char));
@@ -39,8 +40,8 @@ struct Deep(Json);
 impl<'de> serde::Deserialize<'de> for Deep {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Deep, D::Error> {
         let mut stacked = serde_stacker::Deserializer::new(d);
-        stacked.red_zone = runtime::stack::RED_ZONE;
-        stacked.stack_size = runtime::stack::SEGMENT;
+        stacked.red_zone = crate::stack::RED_ZONE;
+        stacked.stack_size = crate::stack::SEGMENT;
         serde::Deserialize::deserialize(stacked).map(Deep)
     }
 }
@@ -50,7 +51,7 @@ impl<'de> serde::Deserialize<'de> for Deep {
 /// bounds its recursion.
 fn first_too_deep(bytes: &[u8]) -> Option<u8> {
     let mut depth = 0usize;
-    for b in runtime::json::structural_bytes(bytes) {
+    for b in crate::json::structural_bytes(bytes) {
         match b {
             b'[' | b'{' => {
                 depth += 1;

@@ -1,44 +1,19 @@
-//! Writing result lines in the oracle's format, byte for byte: the same key
-//! order and the same string escaping as its Go `encoding/json` encoder (with
-//! HTML escaping off).
+//! The reference's result format (the `hcl-oracle` tool's, which
+//! `hclvm conformance`, `hclvm batch` and [`Evaluation::write_result_json`]
+//! write), byte for byte: the same members in the same order, strings
+//! escaped as its Go `encoding/json` encoder escapes them (HTML escaping
+//! off), positions counted as hcl counts them.
+//!
+//! A result is `"ok":true,"type":T,"value":V` (plus `"known":false` and
+//! warnings as `"diags"`), `"ok":true,"body":BODY` for a configuration
+//! body, or `"ok":false,"phase":P,"diags":[...]`; a result line is
+//! `{"id":ID,` + result + `}`.
+//!
+//! [`Evaluation::write_result_json`]: super::Evaluation::write_result_json
 
-use runtime::{Diagnostic, LineIndex, Pos};
-
-/// Appends `s` as a JSON string escaped exactly as Go's encoder does with
-/// `SetEscapeHTML(false)`: `"`, `\`, `\n`, `\r`, `\t` by name, other control
-/// characters as `\u00XX`, and U+2028/U+2029 as `\u2028`/`\u2029`.
-pub fn write_json_string(out: &mut String, s: &str) {
-    out.reserve(s.len() + 2);
-    out.push('"');
-    let mut plain_from = 0;
-    for (i, c) in s.char_indices() {
-        let escape: Option<&str> = match c {
-            '"' => Some("\\\""),
-            '\\' => Some("\\\\"),
-            '\n' => Some("\\n"),
-            '\r' => Some("\\r"),
-            '\t' => Some("\\t"),
-            '\u{2028}' => Some("\\u2028"),
-            '\u{2029}' => Some("\\u2029"),
-            c if (c as u32) < 0x20 => None,
-            _ => continue,
-        };
-        out.push_str(&s[plain_from..i]);
-        match escape {
-            Some(e) => out.push_str(e),
-            None => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                let b = c as u32 as usize;
-                out.push_str("\\u00");
-                out.push(HEX[b >> 4] as char);
-                out.push(HEX[b & 0xf] as char);
-            }
-        }
-        plain_from = i + c.len_utf8();
-    }
-    out.push_str(&s[plain_from..]);
-    out.push('"');
-}
+use runtime::diag::DiagnosticsExt;
+use runtime::strings::write_json_string;
+use runtime::{Diagnostic, LineIndex, Pos, Value};
 
 /// Writes the result fields of one case (everything after `"id":..,`) for
 /// one source text; positions in diagnostics are computed from that source.
@@ -70,6 +45,7 @@ impl<'s> ResultWriter<'s> {
     }
 
     /// The text written so far.
+    #[cfg(test)]
     pub fn as_str(&self) -> &str {
         &self.out
     }
@@ -92,11 +68,6 @@ impl<'s> ResultWriter<'s> {
     /// Appends text that is already JSON (e.g. an encoded value).
     pub fn raw(&mut self, json: &str) {
         self.out.push_str(json);
-    }
-
-    /// Appends a JSON string.
-    pub fn string(&mut self, s: &str) {
-        write_json_string(&mut self.out, s);
     }
 
     /// `"ok":false,"phase":PHASE,"diags":[...]`
@@ -157,28 +128,116 @@ pub fn write_simple_diag(out: &mut String, summary: &str, detail: &str) {
     out.push_str(",\"subject\":null}]");
 }
 
+/// The result of an input line that is not a valid case (or variable set):
+/// `"ok":false,"phase":"case","line":N,"diags":[MESSAGE]`.
+pub fn write_case_error(out: &mut String, line_no: usize, message: &str) {
+    use std::fmt::Write as _;
+    let _ = write!(out, "\"ok\":false,\"phase\":\"case\",\"line\":{line_no},\"diags\":");
+    write_simple_diag(out, message, "");
+}
+
+/// The result of a case whose run panicked (the oracle reports a crash of
+/// the reference the same way): `"ok":false,"phase":"panic","diags":[...]`
+/// with the summary `panic: MESSAGE`.
+pub fn write_panic(out: &mut String, message: &str) {
+    out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
+    write_simple_diag(out, &format!("panic: {message}"), "");
+}
+
+/// The message of a caught panic's payload.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string())
+}
+
+/// A value's result: `"ok":true,"type":T,"value":V` (plus warnings), or a
+/// failure when `diags` has errors — in `phase` when given (an expression
+/// or template), else `"ok":false,"diags":[...]` (an attribute of a body).
+/// A value whose text would exceed [`runtime::json::MAX_VALUE_TEXT`] or
+/// that cannot be printed is an "Unprintable result" failure.
+pub fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagnostic], phase: Option<&str>) {
+    if diags.has_errors() {
+        return write_failure(out, diags, phase);
+    }
+    if runtime::json::encoding_exceeds(v, runtime::json::MAX_VALUE_TEXT) {
+        let detail = format!("the value's JSON text would be over {} MiB", runtime::json::MAX_VALUE_TEXT >> 20);
+        return write_failure(out, &[Diagnostic::error("Unprintable result", detail, None)], phase);
+    }
+    // Written in place; a number too long to print takes the text back.
+    let written = out.attempt(|buf| {
+        buf.push_str("\"ok\":true,");
+        runtime::json::write_typed_value(buf, v)
+    });
+    match written {
+        Ok(()) if diags.is_empty() => {}
+        Ok(()) => {
+            out.raw(",\"diags\":");
+            out.diags(diags);
+        }
+        Err(e) => write_failure(out, &[Diagnostic::error("Unprintable result", e.to_string(), None)], phase),
+    }
+}
+
+fn write_failure(out: &mut ResultWriter<'_>, diags: &[Diagnostic], phase: Option<&str>) {
+    match phase {
+        Some(p) => out.failure(p, diags),
+        None => {
+            out.raw("\"ok\":false,\"diags\":");
+            out.diags(diags);
+        }
+    }
+}
+
+/// `BODY`: `{"attrs":{NAME:{RESULT,"vars":[..]},..},"blocks":[{"type":..,
+/// "labels":[..],"body":BODY},..]}`, whatever holds the attributes and
+/// blocks (an evaluated body, or a plan evaluated as it is written):
+/// `attr` writes one attribute's member, `block` one block's object, both
+/// with the caller's state `cx`.
+pub fn write_body<C, A, B>(
+    out: &mut ResultWriter<'_>,
+    cx: &mut C,
+    attrs: &[A],
+    blocks: &[B],
+    attr: impl Fn(&mut C, &mut ResultWriter<'_>, &A),
+    block: impl Fn(&mut C, &mut ResultWriter<'_>, &B),
+) {
+    out.raw("{\"attrs\":{");
+    for (i, a) in attrs.iter().enumerate() {
+        if i > 0 {
+            out.raw(",");
+        }
+        attr(cx, out, a);
+    }
+    out.raw("},\"blocks\":[");
+    for (i, b) in blocks.iter().enumerate() {
+        if i > 0 {
+            out.raw(",");
+        }
+        block(cx, out, b);
+    }
+    out.raw("]}");
+}
+
+/// A JSON array of strings.
+pub fn json_string_array<'a>(items: impl Iterator<Item = &'a str>) -> String {
+    let mut out = String::from("[");
+    for (i, item) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_json_string(&mut out, item);
+    }
+    out.push(']');
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use runtime::Span;
-
-    #[test]
-    fn strings_escape_like_go() {
-        let table = [
-            ("plain", "\"plain\""),
-            ("a\"b\\c", r#""a\"b\\c""#),
-            ("\n\r\t", r#""\n\r\t""#),
-            ("\u{0}\u{8}\u{c}\u{1f}\u{7f}", "\"\\u0000\\u0008\\u000c\\u001f\u{7f}\""),
-            ("<&>", "\"<&>\""),
-            ("x\u{2028}y\u{2029}", "\"x\\u2028y\\u2029\""),
-            ("é€😀", "\"é€😀\""),
-        ];
-        for (input, want) in table {
-            let mut out = String::new();
-            write_json_string(&mut out, input);
-            assert_eq!(out, want, "{input:?}");
-        }
-    }
 
     #[test]
     fn failure_lists_every_diagnostic_with_positions() {
