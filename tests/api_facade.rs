@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Arc;
 
-fn eval_expr(src: &str, vars: &Variables) -> hclvm::Evaluation {
-    Compiled::expression(src, &Options::new()).expect("valid expression").evaluate(vars)
+fn expr(src: &str) -> Compiled {
+    Compiled::expression(src, &Options::new()).expect("valid expression")
 }
 
 fn plain(evaluation: &hclvm::Evaluation) -> String {
@@ -32,7 +32,8 @@ fn bodies_take_the_terraform_json_shape() {
         ("z = 1\na = [for i in [3, 1] : i]\n", r#"{"a":[3,1],"z":1}"#),
     ];
     for (src, want) in cases {
-        let out = Compiled::body(src, &Options::new()).expect("valid body").evaluate(&Variables::new());
+        let out_program = Compiled::body(src, &Options::new()).expect("valid body");
+        let out = out_program.evaluate(&Variables::new());
         assert_eq!(plain(&out), *want, "{src:?}");
     }
 }
@@ -40,22 +41,24 @@ fn bodies_take_the_terraform_json_shape() {
 #[test]
 fn ambiguous_bodies_have_no_single_value() {
     for src in ["a = 1\na {}\n", "r \"x\" {}\nr {}\n", "r {}\nr \"x\" {}\n"] {
-        let out = Compiled::body(src, &Options::new()).expect("valid body").evaluate(&Variables::new());
+        let out_program = Compiled::body(src, &Options::new()).expect("valid body");
+        let out = out_program.evaluate(&Variables::new());
         assert!(!out.has_errors(), "{src:?}");
         assert!(matches!(out.to_value(), Err(Error::Shape(_))), "{src:?}");
         // The body itself is still there, block by block.
-        assert!(!out.body().expect("a body").blocks().is_empty());
+        assert!(out.body().expect("a body").blocks().len() > 0);
     }
 }
 
 #[test]
 fn body_outcomes_keep_every_attribute_and_block() {
     let src = "top = x\nsvc \"web\" {\n  port = 80 + x\n  bad  = x.nope\n}\n";
-    let out = Compiled::body(src, &Options::new()).expect("valid body").evaluate(&Variables::new().with("x", Value::int(1)));
+    let out_program = Compiled::body(src, &Options::new()).expect("valid body");
+    let out = out_program.evaluate(&Variables::new().with("x", Value::int(1)));
     assert!(out.has_errors());
     let body = out.body().expect("a body");
-    assert_eq!(body.attributes().iter().map(|a| a.name()).collect::<Vec<_>>(), ["top"]);
-    assert_eq!(body.attributes()[0].references(), ["x"]);
+    assert_eq!(body.attributes().map(|a| a.name()).collect::<Vec<_>>(), ["top"]);
+    assert_eq!(body.attributes().next().expect("top").references(), ["x"]);
     let svc = body.blocks_of_type("svc").next().expect("svc block");
     assert_eq!(svc.labels().collect::<Vec<_>>(), ["web"]);
     assert_eq!(svc.body().attribute("port").and_then(|o| o.value()).and_then(|v| v.as_number()?.to_i64()), Some(81));
@@ -95,7 +98,7 @@ fn results_deserialize_into_rust_types() {
       ids   = toset([3, 1, 2])
       pair  = [true, "x"]
     }"#;
-    let account: Account = eval_expr(src, &Variables::new()).deserialize().expect("fits Account");
+    let account: Account = expr(src).evaluate(&Variables::new()).deserialize().expect("fits Account");
     assert_eq!(
         account,
         Account {
@@ -109,25 +112,26 @@ fn results_deserialize_into_rust_types() {
     );
     assert_eq!(from_value::<Tier>(&Value::string("free")), Ok(Tier::Free));
     assert_eq!(from_value::<f64>(&Value::int(2)), Ok(2.0));
-    assert_eq!(from_value::<f64>(&eval_expr("1/4", &Variables::new()).to_value().expect("known")), Ok(0.25));
-    assert!(from_value::<i32>(&eval_expr("1/3", &Variables::new()).to_value().expect("known")).is_err());
+    assert_eq!(from_value::<f64>(&expr("1/4").evaluate(&Variables::new()).to_value().expect("known")), Ok(0.25));
+    assert!(from_value::<i32>(&expr("1/3").evaluate(&Variables::new()).to_value().expect("known")).is_err());
     assert!(from_value::<u8>(&Value::int(-1)).is_err());
     assert!(from_value::<String>(&Value::unknown(Type::String)).is_err());
-    let big: u64 = from_value(&eval_expr("18446744073709551615", &Variables::new()).to_value().expect("known")).expect("fits u64");
+    let big: u64 = from_value(&expr("18446744073709551615").evaluate(&Variables::new()).to_value().expect("known")).expect("fits u64");
     assert_eq!(big, u64::MAX);
     // Borrowed strings.
     let v = Value::string("borrowed");
     let s: &str = from_value(&v).expect("a string");
     assert_eq!(s, "borrowed");
     // Errors come first.
-    assert!(matches!(eval_expr("nope", &Variables::new()).deserialize::<String>(), Err(Error::Evaluation(_))));
+    assert!(matches!(expr("nope").evaluate(&Variables::new()).deserialize::<String>(), Err(Error::Evaluation(_))));
 }
 
 #[test]
 fn variables_from_json_and_values() {
     let json = serde_json::json!({"n": 1.5, "s": "é", "l": [1, "a"], "o": {"k": null}});
     let vars = Variables::from_json(&json).expect("an object");
-    let out = eval_expr("[n * 2, s, l[1], o.k == null]", &vars);
+    let program = expr("[n * 2, s, l[1], o.k == null]");
+    let out = program.evaluate(&vars);
     assert_eq!(plain(&out), r#"[3,"é","a",true]"#);
     // Implied types: a JSON array is a tuple, unless the typed form says otherwise.
     assert_eq!(vars.get("l").expect("l").ty().to_json_string(), r#"["tuple",["number","string"]]"#);
@@ -158,17 +162,21 @@ fn declared_variables_decide_what_is_unknown() {
 #[test]
 fn function_choices() {
     let call = "upper(\"x\")";
-    let none = Compiled::expression(call, &Options::new().without_functions()).expect("valid").evaluate(&Variables::new());
+    let none_program = Compiled::expression(call, &Options::new().without_functions()).expect("valid");
+    let none = none_program.evaluate(&Variables::new());
     assert_eq!(none.diagnostics()[0].summary, "Function calls not allowed");
-    let empty = Compiled::expression(call, &Options::new().functions(FunctionTable::empty())).expect("valid").evaluate(&Variables::new());
+    let empty_program = Compiled::expression(call, &Options::new().functions(FunctionTable::empty())).expect("valid");
+    let empty = empty_program.evaluate(&Variables::new());
     assert_eq!(empty.diagnostics()[0].summary, "Call to unknown function");
     // try and can are functions of the stdlib table (hcl's ext/tryfunc):
     // an empty table has neither, as the reference's "funcs":"none" cases.
     let guarded = "try(nope, 7)";
-    let empty = Compiled::expression(guarded, &Options::new().functions(FunctionTable::empty())).expect("valid").evaluate(&Variables::new());
+    let empty_program = Compiled::expression(guarded, &Options::new().functions(FunctionTable::empty())).expect("valid");
+    let empty = empty_program.evaluate(&Variables::new());
     assert_eq!(empty.diagnostics()[0].summary, "Call to unknown function");
     assert_eq!(empty.diagnostics()[0].detail, "There is no function named \"try\".");
-    let can = Compiled::expression("can(1)", &Options::new().functions(FunctionTable::empty())).expect("valid").evaluate(&Variables::new());
+    let can_program = Compiled::expression("can(1)", &Options::new().functions(FunctionTable::empty())).expect("valid");
+    let can = can_program.evaluate(&Variables::new());
     assert_eq!(can.diagnostics()[0].detail, "There is no function named \"can\".");
     let mut table = FunctionTable::empty();
     table.add_try_can().expect("an empty table has no try");
@@ -209,12 +217,15 @@ fn host_functions_may_evaluate_other_programs() {
 #[test]
 fn limits_stop_runaway_evaluations() {
     let heavy = "[for i in range(1000) : [for j in range(1000) : i * j]]";
-    let out = Compiled::expression(heavy, &Options::new().max_steps(10_000)).expect("valid").evaluate(&Variables::new());
+    let out_program = Compiled::expression(heavy, &Options::new().max_steps(10_000)).expect("valid");
+    let out = out_program.evaluate(&Variables::new());
     assert_eq!(out.diagnostics()[0].summary, "Evaluation limit exceeded");
     let big = "join(\"\", [for i in range(1000) : \"0123456789\"])";
-    let out = Compiled::expression(big, &Options::new().max_size(1_000)).expect("valid").evaluate(&Variables::new());
+    let out_program = Compiled::expression(big, &Options::new().max_size(1_000)).expect("valid");
+    let out = out_program.evaluate(&Variables::new());
     assert!(out.has_errors());
-    assert!(!Compiled::expression(big, &Options::new()).expect("valid").evaluate(&Variables::new()).has_errors());
+    let unlimited = Compiled::expression(big, &Options::new()).expect("valid");
+    assert!(!unlimited.evaluate(&Variables::new()).has_errors());
 }
 
 #[test]
@@ -380,7 +391,8 @@ fn a_host_function_named_try_is_an_ordinary_function_in_a_table_without_try() {
     let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
     let mut table = FunctionTable::empty();
     table.register(counting("try", false, calls.clone())).expect("no built-in try in an empty table");
-    let out = Compiled::expression("try(5)", &Options::new().functions(table)).expect("valid").evaluate(&Variables::new());
+    let out_program = Compiled::expression("try(5)", &Options::new().functions(table)).expect("valid");
+    let out = out_program.evaluate(&Variables::new());
     assert_eq!(plain(&out), "5");
     assert_eq!(calls.load(std::sync::atomic::Ordering::Relaxed), 1);
 }
@@ -402,7 +414,8 @@ fn namespaced_table() -> FunctionTable {
 }
 
 fn first_detail(src: &str, options: &Options) -> String {
-    let out = Compiled::expression(src, options).expect("valid").evaluate(&Variables::new().with("arn", "arn:aws:s3:::bucket"));
+    let out_program = Compiled::expression(src, options).expect("valid");
+    let out = out_program.evaluate(&Variables::new().with("arn", "arn:aws:s3:::bucket"));
     out.diagnostics().first().map(|d| format!("{}: {}", d.summary, d.detail)).unwrap_or_else(|| plain(&out))
 }
 

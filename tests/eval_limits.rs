@@ -3,9 +3,12 @@
 
 use hclvm::{Compiled, Evaluation, Limits, Options, Value, Variables};
 
-/// Evaluates the expression `src` with no variables within `limits`.
-fn evaluate(src: &str, options: Options) -> Evaluation {
-    Compiled::expression(src, &options).expect("compiles").evaluate(&Variables::new())
+/// Whether the expression `src` evaluated with no variables has errors,
+/// and the summaries of its diagnostics.
+fn evaluate(src: &str, options: Options) -> (bool, Vec<String>) {
+    let program = Compiled::expression(src, &options).expect("compiles");
+    let e = program.evaluate(&Variables::new());
+    (e.has_errors(), summaries(&e))
 }
 
 fn summaries(e: &Evaluation) -> Vec<String> {
@@ -13,8 +16,7 @@ fn summaries(e: &Evaluation) -> Vec<String> {
 }
 
 fn eval_with(src: &str, limits: Limits) -> (bool, Vec<String>) {
-    let e = evaluate(src, Options::new().limits(limits));
-    (e.has_errors(), summaries(&e))
+    evaluate(src, Options::new().limits(limits))
 }
 
 #[test]
@@ -59,7 +61,7 @@ fn deep_nesting_evaluates_or_fails_cleanly() {
     let nested = format!("{}1{}", "[".repeat(500), "]".repeat(500));
     let handle = std::thread::Builder::new()
         .stack_size(64 << 20)
-        .spawn(move || evaluate(&nested, Options::new().without_functions()).has_errors())
+        .spawn(move || evaluate(&nested, Options::new().without_functions()).0)
         .unwrap();
     assert!(!handle.join().unwrap());
 }
@@ -147,7 +149,7 @@ fn no_spurious_diagnostics_after_the_step_limit() {
     let src = "[for i in [1, 2, 3] : i][2]";
     let mut bad = Vec::new();
     for max_steps in 0..64 {
-        let summaries = summaries(&evaluate(src, Options::new().max_steps(max_steps)));
+        let (_, summaries) = evaluate(src, Options::new().max_steps(max_steps));
         if !(summaries.is_empty() || summaries == ["Evaluation limit exceeded"]) {
             bad.push(format!("max_steps {max_steps}: {summaries:?}"));
         }
@@ -164,7 +166,8 @@ fn no_spurious_diagnostics_after_the_step_limit() {
 #[test]
 fn memoized_calls_are_charged_like_calls() {
     let run = |src: &str, max_size: u64| -> Vec<String> {
-        let e = evaluate(src, Options::new().max_size(max_size));
+        let program = Compiled::expression(src, &Options::new().max_size(max_size)).expect("compiles");
+        let e = program.evaluate(&Variables::new());
         e.diagnostics().iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect()
     };
     let mut bad = Vec::new();
@@ -198,7 +201,8 @@ fn nested_loops_in_for_conditions_compile_in_linear_work() {
     assert!(failed);
     assert_eq!(summaries, ["Evaluation limit exceeded"]);
 
-    let e = evaluate(&nested(8), Options::new());
+    let program = Compiled::expression(&nested(8), &Options::new()).expect("compiles");
+    let e = program.evaluate(&Variables::new());
     assert_eq!(e.value().and_then(|v| v.as_bool()), Some(true));
     assert!(e.diagnostics().is_empty(), "{:?}", e.diagnostics());
 }

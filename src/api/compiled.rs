@@ -1,7 +1,7 @@
 //! Compiling a source once and evaluating it many times.
 
 use super::error::{Diagnostics, Error, SourceInfo};
-use super::outcome::{AttrInfo, AttributeOutcome, BlockInfo, BlockOutcome, BodyOutcome, Evaluated, Evaluation, Outcome};
+use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome};
 use super::result_format::{self, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::Options;
@@ -103,6 +103,15 @@ impl Compiled {
     }
 }
 
+impl std::fmt::Debug for BodyPlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyPlan")
+            .field("attrs", &self.attrs.iter().map(|(info, _)| &info.name).collect::<Vec<_>>())
+            .field("blocks", &self.blocks)
+            .finish()
+    }
+}
+
 impl BodyPlan {
     /// Any program of the body: all share the file's chunk.
     fn first_program(&self) -> Option<&Program> {
@@ -110,9 +119,14 @@ impl BodyPlan {
     }
 }
 
-struct BodyPlan {
-    attrs: Vec<(Arc<AttrInfo>, Program)>,
-    blocks: Vec<(Arc<BlockInfo>, BodyPlan)>,
+/// A body's attributes (in source order) with their programs, and its
+/// nested blocks; evaluated (and reported) attributes first, then each
+/// block's, depth first.
+pub(crate) struct BodyPlan {
+    pub(crate) attrs: Vec<(AttrInfo, Program)>,
+    pub(crate) blocks: Vec<(BlockInfo, BodyPlan)>,
+    /// Attributes in this body and its blocks, at any depth.
+    pub(crate) attribute_count: usize,
 }
 
 thread_local! {
@@ -323,6 +337,19 @@ impl Compiled {
         out
     }
 
+    /// The source and what places diagnostics in it.
+    pub(crate) fn source(&self) -> &Arc<SourceInfo> {
+        &self.source
+    }
+
+    /// The body's plan, when a body was compiled.
+    pub(crate) fn plan(&self) -> Option<&BodyPlan> {
+        match &self.code {
+            Code::Body(plan) => Some(plan),
+            Code::Single(_) => None,
+        }
+    }
+
     /// The parser's warnings (an evaluation reports them too).
     ///
     /// ```
@@ -356,7 +383,7 @@ impl Compiled {
     /// assert_eq!(t.evaluate(&hclvm::Variables::new()).diagnostics()[0].summary, "Unknown variable");
     /// # Ok::<(), hclvm::Error>(())
     /// ```
-    pub fn evaluate(&self, vars: &Variables) -> Evaluation {
+    pub fn evaluate(&self, vars: &Variables) -> Evaluation<'_> {
         self.evaluate_bound(&self.bind(vars))
     }
 
@@ -391,7 +418,7 @@ impl Compiled {
 
     /// Evaluates with variables taken by [`Compiled::bind`] (from this
     /// program: variables bound for another one are all missing).
-    pub fn evaluate_bound(&self, vars: &BoundVariables) -> Evaluation {
+    pub fn evaluate_bound(&self, vars: &BoundVariables) -> Evaluation<'_> {
         let slots = self.slots(vars);
         with_scratch(|scratch| self.evaluate_slots(&slots, scratch))
     }
@@ -417,7 +444,7 @@ impl Compiled {
     /// assert_eq!(out.value().and_then(|v| v.as_bool()), Some(true));
     /// # Ok::<(), hclvm::Error>(())
     /// ```
-    pub fn evaluate_json(&self, vars: &serde_json::Value) -> Result<Evaluation, Error> {
+    pub fn evaluate_json(&self, vars: &serde_json::Value) -> Result<Evaluation<'_>, Error> {
         Ok(self.evaluate(&Variables::from_json_with(vars, Some((&self.var_names, self.attr_names())), false)?))
     }
 
@@ -432,7 +459,7 @@ impl Compiled {
     /// assert!(e.evaluate_json_str("not json", false).is_err());
     /// # Ok::<(), hclvm::Error>(())
     /// ```
-    pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation, Error> {
+    pub fn evaluate_json_str(&self, vars: &str, typed: bool) -> Result<Evaluation<'_>, Error> {
         Ok(self.evaluate(&self.variables_from_json_str(vars, typed)?))
     }
 
@@ -482,7 +509,7 @@ impl Compiled {
         }
     }
 
-    fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch) -> Evaluation {
+    fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch) -> Evaluation<'_> {
         scratch.limits = self.limits;
         let result = match &self.code {
             Code::Single(program) => {
@@ -491,13 +518,13 @@ impl Compiled {
                 diagnostics.extend(scratch.take_diags());
                 Evaluated::Value(Outcome { value, diagnostics })
             }
-            Code::Body(plan) => Evaluated::Body(evaluate_body(plan, &mut vm::BodyEvaluation::new(scratch, slots))),
+            Code::Body(plan) => {
+                let mut outcomes = Vec::with_capacity(plan.attribute_count);
+                evaluate_body(plan, &mut vm::BodyEvaluation::new(scratch, slots), &mut outcomes);
+                Evaluated::Body(outcomes)
+            }
         };
-        let warnings = match self.kind {
-            SourceKind::Body => self.warnings.clone(),
-            _ => Vec::new(),
-        };
-        Evaluation { result, warnings, source: self.source.clone() }
+        Evaluation { compiled: self, result }
     }
 }
 
@@ -559,25 +586,25 @@ impl Drop for Lent<'_, '_> {
 /// taking the attributes' programs from `programs` in the order of
 /// [`ast::Body::all_attribute_exprs`].
 fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    BodyPlan {
-        attrs: body
-            .attributes_in_order()
-            .into_iter()
-            .filter_map(|a| {
-                let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
-                let info = AttrInfo::new(interner.resolve(a.name.name), references);
-                Some((Arc::new(info), programs.next()?))
-            })
-            .collect(),
-        blocks: body
-            .blocks
-            .iter()
-            .map(|b| {
-                let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
-                (Arc::new(info), plan_body(programs, &b.body, interner))
-            })
-            .collect(),
-    }
+    let attrs: Vec<(AttrInfo, Program)> = body
+        .attributes_in_order()
+        .into_iter()
+        .filter_map(|a| {
+            let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
+            let info = AttrInfo::new(interner.resolve(a.name.name), references);
+            Some((info, programs.next()?))
+        })
+        .collect();
+    let blocks: Vec<(BlockInfo, BodyPlan)> = body
+        .blocks
+        .iter()
+        .map(|b| {
+            let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
+            (info, plan_body(programs, &b.body, interner))
+        })
+        .collect();
+    let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
+    BodyPlan { attrs, blocks, attribute_count }
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
@@ -623,20 +650,13 @@ fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
     }
 }
 
-fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>) -> BodyOutcome {
-    BodyOutcome {
-        attributes: plan
-            .attrs
-            .iter()
-            .map(|(info, program)| {
-                let value: Value = run.evaluate(program);
-                AttributeOutcome { info: info.clone(), outcome: Outcome { value, diagnostics: run.scratch().take_diags() } }
-            })
-            .collect(),
-        blocks: plan
-            .blocks
-            .iter()
-            .map(|(info, body)| BlockOutcome { info: info.clone(), body: evaluate_body(body, run) })
-            .collect(),
+/// Evaluates every attribute of `plan` in its order into `out`.
+fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Vec<Outcome>) {
+    for (_, program) in &plan.attrs {
+        let value: Value = run.evaluate(program);
+        out.push(Outcome { value, diagnostics: run.scratch().take_diags() });
+    }
+    for (_, body) in &plan.blocks {
+        evaluate_body(body, run, out);
     }
 }

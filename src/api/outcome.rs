@@ -1,8 +1,9 @@
 //! What an evaluation produces: values with their diagnostics, attribute by
 //! attribute for a body.
 
+use super::compiled::{BodyPlan, Compiled};
 use super::de::from_value;
-use super::error::{render_with, Diagnostics, Error, SourceInfo};
+use super::error::{render_with, Diagnostics, Error};
 use super::result_format::{self, json_string_array, write_value_result, ResultWriter};
 use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
@@ -119,32 +120,32 @@ impl BlockInfo {
 /// ```
 /// let config = hclvm::Compiled::body("greeting = \"hi ${user.name}\"\n", &hclvm::Options::new())?;
 /// let out = config.evaluate_json(&serde_json::json!({"user": {"name": "ann"}}))?;
-/// let attr = &out.body().unwrap().attributes()[0];
+/// let attr = out.body().unwrap().attributes().next().unwrap();
 /// assert_eq!(attr.name(), "greeting");
 /// assert_eq!(attr.references(), ["user.name"]);
 /// assert_eq!(attr.outcome().value().and_then(|v| v.as_str()), Some("hi ann"));
 /// # Ok::<(), hclvm::Error>(())
 /// ```
-#[derive(Clone, Debug)]
-pub struct AttributeOutcome {
-    pub(crate) info: Arc<AttrInfo>,
-    pub(crate) outcome: Outcome,
+#[derive(Clone, Copy, Debug)]
+pub struct AttributeOutcome<'e> {
+    pub(crate) info: &'e AttrInfo,
+    pub(crate) outcome: &'e Outcome,
 }
 
-impl AttributeOutcome {
+impl<'e> AttributeOutcome<'e> {
     /// The attribute's name.
-    pub fn name(&self) -> &str {
+    pub fn name(&self) -> &'e str {
         &self.info.name
     }
 
     /// Its value and diagnostics.
-    pub fn outcome(&self) -> &Outcome {
-        &self.outcome
+    pub fn outcome(&self) -> &'e Outcome {
+        self.outcome
     }
 
     /// The variable references of its expression (hcl's `Variables()`),
     /// rendered like `request.user["name"]`.
-    pub fn references(&self) -> &[String] {
+    pub fn references(&self) -> &'e [String] {
         &self.info.references
     }
 }
@@ -154,38 +155,39 @@ impl AttributeOutcome {
 /// ```
 /// let config = hclvm::Compiled::body("resource \"bucket\" \"logs\" {\n  size = 10\n}\n", &hclvm::Options::new())?;
 /// let out = config.evaluate(&hclvm::Variables::new());
-/// let block = &out.body().unwrap().blocks()[0];
+/// let block = out.body().unwrap().blocks().next().unwrap();
 /// assert_eq!(block.block_type(), "resource");
 /// assert_eq!(block.labels().collect::<Vec<_>>(), ["bucket", "logs"]);
 /// assert!(block.body().attribute("size").is_some());
 /// # Ok::<(), hclvm::Error>(())
 /// ```
-#[derive(Clone, Debug)]
-pub struct BlockOutcome {
-    pub(crate) info: Arc<BlockInfo>,
-    pub(crate) body: BodyOutcome,
+#[derive(Clone, Copy, Debug)]
+pub struct BlockOutcome<'e> {
+    pub(crate) info: &'e BlockInfo,
+    pub(crate) body: BodyOutcome<'e>,
 }
 
-impl BlockOutcome {
+impl<'e> BlockOutcome<'e> {
     /// The block type (`resource` in `resource "a" "b" {}`).
-    pub fn block_type(&self) -> &str {
+    pub fn block_type(&self) -> &'e str {
         &self.info.block_type
     }
 
     /// The labels, in order.
-    pub fn labels(&self) -> impl ExactSizeIterator<Item = &str> {
+    pub fn labels(&self) -> impl ExactSizeIterator<Item = &'e str> {
         self.info.labels.iter().map(|l| &**l)
     }
 
     /// The block's evaluated body.
-    pub fn body(&self) -> &BodyOutcome {
-        &self.body
+    pub fn body(&self) -> BodyOutcome<'e> {
+        self.body
     }
 }
 
 /// An evaluated body: every attribute in source order, then every nested
 /// block in source order (hcl evaluates them the same way, one attribute
-/// at a time: an error in one does not stop the others).
+/// at a time: an error in one does not stop the others). A view into an
+/// [`Evaluation`]: cheap to copy.
 ///
 /// ```
 /// let src = "name = \"svc\"\nport \"http\" { number = 80 }\nport \"admin\" { number = base + 1 }\n";
@@ -196,56 +198,54 @@ impl BlockOutcome {
 /// assert_eq!(body.blocks_of_type("port").count(), 2);
 /// // `base` is not set: that attribute fails, the others do not.
 /// assert!(body.has_errors());
-/// assert_eq!(body.diagnostics().len(), 1);
-/// assert!(body.blocks()[0].body().attribute("number").unwrap().value().is_some());
+/// assert_eq!(body.diagnostics().count(), 1);
+/// assert!(body.blocks().next().unwrap().body().attribute("number").unwrap().value().is_some());
 /// # Ok::<(), hclvm::Error>(())
 /// ```
-#[derive(Clone, Debug, Default)]
-pub struct BodyOutcome {
-    pub(crate) attributes: Vec<AttributeOutcome>,
-    pub(crate) blocks: Vec<BlockOutcome>,
+#[derive(Clone, Copy, Debug)]
+pub struct BodyOutcome<'e> {
+    pub(crate) plan: &'e BodyPlan,
+    /// The outcomes of every attribute of the body and its blocks, in the
+    /// plan's order: the body's own attributes, then each block's.
+    pub(crate) outcomes: &'e [Outcome],
 }
 
-impl BodyOutcome {
+impl<'e> BodyOutcome<'e> {
     /// The attributes in source order.
-    pub fn attributes(&self) -> &[AttributeOutcome] {
-        &self.attributes
+    pub fn attributes(&self) -> impl ExactSizeIterator<Item = AttributeOutcome<'e>> + 'e {
+        self.plan.attrs.iter().zip(self.outcomes).map(|((info, _), outcome)| AttributeOutcome { info, outcome })
     }
 
     /// The attribute called `name`.
-    pub fn attribute(&self, name: &str) -> Option<&Outcome> {
-        self.attributes.iter().find(|a| a.name() == name).map(|a| &a.outcome)
+    pub fn attribute(&self, name: &str) -> Option<&'e Outcome> {
+        self.attributes().find(|a| a.name() == name).map(|a| a.outcome)
     }
 
     /// The nested blocks in source order.
-    pub fn blocks(&self) -> &[BlockOutcome] {
-        &self.blocks
+    pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockOutcome<'e>> + 'e {
+        let mut at = self.plan.attrs.len();
+        let outcomes = self.outcomes;
+        self.plan.blocks.iter().map(move |(info, plan)| {
+            let end = (at + plan.attribute_count).min(outcomes.len());
+            let body = BodyOutcome { plan, outcomes: outcomes.get(at..end).unwrap_or_default() };
+            at = end;
+            BlockOutcome { info, body }
+        })
     }
 
     /// The nested blocks of one type, in source order.
-    pub fn blocks_of_type<'a>(&'a self, block_type: &'a str) -> impl Iterator<Item = &'a BlockOutcome> + 'a {
-        self.blocks.iter().filter(move |b| b.block_type() == block_type)
+    pub fn blocks_of_type(&self, block_type: &'e str) -> impl Iterator<Item = BlockOutcome<'e>> + 'e {
+        self.blocks().filter(move |b| b.block_type() == block_type)
     }
 
     /// Whether any attribute, at any depth, has an error.
     pub fn has_errors(&self) -> bool {
-        self.attributes.iter().any(|a| a.outcome.has_errors()) || self.blocks.iter().any(|b| b.body.has_errors())
+        self.outcomes.iter().any(Outcome::has_errors)
     }
 
     /// Every diagnostic, attributes before blocks, depth first.
-    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
-        let mut out = Vec::new();
-        self.collect_diagnostics(&mut out);
-        out
-    }
-
-    fn collect_diagnostics<'a>(&'a self, out: &mut Vec<&'a Diagnostic>) {
-        for a in &self.attributes {
-            out.extend(a.outcome.diagnostics.iter());
-        }
-        for b in &self.blocks {
-            b.body.collect_diagnostics(out);
-        }
+    pub fn diagnostics(&self) -> impl Iterator<Item = &'e Diagnostic> + 'e {
+        self.outcomes.iter().flat_map(|o| o.diagnostics.iter())
     }
 
     /// The body as one value, in the shape of Terraform's JSON syntax:
@@ -262,11 +262,28 @@ impl BodyOutcome {
     /// let config = hclvm::Compiled::body("rule \"a\" { x = 1 }\ntags {}\n", &hclvm::Options::new())?;
     /// let out = config.evaluate(&hclvm::Variables::new());
     /// let value = out.body().unwrap().to_value()?;
-    /// assert_eq!(hclvm::runtime::json::value_to_result_string(&value).unwrap(), r#"{"rule":{"a":[{"x":1}]},"tags":[{}]}"#);
+    /// assert_eq!(value.get_attr("rule").and_then(|r| r.get_attr("a")).and_then(|a| a.length()), Some(1));
+    /// assert_eq!(value.get_attr("tags").and_then(|t| t.length()), Some(1));
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn to_value(&self) -> Result<Value, Error> {
-        natural_value(self)
+        natural_value(*self)
+    }
+
+    /// `BODY` of a result line.
+    fn write_result(&self, w: &mut ResultWriter<'_>) {
+        result_format::write_body(
+            w,
+            &mut (),
+            self.attributes(),
+            self.blocks(),
+            |_, w, a| a.info.write_result(w, &a.outcome.value, &a.outcome.diagnostics),
+            |_, w, b| {
+                w.raw(b.info.json_head());
+                b.body.write_result(w);
+                w.raw("}");
+            },
+        );
     }
 }
 
@@ -283,21 +300,24 @@ impl BodyOutcome {
 /// assert_eq!(out.diagnostics()[0].summary, "Invalid operand");
 /// # Ok::<(), hclvm::Error>(())
 /// ```
+///
+/// It borrows the program (its source, attribute names and block labels):
+/// evaluating writes nothing the program owns, so threads evaluating one
+/// program at once share its memory without contending for it.
 #[derive(Clone, Debug)]
-pub struct Evaluation {
+pub struct Evaluation<'c> {
+    pub(crate) compiled: &'c Compiled,
     pub(crate) result: Evaluated,
-    /// Parser warnings about a body (an expression's are in its outcome).
-    pub(crate) warnings: Vec<Diagnostic>,
-    pub(crate) source: Arc<SourceInfo>,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) enum Evaluated {
     Value(Outcome),
-    Body(BodyOutcome),
+    /// Every attribute's outcome, in the order of the program's body plan.
+    Body(Vec<Outcome>),
 }
 
-impl Evaluation {
+impl<'c> Evaluation<'c> {
     /// The value of an expression or template, unless there were errors.
     /// `None` for a body (see [`Evaluation::body`] and
     /// [`Evaluation::to_value`]).
@@ -337,10 +357,10 @@ impl Evaluation {
     /// assert_eq!(b.evaluate(&hclvm::Variables::new()).body().unwrap().attributes().len(), 1);
     /// # Ok::<(), hclvm::Error>(())
     /// ```
-    pub fn body(&self) -> Option<&BodyOutcome> {
-        match &self.result {
-            Evaluated::Body(b) => Some(b),
-            Evaluated::Value(_) => None,
+    pub fn body(&self) -> Option<BodyOutcome<'_>> {
+        match (&self.result, self.compiled.plan()) {
+            (Evaluated::Body(outcomes), Some(plan)) => Some(BodyOutcome { plan, outcomes }),
+            _ => None,
         }
     }
 
@@ -355,7 +375,7 @@ impl Evaluation {
     pub fn has_errors(&self) -> bool {
         match &self.result {
             Evaluated::Value(o) => o.has_errors(),
-            Evaluated::Body(b) => b.has_errors(),
+            Evaluated::Body(outcomes) => outcomes.iter().any(Outcome::has_errors),
         }
     }
 
@@ -373,11 +393,7 @@ impl Evaluation {
     pub fn diagnostics(&self) -> Vec<&Diagnostic> {
         match &self.result {
             Evaluated::Value(o) => o.diagnostics.iter().collect(),
-            Evaluated::Body(b) => {
-                let mut out: Vec<&Diagnostic> = self.warnings.iter().collect();
-                b.collect_diagnostics(&mut out);
-                out
-            }
+            Evaluated::Body(outcomes) => self.compiled.warnings().iter().chain(outcomes.iter().flat_map(|o| o.diagnostics.iter())).collect(),
         }
     }
 
@@ -391,7 +407,7 @@ impl Evaluation {
     /// ```
     pub fn check(&self) -> Result<(), Error> {
         if self.has_errors() {
-            Err(Error::Evaluation(Diagnostics::new(self.diagnostics().into_iter().cloned().collect(), self.source.clone())))
+            Err(Error::Evaluation(Diagnostics::new(self.diagnostics().into_iter().cloned().collect(), self.compiled.source().clone())))
         } else {
             Ok(())
         }
@@ -409,9 +425,10 @@ impl Evaluation {
     /// ```
     pub fn to_value(&self) -> Result<Value, Error> {
         self.check()?;
-        match &self.result {
-            Evaluated::Value(o) => Ok(o.value.clone()),
-            Evaluated::Body(b) => b.to_value(),
+        match (&self.result, self.body()) {
+            (Evaluated::Value(o), _) => Ok(o.value.clone()),
+            (_, Some(b)) => b.to_value(),
+            (Evaluated::Body(_), None) => Err(Error::Shape("a body evaluation without its body".into())),
         }
     }
 
@@ -442,7 +459,7 @@ impl Evaluation {
     /// ```
     pub fn render_diagnostics(&self, color: bool) -> String {
         let diags: Vec<Diagnostic> = self.diagnostics().into_iter().cloned().collect();
-        render_with(&self.source, &diags, color)
+        render_with(self.compiled.source(), &diags, color)
     }
 
     /// Appends the reference's result encoding (the format of the
@@ -465,15 +482,18 @@ impl Evaluation {
 
     /// The result fields without braces (what follows `"id":..,`).
     pub(crate) fn result_fields(&self) -> String {
-        let mut w = self.source.result_writer(String::new());
-        match &self.result {
-            Evaluated::Value(o) => write_value_result(&mut w, &o.value, &o.diagnostics, Some("eval")),
-            Evaluated::Body(b) => {
+        let mut w = self.compiled.source().result_writer(String::new());
+        match (&self.result, self.body()) {
+            (Evaluated::Value(o), _) => write_value_result(&mut w, &o.value, &o.diagnostics, Some("eval")),
+            (_, body) => {
                 w.raw("\"ok\":true,\"body\":");
-                write_body(&mut w, b);
-                if !self.warnings.is_empty() {
+                if let Some(b) = body {
+                    b.write_result(&mut w);
+                }
+                let warnings = self.compiled.warnings();
+                if !warnings.is_empty() {
                     w.raw(",\"diags\":");
-                    w.diags(&self.warnings);
+                    w.diags(warnings);
                 }
             }
         }
@@ -500,21 +520,6 @@ impl Evaluation {
         }
         runtime::json::write_value(out, &v).map_err(|e| Error::Shape(e.to_string()))
     }
-}
-
-fn write_body(w: &mut ResultWriter<'_>, body: &BodyOutcome) {
-    result_format::write_body(
-        w,
-        &mut (),
-        &body.attributes,
-        &body.blocks,
-        |_, w, a| a.info.write_result(w, &a.outcome.value, &a.outcome.diagnostics),
-        |_, w, b| {
-            w.raw(b.info.json_head());
-            write_body(w, &b.body);
-            w.raw("}");
-        },
-    );
 }
 
 /// Blocks of one type on the way to the natural shape: one object level
@@ -561,10 +566,10 @@ impl Nest {
     }
 }
 
-fn natural_value(body: &BodyOutcome) -> Result<Value, Error> {
-    let mut members: Vec<(Arc<str>, Value)> = body.attributes.iter().map(|a| (a.info.name.clone(), a.outcome.value.clone())).collect();
+fn natural_value(body: BodyOutcome<'_>) -> Result<Value, Error> {
+    let mut members: Vec<(Arc<str>, Value)> = body.attributes().map(|a| (a.info.name.clone(), a.outcome.value.clone())).collect();
     let mut types: Vec<(Arc<str>, Nest)> = Vec::new();
-    for b in &body.blocks {
+    for b in body.blocks() {
         let name = &b.info.block_type;
         if members.iter().any(|(n, _)| n == name) {
             return Err(Error::Shape(format!("{name:?} is both an attribute and a block type")));
@@ -576,7 +581,7 @@ fn natural_value(body: &BodyOutcome) -> Result<Value, Error> {
                 types.len() - 1
             }
         };
-        let value = natural_value(&b.body)?;
+        let value = natural_value(b.body)?;
         types[i]
             .1
             .insert(&b.info.labels, value)

@@ -199,20 +199,20 @@ fn write_failure(out: &mut ResultWriter<'_>, diags: &[Diagnostic], phase: Option
 pub fn write_body<C, A, B>(
     out: &mut ResultWriter<'_>,
     cx: &mut C,
-    attrs: &[A],
-    blocks: &[B],
-    attr: impl Fn(&mut C, &mut ResultWriter<'_>, &A),
-    block: impl Fn(&mut C, &mut ResultWriter<'_>, &B),
+    attrs: impl IntoIterator<Item = A>,
+    blocks: impl IntoIterator<Item = B>,
+    attr: impl Fn(&mut C, &mut ResultWriter<'_>, A),
+    block: impl Fn(&mut C, &mut ResultWriter<'_>, B),
 ) {
     out.raw("{\"attrs\":{");
-    for (i, a) in attrs.iter().enumerate() {
+    for (i, a) in attrs.into_iter().enumerate() {
         if i > 0 {
             out.raw(",");
         }
         attr(cx, out, a);
     }
     out.raw("},\"blocks\":[");
-    for (i, b) in blocks.iter().enumerate() {
+    for (i, b) in blocks.into_iter().enumerate() {
         if i > 0 {
             out.raw(",");
         }

@@ -107,12 +107,13 @@ fn check_evaluation(kind: SourceKind, src: &[u8], eval: &Evaluation) -> Fingerpr
     let mut fp = Fingerprint::new();
     match (kind, eval.outcome(), eval.body()) {
         (SourceKind::Body, None, Some(body)) => {
-            let mut stack: Vec<&BodyOutcome> = vec![body];
+            let mut stack: Vec<BodyOutcome> = vec![body];
             while let Some(b) = stack.pop() {
                 for a in b.attributes() {
                     check_outcome(src, a.outcome(), &mut fp);
                 }
-                stack.extend(b.blocks().iter().rev().map(|blk| blk.body()));
+                let blocks: Vec<BodyOutcome> = b.blocks().map(|blk| blk.body()).collect();
+                stack.extend(blocks.into_iter().rev());
             }
             if !body.has_errors() {
                 match body.to_value() {
