@@ -8,9 +8,10 @@ use compiler::ast;
 use compiler::lower::{compile_all_into, compile_with_lines, source_lines, CompileEnv};
 use compiler::Interner;
 use runtime::diag::DiagnosticsExt;
+use runtime::func::{FunctionTable, Functions};
 use runtime::{Diagnostic, Value};
 use std::sync::{Arc, OnceLock};
-use vm::{evaluate, FunctionTable, NamesOnly, Program, Scratch, Vars};
+use vm::{evaluate, Program, Scratch, Vars};
 
 /// The names of the oracle's "stdlib" table (`hcl-oracle --list-funcs`).
 pub const STDLIB_NAMES: &[&str] = &[
@@ -23,93 +24,17 @@ pub const STDLIB_NAMES: &[&str] = &[
     "trimprefix", "trimspace", "trimsuffix", "try", "upper", "values", "zipmap",
 ];
 
-/// The runtime's function library seen through the VM's [`FunctionTable`]
-/// seam, plus `try` and `can`, which the compiler turns into special forms.
-pub struct Library {
-    table: runtime::func::FunctionTable,
-    sigs: Vec<vm::Signature>,
-    names: Vec<String>,
-    with_try_can: bool,
-}
-
-impl Library {
-    pub fn new(table: runtime::func::FunctionTable, with_try_can: bool) -> Library {
-        let mut names: Vec<String> = table.names().map(str::to_string).collect();
-        let sigs = (0..names.len())
-            .map(|i| {
-                let sig = table.signature(runtime::func::FuncId(i as u32));
-                let conv = |p: &runtime::func::Param| vm::Param { name: p.name.clone(), ty: p.ty.clone() };
-                vm::Signature { params: sig.params.iter().map(conv).collect(), var_param: sig.var_param.as_ref().map(conv) }
-            })
-            .collect();
-        if with_try_can {
-            names.push("try".into());
-            names.push("can".into());
-        }
-        Library { table, sigs, names, with_try_can }
-    }
-}
-
-impl FunctionTable for Library {
-    fn lookup(&self, name: &str) -> Option<u32> {
-        if let Some(id) = self.table.lookup(name) {
-            return Some(id.0);
-        }
-        match name {
-            "try" | "can" if self.with_try_can => self.names.iter().position(|n| n == name).map(|i| i as u32),
-            _ => None,
-        }
-    }
-    fn names(&self) -> Vec<String> {
-        self.names.clone()
-    }
-    fn signature(&self, id: u32) -> &vm::Signature {
-        static NONE: OnceLock<vm::Signature> = OnceLock::new();
-        self.sigs.get(id as usize).unwrap_or_else(|| NONE.get_or_init(vm::Signature::default))
-    }
-    fn is_builtin_try_can(&self, id: u32) -> bool {
-        // The runtime table's own functions come first; `try` and `can`
-        // are listed after them when the table has them.
-        id as usize >= self.sigs.len()
-    }
-    fn is_pure(&self, id: u32) -> bool {
-        (id as usize) < self.sigs.len() && self.table.is_pure(runtime::func::FuncId(id))
-    }
-    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, Box<vm::CallError>> {
-        if id as usize >= self.sigs.len() {
-            return Err(Box::new(vm::CallError {
-                site: vm::ErrorSite::CallStart,
-                summary: "Error in function call".into(),
-                detail: "This function can only be called directly.".into(),
-            }));
-        }
-        let mut budget = runtime::func::Budget::new(*size_budget);
-        let r = self.table.call_converted(runtime::func::FuncId(id), args, &mut budget);
-        *size_budget = budget.remaining();
-        r.map_err(|e| Box::new(vm::CallError {
-            site: match e.site {
-                runtime::func::ErrorSite::Argument(i) => vm::ErrorSite::Argument(i),
-                runtime::func::ErrorSite::WholeCall => vm::ErrorSite::WholeCall,
-                runtime::func::ErrorSite::CallStart => vm::ErrorSite::CallStart,
-                runtime::func::ErrorSite::CloseParen => vm::ErrorSite::CloseParen,
-            },
-            summary: e.summary,
-            detail: e.detail,
-        }))
-    }
-}
-
 /// The table behind `"funcs": "stdlib"`: the runtime's standard library
 /// plus `try` and `can`.
 pub fn stdlib_table() -> Arc<dyn FunctionTable> {
     static T: OnceLock<Arc<dyn FunctionTable>> = OnceLock::new();
-    T.get_or_init(|| Arc::new(Library::new(runtime::func::FunctionTable::stdlib(), true))).clone()
+    T.get_or_init(|| Arc::new(Functions::stdlib())).clone()
 }
 
 /// An empty table (every call is "Call to unknown function").
 pub fn empty_table() -> Arc<dyn FunctionTable> {
     static T: OnceLock<Arc<dyn FunctionTable>> = OnceLock::new();
-    T.get_or_init(|| Arc::new(NamesOnly::new(Vec::new()))).clone()
+    T.get_or_init(|| Arc::new(Functions::empty())).clone()
 }
 
 /// The function table a case names.

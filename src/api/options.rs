@@ -1,6 +1,6 @@
 //! What a source is compiled against: functions, variable names, budgets.
 
-use crate::engine::{stdlib_table, Library};
+use crate::engine::stdlib_table;
 use runtime::func::FunctionTable;
 use std::fmt;
 use std::sync::Arc;
@@ -24,7 +24,7 @@ use vm::Limits;
 /// ```
 #[derive(Clone)]
 pub struct Options {
-    pub(crate) functions: Functions,
+    pub(crate) functions: Calls,
     pub(crate) variables: Option<Vec<String>>,
     pub(crate) limits: Limits,
     pub(crate) filename: String,
@@ -32,8 +32,8 @@ pub struct Options {
 
 /// Which functions calls resolve against.
 #[derive(Clone)]
-pub(crate) enum Functions {
-    Table(Arc<dyn vm::FunctionTable>),
+pub(crate) enum Calls {
+    Table(Arc<dyn FunctionTable>),
     /// No table at all: every call is "Function calls not allowed".
     NotAllowed,
 }
@@ -47,8 +47,8 @@ impl Default for Options {
 impl fmt::Debug for Options {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let functions = match &self.functions {
-            Functions::Table(t) => format!("{} functions", t.names().len()),
-            Functions::NotAllowed => "not allowed".to_string(),
+            Calls::Table(t) => format!("{} functions", t.names().len() + if t.has_try_can() { 2 } else { 0 }),
+            Calls::NotAllowed => "not allowed".to_string(),
         };
         f.debug_struct("Options")
             .field("functions", &functions)
@@ -71,7 +71,7 @@ impl Options {
     /// ```
     pub fn new() -> Options {
         Options {
-            functions: Functions::Table(stdlib_table()),
+            functions: Calls::Table(stdlib_table()),
             variables: None,
             limits: Limits::default(),
             filename: compiler::DEFAULT_FILENAME.to_string(),
@@ -80,30 +80,29 @@ impl Options {
 
     /// Calls resolve against `table`, and only against it, as in an hcl
     /// `EvalContext` whose `Functions` are that table. Start from
-    /// [`FunctionTable::stdlib`] to keep the standard functions (with `try`
-    /// and `can`), or from [`FunctionTable::empty`] for only your own (no
+    /// [`Functions::stdlib`](crate::Functions::stdlib) to keep the standard functions (with `try`
+    /// and `can`), or from [`Functions::empty`](crate::Functions::empty) for only your own (no
     /// `try` or `can` either unless you add them with
-    /// [`FunctionTable::add_try_can`]); add host functions with
-    /// [`FunctionTable::register`].
+    /// [`Functions::add_try_can`](crate::Functions::add_try_can)); add host functions with
+    /// [`Functions::register`](crate::Functions::register). Any other [`FunctionTable`] works too.
     ///
     /// ```
-    /// use hclvm::{Compiled, FunctionTable, Options, Variables};
+    /// use hclvm::{Compiled, Functions, Options, Variables};
     ///
-    /// let options = Options::new().functions(FunctionTable::empty());
+    /// let options = Options::new().functions(Functions::empty());
     /// let call = Compiled::expression("upper(\"x\")", &options)?;
     /// let out = call.evaluate(&Variables::new());
     /// assert_eq!(out.diagnostics()[0].summary, "Call to unknown function");
     ///
     /// // An empty table has no `try` either, as in hcl; add it explicitly.
-    /// let mut table = FunctionTable::empty();
+    /// let mut table = Functions::empty();
     /// table.add_try_can().expect("not there yet");
     /// let guarded = Compiled::expression("try(nope, 7)", &Options::new().functions(table))?;
     /// assert_eq!(guarded.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
     /// # Ok::<(), hclvm::Error>(())
     /// ```
-    pub fn functions(mut self, table: FunctionTable) -> Options {
-        let try_can = table.has_try_can();
-        self.functions = Functions::Table(Arc::new(Library::new(table, try_can)));
+    pub fn functions(mut self, table: impl FunctionTable + 'static) -> Options {
+        self.functions = Calls::Table(Arc::new(table));
         self
     }
 
@@ -117,7 +116,7 @@ impl Options {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn without_functions(mut self) -> Options {
-        self.functions = Functions::NotAllowed;
+        self.functions = Calls::NotAllowed;
         self
     }
 
@@ -201,10 +200,10 @@ impl Options {
         self
     }
 
-    pub(crate) fn function_table(&self) -> Option<Arc<dyn vm::FunctionTable>> {
+    pub(crate) fn function_table(&self) -> Option<Arc<dyn FunctionTable>> {
         match &self.functions {
-            Functions::Table(t) => Some(t.clone()),
-            Functions::NotAllowed => None,
+            Calls::Table(t) => Some(t.clone()),
+            Calls::NotAllowed => None,
         }
     }
 }

@@ -4,11 +4,11 @@
 //! `Value(ctx)`) produces. Structured instructions run their sub-blocks
 //! the way hcl evaluates subexpressions (see [`crate::opcodes`]).
 
-use crate::func::{convert_argument, ArityAt, ErrorSite};
 use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
 use crate::ops::Blame;
+use runtime::func::{Budget, CallError, FuncId, FunctionTable};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Type, Value};
 
@@ -81,7 +81,7 @@ impl Default for Limits {
 pub struct Scratch {
     regs: Vec<Value>,
     marks: Vec<u32>,
-    /// Results of memoized calls (see [`crate::FunctionTable::is_pure`]).
+    /// Results of memoized calls (see [`runtime::func::Signature::pure`]).
     /// With the size budget the first call used, charged again on reuse.
     memos: Vec<Option<(Value, u64)>>,
     /// Values of the file's shared subexpressions ([`crate::shared`]), kept
@@ -1180,15 +1180,11 @@ impl<'a> Machine<'a> {
     /// parameter's type, reporting a failed conversion at the argument.
     fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
         let Some(funcs) = self.prog.funcs.as_deref() else { return };
-        let Some(param) = funcs.signature(c.func).param_for(i) else { return };
         let Some(v) = self.s.regs.get(usize::from(r)) else { return };
-        match convert_argument(param, v) {
+        match funcs.signature(c.func).convert_arg(i, v) {
             Ok(None) => {}
             Ok(Some(conv)) => self.set(r, conv),
-            Err(detail) => {
-                let start = c.args.get(i).map(|a| a.start).unwrap_or_default();
-                self.push(err("Invalid function argument", detail, start));
-            }
+            Err(e) => self.call_error(c, *e, |i| c.args.get(i).map(|a| a.start).unwrap_or_default()),
         }
     }
 
@@ -1212,20 +1208,21 @@ impl<'a> Machine<'a> {
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
     }
 
-    fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<crate::func::CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {
+    fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {
         match r {
             Ok(v) => v,
             Err(e) => {
-                let subject = match e.site {
-                    ErrorSite::Argument(i) => arg_start(i),
-                    ErrorSite::WholeCall => c.spans.span,
-                    ErrorSite::CallStart => c.spans.start,
-                    ErrorSite::CloseParen => c.spans.close_paren,
-                };
-                self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
+                self.call_error(c, *e, arg_start);
                 dynamic()
             }
         }
+    }
+
+    /// Reports `e` about call `c` where hcl puts it.
+    #[cold]
+    fn call_error(&mut self, c: &CallSite, e: CallError, arg_start: impl Fn(usize) -> Span) {
+        let subject = c.spans.subject(e.site, arg_start);
+        self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
     }
 
     /// A call whose last argument is expanded (`f(a, xs...)`): the
@@ -1249,28 +1246,26 @@ impl<'a> Machine<'a> {
                 last.span
             }
         };
-        if let Some((summary, detail, at)) = sig.arity_error(&c.spans.name, arg_count) {
-            let subject = match at {
-                ArityAt::CloseParen => c.spans.close_paren,
-                ArityAt::Argument(i) => arg_start(i),
-            };
-            self.push(err(summary, detail, subject));
+        if let Err(e) = sig.check_arity(&c.spans.name, arg_count) {
+            self.call_error(c, *e, arg_start);
             return dynamic();
         }
         let mark = self.s.diags.len();
         let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(arg_count);
         for i in 0..arg_count {
-            let Some(param) = sig.param_for(i) else { break };
+            if sig.param_for(i).is_none() {
+                break;
+            }
             let v = if i < fixed {
                 self.block(&c.args[i].block)
             } else {
                 expanded.get(i - fixed).cloned().unwrap_or_else(dynamic)
             };
-            match convert_argument(param, &v) {
+            match sig.convert_arg(i, &v) {
                 Ok(None) => vals.push(v),
                 Ok(Some(conv)) => vals.push(conv),
-                Err(detail) => {
-                    self.push(err("Invalid function argument", detail, arg_start(i)));
+                Err(e) => {
+                    self.call_error(c, *e, arg_start);
                     vals.push(v);
                 }
             }
@@ -1433,10 +1428,11 @@ impl<'a> Machine<'a> {
 }
 
 /// Calls `func`, returning its result and the size budget it used.
-fn invoke(s: &Scratch, funcs: &dyn crate::func::FunctionTable, func: u32, args: &[Value]) -> (Result<Value, Box<crate::func::CallError>>, u64) {
-    let mut budget = s.limits.max_size.saturating_sub(s.size);
+fn invoke(s: &Scratch, funcs: &dyn FunctionTable, func: FuncId, args: &[Value]) -> (Result<Value, Box<CallError>>, u64) {
+    let left = s.limits.max_size.saturating_sub(s.size);
+    let mut budget = Budget::new(left);
     let r = funcs.call(func, args, &mut budget);
-    (r, s.limits.max_size.saturating_sub(s.size).saturating_sub(budget))
+    (r, left.saturating_sub(budget.remaining()))
 }
 
 /// Literal steps by reference, when none needs `hcl.Index`'s or
