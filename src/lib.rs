@@ -26,7 +26,7 @@ pub mod engine;
 pub mod api;
 
 pub use api::{
-    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, Budget, CallCtx, CallError, Compiled, DeError, Diagnostic,
-    Diagnostics, Error, ErrorSite, Evaluation, FnError, FuncId, FunctionDef, FunctionTable, Functions, Limits, Number,
-    Options, Outcome, Param, RegisterError, Severity, Signature, SourceKind, Span, Type, Value, ValueDeserializer, Variables,
+    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, CallCtx, CallError, Compiled, DeError, Diagnostic, Diagnostics,
+    Error, ErrorSite, Evaluation, FnError, FuncId, FunctionDef, FunctionTable, Functions, Limits, Number, Options, Outcome,
+    Param, RegisterError, Severity, Signature, SizeBudget, SourceKind, Span, Type, Value, ValueDeserializer, Variables,
 };

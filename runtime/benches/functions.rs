@@ -1,7 +1,7 @@
 //! Function-call throughput through the table's full calling convention.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use runtime::func::{Budget, FunctionTable, Functions};
+use runtime::func::{FunctionTable, Functions, SizeBudget};
 use runtime::Value;
 use std::hint::black_box;
 
@@ -14,7 +14,7 @@ fn bench(c: &mut Criterion) {
     let call = |name: &str, args: Vec<Value>| {
         let id = t.lookup(name).unwrap();
         move |t: &Functions| {
-            let mut b = Budget::new(1 << 30);
+            let mut b = SizeBudget::new(1 << 30);
             t.call_unconverted(id, black_box(&args), &mut b).unwrap()
         }
     };

@@ -2,13 +2,13 @@
 //! diagnostics and sites, host functions, and hostile inputs under a size
 //! budget (no panics, bounded work).
 
-use runtime::func::{Budget, CallCtx, ErrorSite, FnError, FunctionDef, FunctionTable, Functions, Param, RegisterError, Signature};
+use runtime::func::{CallCtx, ErrorSite, FnError, FunctionDef, FunctionTable, Functions, Param, RegisterError, Signature, SizeBudget};
 use runtime::{Number, Type, Value};
 use std::sync::Arc;
 
 fn call(t: &Functions, name: &str, args: Vec<Value>, budget: u64) -> Result<Value, Vec<runtime::CallError>> {
     let id = t.lookup(name).unwrap_or_else(|| panic!("no function {name}"));
-    t.call_unconverted(id, &args, &mut Budget::new(budget))
+    t.call_unconverted(id, &args, &mut SizeBudget::new(budget))
 }
 
 fn num(s: &str) -> Value {

@@ -67,8 +67,8 @@ pub use outcome::{AttributeOutcome, BlockOutcome, BodyOutcome, Evaluation, Outco
 pub use variables::Variables;
 
 pub use runtime::func::{
-    Budget, CallCtx, CallError, ErrorSite, FnError, FuncId, FunctionDef, FunctionTable, Functions, ImplFn, Param, RegisterError,
-    Signature, TypeFn,
+    CallCtx, CallError, ErrorSite, FnError, FuncId, FunctionDef, FunctionTable, Functions, ImplFn, Param, RegisterError,
+    Signature, SizeBudget, TypeFn,
 };
 pub use runtime::{Diagnostic, Number, Severity, Span, Type, Value};
 pub use vm::Limits;

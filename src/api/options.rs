@@ -173,8 +173,12 @@ impl Options {
         self
     }
 
-    /// At most `units` of output per evaluation (string bytes and collection
-    /// elements built).
+    /// At most `units` of output per evaluation, built by expressions and
+    /// functions alike (strings cost their length in bytes, collection
+    /// elements a fixed cost each: the unit is defined in
+    /// [`runtime::func::budget`](crate::runtime::func::budget)). Past it the
+    /// evaluation fails ("Evaluation limit exceeded", or "Error in function
+    /// call" from a function that would exceed it).
     ///
     /// ```
     /// let options = hclvm::Options::new().max_size(100);

@@ -8,7 +8,7 @@ use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
 use crate::ops::Blame;
-use runtime::func::{Budget, CallError, FuncId, FunctionTable};
+use runtime::func::{CallError, SizeBudget};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Type, Value};
 
@@ -55,18 +55,15 @@ impl Vars {
     }
 }
 
-/// Size units one collection element costs (roughly the bytes of a value
-/// and its slot); strings cost their length.
-const ELEMENT_SIZE: usize = 32;
-
 /// Per-evaluation limits. Exceeding one ends the evaluation with an error
 /// diagnostic instead of running away.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Instructions executed (each loop iteration counts its body's).
     pub max_steps: u64,
-    /// Approximate bytes built: 32 per collection element, string lengths,
-    /// and what functions report building.
+    /// The size budget's limit: output built, by the VM (collections,
+    /// strings) and by functions alike, in the units
+    /// [`runtime::func::budget`] defines.
     pub max_size: u64,
 }
 
@@ -92,7 +89,9 @@ pub struct Scratch {
     text_bufs: Vec<String>,
     diags: Vec<Diagnostic>,
     steps: u64,
-    size: u64,
+    /// The evaluation's size budget (limit [`Limits::max_size`]), which
+    /// function calls charge too.
+    size: SizeBudget,
     aborted: Option<&'static str>,
     pub limits: Limits,
 }
@@ -190,7 +189,7 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
 fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch) -> Value {
     scratch.diags.clear();
     scratch.steps = 0;
-    scratch.size = 0;
+    scratch.size = SizeBudget::new(scratch.limits.max_size);
     scratch.aborted = None;
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
@@ -310,17 +309,19 @@ impl<'a> Machine<'a> {
 
     #[inline]
     fn grow(&mut self, n: usize) -> bool {
-        self.s.size = self.s.size.saturating_add(n as u64);
-        if self.s.size > self.s.limits.max_size {
+        if !self.s.size.charge(n as u64) {
             self.s.aborted.get_or_insert("memory");
         }
         self.s.aborted.is_none()
     }
 
-    /// Charges `n` collection elements (each costs about a value's size).
+    /// Charges `n` collection elements.
     #[inline]
     fn grow_elems(&mut self, n: usize) -> bool {
-        self.grow(n.saturating_mul(ELEMENT_SIZE))
+        if !self.s.size.charge_elements(n as u64) {
+            self.s.aborted.get_or_insert("memory");
+        }
+        self.s.aborted.is_none()
     }
 
     fn errors_since(&self, mark: usize) -> bool {
@@ -667,10 +668,10 @@ impl<'a> Machine<'a> {
     #[inline]
     fn reuse(&mut self, kept: Option<(Value, u64)>) -> Option<Value> {
         let (v, used) = kept?;
-        if used > self.s.limits.max_size.saturating_sub(self.s.size) {
+        if used > self.s.size.remaining() {
             return None;
         }
-        self.grow(used as usize);
+        self.s.size.charge(used);
         Some(v)
     }
 
@@ -684,10 +685,10 @@ impl<'a> Machine<'a> {
         if let Some(v) = self.reuse(kept) {
             return v;
         }
-        let (mark, size) = (self.s.diags.len(), self.s.size);
+        let (mark, size) = (self.s.diags.len(), self.s.size.used());
         let v = self.block(code);
         if self.s.diags.len() == mark && self.s.aborted.is_none() {
-            let used = self.s.size.saturating_sub(size);
+            let used = self.s.size.used() - size;
             if let Some(entry) = self.s.shared.get_mut(slot) {
                 *entry = Some((v.clone(), used));
             }
@@ -804,7 +805,7 @@ impl<'a> Machine<'a> {
         // the diagnostics is the text before the failing part).
         let mut kept_len = None;
         for part in parts {
-            if buf.len() as u64 > self.s.limits.max_size {
+            if buf.len() as u64 > self.s.size.limit() {
                 self.s.aborted.get_or_insert("memory");
             }
             if self.s.aborted.is_some() {
@@ -856,7 +857,7 @@ impl<'a> Machine<'a> {
     /// always produce a string (or an unknown string).
     fn stream_parts(&mut self, parts: &[PartSite], buf: &mut String, known: &mut bool) {
         for part in parts {
-            if buf.len() as u64 > self.s.limits.max_size {
+            if buf.len() as u64 > self.s.size.limit() {
                 self.s.aborted.get_or_insert("memory");
             }
             if self.s.aborted.is_some() {
@@ -941,7 +942,7 @@ impl<'a> Machine<'a> {
                 continue;
             }
             self.stream_part(body, buf, known);
-            if buf.len() as u64 > self.s.limits.max_size {
+            if buf.len() as u64 > self.s.size.limit() {
                 self.s.aborted.get_or_insert("memory");
                 return;
             }
@@ -954,7 +955,7 @@ impl<'a> Machine<'a> {
     fn template_join(&mut self, t: &Value, span: Span) -> Value {
         let v = self.op_result(crate::ops::template_join(t), |_| Some(span));
         let len = v.as_str().map_or(0, str::len);
-        if len as u64 > self.s.limits.max_size {
+        if len as u64 > self.s.size.limit() {
             self.s.aborted.get_or_insert("memory");
             return dynamic();
         }
@@ -1197,8 +1198,9 @@ impl<'a> Machine<'a> {
             return dynamic();
         }
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
-        let (r, used) = invoke(self.s, funcs, c.func, args);
-        self.grow(used as usize);
+        let before = self.s.size.used();
+        let r = funcs.call(c.func, args, &mut self.s.size);
+        let used = self.s.size.used() - before;
         // Kept only when the arguments reported nothing at all: a reuse
         // (`MEMO`) skips their code, so it must not drop a diagnostic.
         let quiet = self.s.diags.len() == mark;
@@ -1273,8 +1275,7 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
-        let (r, used) = invoke(self.s, funcs, c.func, &vals);
-        self.grow(used as usize);
+        let r = funcs.call(c.func, &vals, &mut self.s.size);
         self.call_result(c, r, arg_start)
     }
 
@@ -1425,14 +1426,6 @@ impl<'a> Machine<'a> {
             Value::bool(true)
         }
     }
-}
-
-/// Calls `func`, returning its result and the size budget it used.
-fn invoke(s: &Scratch, funcs: &dyn FunctionTable, func: FuncId, args: &[Value]) -> (Result<Value, Box<CallError>>, u64) {
-    let left = s.limits.max_size.saturating_sub(s.size);
-    let mut budget = Budget::new(left);
-    let r = funcs.call(func, args, &mut budget);
-    (r, left.saturating_sub(budget.remaining()))
 }
 
 /// Literal steps by reference, when none needs `hcl.Index`'s or

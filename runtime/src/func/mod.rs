@@ -44,9 +44,9 @@
 //!
 //! Functions whose result can be much larger than their arguments (`range`,
 //! `setproduct`, `formatlist`, `chunklist`, `indent`, `format`, `join`,
-//! `replace`, ...) charge a [`SizeBudget`] before building: one unit per
-//! output byte and [`ELEMENT_COST`] units per produced element. Exhausting
-//! it is an "Error in function call".
+//! `replace`, ...) charge the evaluation's [`SizeBudget`] before building
+//! (its unit, and [`ELEMENT_COST`] per element, are documented in
+//! [`budget`]). Exhausting it is an "Error in function call".
 //!
 //! # Regular expressions
 //!
@@ -58,6 +58,7 @@
 // `iter::repeat_n` needs Rust 1.82; the workspace supports 1.80.
 #![allow(clippy::manual_repeat_n)]
 
+pub mod budget;
 mod collection;
 mod conversion;
 mod datetime;
@@ -70,6 +71,7 @@ mod set;
 mod string;
 mod table;
 
+pub use budget::{SizeBudget, ELEMENT_COST};
 pub use table::stdlib_defs;
 
 use crate::strings::go_quote;
@@ -215,14 +217,20 @@ pub type ImplFn = Arc<dyn Fn(&[Value], &Type, &mut CallCtx<'_>) -> Result<Value,
 
 /// What an implementation gets besides its arguments.
 pub struct CallCtx<'a> {
-    pub budget: &'a mut dyn SizeBudget,
+    pub budget: &'a mut SizeBudget,
     regexes: &'a regex::RegexCache,
 }
 
 impl CallCtx<'_> {
-    /// Charges `units` of the size budget.
+    /// Charges `units` of the size budget ([`budget`] has the unit); an
+    /// error when it is exhausted.
+    #[inline]
     pub fn charge(&mut self, units: u64) -> Result<(), FnError> {
-        charge(self.budget, units)
+        if self.budget.charge(units) {
+            Ok(())
+        } else {
+            Err(budget_exceeded())
+        }
     }
 }
 
@@ -349,59 +357,12 @@ pub trait FunctionTable: Send + Sync {
     /// included). Functions charge `budget` for what they build. The error
     /// is boxed so that the result stays the size of a `Value` (calls are
     /// frequent, failures rare).
-    fn call(&self, id: FuncId, args: &[Value], budget: &mut Budget) -> Result<Value, Box<CallError>>;
+    fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>>;
 }
 
-/// Output size accounting for functions that can build large results.
-pub trait SizeBudget {
-    /// Takes `units` from the budget; false when not enough remain.
-    fn charge(&mut self, units: u64) -> bool;
-}
-
-/// Units charged per produced collection element.
-pub const ELEMENT_COST: u64 = 16;
-
-/// A budget with a fixed number of units.
-#[derive(Clone, Debug)]
-pub struct Budget {
-    remaining: u64,
-}
-
-impl Budget {
-    pub fn new(units: u64) -> Budget {
-        Budget { remaining: units }
-    }
-    /// No limit (for trusted callers and tests).
-    pub fn unlimited() -> Budget {
-        Budget { remaining: u64::MAX }
-    }
-    pub fn remaining(&self) -> u64 {
-        self.remaining
-    }
-}
-
-impl SizeBudget for Budget {
-    fn charge(&mut self, units: u64) -> bool {
-        match self.remaining.checked_sub(units) {
-            Some(r) => {
-                self.remaining = r;
-                true
-            }
-            None => {
-                self.remaining = 0;
-                false
-            }
-        }
-    }
-}
-
-/// Charges `units`, turning exhaustion into a call error.
-pub(crate) fn charge(budget: &mut dyn SizeBudget, units: u64) -> Result<(), FnError> {
-    if budget.charge(units) {
-        Ok(())
-    } else {
-        Err(FnError::new("the result is too large (it exceeds the evaluation size limit)"))
-    }
+#[cold]
+fn budget_exceeded() -> FnError {
+    FnError::new("the result is too large (it exceeds the evaluation size limit)")
 }
 
 struct Entry {
@@ -537,7 +498,7 @@ impl Functions {
     /// [`CallError`] each), then [`FunctionTable::call`]. The VM applies
     /// these steps itself, interleaved with evaluating the arguments; this
     /// is for callers holding plain values (tests, benchmarks).
-    pub fn call_unconverted(&self, id: FuncId, args: &[Value], budget: &mut Budget) -> Result<Value, Vec<CallError>> {
+    pub fn call_unconverted(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Vec<CallError>> {
         let sig = self.signature(id);
         sig.check_arity(self.name(id), args.len()).map_err(|e| vec![*e])?;
         let mut converted: ArgVec = ArgVec::with_capacity(args.len());
@@ -558,7 +519,7 @@ impl Functions {
     }
 
     #[inline]
-    fn invoke(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+    fn invoke(&self, entry: &Entry, args: &[Value], budget: &mut SizeBudget) -> Result<Value, FnError> {
         let result = self.invoke_unrefined(entry, args, budget)?;
         let Some(refine) = entry.def.refine else { return Ok(result) };
         // On a known value a refinement only asserts, and the one that can
@@ -578,7 +539,7 @@ impl Functions {
     }
 
     #[inline]
-    fn invoke_unrefined(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+    fn invoke_unrefined(&self, entry: &Entry, args: &[Value], budget: &mut SizeBudget) -> Result<Value, FnError> {
         let def = &entry.def;
         let sig = &def.signature;
         let computed;
@@ -725,7 +686,7 @@ impl FunctionTable for Functions {
     /// cty's `Function.Call` on arguments that already passed
     /// [`Signature::check_arity`] and [`Signature::convert_arg`].
     #[inline]
-    fn call(&self, id: FuncId, args: &[Value], budget: &mut Budget) -> Result<Value, Box<CallError>> {
+    fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>> {
         let entry = self.entry(id);
         self.invoke(entry, args, budget).map_err(|e| Self::to_call_error(&entry.def, args.len(), e))
     }
