@@ -4,15 +4,15 @@
 //!
 //!     cargo run --example host_function
 
-use hclvm::{Compiled, FnError, FunctionDef, FunctionTable, Options, Param, Signature, Type, Value, Variables};
+use hclvm::{Compiled, FnError, FunctionDef, Functions, Options, Param, Signature, Type, Value, Variables};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Start from the standard library so that `upper`, `format`, ... stay
-    // available; `FunctionTable::empty()` would give only the host's.
-    let mut functions = FunctionTable::stdlib();
+    // available; `Functions::empty()` would give only the host's.
+    let mut functions = Functions::stdlib();
 
     // `shop::price(sku)`: a lookup in a table the host owns, under a
     // namespaced name (as Terraform names provider functions,

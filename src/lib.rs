@@ -25,7 +25,7 @@ pub mod diagnostic_text;
 pub mod api;
 
 pub use api::{
-    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, BoundVariables, CallCtx, Compiled, DeError, Diagnostic, Diagnostics, Error,
-    Evaluation, FnError, FunctionDef, FunctionTable, Limits, Number, Options, Outcome, Param, Severity, Signature,
-    SourceKind, Span, Type, Value, ValueDeserializer, Variables,
+    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, BoundVariables, CallCtx, CallError, Compiled, DeError, Diagnostic, Diagnostics,
+    Error, ErrorSite, Evaluation, FnError, FuncId, FunctionDef, FunctionTable, Functions, Limits, Number, Options, Outcome,
+    Param, RegisterError, Severity, Signature, SizeBudget, SourceKind, Span, Type, Value, ValueDeserializer, Variables,
 };

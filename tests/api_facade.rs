@@ -3,7 +3,7 @@
 
 use hclvm::conformance::{bind_values, decode_case, run_line, FuncTable, Mode};
 use hclvm::{
-    from_value, Compiled, Error, FnError, FunctionDef, FunctionTable, Options, Param, Signature, SourceKind, Type, Value,
+    from_value, Compiled, Error, FnError, FunctionDef, Functions, Options, Param, Signature, SourceKind, Type, Value,
     Variables,
 };
 use serde::Deserialize;
@@ -165,28 +165,28 @@ fn function_choices() {
     let none_program = Compiled::expression(call, &Options::new().without_functions()).expect("valid");
     let none = none_program.evaluate(&Variables::new());
     assert_eq!(none.diagnostics()[0].summary, "Function calls not allowed");
-    let empty_program = Compiled::expression(call, &Options::new().functions(FunctionTable::empty())).expect("valid");
+    let empty_program = Compiled::expression(call, &Options::new().functions(Functions::empty())).expect("valid");
     let empty = empty_program.evaluate(&Variables::new());
     assert_eq!(empty.diagnostics()[0].summary, "Call to unknown function");
     // try and can are functions of the stdlib table (hcl's ext/tryfunc):
     // an empty table has neither, as the reference's "funcs":"none" cases.
     let guarded = "try(nope, 7)";
-    let empty_program = Compiled::expression(guarded, &Options::new().functions(FunctionTable::empty())).expect("valid");
+    let empty_program = Compiled::expression(guarded, &Options::new().functions(Functions::empty())).expect("valid");
     let empty = empty_program.evaluate(&Variables::new());
     assert_eq!(empty.diagnostics()[0].summary, "Call to unknown function");
     assert_eq!(empty.diagnostics()[0].detail, "There is no function named \"try\".");
-    let can_program = Compiled::expression("can(1)", &Options::new().functions(FunctionTable::empty())).expect("valid");
+    let can_program = Compiled::expression("can(1)", &Options::new().functions(Functions::empty())).expect("valid");
     let can = can_program.evaluate(&Variables::new());
     assert_eq!(can.diagnostics()[0].detail, "There is no function named \"can\".");
-    let mut table = FunctionTable::empty();
+    let mut table = Functions::empty();
     table.add_try_can().expect("an empty table has no try");
     assert!(table.add_try_can().is_err(), "twice");
     let with_try = Compiled::expression(guarded, &Options::new().functions(table)).expect("valid");
     assert_eq!(with_try.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
-    let stdlib = Compiled::expression(guarded, &Options::new().functions(FunctionTable::stdlib())).expect("valid");
+    let stdlib = Compiled::expression(guarded, &Options::new().functions(Functions::stdlib())).expect("valid");
     assert_eq!(stdlib.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
     // A table with try and can cannot register functions of those names.
-    let mut stdlib = FunctionTable::stdlib();
+    let mut stdlib = Functions::stdlib();
     let def = FunctionDef::with_static_type("try", Signature { params: vec![], var_param: None, pure: true }, Type::Number, Arc::new(|_, _, _| Ok(Value::int(1))));
     assert!(stdlib.register(def).is_err());
 }
@@ -196,7 +196,7 @@ fn host_functions_may_evaluate_other_programs() {
     // A host function that itself evaluates a compiled expression: the
     // per-thread scratch is busy, so the inner evaluation gets its own.
     let inner = Arc::new(Compiled::expression("n * 10", &Options::new()).expect("valid"));
-    let mut table = FunctionTable::stdlib();
+    let mut table = Functions::stdlib();
     let nested = inner.clone();
     table
         .register(FunctionDef::with_static_type(
@@ -368,7 +368,7 @@ fn pure_host_calls_with_invariant_arguments_run_once_per_evaluation_in_loops() {
     use std::sync::atomic::{AtomicUsize, Ordering};
     let pure_calls = Arc::new(AtomicUsize::new(0));
     let impure_calls = Arc::new(AtomicUsize::new(0));
-    let mut table = FunctionTable::stdlib();
+    let mut table = Functions::stdlib();
     table.register(counting("pure_id", true, pure_calls.clone())).expect("registers");
     table.register(counting("impure_id", false, impure_calls.clone())).expect("registers");
     let options = Options::new().functions(table);
@@ -389,7 +389,7 @@ fn pure_host_calls_with_invariant_arguments_run_once_per_evaluation_in_loops() {
 #[test]
 fn a_host_function_named_try_is_an_ordinary_function_in_a_table_without_try() {
     let calls = Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let mut table = FunctionTable::empty();
+    let mut table = Functions::empty();
     table.register(counting("try", false, calls.clone())).expect("no built-in try in an empty table");
     let out_program = Compiled::expression("try(5)", &Options::new().functions(table)).expect("valid");
     let out = out_program.evaluate(&Variables::new());
@@ -405,8 +405,8 @@ fn string_fn(name: &str, f: fn(&str) -> String) -> FunctionDef {
 
 /// A table with functions under namespaced names, as Terraform registers
 /// provider functions (`provider::NAME::FUNC`) and its own (`core::`).
-fn namespaced_table() -> FunctionTable {
-    let mut table = FunctionTable::stdlib();
+fn namespaced_table() -> Functions {
+    let mut table = Functions::stdlib();
     table.register(string_fn("provider::aws::arn_service", |arn| arn.split(':').nth(2).unwrap_or_default().to_string())).expect("registers");
     table.register(string_fn("core::upper", |s| format!("core {}", s.to_uppercase()))).expect("registers");
     table.register(string_fn("a::b", |s| s.to_string())).expect("registers");
@@ -463,10 +463,10 @@ fn host_functions_under_namespaced_names() {
 #[test]
 fn namespaced_names_register_only_when_every_part_is_an_identifier() {
     for bad in ["a::", "::a", "a::::b", "a:::b", "a:b", "a::1b", "a:: b", "a::b::"] {
-        let mut table = FunctionTable::empty();
+        let mut table = Functions::empty();
         assert!(table.register(string_fn(bad, |s| s.to_string())).is_err(), "{bad:?}");
     }
-    let mut table = FunctionTable::empty();
+    let mut table = Functions::empty();
     for good in ["a::b", "provider::aws-x::arn_parse", "x_1::y-2::z"] {
         assert!(table.register(string_fn(good, |s| s.to_string())).is_ok(), "{good:?}");
     }

@@ -1,7 +1,7 @@
 //! Function-call throughput through the table's full calling convention.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use runtime::func::{Budget, FunctionTable};
+use runtime::func::{FunctionTable, Functions, SizeBudget};
 use runtime::Value;
 use std::hint::black_box;
 
@@ -10,17 +10,17 @@ fn strings(n: usize) -> Value {
 }
 
 fn bench(c: &mut Criterion) {
-    let t = FunctionTable::stdlib();
+    let t = Functions::stdlib();
     let call = |name: &str, args: Vec<Value>| {
         let id = t.lookup(name).unwrap();
-        move |t: &FunctionTable| {
-            let mut b = Budget::new(1 << 30);
-            t.call(id, black_box(&args), &mut b).unwrap()
+        move |t: &Functions| {
+            let mut b = SizeBudget::new(1 << 30);
+            t.call_unconverted(id, black_box(&args), &mut b).unwrap()
         }
     };
     let list = strings(100);
     let obj = Value::object((0..50).map(|i| (format!("k{i}"), Value::int(i))).collect());
-    let cases: Vec<(&str, Box<dyn Fn(&FunctionTable) -> Value>)> = vec![
+    let cases: Vec<(&str, Box<dyn Fn(&Functions) -> Value>)> = vec![
         ("contains/100", Box::new(call("contains", vec![list.clone(), Value::string("item-99")]))),
         ("length/100", Box::new(call("length", vec![list.clone()]))),
         ("lookup/object50", Box::new(call("lookup", vec![obj.clone(), Value::string("k25"), Value::int(0)]))),

@@ -26,4 +26,4 @@ pub use types::{ObjectType, TupleType, Type};
 pub use value::{OpError, Str, TraversalError, Tri, Value, ValueError};
 pub use convert::{convert, ConvError, Conversion};
 pub use unify::{unify, unify_unsafe};
-pub use func::{Budget, CallError, ErrorSite, FuncId, FunctionDef, FunctionTable, SizeBudget};
+pub use func::{CallError, ErrorSite, FuncId, FunctionDef, FunctionTable, Functions, SizeBudget};

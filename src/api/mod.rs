@@ -27,14 +27,16 @@
 //! # Ok::<(), hclvm::Error>(())
 //! ```
 //!
-//! Host functions are [`FunctionDef`]s registered in a [`FunctionTable`]
-//! (see `examples/host_function.rs`):
+//! Host functions are [`FunctionDef`]s registered in a [`Functions`] table
+//! (see `examples/host_function.rs`), which [`Options::functions`] takes;
+//! so does any other implementation of the [`FunctionTable`] trait, the
+//! one seam between function libraries and the compiler and VM:
 //!
 //! ```
-//! use hclvm::{Compiled, FunctionDef, FunctionTable, Options, Param, Signature, Type, Value, Variables};
+//! use hclvm::{Compiled, FunctionDef, Functions, Options, Param, Signature, Type, Value, Variables};
 //! use std::sync::Arc;
 //!
-//! let mut functions = FunctionTable::stdlib();
+//! let mut functions = Functions::stdlib();
 //! functions.register(FunctionDef::with_static_type(
 //!     "double",
 //!     Signature { params: vec![Param::new("n", Type::Number)], var_param: None, pure: true },
@@ -64,6 +66,9 @@ pub use options::Options;
 pub use outcome::{AttributeOutcome, BlockOutcome, BodyOutcome, Evaluation, Outcome};
 pub use variables::Variables;
 
-pub use runtime::func::{CallCtx, FnError, FunctionDef, FunctionTable, ImplFn, Param, RegisterError, Signature, TypeFn};
+pub use runtime::func::{
+    CallCtx, CallError, ErrorSite, FnError, FuncId, FunctionDef, FunctionTable, Functions, ImplFn, Param, RegisterError,
+    Signature, SizeBudget, TypeFn,
+};
 pub use runtime::{Diagnostic, Number, Severity, Span, Type, Value};
 pub use vm::Limits;

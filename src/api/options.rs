@@ -1,10 +1,9 @@
 //! What a source is compiled against: functions, variable names, budgets.
 
-use runtime::func::FunctionTable;
-use runtime::Value;
+use runtime::func::{FunctionTable, Functions};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
-use vm::{Limits, NamesOnly};
+use vm::Limits;
 
 /// Compilation settings: the function table, the names of the variables the
 /// host will supply, evaluation budgets and the file name diagnostics use.
@@ -24,7 +23,7 @@ use vm::{Limits, NamesOnly};
 /// ```
 #[derive(Clone)]
 pub struct Options {
-    pub(crate) functions: Functions,
+    pub(crate) functions: Calls,
     pub(crate) variables: Option<Vec<String>>,
     pub(crate) limits: Limits,
     pub(crate) filename: String,
@@ -32,8 +31,8 @@ pub struct Options {
 
 /// Which functions calls resolve against.
 #[derive(Clone)]
-pub(crate) enum Functions {
-    Table(Arc<dyn vm::FunctionTable>),
+pub(crate) enum Calls {
+    Table(Arc<dyn FunctionTable>),
     /// No table at all: every call is "Function calls not allowed".
     NotAllowed,
 }
@@ -47,8 +46,8 @@ impl Default for Options {
 impl fmt::Debug for Options {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let functions = match &self.functions {
-            Functions::Table(t) => format!("{} functions", t.names().len()),
-            Functions::NotAllowed => "not allowed".to_string(),
+            Calls::Table(t) => format!("{} functions", t.names().len() + if t.has_try_can() { 2 } else { 0 }),
+            Calls::NotAllowed => "not allowed".to_string(),
         };
         f.debug_struct("Options")
             .field("functions", &functions)
@@ -71,7 +70,7 @@ impl Options {
     /// ```
     pub fn new() -> Options {
         Options {
-            functions: Functions::Table(stdlib_table()),
+            functions: Calls::Table(stdlib_table()),
             variables: None,
             limits: Limits::default(),
             filename: compiler::DEFAULT_FILENAME.to_string(),
@@ -80,30 +79,29 @@ impl Options {
 
     /// Calls resolve against `table`, and only against it, as in an hcl
     /// `EvalContext` whose `Functions` are that table. Start from
-    /// [`FunctionTable::stdlib`] to keep the standard functions (with `try`
-    /// and `can`), or from [`FunctionTable::empty`] for only your own (no
+    /// [`Functions::stdlib`](crate::Functions::stdlib) to keep the standard functions (with `try`
+    /// and `can`), or from [`Functions::empty`](crate::Functions::empty) for only your own (no
     /// `try` or `can` either unless you add them with
-    /// [`FunctionTable::add_try_can`]); add host functions with
-    /// [`FunctionTable::register`].
+    /// [`Functions::add_try_can`](crate::Functions::add_try_can)); add host functions with
+    /// [`Functions::register`](crate::Functions::register). Any other [`FunctionTable`] works too.
     ///
     /// ```
-    /// use hclvm::{Compiled, FunctionTable, Options, Variables};
+    /// use hclvm::{Compiled, Functions, Options, Variables};
     ///
-    /// let options = Options::new().functions(FunctionTable::empty());
+    /// let options = Options::new().functions(Functions::empty());
     /// let call = Compiled::expression("upper(\"x\")", &options)?;
     /// let out = call.evaluate(&Variables::new());
     /// assert_eq!(out.diagnostics()[0].summary, "Call to unknown function");
     ///
     /// // An empty table has no `try` either, as in hcl; add it explicitly.
-    /// let mut table = FunctionTable::empty();
+    /// let mut table = Functions::empty();
     /// table.add_try_can().expect("not there yet");
     /// let guarded = Compiled::expression("try(nope, 7)", &Options::new().functions(table))?;
     /// assert_eq!(guarded.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
     /// # Ok::<(), hclvm::Error>(())
     /// ```
-    pub fn functions(mut self, table: FunctionTable) -> Options {
-        let try_can = table.has_try_can();
-        self.functions = Functions::Table(Arc::new(Library::new(table, try_can)));
+    pub fn functions(mut self, table: impl FunctionTable + 'static) -> Options {
+        self.functions = Calls::Table(Arc::new(table));
         self
     }
 
@@ -117,7 +115,7 @@ impl Options {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn without_functions(mut self) -> Options {
-        self.functions = Functions::NotAllowed;
+        self.functions = Calls::NotAllowed;
         self
     }
 
@@ -174,8 +172,12 @@ impl Options {
         self
     }
 
-    /// At most `units` of output per evaluation (string bytes and collection
-    /// elements built).
+    /// At most `units` of output per evaluation, built by expressions and
+    /// functions alike (strings cost their length in bytes, collection
+    /// elements a fixed cost each: the unit is defined in
+    /// [`runtime::func::budget`](crate::runtime::func::budget)). Past it the
+    /// evaluation fails ("Evaluation limit exceeded", or "Error in function
+    /// call" from a function that would exceed it).
     ///
     /// ```
     /// let options = hclvm::Options::new().max_size(100);
@@ -201,101 +203,16 @@ impl Options {
         self
     }
 
-    pub(crate) fn function_table(&self) -> Option<Arc<dyn vm::FunctionTable>> {
+    pub(crate) fn function_table(&self) -> Option<Arc<dyn FunctionTable>> {
         match &self.functions {
-            Functions::Table(t) => Some(t.clone()),
-            Functions::NotAllowed => None,
+            Calls::Table(t) => Some(t.clone()),
+            Calls::NotAllowed => None,
         }
     }
 }
 
-/// The runtime's function library seen through the VM's [`FunctionTable`]
-/// seam, plus `try` and `can`, which the compiler turns into special forms.
-pub(crate) struct Library {
-    table: runtime::func::FunctionTable,
-    sigs: Vec<vm::Signature>,
-    names: Vec<String>,
-    with_try_can: bool,
+/// The standard library (with `try` and `can`), built once per process.
+fn stdlib_table() -> Arc<dyn FunctionTable> {
+    static T: OnceLock<Arc<dyn FunctionTable>> = OnceLock::new();
+    T.get_or_init(|| Arc::new(Functions::stdlib())).clone()
 }
-
-impl Library {
-    pub(crate) fn new(table: runtime::func::FunctionTable, with_try_can: bool) -> Library {
-        let mut names: Vec<String> = table.names().map(str::to_string).collect();
-        let sigs = (0..names.len())
-            .map(|i| {
-                let sig = table.signature(runtime::func::FuncId(i as u32));
-                let conv = |p: &runtime::func::Param| vm::Param { name: p.name.clone(), ty: p.ty.clone() };
-                vm::Signature { params: sig.params.iter().map(conv).collect(), var_param: sig.var_param.as_ref().map(conv) }
-            })
-            .collect();
-        if with_try_can {
-            names.push("try".into());
-            names.push("can".into());
-        }
-        Library { table, sigs, names, with_try_can }
-    }
-}
-
-impl vm::FunctionTable for Library {
-    fn lookup(&self, name: &str) -> Option<u32> {
-        if let Some(id) = self.table.lookup(name) {
-            return Some(id.0);
-        }
-        match name {
-            "try" | "can" if self.with_try_can => self.names.iter().position(|n| n == name).map(|i| i as u32),
-            _ => None,
-        }
-    }
-    fn names(&self) -> Vec<String> {
-        self.names.clone()
-    }
-    fn signature(&self, id: u32) -> &vm::Signature {
-        static NONE: OnceLock<vm::Signature> = OnceLock::new();
-        self.sigs.get(id as usize).unwrap_or_else(|| NONE.get_or_init(vm::Signature::default))
-    }
-    fn is_builtin_try_can(&self, id: u32) -> bool {
-        // The runtime table's own functions come first; `try` and `can`
-        // are listed after them when the table has them.
-        id as usize >= self.sigs.len()
-    }
-    fn is_pure(&self, id: u32) -> bool {
-        (id as usize) < self.sigs.len() && self.table.is_pure(runtime::func::FuncId(id))
-    }
-    fn call(&self, id: u32, args: &[Value], size_budget: &mut u64) -> Result<Value, Box<vm::CallError>> {
-        if id as usize >= self.sigs.len() {
-            return Err(Box::new(vm::CallError {
-                site: vm::ErrorSite::CallStart,
-                summary: "Error in function call".into(),
-                detail: "This function can only be called directly.".into(),
-            }));
-        }
-        let mut budget = runtime::func::Budget::new(*size_budget);
-        let r = self.table.call_converted(runtime::func::FuncId(id), args, &mut budget);
-        *size_budget = budget.remaining();
-        r.map_err(|e| Box::new(vm::CallError {
-            site: match e.site {
-                runtime::func::ErrorSite::Argument(i) => vm::ErrorSite::Argument(i),
-                runtime::func::ErrorSite::WholeCall => vm::ErrorSite::WholeCall,
-                runtime::func::ErrorSite::CallStart => vm::ErrorSite::CallStart,
-                runtime::func::ErrorSite::CloseParen => vm::ErrorSite::CloseParen,
-            },
-            summary: e.summary,
-            detail: e.detail,
-        }))
-    }
-}
-
-/// The table behind `"funcs": "stdlib"`: the runtime's standard library
-/// plus `try` and `can`.
-pub(crate) fn stdlib_table() -> Arc<dyn vm::FunctionTable> {
-    static T: OnceLock<Arc<dyn vm::FunctionTable>> = OnceLock::new();
-    T.get_or_init(|| Arc::new(Library::new(runtime::func::FunctionTable::stdlib(), true))).clone()
-}
-
-/// An empty table (every call is "Call to unknown function").
-#[allow(dead_code)]
-pub(crate) fn empty_table() -> Arc<dyn vm::FunctionTable> {
-    static T: OnceLock<Arc<dyn vm::FunctionTable>> = OnceLock::new();
-    T.get_or_init(|| Arc::new(NamesOnly::new(Vec::new()))).clone()
-}
-

@@ -57,7 +57,7 @@ pub fn run(args: BenchArgs) -> Status {
     };
     let table = match args.funcs.as_str() {
         "stdlib" => None,
-        "none" => Some(runtime::func::FunctionTable::empty()),
+        "none" => Some(runtime::func::Functions::empty()),
         other => return usage(format!("unknown --funcs {other:?} (stdlib or none)")),
     };
     let src = match std::fs::read(&args.src) {

@@ -32,7 +32,7 @@ fn case_options(case: &Case, names: impl IntoIterator<Item = String>) -> Options
     let options = Options::new().variables(names);
     match case.funcs {
         FuncTable::Stdlib => options,
-        FuncTable::None => options.functions(runtime::func::FunctionTable::empty()),
+        FuncTable::None => options.functions(runtime::func::Functions::empty()),
         FuncTable::Nil => options.without_functions(),
     }
 }

@@ -11,7 +11,7 @@
 //! of its own (which may report diagnostics), the variable is first moved
 //! to a register so that "Unknown variable" keeps the reference's order.
 
-use crate::func::{ArityAt, FunctionTable};
+use runtime::func::{FuncId, FunctionTable};
 use crate::ir::*;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
@@ -217,7 +217,7 @@ fn is_direct(n: &Node) -> bool {
 /// Whether `n` reads nothing but the locals in `bound`, constants and
 /// functions `pure` accepts, without loops; compile-time errors, host
 /// variables and `try`/`can` count as other reads.
-fn reads_only(n: &Node, bound: &[u32], pure: &dyn Fn(u32) -> bool) -> bool {
+fn reads_only(n: &Node, bound: &[u32], pure: &dyn Fn(FuncId) -> bool) -> bool {
     match n {
         Node::Const(_) => true,
         Node::Local(i) => bound.contains(i),
@@ -246,7 +246,7 @@ fn reads_only(n: &Node, bound: &[u32], pure: &dyn Fn(u32) -> bool) -> bool {
     }
 }
 
-fn all_read_only<'n>(ns: impl IntoIterator<Item = &'n Node>, bound: &[u32], pure: &dyn Fn(u32) -> bool) -> bool {
+fn all_read_only<'n>(ns: impl IntoIterator<Item = &'n Node>, bound: &[u32], pure: &dyn Fn(FuncId) -> bool) -> bool {
     ns.into_iter().all(|c| reads_only(c, bound, pure))
 }
 
@@ -467,7 +467,7 @@ impl<'b> Gen<'b> {
         }
         let (fingerprinter, repeated) = self.b.sharing.as_mut()?;
         let funcs = self.funcs.clone();
-        let pure = |id: u32| funcs.as_deref().is_some_and(|t| t.is_pure(id));
+        let pure = |id: FuncId| funcs.as_deref().is_some_and(|t| t.signature(id).pure);
         let key = fingerprinter.fingerprint(n, &pure)?;
         if !repeated.contains(&key) {
             return None;
@@ -659,7 +659,7 @@ impl<'b> Gen<'b> {
     /// and yields a value usable as a condition.
     fn precheck_passes(&mut self, f: &ForNode, cond: &Node) -> bool {
         let bound: Vec<u32> = f.key_slot.into_iter().chain([f.val_slot]).collect();
-        let pure = |id: u32| self.funcs.as_deref().is_some_and(|t| t.is_pure(id));
+        let pure = |id: FuncId| self.funcs.as_deref().is_some_and(|t| t.signature(id).pure);
         if !reads_only(cond, &bound, &pure) {
             return false;
         }
@@ -757,12 +757,9 @@ impl<'b> Gen<'b> {
             return;
         }
         let sig = funcs.signature(c.func);
-        if let Some((summary, detail, at)) = sig.arity_error(&c.spans.name, c.args.len()) {
-            let subject = match at {
-                ArityAt::CloseParen => c.spans.close_paren,
-                ArityAt::Argument(i) => c.args[i].start,
-            };
-            self.fail(a, Diagnostic::error(summary, detail, Some(subject)));
+        if let Err(e) = sig.check_arity(&c.spans.name, c.args.len()) {
+            let subject = c.spans.subject(e.site, |i| c.args.get(i).map(|a| a.start).unwrap_or_default());
+            self.fail(a, Diagnostic::error(e.summary, e.detail, Some(subject)));
             return;
         }
         let params: Vec<bool> = (0..c.args.len())
@@ -773,7 +770,7 @@ impl<'b> Gen<'b> {
             Node::Traverse(src, _) => matches!(**src, Node::Global(..)),
             _ => false,
         };
-        let memo = if self.loop_depth > 0 && funcs.is_pure(c.func) && c.args.iter().all(|a| invariant(&a.node)) && self.n_memos < u32::from(NO_MARK) {
+        let memo = if self.loop_depth > 0 && sig.pure && c.args.iter().all(|a| invariant(&a.node)) && self.n_memos < u32::from(NO_MARK) {
             self.n_memos += 1;
             (self.n_memos - 1) as u16
         } else {

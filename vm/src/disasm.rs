@@ -133,7 +133,7 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         (Op::Call, Site::Call(cs)) => format!(
             "{a} {}#{} R{}..R{}{}{}",
             cs.spans.name,
-            cs.func,
+            cs.func.0,
             ins.b,
             u32::from(ins.b) + u32::from(ins.c),
             mark_text(cs.mark),
@@ -144,7 +144,7 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         (Op::CallExpand, Site::Call(cs)) => format!(
             "{a} {}#{} ({})...",
             cs.spans.name,
-            cs.func,
+            cs.func.0,
             cs.args.iter().map(|x| block_text(&x.block)).collect::<Vec<_>>().join(", ")
         ),
         (Op::Object, Site::Object(items)) => {

@@ -4,11 +4,11 @@
 //! `Value(ctx)`) produces. Structured instructions run their sub-blocks
 //! the way hcl evaluates subexpressions (see [`crate::opcodes`]).
 
-use crate::func::{convert_argument, ArityAt, ErrorSite};
 use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
 use crate::ops::Blame;
+use runtime::func::{CallError, SizeBudget};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Type, Value};
 
@@ -66,18 +66,15 @@ impl Vars {
     }
 }
 
-/// Size units one collection element costs (roughly the bytes of a value
-/// and its slot); strings cost their length.
-const ELEMENT_SIZE: usize = 32;
-
 /// Per-evaluation limits. Exceeding one ends the evaluation with an error
 /// diagnostic instead of running away.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Instructions executed (each loop iteration counts its body's).
     pub max_steps: u64,
-    /// Approximate bytes built: 32 per collection element, string lengths,
-    /// and what functions report building.
+    /// The size budget's limit: output built, by the VM (collections,
+    /// strings) and by functions alike, in the units
+    /// [`runtime::func::budget`] defines.
     pub max_size: u64,
 }
 
@@ -92,7 +89,7 @@ impl Default for Limits {
 pub struct Scratch {
     regs: Vec<Value>,
     marks: Vec<u32>,
-    /// Results of memoized calls (see [`crate::FunctionTable::is_pure`]).
+    /// Results of memoized calls (see [`runtime::func::Signature::pure`]).
     /// With the size budget the first call used, charged again on reuse.
     memos: Vec<Option<(Value, u64)>>,
     /// Values of the file's shared subexpressions ([`crate::shared`]), kept
@@ -103,7 +100,9 @@ pub struct Scratch {
     text_bufs: Vec<String>,
     diags: Vec<Diagnostic>,
     steps: u64,
-    size: u64,
+    /// The evaluation's size budget (limit [`Limits::max_size`]), which
+    /// function calls charge too.
+    size: SizeBudget,
     aborted: Option<&'static str>,
     pub limits: Limits,
 }
@@ -201,7 +200,7 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
 fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch) -> Value {
     scratch.diags.clear();
     scratch.steps = 0;
-    scratch.size = 0;
+    scratch.size = SizeBudget::new(scratch.limits.max_size);
     scratch.aborted = None;
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
@@ -321,17 +320,19 @@ impl<'a> Machine<'a> {
 
     #[inline]
     fn grow(&mut self, n: usize) -> bool {
-        self.s.size = self.s.size.saturating_add(n as u64);
-        if self.s.size > self.s.limits.max_size {
+        if !self.s.size.charge(n as u64) {
             self.s.aborted.get_or_insert("memory");
         }
         self.s.aborted.is_none()
     }
 
-    /// Charges `n` collection elements (each costs about a value's size).
+    /// Charges `n` collection elements.
     #[inline]
     fn grow_elems(&mut self, n: usize) -> bool {
-        self.grow(n.saturating_mul(ELEMENT_SIZE))
+        if !self.s.size.charge_elements(n as u64) {
+            self.s.aborted.get_or_insert("memory");
+        }
+        self.s.aborted.is_none()
     }
 
     fn errors_since(&self, mark: usize) -> bool {
@@ -697,10 +698,10 @@ impl<'a> Machine<'a> {
     #[inline]
     fn reuse(&mut self, kept: Option<(Value, u64)>) -> Option<Value> {
         let (v, used) = kept?;
-        if used > self.s.limits.max_size.saturating_sub(self.s.size) {
+        if used > self.s.size.remaining() {
             return None;
         }
-        self.grow(used as usize);
+        self.s.size.charge(used);
         Some(v)
     }
 
@@ -714,10 +715,10 @@ impl<'a> Machine<'a> {
         if let Some(v) = self.reuse(kept) {
             return v;
         }
-        let (mark, size) = (self.s.diags.len(), self.s.size);
+        let (mark, size) = (self.s.diags.len(), self.s.size.used());
         let v = self.block(code);
         if self.s.diags.len() == mark && self.s.aborted.is_none() {
-            let used = self.s.size.saturating_sub(size);
+            let used = self.s.size.used() - size;
             if let Some(entry) = self.s.shared.get_mut(slot) {
                 *entry = Some((v.clone(), used));
             }
@@ -834,7 +835,7 @@ impl<'a> Machine<'a> {
         // the diagnostics is the text before the failing part).
         let mut kept_len = None;
         for part in parts {
-            if buf.len() as u64 > self.s.limits.max_size {
+            if buf.len() as u64 > self.s.size.limit() {
                 self.s.aborted.get_or_insert("memory");
             }
             if self.s.aborted.is_some() {
@@ -886,7 +887,7 @@ impl<'a> Machine<'a> {
     /// always produce a string (or an unknown string).
     fn stream_parts(&mut self, parts: &[PartSite], buf: &mut String, known: &mut bool) {
         for part in parts {
-            if buf.len() as u64 > self.s.limits.max_size {
+            if buf.len() as u64 > self.s.size.limit() {
                 self.s.aborted.get_or_insert("memory");
             }
             if self.s.aborted.is_some() {
@@ -971,7 +972,7 @@ impl<'a> Machine<'a> {
                 continue;
             }
             self.stream_part(body, buf, known);
-            if buf.len() as u64 > self.s.limits.max_size {
+            if buf.len() as u64 > self.s.size.limit() {
                 self.s.aborted.get_or_insert("memory");
                 return;
             }
@@ -984,7 +985,7 @@ impl<'a> Machine<'a> {
     fn template_join(&mut self, t: &Value, span: Span) -> Value {
         let v = self.op_result(crate::ops::template_join(t), |_| Some(span));
         let len = v.as_str().map_or(0, str::len);
-        if len as u64 > self.s.limits.max_size {
+        if len as u64 > self.s.size.limit() {
             self.s.aborted.get_or_insert("memory");
             return dynamic();
         }
@@ -1210,15 +1211,11 @@ impl<'a> Machine<'a> {
     /// parameter's type, reporting a failed conversion at the argument.
     fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
         let Some(funcs) = self.prog.funcs.as_deref() else { return };
-        let Some(param) = funcs.signature(c.func).param_for(i) else { return };
         let Some(v) = self.s.regs.get(usize::from(r)) else { return };
-        match convert_argument(param, v) {
+        match funcs.signature(c.func).convert_arg(i, v) {
             Ok(None) => {}
             Ok(Some(conv)) => self.set(r, conv),
-            Err(detail) => {
-                let start = c.args.get(i).map(|a| a.start).unwrap_or_default();
-                self.push(err("Invalid function argument", detail, start));
-            }
+            Err(e) => self.call_error(c, *e, |i| c.args.get(i).map(|a| a.start).unwrap_or_default()),
         }
     }
 
@@ -1231,8 +1228,9 @@ impl<'a> Machine<'a> {
             return dynamic();
         }
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
-        let (r, used) = invoke(self.s, funcs, c.func, args);
-        self.grow(used as usize);
+        let before = self.s.size.used();
+        let r = funcs.call(c.func, args, &mut self.s.size);
+        let used = self.s.size.used() - before;
         // Kept only when the arguments reported nothing at all: a reuse
         // (`MEMO`) skips their code, so it must not drop a diagnostic.
         let quiet = self.s.diags.len() == mark;
@@ -1242,20 +1240,21 @@ impl<'a> Machine<'a> {
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
     }
 
-    fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<crate::func::CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {
+    fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {
         match r {
             Ok(v) => v,
             Err(e) => {
-                let subject = match e.site {
-                    ErrorSite::Argument(i) => arg_start(i),
-                    ErrorSite::WholeCall => c.spans.span,
-                    ErrorSite::CallStart => c.spans.start,
-                    ErrorSite::CloseParen => c.spans.close_paren,
-                };
-                self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
+                self.call_error(c, *e, arg_start);
                 dynamic()
             }
         }
+    }
+
+    /// Reports `e` about call `c` where hcl puts it.
+    #[cold]
+    fn call_error(&mut self, c: &CallSite, e: CallError, arg_start: impl Fn(usize) -> Span) {
+        let subject = c.spans.subject(e.site, arg_start);
+        self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
     }
 
     /// A call whose last argument is expanded (`f(a, xs...)`): the
@@ -1279,28 +1278,26 @@ impl<'a> Machine<'a> {
                 last.span
             }
         };
-        if let Some((summary, detail, at)) = sig.arity_error(&c.spans.name, arg_count) {
-            let subject = match at {
-                ArityAt::CloseParen => c.spans.close_paren,
-                ArityAt::Argument(i) => arg_start(i),
-            };
-            self.push(err(summary, detail, subject));
+        if let Err(e) = sig.check_arity(&c.spans.name, arg_count) {
+            self.call_error(c, *e, arg_start);
             return dynamic();
         }
         let mark = self.s.diags.len();
         let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(arg_count);
         for i in 0..arg_count {
-            let Some(param) = sig.param_for(i) else { break };
+            if sig.param_for(i).is_none() {
+                break;
+            }
             let v = if i < fixed {
                 self.block(&c.args[i].block)
             } else {
                 expanded.get(i - fixed).cloned().unwrap_or_else(dynamic)
             };
-            match convert_argument(param, &v) {
+            match sig.convert_arg(i, &v) {
                 Ok(None) => vals.push(v),
                 Ok(Some(conv)) => vals.push(conv),
-                Err(detail) => {
-                    self.push(err("Invalid function argument", detail, arg_start(i)));
+                Err(e) => {
+                    self.call_error(c, *e, arg_start);
                     vals.push(v);
                 }
             }
@@ -1308,8 +1305,7 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
-        let (r, used) = invoke(self.s, funcs, c.func, &vals);
-        self.grow(used as usize);
+        let r = funcs.call(c.func, &vals, &mut self.s.size);
         self.call_result(c, r, arg_start)
     }
 
@@ -1460,13 +1456,6 @@ impl<'a> Machine<'a> {
             Value::bool(true)
         }
     }
-}
-
-/// Calls `func`, returning its result and the size budget it used.
-fn invoke(s: &Scratch, funcs: &dyn crate::func::FunctionTable, func: u32, args: &[Value]) -> (Result<Value, Box<crate::func::CallError>>, u64) {
-    let mut budget = s.limits.max_size.saturating_sub(s.size);
-    let r = funcs.call(func, args, &mut budget);
-    (r, s.limits.max_size.saturating_sub(s.size).saturating_sub(budget))
 }
 
 /// Literal steps by reference, when none needs `hcl.Index`'s or

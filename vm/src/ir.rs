@@ -226,7 +226,7 @@ pub struct CallArg {
 
 #[derive(Clone, Debug)]
 pub struct CallNode {
-    pub func: u32,
+    pub func: runtime::func::FuncId,
     pub spans: CallSpans,
     pub args: Box<[CallArg]>,
     pub expand_final: bool,
@@ -241,6 +241,20 @@ pub struct CallSpans {
     /// Name through opening parenthesis.
     pub start: Span,
     pub close_paren: Span,
+}
+
+impl CallSpans {
+    /// The subject hcl gives a call diagnostic at `site`; `arg_start(i)` is
+    /// where argument `i` (after `...` expansion) starts.
+    #[inline]
+    pub fn subject(&self, site: runtime::func::ErrorSite, arg_start: impl Fn(usize) -> Span) -> Span {
+        match site {
+            runtime::func::ErrorSite::Argument(i) => arg_start(i),
+            runtime::func::ErrorSite::WholeCall => self.span,
+            runtime::func::ErrorSite::CallStart => self.start,
+            runtime::func::ErrorSite::CloseParen => self.close_paren,
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

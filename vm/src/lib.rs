@@ -32,7 +32,6 @@
 
 pub mod codegen;
 pub mod disasm;
-pub mod func;
 pub mod interp;
 pub mod ir;
 pub mod opcodes;
@@ -41,6 +40,5 @@ pub mod program;
 pub mod shared;
 pub mod suggest;
 
-pub use func::{CallError, ErrorSite, FunctionTable, NamesOnly, Param, Signature};
 pub use interp::{evaluate, BodyEvaluation, Limits, Scratch, Vars};
 pub use program::Program;

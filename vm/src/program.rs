@@ -3,7 +3,7 @@
 //! `Program` is immutable and `Send + Sync`: many threads evaluate one
 //! program at once, each with its own [`crate::Scratch`].
 
-use crate::func::FunctionTable;
+use runtime::func::FunctionTable;
 use crate::ir::{CallSpans, Step};
 use crate::opcodes::{Block, Instr};
 use runtime::{Diagnostic, Span, Value};
@@ -86,7 +86,7 @@ pub struct CallArgSite {
 
 #[derive(Debug)]
 pub struct CallSite {
-    pub func: u32,
+    pub func: runtime::func::FuncId,
     pub spans: CallSpans,
     pub args: Box<[CallArgSite]>,
     /// Mark set before the arguments (linear calls).

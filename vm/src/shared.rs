@@ -25,6 +25,7 @@
 //! make two different subexpressions collide.
 
 use crate::ir::{Node, ObjectKey, Step};
+use runtime::func::FuncId;
 use std::collections::hash_map::RandomState;
 use std::hash::{BuildHasher, Hash, Hasher};
 
@@ -86,7 +87,7 @@ impl Occurrences {
     /// Counts the shareable subexpressions of `root` (one expression of
     /// the file). The trees of a file must all stay alive until its code
     /// is generated (constants are remembered by address).
-    pub fn add(&mut self, root: &Node, pure: &dyn Fn(u32) -> bool) {
+    pub fn add(&mut self, root: &Node, pure: &dyn Fn(FuncId) -> bool) {
         visit(root, &mut |n| {
             if let Some(key) = self.fp.fingerprint(n, pure) {
                 *self.counts.entry(key).or_insert(0) += 1;
@@ -105,7 +106,7 @@ impl Fingerprinter {
     /// The fingerprint of `n` if it is shareable: a `for` expression or a
     /// call, of at most [`MAX_NODES`] nodes, that reads only host
     /// variables, constants, pure functions and its own iterators.
-    pub(crate) fn fingerprint(&mut self, n: &Node, pure: &dyn Fn(u32) -> bool) -> Option<Fingerprint> {
+    pub(crate) fn fingerprint(&mut self, n: &Node, pure: &dyn Fn(FuncId) -> bool) -> Option<Fingerprint> {
         if !matches!(n, Node::For(_) | Node::Call(_)) {
             return None;
         }
@@ -138,7 +139,7 @@ fn visit(n: &Node, f: &mut dyn FnMut(&Node)) {
 /// One fingerprint's walk over a subtree.
 struct Walk<'f, 'p> {
     fp: &'f mut Fingerprinter,
-    pure: &'p dyn Fn(u32) -> bool,
+    pure: &'p dyn Fn(FuncId) -> bool,
     /// The locals bound inside the fingerprinted subtree, in binding order.
     bound: Vec<u32>,
     /// Nodes left to the budget.
@@ -289,7 +290,7 @@ impl Walk<'_, '_> {
                     return None;
                 }
                 Self::tag(h, 14);
-                h.write_u32(c.func);
+                h.write_u32(c.func.0);
                 h.write_u8(u8::from(c.expand_final));
                 h.write_usize(c.args.len());
                 for a in c.args.iter() {

@@ -17,7 +17,8 @@ use std::sync::Arc;
 use vm::ir::*;
 use crate::lexer::LexMode;
 use vm::program::SourceLines;
-use vm::{FunctionTable, Program};
+use runtime::func::{FuncId, FunctionTable};
+use vm::Program;
 
 /// Lowering recursion limit (the parser's own nesting limit is below it
 /// for real sources; this guards hand-built trees).
@@ -102,7 +103,7 @@ pub fn compile_all_into(
             (root, l.n_locals)
         })
         .collect();
-    let pure = |id: u32| env.funcs.as_deref().is_some_and(|t| t.is_pure(id));
+    let pure = |id: FuncId| env.funcs.as_deref().is_some_and(|t| t.signature(id).pure);
     let mut occurrences = vm::shared::Occurrences::default();
     for (root, _) in &lowered {
         occurrences.add(root, &pure);
@@ -404,6 +405,10 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         let Some(funcs) = self.env.funcs.clone() else {
             return fail("Function calls not allowed", "Functions may not be called here.".into(), span);
         };
+        let start = Span::new(c.name.span.start, c.open_paren_span.end);
+        if (name == "try" || name == "can") && funcs.has_try_can() {
+            return self.try_can(c, name, span, start);
+        }
         let Some(id) = funcs.lookup(name) else {
             // hcl looks for suggestions among the functions of the calling
             // context only. The body of a `for` runs in a child context,
@@ -413,7 +418,13 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             if !self.scopes.is_empty() {
                 return fail("Call to unknown function", in_child, c.name.span);
             }
-            let names = self.func_names.get_or_insert_with(|| funcs.names());
+            let names = self.func_names.get_or_insert_with(|| {
+                let mut names: Vec<String> = funcs.names().into_iter().map(String::from).collect();
+                if funcs.has_try_can() {
+                    names.extend(["try".to_string(), "can".to_string()]);
+                }
+                names
+            });
             let here = unknown_function_detail(name, names);
             if self.splat_eaches > 0 && here != in_child {
                 let d = |detail| Diagnostic::error("Call to unknown function", detail, Some(c.name.span));
@@ -421,10 +432,6 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
             return fail("Call to unknown function", here, c.name.span);
         };
-        let start = Span::new(c.name.span.start, c.open_paren_span.end);
-        if (name == "try" || name == "can") && funcs.is_builtin_try_can(id) {
-            return self.try_can(c, name, span, start);
-        }
         let sig = funcs.signature(id);
         let expanded_from = if c.expand_final { c.args.len().saturating_sub(1) } else { c.args.len() };
         let args: Box<[CallArg]> = c

@@ -512,7 +512,7 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
 
 #[cfg(test)]
 mod tests {
-    use crate::func::{Budget, FunctionTable};
+    use crate::func::{FunctionTable, Functions, SizeBudget};
     use crate::number::Number;
     use crate::value::Value;
 
@@ -533,11 +533,11 @@ mod tests {
     }
 
     fn format(fmt: &str, args: Vec<Value>) -> Result<String, String> {
-        let t = FunctionTable::stdlib();
+        let t = Functions::stdlib();
         let id = t.lookup("format").expect("stdlib has format");
         let mut all = vec![Value::string(fmt)];
         all.extend(args);
-        match t.call(id, &all, &mut Budget::new(10_000_000)) {
+        match t.call_unconverted(id, &all, &mut SizeBudget::new(10_000_000)) {
             Ok(v) => Ok(v.as_str().unwrap_or_default().to_string()),
             Err(e) => Err(e[0].detail.clone()),
         }

@@ -1,52 +1,64 @@
-//! The function table and the standard function library.
+//! The function seam and the standard function library.
 //!
 //! Semantics are go-cty v1.13.0's `function` package (parameters, the
 //! type/implementation split, null/unknown short-circuits) combined with
 //! how hcl's `FunctionCallExpr` converts arguments and words diagnostics.
 //!
-//! # API (used by the VM and the compiler)
+//! # The seam
+//!
+//! [`FunctionTable`] is what the compiler and the VM see of a function
+//! library (object-safe, behind an `Arc<dyn FunctionTable>`):
 //!
 //! ```text
-//! FunctionTable::stdlib() -> FunctionTable          // the oracle's "stdlib" table without try/can
-//! FunctionTable::empty() -> FunctionTable
-//! table.lookup(name) -> Option<FuncId>              // "ns::f" names are plain keys
-//! table.names() -> impl Iterator<Item = &str>       // for "did you mean"
-//! table.signature(id) -> &Signature                 // params + var param + pure flag
-//! table.name(id) -> &str
-//! table.call(id, args, budget) -> Result<Value, Vec<CallError>>   // whole calling convention
-//! table.register(def) -> Result<FuncId, RegisterError>           // host functions
+//! lookup(name) -> Option<FuncId>        // "ns::f" names are plain keys
+//! names() -> Vec<&str>                  // what lookup finds, for "Did you mean"
+//! signature(id) -> &Signature           // params, var param, pure flag
+//! name(id) -> &str
+//! has_try_can() -> bool                 // `try` and `can` are hcl's built-in special forms
+//! call(id, args, budget) -> Result<Value, Box<CallError>>   // arguments already converted
 //! ```
 //!
-//! `call` takes the arguments after `...` expansion and performs, in hcl's
-//! order: the arity check, conversion of every argument to its parameter
-//! type (all conversion failures are reported, one `CallError` each), cty's
-//! null and dynamic-type checks, the return type, the unknown short-circuit
-//! and the implementation. A VM that evaluates arguments itself and wants
-//! hcl's exact diagnostic interleaving can use the steps separately:
-//! [`FunctionTable::check_arity`], [`FunctionTable::convert_arg`] and
-//! [`FunctionTable::call_converted`].
+//! [`Functions`] is the table hosts build ([`Functions::stdlib`],
+//! [`Functions::empty`], [`Functions::register`]) and implements the trait
+//! directly. The calling rules around `call` are hcl's and exist once,
+//! here: [`Signature::check_arity`] (the arity diagnostics) and
+//! [`Signature::convert_arg`] (conversion of an argument to its parameter
+//! type). The VM applies them itself, interleaved with evaluating the
+//! arguments as hcl does; [`Functions::call_unconverted`] applies them all
+//! in one go (tests, benchmarks).
 //!
 //! Each [`CallError`] carries the hcl summary and detail text and an
 //! [`ErrorSite`] saying which source range hcl puts the diagnostic on.
+//!
+//! # `try` and `can`
+//!
+//! hcl's `ext/tryfunc` functions need their arguments unevaluated, so they
+//! are not functions of any table: the compiler turns a call to either
+//! into a special form when [`FunctionTable::has_try_can`] says the table
+//! has them, before asking [`FunctionTable::lookup`]. [`Functions::stdlib`]
+//! has them (as the oracle's "stdlib" table), [`Functions::empty`] not
+//! ([`Functions::add_try_can`] adds them); a table that has them refuses
+//! to register a host function under either name.
 //!
 //! # Size budget
 //!
 //! Functions whose result can be much larger than their arguments (`range`,
 //! `setproduct`, `formatlist`, `chunklist`, `indent`, `format`, `join`,
-//! `replace`, ...) charge a [`SizeBudget`] before building: one unit per
-//! output byte and [`ELEMENT_COST`] units per produced element. Exhausting
-//! it is an "Error in function call".
+//! `replace`, ...) charge the evaluation's [`SizeBudget`] before building
+//! (its unit, and [`ELEMENT_COST`] per element, are documented in
+//! [`budget`]). Exhausting it is an "Error in function call".
 //!
 //! # Regular expressions
 //!
 //! `regex`, `regexall` and `regexreplace` compile their pattern through a
 //! bounded cache owned by the table (keyed by pattern text), so a constant
 //! pattern is compiled once. The compiler may warm it ahead of time with
-//! [`FunctionTable::precompile_regex`].
+//! [`Functions::precompile_regex`].
 
 // `iter::repeat_n` needs Rust 1.82; the workspace supports 1.80.
 #![allow(clippy::manual_repeat_n)]
 
+pub mod budget;
 mod collection;
 mod conversion;
 mod datetime;
@@ -59,9 +71,10 @@ mod set;
 mod string;
 mod table;
 
+pub use budget::{SizeBudget, ELEMENT_COST};
 pub use table::stdlib_defs;
 
-use crate::convert::convert;
+use crate::strings::go_quote;
 use crate::types::Type;
 use crate::value::{RefinementBuilder, Value};
 use std::collections::HashMap;
@@ -116,9 +129,60 @@ pub struct Signature {
 
 impl Signature {
     /// The parameter that argument `i` binds to.
+    #[inline]
     pub fn param_for(&self, i: usize) -> Option<&Param> {
         self.params.get(i).or(self.var_param.as_ref())
     }
+
+    /// hcl's arity check of a call to function `name` with `n` arguments
+    /// (after `...` expansion): "Not enough function arguments" at the
+    /// closing parenthesis, "Too many function arguments" at the first
+    /// argument too many.
+    pub fn check_arity(&self, name: &str, n: usize) -> Result<(), Box<CallError>> {
+        let nparams = self.params.len();
+        if n < nparams {
+            let qual = if self.var_param.is_some() { " at least" } else { "" };
+            return Err(Box::new(CallError {
+                site: ErrorSite::CloseParen,
+                summary: "Not enough function arguments".into(),
+                detail: format!(
+                    "Function {} expects{qual} {nparams} argument(s). Missing value for {}.",
+                    go_quote(name),
+                    go_quote(&self.params[n].name)
+                ),
+            }));
+        }
+        if self.var_param.is_none() && n > nparams {
+            return Err(Box::new(CallError {
+                site: ErrorSite::Argument(nparams),
+                summary: "Too many function arguments".into(),
+                detail: format!("Function {} expects only {nparams} argument(s).", go_quote(name)),
+            }));
+        }
+        Ok(())
+    }
+
+    /// Argument `i` converted to its parameter's type, as hcl converts
+    /// arguments before a call: `Ok(None)` when it already has that type
+    /// (nothing to copy) or binds to no parameter.
+    #[inline]
+    pub fn convert_arg(&self, i: usize, v: &Value) -> Result<Option<Value>, Box<CallError>> {
+        let Some(p) = self.param_for(i) else { return Ok(None) };
+        if crate::convert::converts_to_itself(v, &p.ty) {
+            return Ok(None);
+        }
+        crate::convert::convert_changed(v, &p.ty).map(Some).map_err(|e| invalid_argument(i, p, &e.to_string()))
+    }
+}
+
+/// "Invalid function argument" about argument `i` (parameter `p`).
+#[cold]
+fn invalid_argument(i: usize, p: &Param, message: &str) -> Box<CallError> {
+    Box::new(CallError {
+        site: ErrorSite::Argument(i),
+        summary: "Invalid function argument".into(),
+        detail: format!("Invalid value for {} parameter: {message}.", go_quote(&p.name)),
+    })
 }
 
 /// An error from a function's type or implementation step (cty's plain
@@ -153,14 +217,20 @@ pub type ImplFn = Arc<dyn Fn(&[Value], &Type, &mut CallCtx<'_>) -> Result<Value,
 
 /// What an implementation gets besides its arguments.
 pub struct CallCtx<'a> {
-    pub budget: &'a mut dyn SizeBudget,
+    pub budget: &'a mut SizeBudget,
     regexes: &'a regex::RegexCache,
 }
 
 impl CallCtx<'_> {
-    /// Charges `units` of the size budget.
+    /// Charges `units` of the size budget ([`budget`] has the unit); an
+    /// error when it is exhausted.
+    #[inline]
     pub fn charge(&mut self, units: u64) -> Result<(), FnError> {
-        charge(self.budget, units)
+        if self.budget.charge(units) {
+            Ok(())
+        } else {
+            Err(budget_exceeded())
+        }
     }
 }
 
@@ -253,62 +323,46 @@ pub enum ErrorSite {
 /// One diagnostic of a failed call, worded as hcl words it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CallError {
-    pub arg_index: Option<usize>,
     pub site: ErrorSite,
     pub summary: String,
     pub detail: String,
 }
 
-/// Output size accounting for functions that can build large results.
-pub trait SizeBudget {
-    /// Takes `units` from the budget; false when not enough remain.
-    fn charge(&mut self, units: u64) -> bool;
+/// A function library as the compiler and the VM see it. Calls resolve to
+/// a [`FuncId`] once, when compiling; evaluating calls [`FunctionTable::call`]
+/// with arguments the VM has already checked and converted
+/// ([`Signature::check_arity`], [`Signature::convert_arg`]).
+///
+/// [`Functions`] implements it; a host can implement it for a library of
+/// its own.
+pub trait FunctionTable: Send + Sync {
+    /// The function called `name` (namespaced names such as `ns::f` are
+    /// plain keys). Not asked about `try` and `can` when
+    /// [`FunctionTable::has_try_can`].
+    fn lookup(&self, name: &str) -> Option<FuncId>;
+    /// Every name [`FunctionTable::lookup`] finds (`try` and `can` are added
+    /// by the compiler when the table has them), for "Did you mean".
+    fn names(&self) -> Vec<&str>;
+    /// The parameters of function `id` and whether it is pure
+    /// ([`Signature::pure`]).
+    fn signature(&self, id: FuncId) -> &Signature;
+    /// The name function `id` was found under.
+    fn name(&self, id: FuncId) -> &str;
+    /// Whether `try` and `can` are hcl's built-in special forms here (hcl's
+    /// `ext/tryfunc` in the context's functions). The compiler then
+    /// compiles calls to them itself and never looks the names up.
+    fn has_try_can(&self) -> bool;
+    /// Calls function `id` with arguments already converted to its
+    /// parameter types (cty's `Function.Call`: null/unknown handling
+    /// included). Functions charge `budget` for what they build. The error
+    /// is boxed so that the result stays the size of a `Value` (calls are
+    /// frequent, failures rare).
+    fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>>;
 }
 
-/// Units charged per produced collection element.
-pub const ELEMENT_COST: u64 = 16;
-
-/// A budget with a fixed number of units.
-#[derive(Clone, Debug)]
-pub struct Budget {
-    remaining: u64,
-}
-
-impl Budget {
-    pub fn new(units: u64) -> Budget {
-        Budget { remaining: units }
-    }
-    /// No limit (for trusted callers and tests).
-    pub fn unlimited() -> Budget {
-        Budget { remaining: u64::MAX }
-    }
-    pub fn remaining(&self) -> u64 {
-        self.remaining
-    }
-}
-
-impl SizeBudget for Budget {
-    fn charge(&mut self, units: u64) -> bool {
-        match self.remaining.checked_sub(units) {
-            Some(r) => {
-                self.remaining = r;
-                true
-            }
-            None => {
-                self.remaining = 0;
-                false
-            }
-        }
-    }
-}
-
-/// Charges `units`, turning exhaustion into a call error.
-pub(crate) fn charge(budget: &mut dyn SizeBudget, units: u64) -> Result<(), FnError> {
-    if budget.charge(units) {
-        Ok(())
-    } else {
-        Err(FnError::new("the result is too large (it exceeds the evaluation size limit)"))
-    }
+#[cold]
+fn budget_exceeded() -> FnError {
+    FnError::new("the result is too large (it exceeds the evaluation size limit)")
 }
 
 struct Entry {
@@ -321,7 +375,7 @@ struct Entry {
 /// Converted arguments of one call; calls rarely pass more than four.
 type ArgVec = smallvec::SmallVec<[Value; 4]>;
 
-/// The outcome of [`FunctionTable::check_args`].
+/// The outcome of [`Functions::check_args`].
 enum ArgCheck {
     /// All arguments passed; `any_unknown` when the unknown short-circuit
     /// applies.
@@ -330,8 +384,10 @@ enum ArgCheck {
     DynamicArg,
 }
 
-/// A set of callable functions. Build once, share behind an `Arc`.
-pub struct FunctionTable {
+/// A set of callable functions: the standard library, host functions, or
+/// both. Build once, share behind an `Arc` (it is the [`FunctionTable`]
+/// the compiler and the VM use).
+pub struct Functions {
     entries: Vec<Entry>,
     by_name: HashMap<String, FuncId>,
     regex_cache: regex::RegexCache,
@@ -342,7 +398,7 @@ pub struct FunctionTable {
 
 const _: () = {
     const fn assert_send_sync<T: Send + Sync>() {}
-    assert_send_sync::<FunctionTable>();
+    assert_send_sync::<Functions>();
 };
 
 fn valid_name(name: &str) -> bool {
@@ -354,17 +410,17 @@ fn valid_name(name: &str) -> bool {
         })
 }
 
-impl FunctionTable {
+impl Functions {
     /// No functions at all, not even `try` and `can` (the oracle's
     /// `"funcs": "none"`: every call is "Call to unknown function").
-    pub fn empty() -> FunctionTable {
-        FunctionTable { entries: Vec::new(), by_name: HashMap::new(), regex_cache: regex::RegexCache::new(), try_can: false }
+    pub fn empty() -> Functions {
+        Functions { entries: Vec::new(), by_name: HashMap::new(), regex_cache: regex::RegexCache::new(), try_can: false }
     }
 
     /// The oracle's "stdlib" table: go-cty's stdlib functions under
     /// Terraform-style names, plus `try` and `can` (special forms of the VM).
-    pub fn stdlib() -> FunctionTable {
-        let mut t = FunctionTable::empty();
+    pub fn stdlib() -> Functions {
+        let mut t = Functions::empty();
         for (def, static_ret) in table::stdlib_entries() {
             // The stdlib names are distinct, valid identifiers.
             let _ = t.register_entry(def, static_ret);
@@ -374,7 +430,7 @@ impl FunctionTable {
     }
 
     /// Adds `try` and `can` (hcl's `ext/tryfunc`) to a table that lacks
-    /// them, such as [`FunctionTable::empty`]. Fails if the table already
+    /// them, such as [`Functions::empty`]. Fails if the table already
     /// has a function of either name.
     pub fn add_try_can(&mut self) -> Result<(), RegisterError> {
         for name in ["try", "can"] {
@@ -384,11 +440,6 @@ impl FunctionTable {
         }
         self.try_can = true;
         Ok(())
-    }
-
-    /// Whether calls to `try` and `can` are allowed.
-    pub fn has_try_can(&self) -> bool {
-        self.try_can
     }
 
     /// Adds a function. Its name must be new: `try` and `can` are taken in
@@ -423,14 +474,6 @@ impl FunctionTable {
         Ok(FuncId(id))
     }
 
-    pub fn lookup(&self, name: &str) -> Option<FuncId> {
-        self.by_name.get(name).copied()
-    }
-
-    pub fn names(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|e| e.def.name.as_str())
-    }
-
     pub fn len(&self) -> usize {
         self.entries.len()
     }
@@ -443,86 +486,28 @@ impl FunctionTable {
         &self.entries[id.0 as usize]
     }
 
-    pub fn signature(&self, id: FuncId) -> &Signature {
-        &self.entry(id).def.signature
-    }
-
-    pub fn name(&self, id: FuncId) -> &str {
-        &self.entry(id).def.name
-    }
-
-    /// Whether function `id` declared itself pure ([`Signature::pure`]):
-    /// every standard library function does; a host function only if it
-    /// says so.
-    pub fn is_pure(&self, id: FuncId) -> bool {
-        self.entries.get(id.0 as usize).is_some_and(|e| e.def.signature.pure)
-    }
-
     /// Compiles `pattern` into the table's regex cache (errors are reported
     /// when the function is called).
     pub fn precompile_regex(&self, pattern: &str) {
         let _ = self.regex_cache.get(pattern);
     }
 
-    /// hcl's arity check, for `n` arguments after expansion.
-    pub fn check_arity(&self, id: FuncId, n: usize) -> Result<(), CallError> {
-        let def = &self.entry(id).def;
-        let sig = &def.signature;
-        if n < sig.params.len() {
-            let qual = if sig.var_param.is_some() { " at least" } else { "" };
-            return Err(CallError {
-                arg_index: None,
-                site: ErrorSite::CloseParen,
-                summary: "Not enough function arguments".into(),
-                detail: format!(
-                    "Function {} expects{} {} argument(s). Missing value for {}.",
-                    crate::strings::go_quote(&def.name),
-                    qual,
-                    sig.params.len(),
-                    crate::strings::go_quote(&sig.params[n].name)
-                ),
-            });
-        }
-        if sig.var_param.is_none() && n > sig.params.len() {
-            return Err(CallError {
-                arg_index: Some(sig.params.len()),
-                site: ErrorSite::Argument(sig.params.len()),
-                summary: "Too many function arguments".into(),
-                detail: format!(
-                    "Function {} expects only {} argument(s).",
-                    crate::strings::go_quote(&def.name),
-                    sig.params.len()
-                ),
-            });
-        }
-        Ok(())
-    }
-
-    /// Converts argument `i` to its parameter's type, as hcl does before
-    /// calling.
-    pub fn convert_arg(&self, id: FuncId, i: usize, v: &Value) -> Result<Value, CallError> {
+    /// hcl's whole calling convention on arguments as evaluated (after
+    /// `...` expansion): the arity check, conversion of every argument to
+    /// its parameter type (all conversion failures are reported, one
+    /// [`CallError`] each), then [`FunctionTable::call`]. The VM applies
+    /// these steps itself, interleaved with evaluating the arguments; this
+    /// is for callers holding plain values (tests, benchmarks).
+    pub fn call_unconverted(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Vec<CallError>> {
         let sig = self.signature(id);
-        let Some(p) = sig.param_for(i) else {
-            return Ok(v.clone());
-        };
-        convert(v, &p.ty).map_err(|e| CallError {
-            arg_index: Some(i),
-            site: ErrorSite::Argument(i),
-            summary: "Invalid function argument".into(),
-            detail: format!("Invalid value for {} parameter: {}.", crate::strings::go_quote(&p.name), e),
-        })
-    }
-
-    /// Arity check, argument conversion and the call.
-    pub fn call(&self, id: FuncId, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, Vec<CallError>> {
-        self.check_arity(id, args.len()).map_err(|e| vec![e])?;
+        sig.check_arity(self.name(id), args.len()).map_err(|e| vec![*e])?;
         let mut converted: ArgVec = ArgVec::with_capacity(args.len());
         let mut errors = Vec::new();
         for (i, a) in args.iter().enumerate() {
-            match self.convert_arg(id, i, a) {
-                Ok(v) => converted.push(v),
+            match sig.convert_arg(i, a) {
+                Ok(v) => converted.push(v.unwrap_or_else(|| a.clone())),
                 Err(e) => {
-                    errors.push(e);
+                    errors.push(*e);
                     converted.push(Value::dynamic_unknown());
                 }
             }
@@ -530,19 +515,11 @@ impl FunctionTable {
         if !errors.is_empty() {
             return Err(errors);
         }
-        self.call_converted(id, &converted, budget).map_err(|e| vec![e])
-    }
-
-    /// cty's `Function.Call` on arguments that already passed
-    /// [`FunctionTable::check_arity`] and [`FunctionTable::convert_arg`].
-    #[inline]
-    pub fn call_converted(&self, id: FuncId, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, CallError> {
-        let entry = self.entry(id);
-        self.invoke(entry, args, budget).map_err(|e| self.to_call_error(&entry.def, args.len(), e))
+        self.call(id, &converted, budget).map_err(|e| vec![*e])
     }
 
     #[inline]
-    fn invoke(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+    fn invoke(&self, entry: &Entry, args: &[Value], budget: &mut SizeBudget) -> Result<Value, FnError> {
         let result = self.invoke_unrefined(entry, args, budget)?;
         let Some(refine) = entry.def.refine else { return Ok(result) };
         // On a known value a refinement only asserts, and the one that can
@@ -562,7 +539,7 @@ impl FunctionTable {
     }
 
     #[inline]
-    fn invoke_unrefined(&self, entry: &Entry, args: &[Value], budget: &mut dyn SizeBudget) -> Result<Value, FnError> {
+    fn invoke_unrefined(&self, entry: &Entry, args: &[Value], budget: &mut SizeBudget) -> Result<Value, FnError> {
         let def = &entry.def;
         let sig = &def.signature;
         let computed;
@@ -662,44 +639,56 @@ impl FunctionTable {
     }
 
     #[cold]
-    fn to_call_error(&self, def: &FunctionDef, nargs: usize, e: FnError) -> CallError {
-        let name = crate::strings::go_quote(&def.name);
+    fn to_call_error(def: &FunctionDef, nargs: usize, e: FnError) -> Box<CallError> {
         if let Some(i) = e.arg {
-            let param = def.signature.param_for(i);
-            match param {
-                Some(p) if i < nargs => {
-                    return CallError {
-                        arg_index: Some(i),
-                        site: ErrorSite::Argument(i),
-                        summary: "Invalid function argument".into(),
-                        detail: format!(
-                            "Invalid value for {} parameter: {}.",
-                            crate::strings::go_quote(&p.name),
-                            e.message
-                        ),
-                    }
-                }
+            match def.signature.param_for(i) {
+                Some(p) if i < nargs => return invalid_argument(i, p, &e.message),
+                // About a variadic parameter that received no arguments.
                 Some(p) => {
-                    return CallError {
-                        arg_index: None,
-                        site: ErrorSite::WholeCall,
-                        summary: "Invalid function argument".into(),
-                        detail: format!(
-                            "Invalid value for {} parameter: {}.",
-                            crate::strings::go_quote(&p.name),
-                            e.message
-                        ),
-                    }
+                    let mut err = invalid_argument(i, p, &e.message);
+                    err.site = ErrorSite::WholeCall;
+                    return err;
                 }
                 None => {}
             }
         }
-        CallError {
-            arg_index: None,
+        Box::new(CallError {
             site: ErrorSite::CallStart,
             summary: "Error in function call".into(),
-            detail: format!("Call to function {} failed: {}.", name, e.message),
-        }
+            detail: format!("Call to function {} failed: {}.", go_quote(&def.name), e.message),
+        })
+    }
+}
+
+impl FunctionTable for Functions {
+    #[inline]
+    fn lookup(&self, name: &str) -> Option<FuncId> {
+        self.by_name.get(name).copied()
+    }
+
+    fn names(&self) -> Vec<&str> {
+        self.entries.iter().map(|e| e.def.name.as_str()).collect()
+    }
+
+    #[inline]
+    fn signature(&self, id: FuncId) -> &Signature {
+        &self.entry(id).def.signature
+    }
+
+    fn name(&self, id: FuncId) -> &str {
+        &self.entry(id).def.name
+    }
+
+    fn has_try_can(&self) -> bool {
+        self.try_can
+    }
+
+    /// cty's `Function.Call` on arguments that already passed
+    /// [`Signature::check_arity`] and [`Signature::convert_arg`].
+    #[inline]
+    fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>> {
+        let entry = self.entry(id);
+        self.invoke(entry, args, budget).map_err(|e| Self::to_call_error(&entry.def, args.len(), e))
     }
 }
 

@@ -317,13 +317,13 @@ pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
 
 #[cfg(test)]
 mod tests {
-    use crate::func::{Budget, FunctionTable};
+    use crate::func::{FunctionTable, Functions, SizeBudget};
     use crate::value::Value;
 
     fn call(name: &str, args: Vec<Value>) -> Value {
-        let t = FunctionTable::stdlib();
+        let t = Functions::stdlib();
         let id = t.lookup(name).expect("stdlib function");
-        t.call(id, &args, &mut Budget::unlimited()).expect("call succeeds")
+        t.call_unconverted(id, &args, &mut SizeBudget::unlimited()).expect("call succeeds")
     }
 
     /// The ASCII fast path and the general mapping agree with Go's simple
