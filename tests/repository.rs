@@ -7,8 +7,8 @@
 //! --others --exclude-standard`; without git, every file under the
 //! repository root but what `.gitignore` ignores from the root),
 //! except the third-party and copied data listed in [`VENDORED`], whose
-//! contents are not ours (corpus files legitimately hold paths like
-//! `/tmp/x` inside HCL strings). Flagged: the repository's absolute path,
+//! contents are not ours (corpus files legitimately hold absolute paths
+//! of temporary files inside HCL strings). Flagged: the repository's absolute path,
 //! its parent folder's, and paths under the home and work folders of the
 //! machines the project is developed on.
 
