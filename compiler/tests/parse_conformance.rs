@@ -55,7 +55,8 @@ fn expectation(line: &str) -> Option<(String, Value)> {
 fn parse_phase_agrees_with_reference() {
     // JSON decoding of deeply nested case data needs more stack than the
     // parser does; the parser's own stack needs are tested in nesting.rs.
-    std::thread::Builder::new().stack_size(64 << 20).spawn(check_suite).unwrap().join().unwrap();
+    let worker = std::thread::Builder::new().stack_size(64 << 20).spawn(check_suite).expect("spawn");
+    worker.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
 }
 
 fn check_suite() {

@@ -92,5 +92,6 @@ fn check() {
 
 #[test]
 fn variables_agree_with_reference() {
-    std::thread::Builder::new().stack_size(64 << 20).spawn(check).unwrap().join().unwrap();
+    let worker = std::thread::Builder::new().stack_size(64 << 20).spawn(check).expect("spawn");
+    worker.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
 }
