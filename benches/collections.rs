@@ -1,5 +1,6 @@
-//! The collections workload of /work/shared/bench (collections/collections.hcl): one evaluation is
-//! every compiled attribute (or the expression/template) against one vars set.
+//! The collections workload of the shared bench folder (collections/collections.hcl; `../shared/bench`
+//! beside the repository, or `$HCLVM_BENCH_DIR`): one evaluation is every
+//! compiled attribute (or the expression/template) against one vars set.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -8,7 +9,7 @@ mod workload;
 
 fn bench(c: &mut Criterion) {
     let Some(w) = workload::load("body", "collections/collections.hcl", "collections/vars.jsonl", 3) else {
-        eprintln!("collections: workload files not found (set HCLVM_BENCH_DIR)");
+        eprintln!("collections: workload files not found under {} (set HCLVM_BENCH_DIR)", workload::bench_dir().display());
         return;
     };
     let mut i = 0usize;

@@ -1,5 +1,6 @@
-//! The micro workload of /work/shared/bench (micro/expr.hcl): one evaluation is
-//! every compiled attribute (or the expression/template) against one vars set.
+//! The micro workload of the shared bench folder (micro/expr.hcl; `../shared/bench`
+//! beside the repository, or `$HCLVM_BENCH_DIR`): one evaluation is every
+//! compiled attribute (or the expression/template) against one vars set.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -8,7 +9,7 @@ mod workload;
 
 fn bench(c: &mut Criterion) {
     let Some(w) = workload::load("expr", "micro/expr.hcl", "micro/vars.jsonl", 1000) else {
-        eprintln!("micro: workload files not found (set HCLVM_BENCH_DIR)");
+        eprintln!("micro: workload files not found under {} (set HCLVM_BENCH_DIR)", workload::bench_dir().display());
         return;
     };
     let mut i = 0usize;

@@ -1,5 +1,6 @@
-//! The policy workload of /work/shared/bench (policy/policy.hcl): one evaluation is
-//! every compiled attribute (or the expression/template) against one vars set.
+//! The policy workload of the shared bench folder (policy/policy.hcl; `../shared/bench`
+//! beside the repository, or `$HCLVM_BENCH_DIR`): one evaluation is every
+//! compiled attribute (or the expression/template) against one vars set.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -8,7 +9,7 @@ mod workload;
 
 fn bench(c: &mut Criterion) {
     let Some(w) = workload::load("body", "policy/policy.hcl", "policy/requests.jsonl", 1000) else {
-        eprintln!("policy: workload files not found (set HCLVM_BENCH_DIR)");
+        eprintln!("policy: workload files not found under {} (set HCLVM_BENCH_DIR)", workload::bench_dir().display());
         return;
     };
     let mut i = 0usize;

@@ -1,5 +1,6 @@
-//! The render workload of /work/shared/bench (render/site.tmpl): one evaluation is
-//! every compiled attribute (or the expression/template) against one vars set.
+//! The render workload of the shared bench folder (render/site.tmpl; `../shared/bench`
+//! beside the repository, or `$HCLVM_BENCH_DIR`): one evaluation is every
+//! compiled attribute (or the expression/template) against one vars set.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 
@@ -8,7 +9,7 @@ mod workload;
 
 fn bench(c: &mut Criterion) {
     let Some(w) = workload::load("template", "render/site.tmpl", "render/sites.jsonl", 1000) else {
-        eprintln!("render: workload files not found (set HCLVM_BENCH_DIR)");
+        eprintln!("render: workload files not found under {} (set HCLVM_BENCH_DIR)", workload::bench_dir().display());
         return;
     };
     let mut i = 0usize;

@@ -8,8 +8,8 @@
 //! JSON line per request is printed: `{"line":N,"allow":true}` or
 //! `{"line":N,"allow":false,"denied_by":[{"rule":..,"message":..}]}`; a
 //! request that cannot be evaluated gets `{"line":N,"error":..}`.
-//! Try it on `/work/shared/bench/policy/` or on the small policy below
-//! (run without arguments).
+//! Try it on `../shared/bench/policy/` (the shared folder beside the
+//! repository) or on the small policy below (run without arguments).
 
 use hclvm::{Compiled, Evaluation, Options};
 use serde::Deserialize;

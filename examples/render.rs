@@ -5,7 +5,8 @@
 //!
 //! Output files are named `OUT_DIR/<line number>.txt`. Without arguments the
 //! example renders a small built-in template for three sites to stdout.
-//! Try it on `/work/shared/bench/render/` (site.tmpl, sites.jsonl).
+//! Try it on `../shared/bench/render/` beside the repository (site.tmpl,
+//! sites.jsonl).
 
 use hclvm::{Compiled, Options, Type, Value};
 use std::io::{BufRead, BufReader, Write};

@@ -51,8 +51,11 @@ PY
 # encoding the case's variables and unknowns (src/eval/input.rs documents the
 # format; the encoder below mirrors it). Cases without variables get no
 # spec, except every fourth, which gets a rich set bound to common names.
+# The shared folder's cases (../shared beside the repository, or
+# $HCLVM_SHARED) are added when present.
 cases=("$data/conformance/cases")
-[ -d /work/shared/conformance/cases ] && cases+=(/work/shared/conformance/cases)
+shared="${HCLVM_SHARED:-$here/../../shared}"
+[ -d "$shared/conformance/cases" ] && cases+=("$shared/conformance/cases")
 python3 - "$here/corpus" "$here/src/eval/input.rs" "${cases[@]}" <<'PY'
 import base64, hashlib, json, os, re, struct, sys
 out_dir, input_rs, case_dirs = sys.argv[1], sys.argv[2], sys.argv[3:]

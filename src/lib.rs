@@ -15,6 +15,8 @@
 //! # Ok::<(), hclvm::Error>(())
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub use compiler;
 pub use runtime;
 pub use vm;

@@ -295,15 +295,12 @@ fn batch_bad_arguments() {
 /// oracle are present; skipped with a message otherwise.
 #[test]
 fn batch_matches_the_reference_line_by_line() {
-    let Some(shared) = support::shared_dir() else {
-        println!("skipped: no shared folder (set HCLVM_SHARED)");
-        return;
+    const TEST: &str = "batch_matches_the_reference_line_by_line";
+    let oracle = match support::shared("oracle/bin/hcl-oracle") {
+        Ok(path) => path,
+        Err(why) => return support::skip(TEST, &format!("{why} (the oracle is built by its build.sh)")),
     };
-    let oracle = shared.join("oracle/bin/hcl-oracle");
-    if !oracle.is_file() {
-        println!("skipped: the oracle is not built ({})", oracle.display());
-        return;
-    }
+    let bench = support::bench_dir();
     let workloads = [
         ("policy/policy.hcl", "body", "policy/requests.jsonl"),
         ("render/site.tmpl", "template", "render/sites.jsonl"),
@@ -311,9 +308,8 @@ fn batch_matches_the_reference_line_by_line() {
         ("micro/expr.hcl", "expr", "micro/vars.jsonl"),
     ];
     for (src, mode, vars) in workloads {
-        let bench = shared.join("bench");
         let (Ok(source), Ok(all_vars)) = (std::fs::read_to_string(bench.join(src)), std::fs::read_to_string(bench.join(vars))) else {
-            println!("skipped {src}: workload files missing");
+            support::skip(&format!("{TEST} on {src}"), &format!("the workload files are not under {}", bench.display()));
             continue;
         };
         let lines: Vec<&str> = all_vars.lines().take(300).collect();

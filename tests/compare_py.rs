@@ -10,13 +10,12 @@ use std::process::Command;
 
 #[test]
 fn compare_py_agrees_with_the_rust_rules() {
-    let Some(shared) = support::shared_dir() else {
-        println!("skipped: no shared folder with conformance/compare.py (set HCLVM_SHARED)");
-        return;
+    let compare = match support::shared("conformance/compare.py") {
+        Ok(path) => path,
+        Err(why) => return support::skip("compare_py_agrees_with_the_rust_rules", &why),
     };
     if Command::new("python3").arg("--version").output().is_err() {
-        println!("skipped: python3 is not available");
-        return;
+        return support::skip("compare_py_agrees_with_the_rust_rules", "python3 is not available");
     }
     let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("compare-py");
     let _ = std::fs::remove_dir_all(&out_dir);
@@ -37,7 +36,6 @@ fn compare_py_agrees_with_the_rust_rules() {
         std::fs::write(out_dir.join(format!("{name}.actual.jsonl")), results.join("\n") + "\n").expect("write results");
     }
 
-    let compare = shared.join("conformance/compare.py");
     let expected_dir = support::data_dir().join("conformance/expected");
     let out = Command::new("python3").arg(&compare).arg(&expected_dir).arg(&out_dir).args(["--show", "0"]).output().expect("run compare.py");
     let report = String::from_utf8_lossy(&out.stdout);

@@ -11,8 +11,10 @@
 //! full, run that script's cases through `hclvm conformance` and the oracle
 //! and diff.
 
-use hclvm::conformance::{run_line};
-use std::path::Path;
+mod support;
+
+use hclvm::conformance::run_line;
+use support::Corpus;
 
 fn fnv1a(data: &[u8]) -> u64 {
     data.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3))
@@ -20,13 +22,14 @@ fn fnv1a(data: &[u8]) -> u64 {
 
 #[test]
 fn corpus_files_evaluate_as_the_reference_evaluates_them() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let table = std::fs::read_to_string(data.join("corpus_eval.tsv")).expect("tests/data/corpus_eval.tsv");
+    let corpus = Corpus::vendored();
+    let table = std::fs::read_to_string(support::vendored("corpus_eval.tsv")).expect("tests/data/corpus_eval.tsv");
     let (mut checked, mut differ) = (0, Vec::new());
     for row in table.lines().filter(|l| !l.starts_with('#')) {
         let (path, want) = row.split_once('\t').expect("path<TAB>hash");
-        let src = std::fs::read_to_string(data.join("corpus").join(path)).expect("corpus file");
-        let mode = if path.starts_with("templates/") { "template" } else { "body" };
+        let file = corpus.get(path).unwrap_or_else(|| panic!("{path} is not a file of tests/data/corpus"));
+        let src = String::from_utf8(file.read()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mode = if file.is_template() { "template" } else { "body" };
         let case = serde_json::json!({"id": path, "mode": mode, "src": src, "funcs": "stdlib"}).to_string();
         let got = run_line(case.as_bytes(), checked + 1);
         if format!("{:016x}", fnv1a(got.as_bytes())) != want {
@@ -40,16 +43,17 @@ fn corpus_files_evaluate_as_the_reference_evaluates_them() {
 
 #[test]
 fn corpus_files_with_unknown_roots_evaluate_as_the_reference_evaluates_them() {
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data");
-    let table = std::fs::read_to_string(data.join("corpus_eval_unknown.tsv")).expect("tests/data/corpus_eval_unknown.tsv");
+    let corpus = Corpus::vendored();
+    let table = std::fs::read_to_string(support::vendored("corpus_eval_unknown.tsv")).expect("tests/data/corpus_eval_unknown.tsv");
     let (mut checked, mut refined, mut differ) = (0, 0, Vec::new());
     for row in table.lines().filter(|l| !l.starts_with('#')) {
         let mut cols = row.split('\t');
         let (Some(path), Some(unknowns), Some(want)) = (cols.next(), cols.next(), cols.next()) else {
             panic!("path<TAB>unknowns<TAB>hash: {row}");
         };
-        let src = std::fs::read_to_string(data.join("corpus").join(path)).expect("corpus file");
-        let mode = if path.starts_with("templates/") { "template" } else { "body" };
+        let file = corpus.get(path).unwrap_or_else(|| panic!("{path} is not a file of tests/data/corpus"));
+        let src = String::from_utf8(file.read()).unwrap_or_else(|e| panic!("{path}: {e}"));
+        let mode = if file.is_template() { "template" } else { "body" };
         let unknowns: serde_json::Value = serde_json::from_str(unknowns).expect("unknowns JSON");
         let case = serde_json::json!({"id": path, "mode": mode, "src": src, "funcs": "stdlib", "unknowns": unknowns}).to_string();
         let got = run_line(case.as_bytes(), checked + 1);

@@ -9,17 +9,34 @@ struct Counting;
 
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 
+// SAFETY: every method hands its arguments unchanged to `System`, so each
+// pointer this allocator returns is one `System` returned for that layout,
+// and each pointer it is given back (by the contract of `GlobalAlloc`, one
+// of its own, with the layout it was allocated with) is one `System` can
+// take. The only extra work is a relaxed atomic add, which neither
+// allocates (no re-entry into the allocator) nor unwinds.
 unsafe impl GlobalAlloc for Counting {
+    #[deny(unsafe_op_in_unsafe_fn)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
         ALLOCS.fetch_add(1, Ordering::Relaxed);
-        System.alloc(layout)
+        // SAFETY: the caller guarantees `layout` has a non-zero size, which
+        // is all `System.alloc` requires.
+        unsafe { System.alloc(layout) }
     }
+    #[deny(unsafe_op_in_unsafe_fn)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout)
+        // SAFETY: the caller guarantees `ptr` came from this allocator with
+        // `layout`; this allocator's blocks are `System`'s, made with the
+        // same layout.
+        unsafe { System.dealloc(ptr, layout) }
     }
+    #[deny(unsafe_op_in_unsafe_fn)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
         ALLOCS.fetch_add(1, Ordering::Relaxed);
-        System.realloc(ptr, layout, new_size)
+        // SAFETY: `ptr` and `layout` are a `System` block as in `dealloc`;
+        // the caller guarantees `new_size` is non-zero and does not overflow
+        // when rounded up to `layout.align()`, as `System.realloc` requires.
+        unsafe { System.realloc(ptr, layout, new_size) }
     }
 }
 

@@ -1,19 +1,20 @@
-//! Loading a /work/shared/bench workload (source + vars JSON Lines) into
-//! compiled programs and bound variable sets, as `hclvm bench` does.
+//! Loading a workload of the shared bench folder (source + vars JSON Lines)
+//! into compiled programs and bound variable sets, as `hclvm bench` does.
 
 use hclvm::runtime::value::ShapeCache;
 use hclvm::{BoundVariables, Compiled, Options, SourceKind, Variables};
-use std::path::PathBuf;
 
 pub struct Workload {
     pub compiled: Compiled,
     pub vars: Vec<BoundVariables>,
 }
 
-/// Where the shared workloads live (override with `HCLVM_BENCH_DIR`).
-pub fn bench_dir() -> PathBuf {
-    std::env::var_os("HCLVM_BENCH_DIR").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("/work/shared/bench"))
-}
+#[path = "../../tests/support/data.rs"]
+mod data;
+
+/// Where the shared workloads live: `../shared/bench` beside the repository
+/// (override with `HCLVM_BENCH_DIR`).
+pub use data::bench_dir;
 
 /// Loads `mode` (expr, template, body) source `src` with at most
 /// `max_lines` variable sets; `None` when the files are not there.

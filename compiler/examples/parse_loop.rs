@@ -1,28 +1,24 @@
 //! Parses every corpus body repeatedly and prints the best throughput;
 //! a quick profiling target (`perf record target/release/examples/parse_loop`).
-use std::path::{Path, PathBuf};
+//!
+//!     parse_loop [CORPUS_DIR [ROUNDS [fresh]]]
+//!
+//! CORPUS_DIR is a corpus folder laid out as the shared one (MANIFEST.tsv,
+//! realworld/, templates/), by default the repository's copy,
+//! `tests/data/corpus`; its config files are parsed.
 use std::time::Instant;
 
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            files_under(&p, out);
-        } else {
-            out.push(p);
-        }
-    }
-}
+#[path = "../../tests/support/data.rs"]
+mod data;
 
 fn main() {
-    let root = std::env::args().nth(1).unwrap_or_else(|| "/work/shared/corpus/realworld".to_owned());
+    let corpus = match std::env::args().nth(1) {
+        Some(dir) => data::Corpus::load(std::path::Path::new(&dir)).unwrap_or_else(|e| panic!("{e}")),
+        None => data::Corpus::vendored(),
+    };
     let rounds: usize = std::env::args().nth(2).and_then(|r| r.parse().ok()).unwrap_or(10);
     let fresh = std::env::args().nth(3).is_some_and(|a| a == "fresh");
-    let mut paths = Vec::new();
-    files_under(Path::new(&root), &mut paths);
-    paths.sort();
-    let files: Vec<Vec<u8>> = paths.iter().filter_map(|p| std::fs::read(p).ok()).collect();
+    let files: Vec<Vec<u8>> = corpus.configs().map(data::CorpusFile::read).collect();
     let bytes: usize = files.iter().map(Vec::len).sum();
     let mut arena = bumpalo::Bump::new();
     let mut interner = compiler::Interner::new();

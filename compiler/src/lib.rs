@@ -8,6 +8,8 @@
 //! assert_eq!(body.attributes.len(), 1);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod analysis;
 pub mod ast;
 pub mod intern;

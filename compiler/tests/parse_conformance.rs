@@ -1,17 +1,15 @@
 //! Parse-phase agreement with the reference on the conformance suite: we
 //! fail to parse exactly when the reference does, and our first error
-//! starts on the same line as the reference's first diagnostic.
+//! starts on the same line as the reference's first diagnostic. Reads the
+//! repository's copy of the suite, `tests/data/conformance` (the same files
+//! as the shared folder's); a missing file fails the test.
+
+#[path = "../../tests/support/data.rs"]
+mod data;
 
 use base64::Engine;
 use runtime::LineIndex;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn suite_dir() -> Option<PathBuf> {
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/conformance");
-    let shared = PathBuf::from("/work/shared/conformance");
-    [local, shared].into_iter().find(|d| d.join("cases").is_dir())
-}
 
 struct Outcome {
     failed: bool,
@@ -57,14 +55,12 @@ fn expectation(line: &str) -> Option<(String, Value)> {
 fn parse_phase_agrees_with_reference() {
     // JSON decoding of deeply nested case data needs more stack than the
     // parser does; the parser's own stack needs are tested in nesting.rs.
-    std::thread::Builder::new().stack_size(64 << 20).spawn(check_suite).unwrap().join().unwrap();
+    let worker = std::thread::Builder::new().stack_size(64 << 20).spawn(check_suite).expect("spawn");
+    worker.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
 }
 
 fn check_suite() {
-    let Some(dir) = suite_dir() else {
-        println!("conformance suite not found; skipping");
-        return;
-    };
+    let dir = data::vendored("conformance");
     let mut cases = 0;
     let mut reference_failures = 0;
     let mut mismatches = Vec::new();
@@ -73,10 +69,8 @@ fn check_suite() {
     for case_file in files {
         let stem = case_file.file_stem().unwrap().to_string_lossy().into_owned();
         let expected_file = dir.join("expected").join(format!("{stem}.expected.jsonl"));
-        let Ok(expected_text) = std::fs::read_to_string(&expected_file) else {
-            println!("no expectations for {stem}; skipping");
-            continue;
-        };
+        let expected_text = std::fs::read_to_string(&expected_file)
+            .unwrap_or_else(|e| panic!("{stem} has no expectations ({}): {e}", expected_file.display()));
         let expected: std::collections::HashMap<String, Value> = expected_text
             .lines()
             .filter(|l| !l.trim().is_empty())
@@ -115,6 +109,6 @@ fn check_suite() {
     for m in &mismatches {
         println!("  {m}");
     }
-    assert!(cases > 0);
+    assert!(cases > 2000, "expected the whole conformance suite, ran {cases} cases");
     assert!(mismatches.is_empty(), "{} of {cases} cases disagree", mismatches.len());
 }

@@ -1,6 +1,9 @@
 //! Hostile input: random token soup and random bytes never panic, always
 //! produce a tree, and every diagnostic points inside the source.
 
+#[path = "../../tests/support/data.rs"]
+mod data;
+
 /// A small deterministic generator (xorshift), so failures reproduce.
 struct Rng(u64);
 
@@ -69,16 +72,10 @@ fn random_bytes_never_panic() {
 
 #[test]
 fn mutated_corpus_files_never_panic() {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/corpus/realworld");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        println!("corpus copy not found; skipping");
-        return;
-    };
-    let mut files: Vec<_> = entries.flatten().flat_map(|e| std::fs::read_dir(e.path()).into_iter().flatten().flatten()).map(|e| e.path()).collect();
-    files.sort();
+    let corpus = data::Corpus::vendored();
     let mut rng = Rng(777);
-    for path in files.iter().step_by(7) {
-        let Ok(orig) = std::fs::read(path) else { continue };
+    for file in corpus.configs().step_by(7) {
+        let orig = file.read();
         for _ in 0..4 {
             let mut src = orig.clone();
             for _ in 0..3 {

@@ -1,16 +1,15 @@
 //! `variables()` against the reference: for every body-mode conformance
 //! case the reference parsed, each attribute's rendered variable list must
-//! equal the oracle's `vars`.
+//! equal the oracle's `vars`. Reads the repository's copy of the suite,
+//! `tests/data/conformance` (the same files as the shared folder's); a
+//! missing file fails the test.
+
+#[path = "../../tests/support/data.rs"]
+mod data;
 
 use base64::Engine;
 use serde::Deserialize;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn suite_dir() -> Option<PathBuf> {
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/conformance");
-    [local, PathBuf::from("/work/shared/conformance")].into_iter().find(|d| d.join("cases").is_dir())
-}
 
 fn parse_json_deep(line: &str) -> Option<Value> {
     let mut de = serde_json::Deserializer::from_str(line);
@@ -51,16 +50,15 @@ fn compare(body: &compiler::ast::Body<'_>, expected: &Value, interner: &compiler
 }
 
 fn check() {
-    let Some(dir) = suite_dir() else {
-        println!("conformance suite not found; skipping");
-        return;
-    };
+    let dir = data::vendored("conformance");
     let mut checked = 0;
     let mut problems = Vec::new();
     for entry in std::fs::read_dir(dir.join("cases")).unwrap().flatten() {
         let path = entry.path();
         let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let Ok(expected_text) = std::fs::read_to_string(dir.join("expected").join(format!("{stem}.expected.jsonl"))) else { continue };
+        let expected_file = dir.join("expected").join(format!("{stem}.expected.jsonl"));
+        let expected_text = std::fs::read_to_string(&expected_file)
+            .unwrap_or_else(|e| panic!("{stem} has no expectations ({}): {e}", expected_file.display()));
         let expected: std::collections::HashMap<String, Value> = expected_text
             .lines()
             .filter_map(parse_json_deep)
@@ -88,11 +86,12 @@ fn check() {
     for p in &problems {
         println!("  {p}");
     }
-    assert!(checked > 0);
-    assert!(problems.is_empty());
+    assert!(checked >= 100, "expected the suite's body results, checked {checked}");
+    assert!(problems.is_empty(), "{} disagreements", problems.len());
 }
 
 #[test]
 fn variables_agree_with_reference() {
-    std::thread::Builder::new().stack_size(64 << 20).spawn(check).unwrap().join().unwrap();
+    let worker = std::thread::Builder::new().stack_size(64 << 20).spawn(check).expect("spawn");
+    worker.join().unwrap_or_else(|p| std::panic::resume_unwind(p));
 }

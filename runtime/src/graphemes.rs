@@ -43,6 +43,7 @@ use unicode_segmentation::{Graphemes, UnicodeSegmentation};
 
 /// Which go-textseg release to follow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Textseg {
     /// go-textseg v13 (Unicode 13.0.0): cty's string functions.
     V13,

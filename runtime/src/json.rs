@@ -380,6 +380,7 @@ fn marshal_here(
 /// A JSON decoding error: the cty path of the offending value and what is
 /// wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct JsonError {
     /// Path in cty notation (`.attr[0]["key"]`), empty at the root.
     pub path: String,

@@ -29,6 +29,7 @@ const MAX_DEPTH: usize = 256;
 
 /// What [`decode_object`] does with a top-level member.
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Member {
     /// Decode its value.
     Decode,

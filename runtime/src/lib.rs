@@ -2,6 +2,8 @@
 //! and the function table. Semantics follow go-cty, the value system behind
 //! the reference HCL implementation.
 
+#![forbid(unsafe_code)]
+
 pub mod diag;
 pub mod number;
 pub mod graphemes;

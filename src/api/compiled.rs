@@ -28,6 +28,7 @@ use vm::{Limits, Program, Scratch, Vars};
 /// # Ok::<(), hclvm::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SourceKind {
     /// A configuration file: attributes and blocks (`hclsyntax.ParseConfig`).
     Body,

@@ -18,6 +18,7 @@ use std::sync::Arc;
 /// # Ok::<(), Error>(())
 /// ```
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Error {
     /// The source has syntax errors (nothing was compiled).
     Compile(Diagnostics),

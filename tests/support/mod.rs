@@ -1,13 +1,14 @@
-//! Helpers shared by the root integration tests: where the test data is and
-//! how to read case and result files.
+//! Helpers shared by the root integration tests: where the test data is
+//! (`data.rs`, which the other crates include by path) and how to read case
+//! and result files.
 #![allow(dead_code)]
+
+mod data;
+
+pub use data::*;
 
 use serde_json::Value as Json;
 use std::path::{Path, PathBuf};
-
-pub fn data_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data")
-}
 
 /// `(name, cases file, expected file)` for every case file of the copy under
 /// tests/data/conformance, sorted by name.
@@ -60,15 +61,6 @@ pub fn results(path: &Path) -> Vec<(String, Json)> {
             (id, v)
         })
         .collect()
-}
-
-/// The shared folder next to the repository (or `$HCLVM_SHARED`), if present.
-pub fn shared_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("HCLVM_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-    };
-    dir.join("conformance/compare.py").is_file().then_some(dir)
 }
 
 /// Runs `f` on a thread with the stack the `hclvm` binary works with (test

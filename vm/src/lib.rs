@@ -30,6 +30,8 @@
 //! continues on a fresh segment when it runs low (`stacker`), so deep
 //! programs evaluate on any thread.
 
+#![forbid(unsafe_code)]
+
 pub mod codegen;
 pub mod disasm;
 pub mod interp;

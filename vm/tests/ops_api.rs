@@ -176,37 +176,3 @@ fn template_parts_and_join() {
     let parts = Value::tuple(vec![Value::string("a"), Value::unknown(Type::Number)]);
     assert_eq!(ops::template_join(&parts).ok(), Some(Value::unknown(Type::String)));
 }
-
-/// Rough cost of the hot operations (run with `--release --ignored
-/// --nocapture`; numbers are printed, not asserted).
-#[test]
-#[ignore = "timing; run in release"]
-fn ops_timing() {
-    use std::hint::black_box;
-    use std::time::Instant;
-    fn time(name: &str, iters: u32, mut f: impl FnMut()) {
-        let start = Instant::now();
-        for _ in 0..iters {
-            f();
-        }
-        eprintln!("{name:<28} {:>8.1} ns/op", start.elapsed().as_nanos() as f64 / f64::from(iters));
-    }
-    let n = 1_000_000;
-    let (a, b) = (Value::int(40), Value::int(2));
-    time("binary add small ints", n, || drop(black_box(ops::binary(ops::BinaryOp::Add, black_box(&a), black_box(&b)))));
-    time("binary lt small ints", n, || drop(black_box(ops::binary(ops::BinaryOp::Lt, black_box(&a), black_box(&b)))));
-    let (s1, s2) = (Value::string("abc"), Value::string("abd"));
-    time("binary eq strings", n, || drop(black_box(ops::binary(ops::BinaryOp::Eq, black_box(&s1), black_box(&s2)))));
-    let sn = Value::string("12");
-    time("binary add string operand", n, || drop(black_box(ops::binary(ops::BinaryOp::Add, black_box(&sn), black_box(&b)))));
-    let list = Value::list((0..100).map(Value::int).collect()).expect("list");
-    let k = Value::int(57);
-    time("index list[57]", n, || drop(black_box(ops::index(black_box(&list), black_box(&k)))));
-    let obj = Value::object((0..20).map(|i| (format!("attr{i}"), Value::int(i))).collect());
-    time("get_attr object(20)", n, || drop(black_box(ops::get_attr(black_box(&obj), "attr13"))));
-    let bad = Value::string("x");
-    time("index error (string[57])", n / 10, || drop(black_box(ops::index(black_box(&bad), black_box(&k)))));
-    time("template_part number", n, || drop(black_box(ops::template_part(black_box(&k)))));
-    let (t, f) = (Value::int(1), Value::string("a"));
-    time("conditional (unify num/str)", n / 10, || drop(black_box(ops::conditional(&Value::Bool(true), black_box(&t), black_box(&f)))));
-}

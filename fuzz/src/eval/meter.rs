@@ -33,27 +33,48 @@ fn shrink(n: usize) {
     let _ = CURRENT.try_with(|c| c.set(c.get() - n as isize));
 }
 
+// SAFETY: every method hands its arguments unchanged to `System` and
+// returns what `System` returns, so each block this allocator hands out is
+// a `System` block of the requested layout, and each block it is given back
+// (by the contract of `GlobalAlloc`, one of its own, with the layout it
+// was made with) is one `System` can take. The bookkeeping around the calls
+// touches only `const`-initialised thread-locals without destructors,
+// through `try_with` (so not after the thread's locals are gone): it never
+// allocates, so it cannot re-enter the allocator, and it never unwinds.
 unsafe impl GlobalAlloc for MeteredAlloc {
+    #[deny(unsafe_op_in_unsafe_fn)]
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
+        // SAFETY: the caller guarantees `layout` has a non-zero size, which
+        // is all `System.alloc` requires.
+        let p = unsafe { System.alloc(layout) };
         if !p.is_null() {
             grow(layout.size());
         }
         p
     }
+    #[deny(unsafe_op_in_unsafe_fn)]
     unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc_zeroed(layout);
+        // SAFETY: as in `alloc`.
+        let p = unsafe { System.alloc_zeroed(layout) };
         if !p.is_null() {
             grow(layout.size());
         }
         p
     }
+    #[deny(unsafe_op_in_unsafe_fn)]
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
+        // SAFETY: the caller guarantees `ptr` came from this allocator with
+        // `layout`; this allocator's blocks are `System`'s, made with the
+        // same layout.
+        unsafe { System.dealloc(ptr, layout) };
         shrink(layout.size());
     }
+    #[deny(unsafe_op_in_unsafe_fn)]
     unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        let p = System.realloc(ptr, layout, new_size);
+        // SAFETY: `ptr` and `layout` are a `System` block as in `dealloc`;
+        // the caller guarantees `new_size` is non-zero and does not overflow
+        // when rounded up to `layout.align()`, as `System.realloc` requires.
+        let p = unsafe { System.realloc(ptr, layout, new_size) };
         if !p.is_null() {
             shrink(layout.size());
             grow(new_size);

@@ -31,6 +31,7 @@ pub enum PathStep {
 /// A conversion failure: cty's error message and where in the value it
 /// happened. `Display` is the message alone, as HCL shows it.
 #[derive(Clone, Debug)]
+#[non_exhaustive]
 pub struct ConvError {
     pub path: Vec<PathStep>,
     pub message: String,

@@ -282,6 +282,7 @@ impl fmt::Debug for FunctionDef {
 
 /// Why a function could not be registered.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum RegisterError {
     DuplicateName(String),
     /// Names are identifiers, optionally namespaced with `::`.

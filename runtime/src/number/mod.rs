@@ -97,6 +97,7 @@ const _: () = assert!(std::mem::size_of::<Number>() <= 16);
 
 /// Errors of number operations. `Display` gives cty's wording.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NumberError {
     /// `Inf + -Inf` (cty: "can't compute sum of opposing infinities").
     OpposingInfinities,

@@ -22,6 +22,7 @@ use super::float::{bit_len, BigFloat, MAX_EXP, MIN_EXP};
 pub(crate) const PARSE_PREC: u32 = 512;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum NumberParseError {
     /// Not a number in the accepted syntax; the text says what was wrong.
     Syntax(&'static str),

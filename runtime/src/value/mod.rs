@@ -238,6 +238,7 @@ impl Value {
 
 /// Why a value could not be constructed (cty panics in these cases).
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ValueError {
     /// `list_val`, `set_val` and `map_val` need at least one element (use the
     /// `*_empty` constructors to give the element type).
