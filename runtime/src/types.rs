@@ -386,6 +386,28 @@ pub(crate) fn uniform_tuple_type(elem: usize, len: usize) -> Option<Arc<TupleTyp
 }
 
 impl Type {
+    /// An equal type that shares no allocation with this one (see
+    /// [`Value::deep_copy`](crate::Value::deep_copy)).
+    pub fn deep_copy(&self) -> Type {
+        self.deep_copy_at(0)
+    }
+
+    fn deep_copy_at(&self, depth: usize) -> Type {
+        crate::stack::deeper(depth, || match self {
+            Type::String | Type::Number | Type::Bool | Type::Dynamic => self.clone(),
+            Type::List(e) => Type::List(Arc::new(e.deep_copy_at(depth + 1))),
+            Type::Set(e) => Type::Set(Arc::new(e.deep_copy_at(depth + 1))),
+            Type::Map(e) => Type::Map(Arc::new(e.deep_copy_at(depth + 1))),
+            Type::Object(o) => Type::Object(Arc::new(ObjectType {
+                names: o.names.iter().map(|n| Arc::from(&**n)).collect(),
+                types: o.types.iter().map(|t| t.deep_copy_at(depth + 1)).collect(),
+                keys: OnceLock::new(),
+                dynamic: o.dynamic,
+            })),
+            Type::Tuple(t) => Type::Tuple(Arc::new(TupleType { elems: t.elems.iter().map(|e| e.deep_copy_at(depth + 1)).collect(), dynamic: t.dynamic })),
+        })
+    }
+
     pub fn list(elem: Type) -> Type {
         Type::List(shared_elem(&elem).unwrap_or_else(|| Arc::new(elem)))
     }

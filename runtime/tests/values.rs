@@ -741,3 +741,29 @@ fn hostile_json_inputs_fail_cleanly() {
         );
     }
 }
+
+#[test]
+fn deep_copies_are_equal_and_share_nothing() {
+    let cases = [
+        (r#"["object",{"a":["list","string"],"b":["tuple",["number",["map","bool"]]]}]"#, r#"{"a":["x","y"],"b":[1e400,{"k":true}]}"#),
+        (r#"["set",["object",{"n":"number"}]]"#, r#"[{"n":1},{"n":0.5}]"#),
+        (r#""string""#, r#""é""#),
+    ];
+    for (t, v) in cases {
+        let original = val(t, v);
+        let copy = original.deep_copy();
+        assert!(copy.raw_equals(&original), "{t} {v}");
+        assert_eq!(copy.ty(), original.ty());
+        assert_eq!(enc(&copy), enc(&original));
+        if let (Value::Object(a), Value::Object(b)) = (&original, &copy) {
+            assert!(!std::sync::Arc::ptr_eq(a.object_type(), b.object_type()));
+            assert!(!std::sync::Arc::ptr_eq(&a.object_type().names()[0], &b.object_type().names()[0]));
+        }
+    }
+    // Unknowns keep their refinements.
+    let mut builder = Value::unknown(Type::String).refine();
+    builder.not_null().string_prefix("ab");
+    let refined = builder.into_value();
+    assert!(matches!(&refined, Value::Unknown(u) if u.refinement().is_some()));
+    assert!(refined.deep_copy().raw_equals(&refined));
+}

@@ -89,9 +89,11 @@ enum Code {
 }
 
 impl Compiled {
-    /// The attribute names the program's steps look up; variables decoded
+    /// The attribute names the program's steps look up: variables decoded
     /// from JSON name their objects' attributes with these strings, which
-    /// the steps then recognize by pointer.
+    /// the steps then recognize by pointer (the decoder shares object
+    /// types per thread, so decoding clones these names only for a new
+    /// shape: see `runtime::json_text`).
     fn attr_names(&self) -> &runtime::AttrNames {
         static NONE: std::sync::OnceLock<runtime::AttrNames> = std::sync::OnceLock::new();
         match &self.code {
@@ -102,6 +104,7 @@ impl Compiled {
             },
         }
     }
+
 }
 
 impl std::fmt::Debug for BodyPlan {
@@ -493,8 +496,7 @@ impl Compiled {
         match &self.code {
             Code::Single(program) => {
                 let value = vm::evaluate(program, slots, scratch);
-                let mut diagnostics = self.warnings.clone();
-                diagnostics.extend(scratch.take_diags());
+                let diagnostics = self.with_warnings(scratch);
                 write_value_result(w, &value, &diagnostics, Some("eval"));
                 diagnostics.has_errors()
             }
@@ -510,14 +512,23 @@ impl Compiled {
         }
     }
 
+    /// The parser's warnings, then the diagnostics the evaluation left in
+    /// `scratch` (allocating nothing when there are none).
+    fn with_warnings(&self, scratch: &mut Scratch) -> Vec<Diagnostic> {
+        if self.warnings.is_empty() {
+            return if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
+        }
+        let mut diagnostics = self.warnings.clone();
+        diagnostics.extend(scratch.take_diags());
+        diagnostics
+    }
+
     fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch) -> Evaluation<'_> {
         scratch.limits = self.limits;
         let result = match &self.code {
             Code::Single(program) => {
                 let value = vm::evaluate(program, slots, scratch);
-                let mut diagnostics = self.warnings.clone();
-                diagnostics.extend(scratch.take_diags());
-                Evaluated::Value(Outcome { value, diagnostics })
+                Evaluated::Value(Outcome { value, diagnostics: self.with_warnings(scratch) })
             }
             Code::Body(plan) => {
                 let mut outcomes = Vec::with_capacity(plan.attribute_count);
@@ -655,7 +666,9 @@ fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
 fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Vec<Outcome>) {
     for (_, program) in &plan.attrs {
         let value: Value = run.evaluate(program);
-        out.push(Outcome { value, diagnostics: run.scratch().take_diags() });
+        let scratch = run.scratch();
+        let diagnostics = if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
+        out.push(Outcome { value, diagnostics });
     }
     for (_, body) in &plan.blocks {
         evaluate_body(body, run, out);

@@ -164,6 +164,10 @@ impl Drop for FileCode {
             paths: b.paths.into(),
             names: b.names,
             n_shared: b.shared_slots.len() as u32,
+            id: {
+                static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+                NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+            },
         });
     }
 }

@@ -99,6 +99,8 @@ pub struct Scratch {
     /// function arguments).
     text_bufs: Vec<String>,
     diags: Vec<Diagnostic>,
+    /// This thread's copies of program constants ([`ConstCopies`]).
+    consts: ConstCopies,
     steps: u64,
     /// The evaluation's size budget (limit [`Limits::max_size`]), which
     /// function calls charge too.
@@ -136,6 +138,56 @@ impl Scratch {
         self.regs.clear();
         self.memos.clear();
         self.shared.clear();
+        self.consts = ConstCopies::default();
+    }
+}
+
+/// A thread's own copies ([`Value::deep_copy`]) of the constants of the
+/// chunks it evaluated last, made when it first evaluates a chunk. An evaluation reads its chunk's constants
+/// from these: cloning one from the program itself (a call argument, a
+/// result, an element of a constant collection) would update reference
+/// counts that every thread evaluating the program updates too, and
+/// their cache lines would travel between the cores at every clone.
+#[derive(Default)]
+struct ConstCopies {
+    /// The chunk being evaluated: its id and its constants, copied.
+    current: (u64, Box<[Value]>),
+    /// Other chunks' copies, the most recently used last.
+    recent: Vec<(u64, Box<[Value]>)>,
+}
+
+/// Chunks whose constants a thread keeps copies of, besides the current.
+const CONST_COPY_CHUNKS: usize = 16;
+
+impl ConstCopies {
+    /// Makes `chunk`'s copies the current ones (copying its constants the
+    /// first time).
+    #[inline]
+    fn enter(&mut self, chunk: &Chunk) {
+        if self.current.0 != chunk.id {
+            self.switch_to(chunk);
+        }
+    }
+
+    #[cold]
+    fn switch_to(&mut self, chunk: &Chunk) {
+        let entry = match self.recent.iter().position(|(id, _)| *id == chunk.id) {
+            Some(i) => self.recent.remove(i),
+            None => (chunk.id, chunk.consts.iter().map(Value::deep_copy).collect()),
+        };
+        let previous = std::mem::replace(&mut self.current, entry);
+        if previous.0 != 0 {
+            if self.recent.len() >= CONST_COPY_CHUNKS {
+                self.recent.remove(0);
+            }
+            self.recent.push(previous);
+        }
+    }
+
+    /// Constant `k` of the current chunk.
+    #[inline]
+    fn get(&self, k: usize) -> Option<&Value> {
+        self.current.1.get(k)
     }
 }
 
@@ -202,6 +254,7 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
     scratch.steps = 0;
     scratch.size = SizeBudget::new(scratch.limits.max_size);
     scratch.aborted = None;
+    scratch.consts.enter(chunk);
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
     // evaluation left in them is dropped when overwritten.
@@ -351,7 +404,7 @@ impl<'a> Machine<'a> {
     fn peek(&self, o: Opnd) -> Option<&Value> {
         match o.kind() {
             OpndKind::Temp(r) | OpndKind::Local(r) => self.s.regs.get(usize::from(r)),
-            OpndKind::Const(k) => self.chunk.consts.get(usize::from(k)),
+            OpndKind::Const(k) => self.s.consts.get(usize::from(k)),
             OpndKind::Var(i) => {
                 let path = self.chunk.paths.get(usize::from(i))?;
                 steps_ref(self.path_root(path)?, &path.steps)
@@ -519,7 +572,7 @@ impl<'a> Machine<'a> {
                     self.set(a, v);
                 }
                 Op::LoadK => {
-                    let v = prog.consts.get(ins.bx() as usize).cloned().unwrap_or_else(dynamic);
+                    let v = self.s.consts.get(ins.bx() as usize).cloned().unwrap_or_else(dynamic);
                     self.set(a, v);
                 }
                 Op::LoadV => {
@@ -1458,6 +1511,15 @@ impl<'a> Machine<'a> {
     }
 }
 
+/// Whether an object's attribute name is a step's: the same allocation
+/// (variables decoded from JSON for this program name their attributes
+/// with the program's names, `Chunk::attr_names`), else the same text.
+#[inline(always)]
+fn same_name(n: &std::sync::Arc<str>, name: &std::sync::Arc<str>) -> bool {
+    let (a, b) = (n.as_bytes(), name.as_bytes());
+    std::ptr::eq(a, b) || a == b
+}
+
 /// Literal steps by reference, when none needs `hcl.Index`'s or
 /// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).
 #[inline]
@@ -1474,9 +1536,7 @@ fn step_ref<'v>(v: &'v Value, step: &Step) -> Option<&'v Value> {
         (Step::Attr(name, _, hint), Value::Object(o)) => {
             let names = o.object_type().names();
             let guess = hint.get();
-            // Names decoded for this program are the step's own strings
-            // (`Chunk::attr_names`): one pointer comparison.
-            if names.get(guess).is_some_and(|n| std::sync::Arc::ptr_eq(n, name) || **n == **name) {
+            if names.get(guess).is_some_and(|n| same_name(n, name)) {
                 return o.vals().get(guess);
             }
             let i = o.object_type().attr_index(&runtime::strings::normalize_nfc(name))?;

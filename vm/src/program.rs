@@ -200,6 +200,9 @@ pub struct Chunk {
     pub(crate) names: runtime::AttrNames,
     /// Shared memo slots ([`crate::shared`]).
     pub(crate) n_shared: u32,
+    /// Unique in the process (0: the empty chunk): tells the chunks whose
+    /// constants a thread has copied apart ([`crate::Scratch`]).
+    pub(crate) id: u64,
 }
 
 impl Chunk {

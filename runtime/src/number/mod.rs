@@ -172,6 +172,14 @@ fn small_fits(v: i64, prec: u32) -> bool {
 }
 
 impl Number {
+    /// An equal number that shares no allocation with this one.
+    pub fn deep_copy(&self) -> Number {
+        match &self.0 {
+            Repr::Small { .. } => self.clone(),
+            Repr::Big(b) => Number(Repr::Big(std::sync::Arc::new(BigFloat::clone(b)))),
+        }
+    }
+
     // ----- construction -------------------------------------------------
 
     /// A small integer at `prec`, or the rounded big form when it does not fit.

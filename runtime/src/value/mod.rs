@@ -217,6 +217,41 @@ iterative_drop!(ObjectVal, vals);
 iterative_drop!(TupleVal, elems);
 
 impl Value {
+    /// An equal value (same type, same content) that shares no allocation
+    /// with this one: reference counts of the copy are its own. A thread
+    /// that clones parts of a value many times (the VM, with a program's
+    /// constants) clones them from its own copy, so threads do not contend
+    /// on one counter.
+    pub fn deep_copy(&self) -> Value {
+        self.deep_copy_at(0)
+    }
+
+    fn deep_copy_at(&self, depth: usize) -> Value {
+        let all = |vals: &[Value]| -> Box<[Value]> { vals.iter().map(|v| v.deep_copy_at(depth + 1)).collect() };
+        crate::stack::deeper(depth, || match self {
+            Value::Null(t) => Value::Null(t.deep_copy()),
+            Value::Unknown(u) => Value::Unknown(u.deep_copy()),
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Number(n) => Value::Number(n.deep_copy()),
+            Value::String(s) => Value::String(Str(Arc::from(&*s.0))),
+            Value::List(l) => Value::List(Arc::new(ListVal { ty: l.ty.deep_copy(), elems: all(&l.elems) })),
+            Value::Set(st) => Value::Set(Arc::new(SetVal { ty: st.ty.deep_copy(), elems: all(&st.elems) })),
+            Value::Map(m) => Value::Map(Arc::new(MapVal {
+                ty: m.ty.deep_copy(),
+                keys: m.keys.iter().map(|k| Str(Arc::from(&*k.0))).collect(),
+                vals: all(&m.vals),
+            })),
+            Value::Object(o) => match Type::Object(o.ty.clone()).deep_copy() {
+                Type::Object(ty) => Value::Object(Arc::new(ObjectVal { ty, vals: all(&o.vals) })),
+                _ => self.clone(),
+            },
+            Value::Tuple(t) => match Type::Tuple(t.ty.clone()).deep_copy() {
+                Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal { ty, elems: all(&t.elems) })),
+                _ => self.clone(),
+            },
+        })
+    }
+
     /// The elements of a collection this value alone holds, taken out of
     /// it (the collection is then freed with nothing left in it); `None`
     /// for other values, which are simply dropped.
@@ -476,6 +511,20 @@ impl Value {
         Self::object_from_pairs(attrs.into_iter().map(|(k, v)| (k.0, v)).collect())
     }
     /// `cty.ObjectVal` with names that are NFC already (internal callers).
+    /// An object of type `ty` whose values (parallel to its sorted names)
+    /// have exactly its attribute types: the caller guarantees it.
+    pub(crate) fn object_of_type(ty: Arc<ObjectType>, vals: Vec<Value>) -> Value {
+        debug_assert!(vals.len() == ty.len() && vals.iter().zip(ty.types()).all(|(v, t)| v.has_type(t)));
+        Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() }))
+    }
+
+    /// A tuple of type `ty`, whose element types the elements have
+    /// exactly: the caller guarantees it.
+    pub(crate) fn tuple_of_type(ty: Arc<TupleType>, elems: Vec<Value>) -> Value {
+        debug_assert!(elems.len() == ty.len() && elems.iter().zip(ty.elems()).all(|(v, t)| v.has_type(t)));
+        Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }))
+    }
+
     pub(crate) fn object_from_pairs(mut pairs: Vec<(Arc<str>, Value)>) -> Value {
         sort_dedup_last_wins(&mut pairs);
         let (names, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();

@@ -120,6 +120,23 @@ impl Unknown {
         }
     }
 
+    /// An equal unknown that shares no allocation with this one.
+    pub(crate) fn deep_copy(&self) -> Unknown {
+        match &self.0 {
+            Repr::Plain(t) => Unknown(Repr::Plain(t.deep_copy())),
+            Repr::Refined(r) => {
+                let bound = |b: &Option<Bound>| b.as_ref().map(|b| Bound { value: b.value.deep_copy(), inclusive: b.inclusive });
+                let facts = match &r.refinement.facts {
+                    Facts::String { prefix } => Facts::String { prefix: Arc::from(&**prefix) },
+                    Facts::Number { lower, upper } => Facts::Number { lower: bound(lower), upper: bound(upper) },
+                    other => other.clone(),
+                };
+                let refinement = Refinement { not_null: r.refinement.not_null, facts };
+                Unknown(Repr::Refined(Arc::new(RefinedUnknown { ty: r.ty.deep_copy(), refinement })))
+            }
+        }
+    }
+
     /// The refinement, if the value has one.
     #[inline]
     pub fn refinement(&self) -> Option<&Refinement> {

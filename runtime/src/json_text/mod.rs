@@ -16,11 +16,13 @@
 //! `{"type": T, "value": V}` form. The caller then decodes the text the
 //! slow way, which gives the same values or the exact error.
 
+mod shapes;
+
 use crate::names::AttrNames;
 use crate::number::Number;
-use crate::strings::normalize_nfc;
 use crate::types::Type;
 use crate::value::Value;
+use shapes::Shapes;
 use std::sync::Arc;
 
 /// Nesting this decoder handles; deeper input takes the full decoder
@@ -45,7 +47,11 @@ pub enum Member {
 /// `type` and `value` makes it give up, so that the caller reads it as a
 /// typed value. `None`: give up, see the module documentation.
 pub fn decode_object(text: &str, names: Option<&AttrNames>, typed_form: bool, member: &dyn Fn(&str) -> Member) -> Option<Vec<(String, Value)>> {
-    let mut d = Decoder { s: text.as_bytes(), pos: 0, names, key: String::new() };
+    shapes::with_shapes(|shapes| decode_object_with(text, names, typed_form, member, shapes))
+}
+
+fn decode_object_with(text: &str, names: Option<&AttrNames>, typed_form: bool, member: &dyn Fn(&str) -> Member, shapes: &mut Shapes) -> Option<Vec<(String, Value)>> {
+    let mut d = Decoder { s: text.as_bytes(), pos: 0, names, key: String::new(), shapes };
     d.ws();
     if d.peek()? != b'{' {
         return None;
@@ -109,15 +115,17 @@ fn is_typed_form(v: &Value) -> bool {
     }
 }
 
-struct Decoder<'t> {
+struct Decoder<'t, 's> {
     s: &'t [u8],
     pos: usize,
     names: Option<&'t AttrNames>,
     /// The last string read by [`Decoder::string_into_key`].
     key: String,
+    /// This thread's types of decoded values ([`shapes`]).
+    shapes: &'s mut Shapes,
 }
 
-impl Decoder<'_> {
+impl Decoder<'_, '_> {
     #[inline]
     fn peek(&self) -> Option<u8> {
         self.s.get(self.pos).copied()
@@ -179,10 +187,14 @@ impl Decoder<'_> {
             self.ws();
             match self.next()? {
                 b',' => continue,
-                b']' => return Some(Value::tuple(elems)),
+                b']' => break,
                 _ => return None,
             }
         }
+        Some(match self.shapes.tuple_type(&elems) {
+            Some(ty) => Value::tuple_of_type(ty, elems),
+            None => Value::tuple(elems),
+        })
     }
 
     fn object(&mut self, depth: usize) -> Option<Value> {
@@ -191,20 +203,12 @@ impl Decoder<'_> {
         self.ws();
         if self.peek()? == b'}' {
             self.pos += 1;
-            return Some(Value::object_from_pairs(attrs));
+            return Some(Value::object_from_pairs(Vec::new()));
         }
         loop {
             self.ws();
             self.string_into_key()?;
-            let name = match self.names.and_then(|n| n.get(&self.key)) {
-                Some(shared) => shared.clone(),
-                // Not NFC: cty finds no attribute under that spelling, an
-                // error the full decoder words.
-                None => match normalize_nfc(&self.key) {
-                    std::borrow::Cow::Borrowed(k) => Arc::from(k),
-                    std::borrow::Cow::Owned(_) => return None,
-                },
-            };
+            let name = self.shapes.name(&self.key)?;
             self.ws();
             self.expect(b':')?;
             self.ws();
@@ -216,14 +220,12 @@ impl Decoder<'_> {
                 _ => return None,
             }
         }
-        if attrs.len() > 1 {
-            let mut sorted: Vec<&str> = attrs.iter().map(|(n, _)| &**n).collect();
-            sorted.sort_unstable();
-            if sorted.windows(2).any(|w| w[0] == w[1]) {
-                return None;
-            }
+        attrs.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+        if attrs.windows(2).any(|w| w[0].0 == w[1].0) {
+            return None;
         }
-        Some(Value::object_from_pairs(attrs))
+        let ty = self.shapes.object_type(self.names, &attrs);
+        Some(Value::object_of_type(ty, attrs.into_iter().map(|(_, v)| v).collect()))
     }
 
     /// A number in JSON's grammar, exactly as written.
@@ -473,12 +475,27 @@ mod tests {
     }
 
     #[test]
-    fn objects_take_the_programs_attribute_names() {
+    fn recurring_shapes_share_a_type_named_with_the_programs_names() {
         let mut names = AttrNames::new();
         let shared = names.intern("role");
-        let members = decode_object(r#"{"user": {"role": "admin"}}"#, Some(&names), false, &|_| Member::Decode).expect("plain");
-        let Value::Object(user) = &members[0].1 else { panic!("an object") };
-        assert!(Arc::ptr_eq(&user.object_type().names()[0], &shared));
+        let user = |text: &str| {
+            let members = decode_object(text, Some(&names), false, &|_| Member::Decode).expect("plain");
+            let Value::Object(user) = &members[0].1 else { panic!("an object") };
+            user.object_type().clone()
+        };
+        // Seen once: named with this thread's copies, not the program's.
+        let first = user(r#"{"user": {"role": "admin"}}"#);
+        assert!(!Arc::ptr_eq(&first.names()[0], &shared));
+        assert_eq!(&*first.names()[0], "role");
+        // Seen again: one type, with the program's names, from then on.
+        let second = user(r#"{"user": {"role": "dev"}}"#);
+        let third = user(r#"{"user": {"role": "ops"}}"#);
+        assert!(Arc::ptr_eq(&second.names()[0], &shared));
+        assert!(Arc::ptr_eq(&second, &third));
+        // Another shape (a number where the string was) is another type.
+        let other = user(r#"{"user": {"role": 1}}"#);
+        assert!(!Arc::ptr_eq(&other, &third));
+        assert_eq!(other.types()[0], Type::Number);
     }
 
     #[test]
