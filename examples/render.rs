@@ -73,6 +73,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 /// A template's result as text: a template that is one interpolation yields
 /// that value itself (a number, a bool), which converts to a string.
 fn as_text(value: &Value) -> Option<String> {
-    let text = hclvm::runtime::convert(value, &Type::String).ok()?;
+    let text = hclvm::convert(value, &Type::String).ok()?;
     text.as_str().map(str::to_string)
 }

@@ -1,12 +1,12 @@
 //! hclvm: a fast, exact engine for HCL, the HashiCorp Configuration Language
 //! (native syntax v2).
 //!
-//! The work is split over three crates, re-exported here: [`runtime`]
-//! (values, types, numbers, diagnostics), [`vm`] (bytecode and interpreter)
-//! and [`compiler`] (lexer, parser, analysis, lowering). This facade adds the
-//! embedding API ([`api`], re-exported at the top: [`Compiled`], [`Options`],
-//! [`Variables`], [`Evaluation`]), the conformance runner, text rendering of
-//! diagnostics and the `hclvm` CLI.
+//! The embedding API is what this crate exports by name: compile a body, a
+//! template or an expression once into a [`Compiled`] (with [`Options`]),
+//! evaluate it many times with [`Variables`], read the [`Evaluation`]:
+//! values ([`Value`], [`Type`], [`Number`]), diagnostics ([`Diagnostic`],
+//! [`Diagnostics`]) or a Rust type through serde. Host functions are
+//! [`FunctionDef`]s registered in [`Functions`].
 //!
 //! ```
 //! let check = hclvm::Compiled::expression("amount <= limit", &hclvm::Options::new())?;
@@ -14,20 +14,33 @@
 //! assert_eq!(out.value().and_then(|v| v.as_bool()), Some(false));
 //! # Ok::<(), hclvm::Error>(())
 //! ```
+//!
+//! The internal crates (`compiler`, `vm`, `runtime`), the `hclvm` CLI and
+//! the conformance runner are reachable for the binary and the tests, but
+//! are not part of the API: they are hidden from the documentation and may
+//! change in any release.
 
 #![forbid(unsafe_code)]
 
+#[doc(hidden)]
 pub use compiler;
+#[doc(hidden)]
 pub use runtime;
+#[doc(hidden)]
 pub use vm;
 
+mod api;
+#[doc(hidden)]
 pub mod cli;
+#[doc(hidden)]
 pub mod conformance;
+#[doc(hidden)]
 pub mod diagnostic_text;
-pub mod api;
 
 pub use api::{
-    from_value, AttributeOutcome, BlockOutcome, BodyOutcome, BoundVariables, CallCtx, CallError, Compiled, DeError, Diagnostic, Diagnostics,
-    Error, ErrorSite, Evaluation, FnError, FuncId, FunctionDef, FunctionTable, Functions, Limits, Number, Options, Outcome,
-    Param, RegisterError, Severity, Signature, SizeBudget, SourceKind, Span, Type, Value, ValueDeserializer, Variables,
+    convert, from_value, refine_not_null, AttributeOutcome, BlockOutcome, BodyOutcome, BoundVariables, CallCtx, CallError, Compiled,
+    ConvError, DeError, Diagnostic, Diagnostics, Error, ErrorSite, Evaluation, Facts, FnError, FuncId, FunctionDef, FunctionTable,
+    Functions, ImplFn, Limits, Number, ObjectType, Options, Outcome, Param, Pos, RangeBound, RefineFn, Refinement,
+    RefinementBuilder, RegisterError, Severity, Signature, SizeBudget, SourceKind, Span, Str, TupleType, Type, TypeFn, Unknown,
+    Value, ValueDeserializer, Variables,
 };

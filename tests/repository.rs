@@ -65,7 +65,7 @@ fn walk(root: &Path, dir: &Path, ignored: &[String], out: &mut Vec<String>) {
     for entry in entries {
         let path = entry.expect("directory entry").path();
         let rel = path.strip_prefix(root).expect("under the root").to_string_lossy().replace('\\', "/");
-        if ignored.iter().any(|i| *i == rel) {
+        if ignored.contains(&rel) {
             continue;
         }
         if path.is_dir() {

@@ -9,6 +9,9 @@ fn strings(n: usize) -> Value {
     Value::list((0..n).map(|i| Value::from_string(format!("item-{i}"))).collect()).unwrap()
 }
 
+/// A named call to time.
+type Case = (&'static str, Box<dyn Fn(&Functions) -> Value>);
+
 fn bench(c: &mut Criterion) {
     let t = Functions::stdlib();
     let call = |name: &str, args: Vec<Value>| {
@@ -20,7 +23,7 @@ fn bench(c: &mut Criterion) {
     };
     let list = strings(100);
     let obj = Value::object((0..50).map(|i| (format!("k{i}"), Value::int(i))).collect());
-    let cases: Vec<(&str, Box<dyn Fn(&Functions) -> Value>)> = vec![
+    let cases: Vec<Case> = vec![
         ("contains/100", Box::new(call("contains", vec![list.clone(), Value::string("item-99")]))),
         ("length/100", Box::new(call("length", vec![list.clone()]))),
         ("lookup/object50", Box::new(call("lookup", vec![obj.clone(), Value::string("k25"), Value::int(0)]))),

@@ -272,7 +272,7 @@ fn insert(seg: &mut Vec<Slot>, c: char, out: &mut String) {
         n = 1;
         parts[0] = c;
     }
-    let decomposed = !(n == 1 && parts[0] == c) && !('\u{AC00}'..='\u{D7A3}').contains(&c);
+    let decomposed = (n != 1 || parts[0] != c) && !('\u{AC00}'..='\u{D7A3}').contains(&c);
     for &d in &parts[..n] {
         let ccc = canonical_combining_class(d);
         let backward = quick(d) == Quick::Maybe;

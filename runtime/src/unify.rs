@@ -130,6 +130,9 @@ fn unify_all(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
 /// the types, so each input gets its representative's conversion.
 const DEDUP_THRESHOLD: usize = 64;
 
+// `Type`'s hash and equality ignore the one thing in it that can change
+// (an object type's cached `keys()` tuple, set once).
+#[allow(clippy::mutable_key_type)]
 fn unify_distinct(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
     let mut distinct: Vec<Type> = Vec::new();
     let mut seen: std::collections::HashMap<&Type, usize> = std::collections::HashMap::new();

@@ -67,8 +67,9 @@ pub use outcome::{AttributeOutcome, BlockOutcome, BodyOutcome, Evaluation, Outco
 pub use variables::Variables;
 
 pub use runtime::func::{
-    CallCtx, CallError, ErrorSite, FnError, FuncId, FunctionDef, FunctionTable, Functions, ImplFn, Param, RegisterError,
-    Signature, SizeBudget, TypeFn,
+    refine_not_null, CallCtx, CallError, ErrorSite, FnError, FuncId, FunctionDef, FunctionTable, Functions, ImplFn, Param,
+    RefineFn, RegisterError, Signature, SizeBudget, TypeFn,
 };
-pub use runtime::{Diagnostic, Number, Severity, Span, Type, Value};
+pub use runtime::value::{Facts, RangeBound, Refinement, RefinementBuilder, Unknown};
+pub use runtime::{convert, ConvError, Diagnostic, Number, ObjectType, Pos, Severity, Span, Str, TupleType, Type, Value};
 pub use vm::Limits;

@@ -27,7 +27,7 @@ pub enum FuncTable {
 }
 
 /// One decoded case. Variables stay raw JSON here: converting them needs the
-/// value model, which the evaluator brings (see [`super::Evaluator::bind`]).
+/// value model (see [`super::bind_values`]).
 #[derive(Clone, Debug)]
 pub struct Case {
     pub id: String,

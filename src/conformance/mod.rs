@@ -2,7 +2,7 @@
 //! (see `tests/data/conformance/` and the oracle's README), compiles and
 //! evaluates each with [`Compiled`] as its mode, function table and
 //! variables say, and writes one result line per case in the oracle's
-//! result format ([`crate::api::result_format`]).
+//! result format (`api::result_format`).
 //!
 //! Only the case format lives here (decoding a case line, converting its
 //! variables, comparing result lines); compiling, evaluating and writing

@@ -95,7 +95,7 @@ impl Node {
                 f(&ix.collection);
                 f(&ix.key);
             }
-            Node::Tuple(items) => items.iter().for_each(|i| f(i)),
+            Node::Tuple(items) => items.iter().for_each(&mut *f),
             Node::Object(items) => {
                 for it in items.iter() {
                     if let ObjectKey::Expr(k, _) = &it.key {

@@ -172,47 +172,6 @@ pub(crate) fn string_to_bool_error(s: &str) -> &'static str {
     }
 }
 
-#[cfg(test)]
-mod fast_path_tests {
-    use super::*;
-
-    /// `convert` (with its shortcuts) against applying the planned conversion.
-    fn check(v: Value, want: Type) {
-        let planned = plan::get_conversion(&v.ty(), &want, true).map(|p| p.apply(&v, &mut Vec::new()));
-        let got = convert(&v, &want);
-        match (got, planned) {
-            (Ok(g), Some(Ok(p))) => {
-                assert_eq!(g.ty(), p.ty(), "{v:?} -> {want:?}");
-                assert_eq!(format!("{g:?}"), format!("{p:?}"), "{v:?} -> {want:?}");
-            }
-            (Err(g), Some(Err(p))) => assert_eq!(g.message, p.message),
-            (g, p) => panic!("{v:?} -> {want:?}: {g:?} vs {p:?}"),
-        }
-    }
-
-    #[test]
-    fn shortcuts_agree_with_the_plan() {
-        let wants = [
-            Type::String,
-            Type::Bool,
-            Type::list(Type::Number),
-            Type::object([("a", Type::String)]),
-            Type::tuple(vec![Type::String, Type::Dynamic]),
-            Type::map(Type::Dynamic),
-        ];
-        for want in &wants {
-            check(Value::dynamic_unknown(), want.clone());
-            check(Value::null(Type::Dynamic), want.clone());
-        }
-        let s = |x: &str| Value::string(x);
-        check(Value::tuple(vec![s("a"), s("b")]), Type::list(Type::String));
-        check(Value::tuple(vec![]), Type::list(Type::String));
-        check(Value::tuple(vec![s("a"), Value::null(Type::String), Value::unknown(Type::String)]), Type::list(Type::String));
-        check(Value::tuple(vec![s("a"), Value::int(1)]), Type::list(Type::String));
-        check(Value::tuple(vec![s("a"), Value::dynamic_unknown()]), Type::list(Type::String));
-        check(Value::tuple(vec![Value::int(1), Value::int(2)]), Type::list(Type::String));
-    }
-}
 
 /// cty's `prepareUnknownResult`: the unknown result of converting the
 /// unknown `source` to `target`, with what the source's facts and type say
@@ -253,4 +212,46 @@ pub(crate) fn prepare_unknown_result(source: &Value, target: Type) -> Value {
         _ => {}
     }
     b.into_value()
+}
+
+#[cfg(test)]
+mod fast_path_tests {
+    use super::*;
+
+    /// `convert` (with its shortcuts) against applying the planned conversion.
+    fn check(v: Value, want: Type) {
+        let planned = plan::get_conversion(&v.ty(), &want, true).map(|p| p.apply(&v, &mut Vec::new()));
+        let got = convert(&v, &want);
+        match (got, planned) {
+            (Ok(g), Some(Ok(p))) => {
+                assert_eq!(g.ty(), p.ty(), "{v:?} -> {want:?}");
+                assert_eq!(format!("{g:?}"), format!("{p:?}"), "{v:?} -> {want:?}");
+            }
+            (Err(g), Some(Err(p))) => assert_eq!(g.message, p.message),
+            (g, p) => panic!("{v:?} -> {want:?}: {g:?} vs {p:?}"),
+        }
+    }
+
+    #[test]
+    fn shortcuts_agree_with_the_plan() {
+        let wants = [
+            Type::String,
+            Type::Bool,
+            Type::list(Type::Number),
+            Type::object([("a", Type::String)]),
+            Type::tuple(vec![Type::String, Type::Dynamic]),
+            Type::map(Type::Dynamic),
+        ];
+        for want in &wants {
+            check(Value::dynamic_unknown(), want.clone());
+            check(Value::null(Type::Dynamic), want.clone());
+        }
+        let s = |x: &str| Value::string(x);
+        check(Value::tuple(vec![s("a"), s("b")]), Type::list(Type::String));
+        check(Value::tuple(vec![]), Type::list(Type::String));
+        check(Value::tuple(vec![s("a"), Value::null(Type::String), Value::unknown(Type::String)]), Type::list(Type::String));
+        check(Value::tuple(vec![s("a"), Value::int(1)]), Type::list(Type::String));
+        check(Value::tuple(vec![s("a"), Value::dynamic_unknown()]), Type::list(Type::String));
+        check(Value::tuple(vec![Value::int(1), Value::int(2)]), Type::list(Type::String));
+    }
 }

@@ -409,7 +409,7 @@ fn time_quote(s: impl AsRef<[u8]>) -> String {
     // Every byte of a non-ASCII or control character as `\xNN`.
     let mut out = String::from("\"");
     for &b in s.as_ref() {
-        if b >= 0x80 || b < b' ' {
+        if !(b' '..0x80).contains(&b) {
             out.push_str(&format!("\\x{b:02x}"));
         } else {
             if b == b'"' || b == b'\\' {

@@ -368,7 +368,7 @@ fn bits_at(words: &[dashu::integer::Word], pos: usize, n: usize) -> u64 {
     let mut i = pos / WB;
     let shift = pos % WB;
     while filled < shift + n && i < words.len() {
-        acc |= u128::from(u64::from(words[i])) << filled;
+        acc |= u128::from(words[i]) << filled;
         filled += WB;
         i += 1;
     }

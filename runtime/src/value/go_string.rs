@@ -209,7 +209,7 @@ fn go_float_v(f: f64) -> String {
     let exp: i32 = exp.parse().unwrap_or(0);
     let digits: String = mant.chars().filter(|c| c.is_ascii_digit()).collect();
     let sign = if f.is_sign_negative() { "-" } else { "" };
-    if exp < -4 || exp >= 6 {
+    if !(-4..6).contains(&exp) {
         let (first, rest) = digits.split_at(1);
         let frac = if rest.is_empty() { String::new() } else { format!(".{rest}") };
         let (es, ea) = if exp < 0 { ('-', -exp) } else { ('+', exp) };
