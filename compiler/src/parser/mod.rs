@@ -225,13 +225,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let src = self.src;
         let tokens = self.tokens;
         let idx = self.line_index.get_or_insert_with(|| LineIndex::with_breaks(src, crate::lexer::cluster_breaks_of(src, tokens)));
-        let start = idx.pos(src, span.start);
-        let end = idx.pos(src, span.end);
-        if start.line == end.line {
-            format!("{}:{},{}-{}", self.filename, start.line, start.column, end.column)
-        } else {
-            format!("{}:{},{}-{},{}", self.filename, start.line, start.column, end.line, end.column)
-        }
+        idx.range_text(src, self.filename, span)
     }
 
     // ---- nesting limit ----
