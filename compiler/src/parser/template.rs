@@ -5,10 +5,11 @@
 //! markers applied, interpolations, directive openers and closers), then the
 //! atoms are nested into if/for structures.
 
-use super::{between, drain_to_arena, go_quote, lossy_go, Parser};
+use super::{between, drain_to_arena, Parser};
 use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
 use bumpalo::collections::Vec as BumpVec;
+use runtime::strings::{go_lossy_utf8, go_quote, go_quote_bytes};
 use runtime::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -337,14 +338,14 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             _ => {
                 if !self.recovery {
-                    let given = String::from_utf8_lossy(word).into_owned();
+                    let given = go_lossy_utf8(word);
                     let suggestion = match name_suggestion(&given, &["if", "for", "else", "endif", "endfor"]) {
-                        Some(s) => format!(" Did you mean {}?", go_quote(s.as_bytes())),
+                        Some(s) => format!(" Did you mean {}?", go_quote(s)),
                         None => String::new(),
                     };
                     self.error_ctx(
                         "Invalid template control keyword",
-                        format!("{} is not a valid template control keyword.{}", go_quote(word), suggestion),
+                        format!("{} is not a valid template control keyword.{}", go_quote_bytes(word), suggestion),
                         kw.span(),
                         between(open.span(), kw.span()),
                     );
@@ -356,7 +357,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let close = self.peek();
         if close.kind != T::TemplateSeqEnd {
             if !self.recovery {
-                let summary = format!("Extra characters in {} marker", String::from_utf8_lossy(word));
+                let summary = format!("Extra characters in {} marker", go_lossy_utf8(word));
                 self.error_ctx(
                     &summary,
                     "Expected a closing brace to end the sequence, but found extra characters.",
@@ -383,7 +384,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         if !escaped {
             return match std::str::from_utf8(bytes) {
                 Ok(s) => s,
-                Err(_) => self.arena.alloc_str(&lossy_go(bytes)),
+                Err(_) => self.arena.alloc_str(&go_lossy_utf8(bytes)),
             };
         }
         let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
@@ -453,7 +454,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 let sel = &bytes[i + 1..(i + 1 + len).min(n)];
                 self.error(
                     "Invalid escape sequence",
-                    format!("The symbol {} is not a valid escape sequence selector.", go_quote(sel)),
+                    format!("The symbol {} is not a valid escape sequence selector.", go_quote_bytes(sel)),
                     Span::new(base + i as u32, base + (i + 1 + sel.len()) as u32),
                 );
                 out.extend_from_slice(sel);
@@ -471,7 +472,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         match String::from_utf8(out) {
             Ok(s) => self.arena.alloc_str(&s),
-            Err(e) => self.arena.alloc_str(&lossy_go(e.as_bytes())),
+            Err(e) => self.arena.alloc_str(&go_lossy_utf8(e.as_bytes())),
         }
     }
 
@@ -714,7 +715,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                         "Invalid string literal",
                         format!(
                             "Template sequences are not allowed in this string. To include a literal {}, double it (as \"{which}{which}\") to escape it.",
-                            go_quote(which.as_bytes())
+                            go_quote(which)
                         ),
                         tok.span(),
                         between(open.span(), tok.span()),
