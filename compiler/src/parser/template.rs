@@ -66,28 +66,6 @@ fn trim_end_space(s: &str) -> &str {
     s.trim_end_matches(char::is_whitespace)
 }
 
-/// The reference's "did you mean" rule: the first candidate within
-/// edit distance 2.
-fn name_suggestion(given: &str, candidates: &[&'static str]) -> Option<&'static str> {
-    candidates.iter().copied().find(|c| levenshtein(given, c) < 3)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
-}
-
 impl<'a, 'i> Parser<'a, 'i> {
     /// A whole bare template (`ParseTemplate`).
     pub fn parse_template_root(&mut self) -> &'a Expr<'a> {
@@ -339,7 +317,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             _ => {
                 if !self.recovery {
                     let given = go_lossy_utf8(word);
-                    let suggestion = match name_suggestion(&given, &["if", "for", "else", "endif", "endfor"]) {
+                    let suggestion = match vm::suggest::first_close(&given, ["if", "for", "else", "endif", "endfor"]) {
                         Some(s) => format!(" Did you mean {}?", go_quote(s)),
                         None => String::new(),
                     };
