@@ -1,6 +1,7 @@
 //! Helpers shared by the root integration tests: where the test data is
 //! (`data.rs`, which the other crates include by path) and how to read case
-//! and result files.
+//! and result files. (`case_line.rs` reads case lines for `compiler/`'s
+//! tests and examples, which cannot use `hclvm::conformance`.)
 #![allow(dead_code)]
 
 mod data;
