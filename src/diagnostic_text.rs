@@ -17,8 +17,8 @@
 //! line marks the subject instead.
 
 use compiler::{ast, Interner};
+use runtime::strings::go_quote;
 use runtime::{Diagnostic, LineIndex, Severity, Span};
-use std::fmt::Write as _;
 use std::io::Write as _;
 
 /// One source file as diagnostics about it are rendered.
@@ -192,27 +192,6 @@ fn overlaps(a: Span, b: Span) -> bool {
 
 fn is_combining(c: char) -> bool {
     matches!(c as u32, 0x0300..=0x036F | 0x1AB0..=0x1AFF | 0x1DC0..=0x1DFF | 0x20D0..=0x20FF | 0xFE20..=0xFE2F)
-}
-
-/// Go's `%q` as hcl uses it for block labels.
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c.is_control() => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
 }
 
 #[cfg(test)]

@@ -4,37 +4,12 @@
 mod support;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use support::{example, hclvm, text};
 
-fn hclvm(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hclvm"))
-        .args(args)
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start hclvm");
-    let _ = child.stdin.take().expect("stdin").write_all(stdin);
-    child.wait_with_output().expect("wait for hclvm")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
-
-/// A file in this test binary's scratch folder; returns its path.
+/// [`support::scratch`], as a command line argument.
 fn scratch(name: &str, content: &str) -> String {
-    let dir: PathBuf = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-product-tests");
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    let path = dir.join(name);
-    std::fs::write(&path, content).expect("write scratch file");
-    path.to_string_lossy().into_owned()
-}
-
-fn example(name: &str) -> String {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("examples").join(name).to_string_lossy().into_owned()
+    support::scratch(name, content).to_string_lossy().into_owned()
 }
 
 /// Asserts the exit code, and that nothing panicked.
@@ -178,9 +153,7 @@ fn eval_hostile_input_fails_cleanly() {
     let out = hclvm(&["eval", "--color", "never", "-e", &deep], b"");
     assert_exit(&out, 1);
     let bytes: Vec<u8> = (0u8..=255).cycle().take(4096).collect();
-    let file = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-product-tests").join("random.hcl");
-    std::fs::create_dir_all(file.parent().expect("parent")).expect("dir");
-    std::fs::write(&file, &bytes).expect("write");
+    let file = support::scratch("random.hcl", &bytes);
     let out = hclvm(&["eval", "--color", "never", &file.to_string_lossy()], b"");
     assert_exit(&out, 1);
 }
@@ -410,9 +383,7 @@ fn disasm_bad_inputs_exit_nonzero_with_a_message() {
     assert!(text(&out.stderr).contains("invalid value 'yaml' for '--mode <MODE>'"), "{}", text(&out.stderr));
     // Random bytes: errors, no panic.
     let bytes: Vec<u8> = (0u8..=255).rev().cycle().take(2048).collect();
-    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli-product-tests").join("disasm-random.hcl");
-    std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
-    std::fs::write(&path, &bytes).expect("write");
+    let path = support::scratch("disasm-random.hcl", &bytes);
     let out = hclvm(&["disasm", "--color", "never", &path.to_string_lossy()], b"");
     assert_exit(&out, 1);
 }

@@ -2,8 +2,10 @@
 //! and prints, per case, whether parsing failed and the first error's
 //! line: `{"id":..,"failed":bool,"line":N|null,"summary":..}`. Used for
 //! differential testing against the reference oracle.
-use base64::Engine;
-use serde::Deserialize;
+#[path = "../../tests/support/case_line.rs"]
+mod case_line;
+
+use case_line::{case_source, parse_json_deep};
 use std::io::{BufRead, Write};
 
 fn main() {
@@ -13,14 +15,8 @@ fn main() {
         if line.trim().is_empty() {
             continue;
         }
-        let mut de = serde_json::Deserializer::from_str(&line);
-        de.disable_recursion_limit();
-        let Ok(case) = serde_json::Value::deserialize(&mut de) else { continue };
-        let src: Vec<u8> = match (&case["src"], &case["src_base64"]) {
-            (serde_json::Value::String(s), _) => s.as_bytes().to_vec(),
-            (_, serde_json::Value::String(b)) => base64::engine::general_purpose::STANDARD.decode(b).unwrap_or_default(),
-            _ => continue,
-        };
+        let Some(case) = parse_json_deep(&line) else { continue };
+        let Some(src) = case_source(&case) else { continue };
         let src2 = src.clone();
         let mode = case["mode"].as_str().unwrap_or("expr").to_owned();
         let result = std::thread::Builder::new()

@@ -7,6 +7,7 @@
 
 use crate::ast::*;
 use crate::intern::{Interner, Symbol};
+use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Span};
 
 /// Every root traversal `expr` references, in the reference's order
@@ -120,31 +121,12 @@ fn render_steps(out: &mut String, steps: &[Traverser<'_>], interner: &Interner) 
                         Ok(n) => out.push_str(&n.to_string()),
                         Err(_) => out.push_str(text),
                     },
-                    Literal::String(s) => json_quote(out, s),
+                    Literal::String(s) => write_json_string(out, s),
                 }
                 out.push(']');
             }
         }
     }
-}
-
-/// JSON string quoting as Go's encoder writes it with HTML escaping off.
-fn json_quote(out: &mut String, s: &str) {
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            '\u{2028}' => out.push_str("\\u2028"),
-            '\u{2029}' => out.push_str("\\u2029"),
-            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
 }
 
 /// Where the reference's `StartRange()` of an expression is: the part of

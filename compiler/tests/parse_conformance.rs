@@ -4,10 +4,12 @@
 //! repository's copy of the suite, `tests/data/conformance` (the same files
 //! as the shared folder's); a missing file fails the test.
 
+#[path = "../../tests/support/case_line.rs"]
+mod case_line;
 #[path = "../../tests/support/data.rs"]
 mod data;
 
-use base64::Engine;
+use case_line::{case_source, parse_json_deep};
 use runtime::LineIndex;
 use serde_json::Value;
 
@@ -30,14 +32,6 @@ fn run_case(mode: &str, src: &[u8]) -> Outcome {
         failed: first.is_some(),
         first_line: first.and_then(|d| d.subject).map(|s| idx.line_of(s.start) as u32 + 1),
     }
-}
-
-/// Case lines can nest `vars` deeper than serde_json's default limit.
-fn parse_json_deep(line: &str) -> Value {
-    use serde::Deserialize;
-    let mut de = serde_json::Deserializer::from_str(line);
-    de.disable_recursion_limit();
-    Value::deserialize(&mut de).unwrap()
 }
 
 /// One expected result line. Successful results may nest values deeper than
@@ -80,14 +74,10 @@ fn check_suite() {
             if line.trim().is_empty() {
                 continue;
             }
-            let case = parse_json_deep(line);
+            let case = parse_json_deep(line).unwrap_or_else(|| panic!("{stem}: a case line is not JSON: {line}"));
             let id = case["id"].as_str().unwrap_or("").to_owned();
             let Some(exp) = expected.get(&id) else { continue };
-            let src: Vec<u8> = match (&case["src"], &case["src_base64"]) {
-                (Value::String(s), _) => s.as_bytes().to_vec(),
-                (_, Value::String(b)) => base64::engine::general_purpose::STANDARD.decode(b).unwrap(),
-                _ => continue,
-            };
+            let Some(src) = case_source(&case) else { continue };
             let mode = case["mode"].as_str().unwrap_or("expr");
             cases += 1;
             let ours = run_case(mode, &src);

@@ -4,18 +4,13 @@
 //! `tests/data/conformance` (the same files as the shared folder's); a
 //! missing file fails the test.
 
+#[path = "../../tests/support/case_line.rs"]
+mod case_line;
 #[path = "../../tests/support/data.rs"]
 mod data;
 
-use base64::Engine;
-use serde::Deserialize;
+use case_line::{case_source, parse_json_deep};
 use serde_json::Value;
-
-fn parse_json_deep(line: &str) -> Option<Value> {
-    let mut de = serde_json::Deserializer::from_str(line);
-    de.disable_recursion_limit();
-    Value::deserialize(&mut de).ok()
-}
 
 fn compare(body: &compiler::ast::Body<'_>, expected: &Value, interner: &compiler::Interner, id: &str, problems: &mut Vec<String>) {
     let Some(attrs) = expected["attrs"].as_object() else { return };
@@ -69,11 +64,7 @@ fn check() {
             let Some(case) = parse_json_deep(line) else { continue };
             let id = case["id"].as_str().unwrap_or("");
             let Some(exp) = expected.get(id) else { continue };
-            let src: Vec<u8> = match (&case["src"], &case["src_base64"]) {
-                (Value::String(s), _) => s.as_bytes().to_vec(),
-                (_, Value::String(b)) => base64::engine::general_purpose::STANDARD.decode(b).unwrap(),
-                _ => continue,
-            };
+            let Some(src) = case_source(&case) else { continue };
             let arena = bumpalo::Bump::new();
             let mut interner = compiler::Interner::new();
             let (body, diags) = compiler::parse_body(&arena, &src, &mut interner);

@@ -156,6 +156,18 @@ impl LineIndex {
         Pos { line: line as u32 + 1, column: column + 1, byte }
     }
 
+    /// hcl's `Range.String()` of `span` in the file `filename`:
+    /// `file:line,col-col`, or `file:line,col-line,col` when the range
+    /// ends on another line.
+    pub fn range_text(&self, src: &[u8], filename: &str, span: Span) -> String {
+        let (a, b) = (self.pos(src, span.start), self.pos(src, span.end));
+        if a.line == b.line {
+            format!("{filename}:{},{}-{}", a.line, a.column, b.column)
+        } else {
+            format!("{filename}:{},{}-{},{}", a.line, a.column, b.line, b.column)
+        }
+    }
+
     /// The 0-based line number holding `byte`.
     pub fn line_of(&self, byte: u32) -> usize {
         match self.line_starts.binary_search(&byte) {
@@ -219,6 +231,15 @@ mod tests {
         assert_eq!(idx.pos(src, 10).column, 10);
         assert_eq!(idx.pos(src, 1).column, 2);
         assert_eq!(idx.pos(src, 0).column, 1);
+    }
+
+    #[test]
+    fn ranges_print_as_hcl_prints_them() {
+        let src = "a = \"\u{e9}\"\nbb = [\n  1,\n]\n".as_bytes();
+        let idx = LineIndex::new(src);
+        assert_eq!(idx.range_text(src, "main.hcl", Span::new(4, 8)), "main.hcl:1,5-8");
+        assert_eq!(idx.range_text(src, "f", Span::new(14, 22)), "f:2,6-4,2");
+        assert_eq!(idx.range_text(src, "", Span::new(0, 0)), ":1,1-1");
     }
 
     #[test]

@@ -514,14 +514,19 @@ pub fn value_from_case_var_with(j: &J, names: &AttrNames) -> Result<Value, JsonE
     case_var(j, Some(names))
 }
 
+/// The type and value of the case-file shorthand `{"type": T, "value": V}`
+/// (exactly those two keys), if `j` is one.
+pub fn typed_case_var(j: &J) -> Option<(&J, &J)> {
+    match j {
+        J::Object(map) if map.len() == 2 => Some((map.get("type")?, map.get("value")?)),
+        _ => None,
+    }
+}
+
 fn case_var(j: &J, names: Option<&AttrNames>) -> Result<Value, JsonError> {
-    if let J::Object(map) = j {
-        if map.len() == 2 {
-            if let (Some(t), Some(v)) = (map.get("type"), map.get("value")) {
-                let ty = Type::from_json(t).map_err(|m| err("", m))?;
-                return value_from_json_typed(v, &ty);
-            }
-        }
+    if let Some((t, v)) = typed_case_var(j) {
+        let ty = Type::from_json(t).map_err(|m| err("", m))?;
+        return value_from_json_typed(v, &ty);
     }
     implied(j, 0, &mut String::new(), names)
 }

@@ -1,7 +1,11 @@
-//! String helpers shared by the value model: NFC normalization (every cty
-//! string is NFC, see `nfc.rs`), Go `encoding/json` string escaping (for byte-identical
-//! result encoding) and Go `%q` quoting (cty's set hashing uses it, and set
-//! iteration order of structured elements depends on those bytes).
+//! String helpers shared by every crate of the workspace, each the one
+//! definition of its rule: NFC normalization (every cty string is NFC, see
+//! `nfc.rs`), Go `encoding/json` string escaping (for byte-identical result
+//! encoding; [`write_json_string`], [`write_json_string_html`]), Go `%q`
+//! quoting of a string, of bytes that may not be UTF-8 and of a rune
+//! ([`go_quote`], [`go_quote_bytes`], [`go_quote_rune`]; cty's set hashing
+//! uses it too, and set iteration order of structured elements depends on
+//! those bytes), and Go's reading of invalid UTF-8 ([`go_lossy_utf8`]).
 
 use std::borrow::Cow;
 
@@ -53,11 +57,7 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
                 b'\n' => out.push_str("\\n"),
                 b'\r' => out.push_str("\\r"),
                 b'\t' => out.push_str("\\t"),
-                _ => {
-                    out.push_str("\\u00");
-                    out.push(HEX_LOWER[(b >> 4) as usize] as char);
-                    out.push(HEX_LOWER[(b & 0xf) as usize] as char);
-                }
+                _ => push_hex(out, "\\u00", u32::from(b), 2),
             }
             i += 1;
             start = i;
@@ -83,6 +83,24 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
     }
     out.push_str(&s[start..]);
     out.push('"');
+}
+
+/// `bytes` as text the way Go turns invalid UTF-8 into runes (`[]rune(s)`,
+/// `for range`, encoding/json's string decoding): each byte that does not
+/// start a valid sequence becomes one U+FFFD. (`String::from_utf8_lossy`
+/// replaces a truncated sequence with a single U+FFFD instead.)
+pub fn go_lossy_utf8(bytes: &[u8]) -> Cow<'_, str> {
+    if let Ok(s) = std::str::from_utf8(bytes) {
+        return Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        out.push_str(chunk.valid());
+        for _ in chunk.invalid() {
+            out.push('\u{FFFD}');
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Whether Go's `unicode.IsPrint` (Go 1.19, Unicode 13) would call `c`
@@ -113,27 +131,56 @@ pub fn go_is_print(c: char) -> bool {
     !format_or_private && !unassigned
 }
 
-/// Go's `%q` of a byte string that may not be valid UTF-8: valid
-/// characters as [`write_go_quoted`] writes them, other bytes as `\xNN`.
+/// Go's `%q` (`strconv.Quote`) of a byte string that may not be valid
+/// UTF-8: valid characters as [`write_go_quoted`] writes them, each byte
+/// of an invalid sequence as `\xNN` (Go decodes an invalid byte as a
+/// one-byte `RuneError` and quotes the byte, not U+FFFD).
 pub fn go_quote_bytes(b: &[u8]) -> String {
-    let mut out = String::from("\"");
+    let mut out = String::with_capacity(b.len() + 2);
+    out.push('"');
     for chunk in b.utf8_chunks() {
-        let mut q = String::new();
-        write_go_quoted(&mut q, chunk.valid());
-        out.push_str(&q[1..q.len() - 1]);
-        for byte in chunk.invalid() {
-            out.push_str("\\x");
-            out.push(HEX_LOWER[(byte >> 4) as usize] as char);
-            out.push(HEX_LOWER[(byte & 0xf) as usize] as char);
+        push_go_escaped(&mut out, chunk.valid());
+        for &byte in chunk.invalid() {
+            push_hex(&mut out, "\\x", u32::from(byte), 2);
         }
     }
     out.push('"');
     out
 }
 
-/// Appends `s` quoted as Go's `%q` verb (strconv.Quote) would.
+/// Appends `s` quoted as Go's `%q` verb (`strconv.Quote`) would.
 pub fn write_go_quoted(out: &mut String, s: &str) {
     out.push('"');
+    push_go_escaped(out, s);
+    out.push('"');
+}
+
+/// `s` quoted as Go's `%q` verb (`strconv.Quote`) would.
+pub fn go_quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    write_go_quoted(&mut out, s);
+    out
+}
+
+/// `c` quoted as Go's `strconv.QuoteRune` (the `%q` verb on a rune): in
+/// single quotes, where `'` is escaped and `"` is not. encoding/json's
+/// `quoteChar` of a byte `b` is this of `char::from(b)`.
+pub fn go_quote_rune(c: char) -> String {
+    match c {
+        '\'' => "'\\''".to_string(),
+        '"' => "'\"'".to_string(),
+        c => {
+            let mut out = String::from("'");
+            push_go_escaped(&mut out, c.encode_utf8(&mut [0u8; 4]));
+            out.push('\'');
+            out
+        }
+    }
+}
+
+/// The inside of a `strconv.Quote` of `s` (`"` escaped, `'` not): Go's
+/// `appendEscapedRune` for every character.
+fn push_go_escaped(out: &mut String, s: &str) {
     for c in s.chars() {
         match c {
             '"' => out.push_str("\\\""),
@@ -149,43 +196,22 @@ pub fn write_go_quoted(out: &mut String, s: &str) {
             c => {
                 let cp = c as u32;
                 if cp < 0x20 || cp == 0x7f {
-                    out.push_str("\\x");
-                    out.push(HEX_LOWER[(cp >> 4) as usize] as char);
-                    out.push(HEX_LOWER[(cp & 0xf) as usize] as char);
+                    push_hex(out, "\\x", cp, 2);
                 } else if cp < 0x10000 {
-                    out.push_str("\\u");
-                    for shift in [12, 8, 4, 0] {
-                        out.push(HEX_LOWER[((cp >> shift) & 0xf) as usize] as char);
-                    }
+                    push_hex(out, "\\u", cp, 4);
                 } else {
-                    out.push_str("\\U");
-                    for shift in [28, 24, 20, 16, 12, 8, 4, 0] {
-                        out.push(HEX_LOWER[((cp >> shift) & 0xf) as usize] as char);
-                    }
+                    push_hex(out, "\\U", cp, 8);
                 }
             }
         }
     }
-    out.push('"');
 }
 
-/// `s` quoted as Go's `%q` verb would.
-pub fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    write_go_quoted(&mut out, s);
-    out
-}
-
-/// `c` quoted as Go's `strconv.QuoteRune` (the `%q` verb on a rune): in
-/// single quotes, where `'` is escaped and `"` is not.
-pub fn go_quote_rune(c: char) -> String {
-    match c {
-        '\'' => "'\\''".to_string(),
-        '"' => "'\"'".to_string(),
-        c => {
-            let q = go_quote(c.encode_utf8(&mut [0u8; 4]));
-            format!("'{}'", q.get(1..q.len() - 1).unwrap_or_default())
-        }
+/// `prefix` and the low `digits` hex digits of `v` (lower case).
+fn push_hex(out: &mut String, prefix: &str, v: u32, digits: u32) {
+    out.push_str(prefix);
+    for i in (0..digits).rev() {
+        out.push(HEX_LOWER[((v >> (4 * i)) & 0xf) as usize] as char);
     }
 }
 
@@ -223,6 +249,11 @@ mod tests {
             ('\u{1}', r"'\x01'"),
             ('é', "'é'"),
             ('\u{ad}', r"'\u00ad'"),
+            ('\u{7f}', r"'\x7f'"),
+            ('\u{a0}', r"'\u00a0'"),
+            ('\u{2028}', r"'\u2028'"),
+            ('\u{fffd}', "'\u{fffd}'"),
+            ('\u{110bd}', r"'\U000110bd'"),
         ];
         for &(c, want) in cases {
             assert_eq!(super::go_quote_rune(c), want, "{c:?}");
@@ -243,12 +274,46 @@ mod tests {
                 "\u{e0100}\u{1f600}\u{fffd}",
                 "\"\u{e0100}\u{1f600}\u{fffd}\"",
             ),
+            // As Go 1.19's strconv.Quote writes them.
+            ("a\"b'c\\", r#""a\"b'c\\""#),
+            ("\u{7}\u{8}\u{c}\n\r\t\u{b}", r#""\a\b\f\n\r\t\v""#),
+            ("\u{1}\u{1f}", r#""\x01\x1f""#),
+            ("\u{80}\u{9f}\u{ad}", r#""\u0080\u009f\u00ad""#),
+            ("\u{2028}\u{2029}\u{3000}\u{200b}\u{85}\u{1680}", r#""\u2028\u2029\u3000\u200b\u0085\u1680""#),
+            ("\u{10ffff}\u{effff}\u{fdd0}\u{378}", r#""\U0010ffff\U000effff\ufdd0\u0378""#),
         ];
         for (input, want) in cases {
             let mut out = String::new();
             write_go_quoted(&mut out, input);
             assert_eq!(&out, want);
+            assert_eq!(&super::go_quote(input), want);
+            assert_eq!(&go_quote_bytes(input.as_bytes()), want);
         }
+    }
+
+    #[test]
+    fn go_quote_bytes_writes_invalid_bytes_as_hex() {
+        // As Go 1.19's strconv.Quote writes them: every byte of an invalid
+        // sequence on its own, surrogates included.
+        let cases: &[(&[u8], &str)] = &[
+            (b"\xe2\x80A", r#""\xe2\x80A""#),
+            (b"\xed\xa0\x80", r#""\xed\xa0\x80""#),
+            (b"\xff", r#""\xff""#),
+            (b"\xc3", r#""\xc3""#),
+            (b"a\xc3\xa9\x01\xc3", "\"a\u{e9}\\x01\\xc3\""),
+            (b"\xef\xbf\xbd", "\"\u{fffd}\""),
+        ];
+        for &(input, want) in cases {
+            assert_eq!(go_quote_bytes(input), want, "{input:?}");
+        }
+    }
+
+    #[test]
+    fn lossy_utf8_replaces_each_invalid_byte() {
+        // As encoding/json decodes "\xe2\x80A\xff\xed\xa0\x80" (Go 1.19).
+        assert_eq!(go_lossy_utf8(b"\xe2\x80A\xff\xed\xa0\x80"), "\u{fffd}\u{fffd}A\u{fffd}\u{fffd}\u{fffd}\u{fffd}");
+        assert_eq!(go_lossy_utf8(b"\xc3"), "\u{fffd}");
+        assert!(matches!(go_lossy_utf8("é".as_bytes()), Cow::Borrowed("é")));
     }
 
     #[test]

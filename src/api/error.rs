@@ -173,14 +173,7 @@ impl fmt::Display for Diagnostics {
             return f.write_str("no diagnostics");
         };
         if let Some(subject) = first.subject {
-            let src = &self.source.src;
-            let lines = self.source.line_index();
-            let (a, b) = (lines.pos(src, subject.start), lines.pos(src, subject.end));
-            if a.line == b.line {
-                write!(f, "{}:{},{}-{}: ", self.source.filename, a.line, a.column, b.column)?;
-            } else {
-                write!(f, "{}:{},{}-{},{}: ", self.source.filename, a.line, a.column, b.line, b.column)?;
-            }
+            write!(f, "{}: ", self.source.line_index().range_text(&self.source.src, &self.source.filename, subject))?;
         }
         write!(f, "{}; {}", first.summary, first.detail)?;
         match self.list.len() {

@@ -1,7 +1,7 @@
 //! `hclvm bench`: the oracle's bench mode (same flags, same one-line JSON
 //! output, same `result_checksum`), so the two can be compared in one run.
 
-use super::Status;
+use super::{fnv1a, Status, FNV_OFFSET};
 use crate::api::{BoundVariables, Compiled, Error, Evaluation, Options, SourceKind, Variables};
 use clap::Args;
 use runtime::value::ShapeCache;
@@ -27,13 +27,6 @@ pub struct BenchArgs {
     /// stdlib | none
     #[arg(long, default_value = "stdlib")]
     funcs: String,
-}
-
-fn fnv1a(hash: &mut u64, bytes: &[u8]) {
-    for b in bytes {
-        *hash ^= u64::from(*b);
-        *hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
 }
 
 fn fail(msg: impl std::fmt::Display) -> Status {
@@ -148,7 +141,7 @@ pub fn run(args: BenchArgs) -> Status {
     }
     let eval_ns = t1.elapsed().as_nanos();
 
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut hash = FNV_OFFSET;
     let mut error_evals = 0u64;
     let mut line = String::new();
     for evaluation in &first {

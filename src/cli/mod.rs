@@ -154,3 +154,31 @@ fn run(cli: Cli) -> Status {
         Command::Batch(args) => batch::run(args),
     }
 }
+
+/// The FNV-1a 64 offset basis: the start of a `result_checksum`.
+pub(crate) const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Adds `bytes` to an FNV-1a 64 hash: the `result_checksum` of the
+/// reference's bench mode, which `hclvm bench` and `hclvm batch --checksum`
+/// print, is this over the result lines (each with its newline).
+pub(crate) fn fnv1a(hash: &mut u64, bytes: &[u8]) {
+    for b in bytes {
+        *hash ^= u64::from(*b);
+        *hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn fnv1a_is_fnv_1a_64() {
+        let hash = |s: &[u8]| {
+            let mut h = super::FNV_OFFSET;
+            super::fnv1a(&mut h, s);
+            h
+        };
+        assert_eq!(hash(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(hash(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(hash(b"foobar"), 0x8594_4171_f739_67e8);
+    }
+}

@@ -2,7 +2,7 @@
 //! conversion rules and error texts (which become phase `case` results).
 
 use super::Case;
-use runtime::json::{value_from_json_implied, value_from_json_typed};
+use runtime::json::{typed_case_var, value_from_json_implied, value_from_json_typed};
 use runtime::{Type, Value};
 use serde_json::Value as Json;
 
@@ -23,12 +23,11 @@ pub fn bind_values(case: &Case) -> Result<Vec<(String, Value)>, String> {
     Ok(out)
 }
 
+/// [`runtime::json::value_from_case_var`] with the oracle's error texts.
 fn case_var(raw: &Json) -> Result<Value, String> {
-    if let Json::Object(map) = raw {
-        if let (2, Some(t), Some(v)) = (map.len(), map.get("type"), map.get("value")) {
-            let ty = Type::from_json(t).map_err(|e| format!("invalid type: {e}"))?;
-            return value_from_json_typed(v, &ty).map_err(|e| e.message);
-        }
+    if let Some((t, v)) = typed_case_var(raw) {
+        let ty = Type::from_json(t).map_err(|e| format!("invalid type: {e}"))?;
+        return value_from_json_typed(v, &ty).map_err(|e| e.message);
     }
     // The message alone: the oracle prints cty's path errors, whose text
     // leaves the path out.

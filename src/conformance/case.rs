@@ -2,6 +2,7 @@
 //! of the oracle, so that a malformed line fails the same way in both.
 
 use base64::Engine as _;
+use runtime::strings::{go_lossy_utf8, go_quote};
 use serde_json::{Map, Value as Json};
 
 /// How a case's source is parsed and evaluated.
@@ -55,9 +56,10 @@ const KNOWN_KEYS: [&str; 7] = ["id", "mode", "src", "src_base64", "vars", "unkno
 ///
 /// JSON `null` for a string field reads as `""`, and a `null` line as an
 /// empty object, as Go's `encoding/json` does; invalid UTF-8 inside strings
-/// becomes U+FFFD for the same reason.
+/// becomes U+FFFD for the same reason (one per byte that starts no valid
+/// sequence).
 pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
-    let text = String::from_utf8_lossy(line);
+    let text = go_lossy_utf8(line);
     let fail = |id: &Option<String>, message: String| CaseError { id: id.clone(), message };
     let raw: Map<String, Json> = match runtime::json::parse_json(&text) {
         Ok(Json::Object(m)) => m,
@@ -178,25 +180,6 @@ fn json_kind(v: &Json) -> &'static str {
     }
 }
 
-/// Go's `%q` for the plain strings that appear in case errors.
-fn go_quote(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if (c as u32) < 0x20 || c == '\u{7f}' => out.push_str(&format!("\\x{:02x}", c as u32)),
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +208,13 @@ mod tests {
     }
 
     #[test]
+    fn invalid_utf8_reads_as_go_reads_it() {
+        // encoding/json: one U+FFFD per byte of a truncated sequence.
+        let c = decode_case(b"{\"id\":\"u\",\"mode\":\"expr\",\"src\":\"\\\"\xe2\x80A\\\"\"}").unwrap();
+        assert_eq!(c.src, "\"\u{fffd}\u{fffd}A\"".as_bytes());
+    }
+
+    #[test]
     fn numbers_in_vars_keep_their_text() {
         let c = decode_case(br#"{"id":"n","mode":"expr","src":"x","vars":{"x":0.1000000000000000000000000001}}"#).unwrap();
         assert_eq!(c.vars[0].1.to_string(), "0.1000000000000000000000000001");
@@ -245,6 +235,9 @@ mod tests {
             (r#"{"id":"d","mode":"expr","src":"1","vars":{"a":1},"unknowns":{"a":"number"}}"#, Some("d"), "\"a\" is in both vars and unknowns"),
             (r#"{"id":"f","mode":"expr","src":"1","funcs":"all"}"#, Some("f"), "\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not \"all\""),
             (r#"{"id":"f","mode":"expr","src":"1","funcs":1}"#, Some("f"), "\"funcs\" must be a string"),
+            // Quoted as Go's %q quotes them (the oracle's messages).
+            (r#"{"id":"c","mode":"\u0007\u0001\u007f","src":"1"}"#, Some("c"), "\"mode\" must be \"expr\", \"template\" or \"body\", not \"\\a\\x01\\x7f\""),
+            (r#"{"id":"d","mode":"expr","src":"1","vars":{"\u00a0\u2028":1},"unknowns":{"\u00a0\u2028":"number"}}"#, Some("d"), "\"\\u00a0\\u2028\" is in both vars and unknowns"),
         ];
         for (line, id, msg) in table {
             let e = err(line);

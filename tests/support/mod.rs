@@ -1,6 +1,7 @@
 //! Helpers shared by the root integration tests: where the test data is
-//! (`data.rs`, which the other crates include by path) and how to read case
-//! and result files.
+//! (`data.rs`, which the other crates include by path), how to read case
+//! and result files, and how to run the `hclvm` binary. (`case_line.rs` reads case lines for `compiler/`'s
+//! tests and examples, which cannot use `hclvm::conformance`.)
 #![allow(dead_code)]
 
 mod data;
@@ -8,7 +9,9 @@ mod data;
 pub use data::*;
 
 use serde_json::Value as Json;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 
 /// `(name, cases file, expected file)` for every case file of the copy under
 /// tests/data/conformance, sorted by name.
@@ -72,4 +75,41 @@ pub fn with_cli_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static)
         .expect("spawn test thread")
         .join()
         .unwrap_or_else(|p| std::panic::resume_unwind(p))
+}
+
+/// Runs the `hclvm` binary with `args`, writing `stdin` to its input
+/// (`NO_COLOR` unset, so `--color auto` depends on the terminal only).
+pub fn hclvm(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hclvm"))
+        .args(args)
+        .env_remove("NO_COLOR")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start hclvm");
+    // A command that does not read its input closes the pipe early; that is fine.
+    let _ = child.stdin.take().expect("stdin").write_all(stdin);
+    child.wait_with_output().expect("wait for hclvm")
+}
+
+/// Process output as text.
+pub fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+/// The path of `examples/NAME` of the repository.
+pub fn example(name: &str) -> String {
+    repo_root().join("examples").join(name).to_string_lossy().into_owned()
+}
+
+/// Writes `content` to `name` in this test binary's own scratch folder
+/// (under `CARGO_TARGET_TMPDIR`, named after the test crate) and returns
+/// its path.
+pub fn scratch(name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-tests", env!("CARGO_CRATE_NAME")));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    let path = dir.join(name);
+    std::fs::write(&path, content).expect("write scratch file");
+    path
 }

@@ -1442,14 +1442,7 @@ impl<'a> Machine<'a> {
         for d in &failures {
             match d.subject {
                 Some(span) => {
-                    let src = &self.prog.src_lines.src;
-                    let a = lines.pos(src, span.start);
-                    let b = lines.pos(src, span.end);
-                    let range = if a.line == b.line {
-                        format!("{}:{},{}-{}", self.prog.filename, a.line, a.column, b.column)
-                    } else {
-                        format!("{}:{},{}-{},{}", self.prog.filename, a.line, a.column, b.line, b.column)
-                    };
+                    let range = lines.range_text(&self.prog.src_lines.src, &self.prog.filename, span);
                     msg.push_str(&format!("- {} (at {})\n  {}\n", d.summary, range, d.detail));
                 }
                 None => msg.push_str(&format!("- {}\n  {}\n", d.summary, d.detail)),

@@ -1,10 +1,11 @@
 //! Bodies: attributes and blocks.
 
-use super::{between, drain_to_arena, go_quote, Parser, HEAVY_NESTING};
+use super::{between, drain_to_arena, Parser, HEAVY_NESTING};
 use crate::ast::*;
 use crate::intern::Symbol;
 use crate::lexer::{Token, TokenKind as T};
 use bumpalo::collections::Vec as BumpVec;
+use runtime::strings::{go_quote, go_quote_bytes};
 use runtime::Span;
 use std::collections::HashMap;
 
@@ -100,7 +101,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let at = self.range_string(first);
         self.error(
             "Attribute redefined",
-            format!("The argument {} was already set at {}. Each argument may be set only once.", go_quote(name.as_bytes()), at),
+            format!("The argument {} was already set at {}. Each argument may be set only once.", go_quote(&name), at),
             again.span,
         );
     }
@@ -371,7 +372,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             T::OQuote | T::OBrace | T::Ident => {
                 self.recover_after_body_item();
-                let name = go_quote(self.text(ident));
+                let name = go_quote_bytes(self.text(ident));
                 self.error(
                     "Argument definition required",
                     format!("A single-line block definition can contain only a single argument. If you meant to define argument {name}, use an equals sign to assign it a value. To define a nested block, place it on a line of its own within its parent block."),

@@ -17,6 +17,7 @@ use crate::ast::{Expr, ExprKind, Ident, Literal};
 use crate::intern::Interner;
 use crate::lexer::{Token, TokenKind};
 use bumpalo::Bump;
+use runtime::strings::go_lossy_utf8;
 use runtime::{Diagnostic, LineIndex, Span};
 
 pub(crate) use body::parse_body_tokens;
@@ -177,7 +178,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let text = self.text(tok);
         match std::str::from_utf8(text) {
             Ok(s) => s,
-            Err(_) => self.arena.alloc_str(&lossy_go(text)),
+            Err(_) => self.arena.alloc_str(&go_lossy_utf8(text)),
         }
     }
 
@@ -190,7 +191,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     pub fn intern_name(&mut self, text: &[u8]) -> crate::Symbol {
         match self.interner.intern_bytes(text) {
             Some(sym) => sym,
-            None => self.interner.intern(&lossy_go(text)),
+            None => self.interner.intern(&go_lossy_utf8(text)),
         }
     }
 
@@ -225,13 +226,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let src = self.src;
         let tokens = self.tokens;
         let idx = self.line_index.get_or_insert_with(|| LineIndex::with_breaks(src, crate::lexer::cluster_breaks_of(src, tokens)));
-        let start = idx.pos(src, span.start);
-        let end = idx.pos(src, span.end);
-        if start.line == end.line {
-            format!("{}:{},{}-{}", self.filename, start.line, start.column, end.column)
-        } else {
-            format!("{}:{},{}-{},{}", self.filename, start.line, start.column, end.line, end.column)
-        }
+        idx.range_text(src, self.filename, span)
     }
 
     // ---- nesting limit ----
@@ -442,71 +437,6 @@ fn opposite_bracket(kind: TokenKind) -> Option<TokenKind> {
 #[inline]
 pub(crate) fn between(a: Span, b: Span) -> Span {
     Span::new(a.start, b.end.max(a.start))
-}
-
-/// Go's `%q` for a string: quoted, with escapes for quotes, backslashes,
-/// characters Go does not consider printable (controls, spaces other than
-/// ASCII space, format characters) and invalid UTF-8.
-pub(crate) fn go_quote(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() + 2);
-    out.push('"');
-    let mut i = 0;
-    while i < bytes.len() {
-        let rest = &bytes[i..];
-        let valid = match std::str::from_utf8(rest) {
-            Ok(s) => s,
-            Err(e) => std::str::from_utf8(&rest[..e.valid_up_to()]).unwrap_or(""),
-        };
-        if let Some(c) = valid.chars().next() {
-            match c {
-                '"' => out.push_str("\\\""),
-                '\\' => out.push_str("\\\\"),
-                '\n' => out.push_str("\\n"),
-                '\r' => out.push_str("\\r"),
-                '\t' => out.push_str("\\t"),
-                '\u{7}' => out.push_str("\\a"),
-                '\u{8}' => out.push_str("\\b"),
-                '\u{c}' => out.push_str("\\f"),
-                '\u{b}' => out.push_str("\\v"),
-                c if (c as u32) < 0x20 || c as u32 == 0x7f => out.push_str(&format!("\\x{:02x}", c as u32)),
-                c if !runtime::strings::go_is_print(c) => {
-                    if (c as u32) < 0x10000 {
-                        out.push_str(&format!("\\u{:04x}", c as u32))
-                    } else {
-                        out.push_str(&format!("\\U{:08x}", c as u32))
-                    }
-                }
-                c => out.push(c),
-            }
-            i += c.len_utf8();
-        } else {
-            out.push_str(&format!("\\x{:02x}", bytes[i]));
-            i += 1;
-        }
-    }
-    out.push('"');
-    out
-}
-
-/// Converts bytes to text the way Go converts invalid UTF-8 when decoding:
-/// each byte that does not start a valid sequence becomes one U+FFFD.
-pub(crate) fn lossy_go(bytes: &[u8]) -> String {
-    let mut out = String::with_capacity(bytes.len() + 8);
-    let mut rest = bytes;
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                out.push_str(s);
-                return out;
-            }
-            Err(e) => {
-                let good = e.valid_up_to();
-                out.push_str(std::str::from_utf8(&rest[..good]).unwrap_or(""));
-                out.push('\u{FFFD}');
-                rest = &rest[good + 1..];
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -5,10 +5,11 @@
 //! markers applied, interpolations, directive openers and closers), then the
 //! atoms are nested into if/for structures.
 
-use super::{between, drain_to_arena, go_quote, lossy_go, Parser};
+use super::{between, drain_to_arena, Parser};
 use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
 use bumpalo::collections::Vec as BumpVec;
+use runtime::strings::{go_lossy_utf8, go_quote, go_quote_bytes};
 use runtime::Span;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,28 +64,6 @@ fn trim_start_space(s: &str) -> &str {
 
 fn trim_end_space(s: &str) -> &str {
     s.trim_end_matches(char::is_whitespace)
-}
-
-/// The reference's "did you mean" rule: the first candidate within
-/// edit distance 2.
-fn name_suggestion(given: &str, candidates: &[&'static str]) -> Option<&'static str> {
-    candidates.iter().copied().find(|c| levenshtein(given, c) < 3)
-}
-
-fn levenshtein(a: &str, b: &str) -> usize {
-    let a: Vec<char> = a.chars().collect();
-    let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for i in 1..=a.len() {
-        cur[0] = i;
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            cur[j] = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
-        }
-        std::mem::swap(&mut prev, &mut cur);
-    }
-    prev[b.len()]
 }
 
 impl<'a, 'i> Parser<'a, 'i> {
@@ -337,14 +316,14 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             _ => {
                 if !self.recovery {
-                    let given = String::from_utf8_lossy(word).into_owned();
-                    let suggestion = match name_suggestion(&given, &["if", "for", "else", "endif", "endfor"]) {
-                        Some(s) => format!(" Did you mean {}?", go_quote(s.as_bytes())),
+                    let given = go_lossy_utf8(word);
+                    let suggestion = match vm::suggest::first_close(&given, ["if", "for", "else", "endif", "endfor"]) {
+                        Some(s) => format!(" Did you mean {}?", go_quote(s)),
                         None => String::new(),
                     };
                     self.error_ctx(
                         "Invalid template control keyword",
-                        format!("{} is not a valid template control keyword.{}", go_quote(word), suggestion),
+                        format!("{} is not a valid template control keyword.{}", go_quote_bytes(word), suggestion),
                         kw.span(),
                         between(open.span(), kw.span()),
                     );
@@ -356,7 +335,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let close = self.peek();
         if close.kind != T::TemplateSeqEnd {
             if !self.recovery {
-                let summary = format!("Extra characters in {} marker", String::from_utf8_lossy(word));
+                let summary = format!("Extra characters in {} marker", go_lossy_utf8(word));
                 self.error_ctx(
                     &summary,
                     "Expected a closing brace to end the sequence, but found extra characters.",
@@ -383,7 +362,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         if !escaped {
             return match std::str::from_utf8(bytes) {
                 Ok(s) => s,
-                Err(_) => self.arena.alloc_str(&lossy_go(bytes)),
+                Err(_) => self.arena.alloc_str(&go_lossy_utf8(bytes)),
             };
         }
         let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
@@ -453,7 +432,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 let sel = &bytes[i + 1..(i + 1 + len).min(n)];
                 self.error(
                     "Invalid escape sequence",
-                    format!("The symbol {} is not a valid escape sequence selector.", go_quote(sel)),
+                    format!("The symbol {} is not a valid escape sequence selector.", go_quote_bytes(sel)),
                     Span::new(base + i as u32, base + (i + 1 + sel.len()) as u32),
                 );
                 out.extend_from_slice(sel);
@@ -471,7 +450,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         match String::from_utf8(out) {
             Ok(s) => self.arena.alloc_str(&s),
-            Err(e) => self.arena.alloc_str(&lossy_go(e.as_bytes())),
+            Err(e) => self.arena.alloc_str(&go_lossy_utf8(e.as_bytes())),
         }
     }
 
@@ -714,7 +693,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                         "Invalid string literal",
                         format!(
                             "Template sequences are not allowed in this string. To include a literal {}, double it (as \"{which}{which}\") to escape it.",
-                            go_quote(which.as_bytes())
+                            go_quote(which)
                         ),
                         tok.span(),
                         between(open.span(), tok.span()),

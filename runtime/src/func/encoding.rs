@@ -1,6 +1,7 @@
 //! jsonencode jsondecode csvdecode
 
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
+use crate::strings::{go_quote, go_quote_rune};
 use crate::types::Type;
 use crate::value::Value;
 use std::collections::BTreeSet;
@@ -115,7 +116,7 @@ impl Doc {
             (Doc::Object(entries), Type::Object(ot)) => {
                 for (k, v) in entries {
                     let Some(aty) = ot.attr_type(k) else {
-                        return Err(format!("unsupported attribute {}", crate::strings::go_quote(k)));
+                        return Err(format!("unsupported attribute {}", go_quote(k)));
                     };
                     crate::stack::guarded(|| v.check_against(aty))?;
                 }
@@ -217,7 +218,7 @@ impl<'a> GoJsonTokens<'a> {
             TokState::ObjectComma => " after object key:value pair",
             TokState::ObjectStart => "",
         };
-        format!("invalid character {}{}", go_quote_byte(c), context)
+        format!("invalid character {}{}", go_quote_rune(char::from(c)), context)
     }
 
     fn pop(&mut self) {
@@ -317,7 +318,7 @@ impl<'a> GoJsonTokens<'a> {
         let start = self.pos;
         let mut st = St::Begin;
         let mut end = None;
-        let err = |c: u8, context: &str| Err(format!("invalid character {} {}", go_quote_byte(c), context));
+        let err = |c: u8, context: &str| Err(format!("invalid character {} {}", go_quote_rune(char::from(c)), context));
         for (i, &c) in self.b[start..].iter().enumerate() {
             let hex = c.is_ascii_hexdigit();
             st = match st {
@@ -378,9 +379,9 @@ impl<'a> GoJsonTokens<'a> {
                     if c != want {
                         return Err(format!(
                             "invalid character {} in literal {} (expecting {})",
-                            go_quote_byte(c),
+                            go_quote_rune(char::from(c)),
                             word,
-                            go_quote_byte(want)
+                            go_quote_rune(char::from(want))
                         ));
                     }
                     if k + 1 == word.len() {
@@ -414,11 +415,6 @@ impl<'a> GoJsonTokens<'a> {
             _ => GoTok::Number(String::from_utf8_lossy(text).into_owned()),
         })
     }
-}
-
-/// encoding/json's `quoteChar`: the byte read as a code point, quoted.
-fn go_quote_byte(c: u8) -> String {
-    crate::strings::go_quote_rune(char::from(c))
 }
 
 /// The contents of a scanned JSON string literal, unescaped as encoding/json
@@ -498,7 +494,8 @@ fn implied_json(dec: &mut GoJsonTokens) -> Result<(Doc, bool), String> {
                     }
                     _ => Doc::Scalar(J::Null),
                 },
-                GoTok::Delim(d) => return Err(format!("unexpected delimiter {}", go_quote_byte(d))),
+                // `%q` of a json.Delim quotes its String(): `"["`, not `'['`.
+                GoTok::Delim(d) => return Err(format!("unexpected delimiter {}", go_quote(char::from(d).encode_utf8(&mut [0; 4])))),
                 GoTok::Str(k) => {
                     *key = Some(k);
                     continue;
@@ -518,7 +515,7 @@ fn implied_json(dec: &mut GoJsonTokens) -> Result<(Doc, bool), String> {
                 }
                 continue;
             }
-            (_, GoTok::Delim(d)) => return Err(format!("unexpected token {}", go_quote_byte(d))),
+            (_, GoTok::Delim(d)) => return Err(format!("unexpected token {}", go_quote(char::from(d).encode_utf8(&mut [0; 4])))),
             (_, GoTok::Null) => Doc::Scalar(J::Null),
             (_, GoTok::Bool(b)) => Doc::Scalar(J::Bool(b)),
             (_, GoTok::Number(n)) => Doc::Scalar(serde_json::from_str::<J>(&n).map_err(|e| e.to_string())?),
@@ -564,7 +561,7 @@ pub fn jsondecode_type(args: &[Value]) -> Result<Type, FnError> {
         Some(c) => {
             return Err(FnError::arg(
                 0,
-                format!("a JSON document cannot begin with the character {}", crate::strings::go_quote_rune(c)),
+                format!("a JSON document cannot begin with the character {}", go_quote_rune(c)),
             ))
         }
     })
@@ -710,7 +707,7 @@ fn csv_headers(r: &mut CsvReader) -> Result<Vec<String>, FnError> {
     let mut seen = BTreeSet::new();
     for h in &headers {
         if !seen.insert(h.as_str()) {
-            return Err(FnError::new(format!("duplicate column name {}", crate::strings::go_quote(h))));
+            return Err(FnError::new(format!("duplicate column name {}", go_quote(h))));
         }
     }
     Ok(headers)

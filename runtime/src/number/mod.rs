@@ -148,23 +148,30 @@ impl fmt::Display for NumberError {
 
 impl std::error::Error for NumberError {}
 
-/// Decimal digits of `v`, without going through `fmt`.
-fn push_i64(out: &mut String, v: i64) {
+/// Appends the decimal digits of `i`, as `Display` writes them, without
+/// going through `core::fmt` (which costs several times more per number):
+/// the text of an integral number for [`Number::append_text`] and for the
+/// VM's string templates.
+pub fn push_i64(out: &mut String, i: i64) {
     let mut buf = [0u8; 20];
-    let mut i = buf.len();
-    let mut m = v.unsigned_abs();
+    let mut pos = buf.len();
+    let mut m = i.unsigned_abs();
     loop {
-        i -= 1;
-        buf[i] = b'0' + (m % 10) as u8;
+        pos -= 1;
+        buf[pos] = b'0' + (m % 10) as u8;
         m /= 10;
         if m == 0 {
             break;
         }
     }
-    if v < 0 {
+    out.reserve(buf.len() + 1 - pos);
+    if i < 0 {
         out.push('-');
     }
-    out.extend(buf[i..].iter().map(|&b| b as char));
+    // ASCII digits: pushing them as chars skips UTF-8 validation.
+    for &d in &buf[pos..] {
+        out.push(char::from(d));
+    }
 }
 
 fn small_fits(v: i64, prec: u32) -> bool {

@@ -676,3 +676,12 @@ fn exact_hashes_tell_apart_what_texts_do_not() {
     assert_eq!(hash(&parse("2.5")), hash(&parse("2.50")));
     assert_ne!(hash(&parse("0.1")), hash(&parse("0.10000000000000001")));
 }
+
+#[test]
+fn push_i64_writes_integers_as_display_does() {
+    for i in [0i64, 1, -1, 9, 10, -10, 443, 123_456_789, i64::MAX, i64::MIN, i64::MIN + 1] {
+        let mut out = String::from("x");
+        push_i64(&mut out, i);
+        assert_eq!(out, format!("x{i}"));
+    }
+}

@@ -8,6 +8,7 @@
 
 use super::{Blame, OpDiag, OpError, OpResult};
 use runtime::convert::convert;
+use runtime::number::push_i64;
 use runtime::value::Str;
 use runtime::{Type, Value};
 
@@ -98,30 +99,6 @@ fn push_non_string_part(v: &Value, out: &mut String) -> Result<bool, OpDiag> {
     }
 }
 
-/// Appends the decimal digits of `i` (without `core::fmt`, which costs
-/// several times more per number).
-fn push_i64(out: &mut String, i: i64) {
-    let mut buf = [0u8; 20];
-    let mut pos = buf.len();
-    let mut m = i.unsigned_abs();
-    loop {
-        pos -= 1;
-        buf[pos] = b'0' + (m % 10) as u8;
-        m /= 10;
-        if m == 0 {
-            break;
-        }
-    }
-    out.reserve(buf.len() + 1 - pos);
-    if i < 0 {
-        out.push('-');
-    }
-    // ASCII digits: pushing them as chars skips UTF-8 validation.
-    for &d in &buf[pos..] {
-        out.push(char::from(d));
-    }
-}
-
 /// Joins the tuple a template's `%{for}` directive produced (each element
 /// is one iteration's text). A dynamic-typed or unknown element makes the
 /// result an unknown string at once; null and unconvertible elements are
@@ -164,17 +141,5 @@ fn finish(v: Value, diags: Vec<OpDiag>) -> OpResult {
         Ok(v)
     } else {
         Err(Box::new(OpError { diags, fallback: v }))
-    }
-}
-
-#[cfg(test)]
-mod push_tests {
-    #[test]
-    fn integers_print_as_display_does() {
-        for i in [0i64, 1, -1, 9, 10, -10, 443, 123_456_789, i64::MAX, i64::MIN, i64::MIN + 1] {
-            let mut out = String::from("x");
-            super::push_i64(&mut out, i);
-            assert_eq!(out, format!("x{i}"));
-        }
     }
 }
