@@ -13,7 +13,7 @@
 
 use super::eval::{compile_source, display_name, DiagArgs, Failure};
 use super::ParseAs;
-use super::{Status, WORKER_STACK_SIZE};
+use super::{fnv1a, Status, FNV_OFFSET, WORKER_STACK_SIZE};
 use crate::api::{Compiled, SourceKind};
 use crate::api::result_format::{panic_message, write_case_error, write_panic};
 use clap::Args;
@@ -182,8 +182,6 @@ fn progress_bar(input_len: Option<u64>) -> ProgressBar {
     }
 }
 
-const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
-
 /// Adds one result line to the checksum `hclvm bench` and the reference's
 /// bench mode compute: FNV-1a 64 over the line without its `"id":N,`
 /// member, followed by a newline.
@@ -192,13 +190,6 @@ fn checksum_line(hash: &mut u64, line: &str) {
     fnv1a(hash, b"{");
     fnv1a(hash, rest.as_bytes());
     fnv1a(hash, b"\n");
-}
-
-fn fnv1a(hash: &mut u64, bytes: &[u8]) {
-    for b in bytes {
-        *hash ^= u64::from(*b);
-        *hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
-    }
 }
 
 /// A block of input lines: their bytes and, per line, its number and range.
