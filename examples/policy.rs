@@ -60,9 +60,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .enumerate()
             .map(|(chunk, part)| {
                 let policy = &policy;
-                scope.spawn(move || {
-                    part.iter().enumerate().map(|(i, line)| decide(policy, line, chunk * share + i + 1)).collect::<Vec<_>>()
-                })
+                scope
+                    .spawn(move || part.iter().enumerate().map(|(i, line)| decide(policy, line, chunk * share + i + 1)).collect::<Vec<_>>())
             })
             .collect();
         handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()

@@ -43,10 +43,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         if line.trim().is_empty() {
             continue;
         }
-        let text = compiled
-            .evaluate_json_str(&line, false)
-            .and_then(|evaluation| evaluation.to_value())
-            .map(|value| as_text(&value));
+        let text = compiled.evaluate_json_str(&line, false).and_then(|evaluation| evaluation.to_value()).map(|value| as_text(&value));
         match text {
             Ok(Some(text)) => {
                 rendered += 1;

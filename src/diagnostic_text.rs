@@ -202,7 +202,8 @@ mod tests {
     fn renders_summary_location_snippet_and_detail() {
         let src = b"a = 1\nb = 2 3\n";
         let file = SourceFile::new("main.hcl", src);
-        let diag = Diagnostic::error("Missing newline after argument", "An argument definition must end with a newline.", Some(Span::new(12, 13)));
+        let diag =
+            Diagnostic::error("Missing newline after argument", "An argument definition must end with a newline.", Some(Span::new(12, 13)));
         let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &diag, false);
         assert_eq!(
@@ -239,7 +240,10 @@ mod tests {
         let file = SourceFile::new("f", src);
         let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &Diagnostic::error("Invalid multi-line string", "", Some(Span::new(6, 7))), false);
-        assert_eq!(String::from_utf8_lossy(&out), "Error: Invalid multi-line string\n\n  on f line 1:\n   1: a = \"x\n            ^\n   2: y\"\n\n");
+        assert_eq!(
+            String::from_utf8_lossy(&out),
+            "Error: Invalid multi-line string\n\n  on f line 1:\n   1: a = \"x\n            ^\n   2: y\"\n\n"
+        );
     }
 
     #[test]

@@ -2,10 +2,7 @@
 //! threads, and agreement with the conformance runner on every case.
 
 use hclvm::conformance::{bind_values, decode_case, run_line, FuncTable, Mode};
-use hclvm::{
-    from_value, Compiled, Error, FnError, FunctionDef, Functions, Options, Param, Signature, SourceKind, Type, Value,
-    Variables,
-};
+use hclvm::{from_value, Compiled, Error, FnError, FunctionDef, Functions, Options, Param, Signature, SourceKind, Type, Value, Variables};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -142,7 +139,10 @@ fn variables_from_json_and_values() {
     }
     let e = Compiled::expression("a", &Options::new()).expect("valid");
     assert!(e.evaluate_json_str(r#"{"a": {"type": "number", "value": "x"}}"#, true).is_err());
-    assert_eq!(e.evaluate_json_str(r#"{"a": {"type": "number", "value": "x"}}"#, false).map(|o| plain(&o)).ok(), Some(r#"{"type":"number","value":"x"}"#.to_string()));
+    assert_eq!(
+        e.evaluate_json_str(r#"{"a": {"type": "number", "value": "x"}}"#, false).map(|o| plain(&o)).ok(),
+        Some(r#"{"type":"number","value":"x"}"#.to_string())
+    );
 }
 
 #[test]
@@ -187,7 +187,12 @@ fn function_choices() {
     assert_eq!(stdlib.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(7));
     // A table with try and can cannot register functions of those names.
     let mut stdlib = Functions::stdlib();
-    let def = FunctionDef::with_static_type("try", Signature { params: vec![], var_param: None, pure: true }, Type::Number, Arc::new(|_, _, _| Ok(Value::int(1))));
+    let def = FunctionDef::with_static_type(
+        "try",
+        Signature { params: vec![], var_param: None, pure: true },
+        Type::Number,
+        Arc::new(|_, _, _| Ok(Value::int(1))),
+    );
     assert!(stdlib.register(def).is_err());
 }
 
@@ -327,7 +332,10 @@ fn missing_variables_get_the_references_suggestions() {
     let config = Compiled::body(src, &Options::new()).expect("valid");
     let out = config.evaluate_json(&serde_json::json!({"xs": [1], "request": 1})).expect("object");
     let details: Vec<&str> = out.diagnostics().iter().map(|d| d.detail.as_str()).collect();
-    assert_eq!(details, ["There is no variable named \"reqest\". Did you mean \"request\"?", "There is no variable named \"itme\". Did you mean \"item\"?"]);
+    assert_eq!(
+        details,
+        ["There is no variable named \"reqest\". Did you mean \"request\"?", "There is no variable named \"itme\". Did you mean \"item\"?"]
+    );
     let body = out.body().expect("body");
     assert_eq!(body.attribute("z").and_then(|o| o.value()).and_then(|v| v.as_number()?.to_i64()), Some(1));
     // The same evaluation from Variables; and with other variables, other
@@ -336,7 +344,10 @@ fn missing_variables_get_the_references_suggestions() {
     assert_eq!(config.evaluate(&vars).diagnostics().len(), 2);
     let out = config.evaluate(&Variables::new().with("xs", Value::tuple(vec![Value::int(2)])).with("reqests", Value::int(1)));
     let details: Vec<&str> = out.diagnostics().iter().map(|d| d.detail.as_str()).collect();
-    assert_eq!(details, ["There is no variable named \"reqest\". Did you mean \"reqests\"?", "There is no variable named \"itme\". Did you mean \"item\"?"]);
+    assert_eq!(
+        details,
+        ["There is no variable named \"reqest\". Did you mean \"reqests\"?", "There is no variable named \"itme\". Did you mean \"item\"?"]
+    );
     // A declared name nothing supplies is not suggested.
     let declared = Compiled::expression("[nmae, nme]", &Options::new().variables(["name", "nme"])).expect("valid");
     let out = declared.evaluate(&Variables::new().with("nme", Value::int(1)));
@@ -400,14 +411,21 @@ fn a_host_function_named_try_is_an_ordinary_function_in_a_table_without_try() {
 /// A host function of one string argument that returns it changed by `f`.
 fn string_fn(name: &str, f: fn(&str) -> String) -> FunctionDef {
     let sig = Signature { params: vec![Param::new("s", Type::String)], var_param: None, pure: true };
-    FunctionDef::with_static_type(name, sig, Type::String, Arc::new(move |args, _, _| Ok(Value::string(&f(args[0].as_str().unwrap_or_default())))))
+    FunctionDef::with_static_type(
+        name,
+        sig,
+        Type::String,
+        Arc::new(move |args, _, _| Ok(Value::string(&f(args[0].as_str().unwrap_or_default())))),
+    )
 }
 
 /// A table with functions under namespaced names, as Terraform registers
 /// provider functions (`provider::NAME::FUNC`) and its own (`core::`).
 fn namespaced_table() -> Functions {
     let mut table = Functions::stdlib();
-    table.register(string_fn("provider::aws::arn_service", |arn| arn.split(':').nth(2).unwrap_or_default().to_string())).expect("registers");
+    table
+        .register(string_fn("provider::aws::arn_service", |arn| arn.split(':').nth(2).unwrap_or_default().to_string()))
+        .expect("registers");
     table.register(string_fn("core::upper", |s| format!("core {}", s.to_uppercase()))).expect("registers");
     table.register(string_fn("a::b", |s| s.to_string())).expect("registers");
     table
@@ -430,7 +448,10 @@ fn host_functions_under_namespaced_names() {
         // A name the table lacks is judged by its namespace: the rules look
         // at the functions actually registered.
         ("provider::gcp::f(1)", r#"Call to unknown function: There are no functions in namespace "provider::gcp::"."#),
-        ("provider::aws::arn_sevrice(arn)", r#"Call to unknown function: There is no function named "arn_sevrice" in namespace provider::aws::."#),
+        (
+            "provider::aws::arn_sevrice(arn)",
+            r#"Call to unknown function: There is no function named "arn_sevrice" in namespace provider::aws::."#,
+        ),
         ("provider::aws(1)", r#"Call to unknown function: There is no function named "aws" in namespace provider::."#),
         ("core::lower(\"x\")", r#"Call to unknown function: There is no function named "lower" in namespace core::."#),
         ("upper::x()", r#"Call to unknown function: There are no functions in namespace "upper::"."#),
@@ -451,13 +472,19 @@ fn host_functions_under_namespaced_names() {
     let probe = Compiled::expression("u[*][a::ab(1)]", &options).expect("valid");
     let detail = |u: Value| probe.evaluate(&Variables::new().with("u", u)).diagnostics()[0].detail.clone();
     assert_eq!(detail(Value::unknown(Type::list(Type::list(Type::Number)))), r#"There are no functions in namespace "a::"."#);
-    assert_eq!(detail(Value::list(vec![Value::list(vec![Value::int(1)]).expect("list")]).expect("list")), r#"There is no function named "ab" in namespace a::. Did you mean a::a::b?"#);
+    assert_eq!(
+        detail(Value::list(vec![Value::list(vec![Value::int(1)]).expect("list")]).expect("list")),
+        r#"There is no function named "ab" in namespace a::. Did you mean a::a::b?"#
+    );
     // Without any function with that namespace, as in the reference's stdlib table.
     assert_eq!(
         first_detail("core::upper(\"a\")", &Options::new()),
         r#"Call to unknown function: There are no functions in namespace "core::"."#
     );
-    assert_eq!(first_detail("core::upper(\"a\")", &Options::new().without_functions()), "Function calls not allowed: Functions may not be called here.");
+    assert_eq!(
+        first_detail("core::upper(\"a\")", &Options::new().without_functions()),
+        "Function calls not allowed: Functions may not be called here."
+    );
 }
 
 #[test]
@@ -474,7 +501,8 @@ fn namespaced_names_register_only_when_every_part_is_an_identifier() {
 
 #[test]
 fn malformed_selectors_are_syntax_errors() {
-    for (src, summary) in [("a::b", "Missing open parenthesis"), ("a::1()", "Missing function name"), ("-a::b", "Missing open parenthesis")] {
+    for (src, summary) in [("a::b", "Missing open parenthesis"), ("a::1()", "Missing function name"), ("-a::b", "Missing open parenthesis")]
+    {
         match Compiled::expression(src, &Options::new().functions(namespaced_table())) {
             Err(Error::Compile(diags)) => assert_eq!(diags.as_slice()[0].summary, summary, "{src}"),
             other => panic!("{src}: {:?}", other.map(|_| ())),
@@ -486,9 +514,7 @@ fn malformed_selectors_are_syntax_errors() {
 fn unknown_results_carry_their_refinements() {
     use hclvm::runtime::value::Facts;
     let program = Compiled::expression(r#"["https://${host}", length(ports)]"#, &Options::new()).expect("compiles");
-    let vars = Variables::new()
-        .with("host", Value::unknown(Type::String))
-        .with("ports", Value::unknown(Type::list(Type::Number)));
+    let vars = Variables::new().with("host", Value::unknown(Type::String)).with("ports", Value::unknown(Type::list(Type::Number)));
     let out = program.evaluate(&vars);
     let value = out.value().expect("a value");
     let Value::Unknown(host) = value.index(0).expect("element 0") else { panic!("an unknown") };

@@ -106,7 +106,11 @@ fn conformance_reports_bad_lines_as_case_errors() {
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
     assert_eq!(lines.len(), 3, "{stdout}");
-    assert!(lines[1].starts_with(r#"{"id":null,"ok":false,"phase":"case","line":2,"diags":[{"severity":"error","summary":"invalid JSON: "#), "{}", lines[1]);
+    assert!(
+        lines[1].starts_with(r#"{"id":null,"ok":false,"phase":"case","line":2,"diags":[{"severity":"error","summary":"invalid JSON: "#),
+        "{}",
+        lines[1]
+    );
     assert_eq!(
         lines[2],
         r#"{"id":"k","ok":false,"phase":"case","line":3,"diags":[{"severity":"error","summary":"unknown case key \"extra\" (prefix metadata keys with \"_\")","detail":"","subject":null}]}"#

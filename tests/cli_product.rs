@@ -23,7 +23,8 @@ fn assert_exit(out: &Output, code: i32) {
 
 #[test]
 fn eval_prints_a_body_as_natural_json() {
-    let vars = scratch("service-vars.json", r#"{"version": "1.2.3", "regions": ["eu", "us", "test"], "debug": false, "interval_seconds": 15}"#);
+    let vars =
+        scratch("service-vars.json", r#"{"version": "1.2.3", "regions": ["eu", "us", "test"], "debug": false, "interval_seconds": 15}"#);
     let out = hclvm(&["eval", &example("service.hcl"), "--vars", &vars], b"");
     assert_exit(&out, 0);
     assert_eq!(
@@ -110,7 +111,12 @@ fn eval_json_diagnostics_for_machines() {
 fn eval_typed_failure_still_prints_the_result_line() {
     let out = hclvm(&["eval", "--typed", "--color", "never", "-e", "nope"], b"");
     assert_exit(&out, 1);
-    assert!(text(&out.stdout).starts_with("{\"ok\":false,\"phase\":\"eval\",\"diags\":[{\"severity\":\"error\",\"summary\":\"Unknown variable\""), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout)
+            .starts_with("{\"ok\":false,\"phase\":\"eval\",\"diags\":[{\"severity\":\"error\",\"summary\":\"Unknown variable\""),
+        "{}",
+        text(&out.stdout)
+    );
 }
 
 #[test]
@@ -212,7 +218,13 @@ fn batch_writes_one_line_per_input_line_in_order() {
             r#"{"id":1,"ok":true,"body":{"attrs":{},"blocks":[{"type":"rule","labels":["limit"],"body":{"attrs":{"ok":{"ok":true,"type":"bool","value":true,"vars":["amount"]},"msg":{"ok":true,"type":"string","value":"amount 5","vars":["amount"]}},"blocks":[]}}]}}"#
         );
         assert!(lines[1].starts_with(r#"{"id":3,"ok":true,"body":"#), "{}", lines[1]);
-        assert!(lines[2].starts_with(r#"{"id":4,"ok":false,"phase":"case","line":4,"diags":[{"severity":"error","summary":"invalid variables: invalid JSON: "#), "{}", lines[2]);
+        assert!(
+            lines[2].starts_with(
+                r#"{"id":4,"ok":false,"phase":"case","line":4,"diags":[{"severity":"error","summary":"invalid variables: invalid JSON: "#
+            ),
+            "{}",
+            lines[2]
+        );
         assert!(lines[3].starts_with(r#"{"id":5,"ok":true,"body":{"attrs":{},"blocks":[{"type":"rule","labels":["limit"],"body":{"attrs":{"ok":{"ok":false,"diags":[{"severity":"error","summary":"Unknown variable""#), "{}", lines[3]);
         assert!(lines[4].contains("variables must be a JSON object, not an array"), "{}", lines[4]);
         assert!(lines[5].starts_with(r#"{"id":7,"ok":true,"#), "{}", lines[5]);
@@ -461,7 +473,17 @@ fn disasm_reads_templates_by_extension_and_lists_one_chunk_per_file() {
 #[test]
 fn eval_shows_what_is_known_of_unknown_variables() {
     let out = hclvm(
-        &["eval", "-e", r#"["https://${host}", length(ports) > -1, p ? 1 : 5, host == null]"#, "--unknown", "host=string", "--unknown", r#"ports=["list","number"]"#, "--unknown", "p=bool"],
+        &[
+            "eval",
+            "-e",
+            r#"["https://${host}", length(ports) > -1, p ? 1 : 5, host == null]"#,
+            "--unknown",
+            "host=string",
+            "--unknown",
+            r#"ports=["list","number"]"#,
+            "--unknown",
+            "p=bool",
+        ],
         b"",
     );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));

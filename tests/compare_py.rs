@@ -25,9 +25,7 @@ fn compare_py_agrees_with_the_rust_rules() {
     let mut total = 0usize;
     for (name, cases, expected) in support::conformance_files() {
         let expected = support::results(&expected);
-        let results = support::with_cli_stack(move || {
-            support::lines(&cases).iter().map(|(n, l)| run_line(l, *n)).collect::<Vec<String>>()
-        });
+        let results = support::with_cli_stack(move || support::lines(&cases).iter().map(|(n, l)| run_line(l, *n)).collect::<Vec<String>>());
         for ((_, want), got) in expected.iter().zip(&results) {
             let got = hclvm::runtime::json::parse_json(got).expect("result JSON");
             total += 1;
@@ -37,7 +35,8 @@ fn compare_py_agrees_with_the_rust_rules() {
     }
 
     let expected_dir = support::data_dir().join("conformance/expected");
-    let out = Command::new("python3").arg(&compare).arg(&expected_dir).arg(&out_dir).args(["--show", "0"]).output().expect("run compare.py");
+    let out =
+        Command::new("python3").arg(&compare).arg(&expected_dir).arg(&out_dir).args(["--show", "0"]).output().expect("run compare.py");
     let report = String::from_utf8_lossy(&out.stdout);
     println!("{report}");
     let last = report.lines().rev().find(|l| !l.trim().is_empty()).unwrap_or("");

@@ -11,7 +11,7 @@
 
 mod support;
 
-use hclvm::conformance::{run_line};
+use hclvm::conformance::run_line;
 use std::collections::BTreeSet;
 
 struct Mismatch {

@@ -13,9 +13,8 @@ fn without_caret_lines(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::new();
     for line in text.split_inclusive(|&b| b == b'\n') {
         let body = line.strip_suffix(b"\n").unwrap_or(line);
-        let is_caret_line = body.starts_with(b"      ")
-            && body.contains(&b'^')
-            && body.iter().all(|&b| b == b' ' || b == b'\t' || b == b'^');
+        let is_caret_line =
+            body.starts_with(b"      ") && body.contains(&b'^') && body.iter().all(|&b| b == b' ' || b == b'\t' || b == b'^');
         if !is_caret_line {
             out.extend_from_slice(line);
         }
@@ -42,11 +41,8 @@ fn without_colour(text: &[u8]) -> Vec<u8> {
 }
 
 fn check(dir: &Path, name: &str, color: &str) -> (Option<i32>, Vec<u8>) {
-    let out = Command::new(env!("CARGO_BIN_EXE_hclvm"))
-        .args(["check", "--color", color, name])
-        .current_dir(dir)
-        .output()
-        .expect("run hclvm");
+    let out =
+        Command::new(env!("CARGO_BIN_EXE_hclvm")).args(["check", "--color", color, name]).current_dir(dir).output().expect("run hclvm");
     (out.status.code(), out.stderr)
 }
 

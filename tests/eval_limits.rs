@@ -59,10 +59,8 @@ fn deep_nesting_evaluates_or_fails_cleanly() {
     let (failed, v) = handle.join().unwrap();
     assert!(failed || v == Some(Value::int(1)));
     let nested = format!("{}1{}", "[".repeat(500), "]".repeat(500));
-    let handle = std::thread::Builder::new()
-        .stack_size(64 << 20)
-        .spawn(move || evaluate(&nested, Options::new().without_functions()).0)
-        .unwrap();
+    let handle =
+        std::thread::Builder::new().stack_size(64 << 20).spawn(move || evaluate(&nested, Options::new().without_functions()).0).unwrap();
     assert!(!handle.join().unwrap());
 }
 
@@ -175,7 +173,12 @@ fn memoized_calls_are_charged_like_calls() {
         let memoized = run("[for i in range(100) : range(1000)]", max_size);
         let called = run("[for i in range(100) : range(1000 + i * 0)]", max_size);
         if memoized != called {
-            bad.push(format!("max_size {max_size}: memoized {} diagnostics, called {}: {:?}", memoized.len(), called.len(), called.first()));
+            bad.push(format!(
+                "max_size {max_size}: memoized {} diagnostics, called {}: {:?}",
+                memoized.len(),
+                called.len(),
+                called.first()
+            ));
         }
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));

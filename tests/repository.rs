@@ -55,7 +55,8 @@ fn repository_files(root: &Path) -> (Vec<String>, &'static str) {
 /// plus `.git` itself.
 fn root_ignores(root: &Path) -> Vec<String> {
     let text = std::fs::read_to_string(root.join(".gitignore")).unwrap_or_default();
-    let mut out: Vec<String> = text.lines().filter_map(|l| l.trim().strip_prefix('/')).map(|l| l.trim_end_matches('/').to_string()).collect();
+    let mut out: Vec<String> =
+        text.lines().filter_map(|l| l.trim().strip_prefix('/')).map(|l| l.trim_end_matches('/').to_string()).collect();
     out.push(".git".to_string());
     out
 }
@@ -161,7 +162,11 @@ fn no_file_names_a_path_of_this_machine() {
     for must in ["Cargo.toml", "tests/repository.rs", "tests/support/data.rs", "runtime/tests/data/oracle_tables.py"] {
         assert!(files.iter().any(|f| f == must), "{must} was not among the files ({how})");
     }
-    assert!(found.is_empty(), "absolute paths of a machine in the repository (use paths relative to the repository):\n{}", found.join("\n"));
+    assert!(
+        found.is_empty(),
+        "absolute paths of a machine in the repository (use paths relative to the repository):\n{}",
+        found.join("\n")
+    );
 }
 
 #[test]

@@ -36,10 +36,7 @@ pub fn load(mode: &str, src: &str, vars: &str, max_lines: usize) -> Option<Workl
     };
     let compiled = Compiled::compile(kind, &src, &Options::new().variables(names)).ok()?;
     let mut shapes = ShapeCache::new();
-    let vars = lines
-        .iter()
-        .map(|l| compiled.bind(&l.iter().map(|(n, v)| (n, shapes.share(v))).collect()))
-        .collect();
+    let vars = lines.iter().map(|l| compiled.bind(&l.iter().map(|(n, v)| (n, shapes.share(v))).collect())).collect();
     Some(Workload { compiled, vars })
 }
 

@@ -36,5 +36,10 @@ fn main() {
         }
         best = best.min(t.elapsed().as_secs_f64());
     }
-    println!("{} files, {bytes} bytes, best {:.1} ms, {:.1} MB/s (checksum {checksum})", files.len(), best * 1e3, bytes as f64 / best / 1e6);
+    println!(
+        "{} files, {bytes} bytes, best {:.1} ms, {:.1} MB/s (checksum {checksum})",
+        files.len(),
+        best * 1e3,
+        bytes as f64 / best / 1e6
+    );
 }

@@ -24,9 +24,8 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
     let mut out = Vec::new();
     let mut scopes: Vec<&ForExpr<'a>> = Vec::new();
     let mut stack = vec![Work::Visit(expr)];
-    let local = |scopes: &[&ForExpr<'_>], name: Symbol| {
-        scopes.iter().any(|f| f.val_var.name == name || f.key_var.is_some_and(|k| k.name == name))
-    };
+    let local =
+        |scopes: &[&ForExpr<'_>], name: Symbol| scopes.iter().any(|f| f.val_var.name == name || f.key_var.is_some_and(|k| k.name == name));
     while let Some(work) = stack.pop() {
         let e = match work {
             Work::Visit(e) => e,
@@ -88,9 +87,7 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
                 stack.push(Work::Visit(b.lhs));
             }
             ExprKind::Unary(u) => stack.push(Work::Visit(u.operand)),
-            ExprKind::TemplateJoin(inner) | ExprKind::TemplateWrap(inner) | ExprKind::Parens(inner) => {
-                stack.push(Work::Visit(inner))
-            }
+            ExprKind::TemplateJoin(inner) | ExprKind::TemplateWrap(inner) | ExprKind::Parens(inner) => stack.push(Work::Visit(inner)),
         }
     }
     out
@@ -294,11 +291,9 @@ pub struct StaticCall<'a> {
 /// `hcl.ExprCall`: the expression as a function call.
 pub fn static_call<'a>(expr: &'a Expr<'a>) -> Result<StaticCall<'a>, Diagnostic> {
     match expr.kind {
-        ExprKind::Call(c) => Ok(StaticCall {
-            name: c.name,
-            arguments: c.args,
-            args_span: Span::new(c.open_paren_span.start, c.close_paren_span.end),
-        }),
+        ExprKind::Call(c) => {
+            Ok(StaticCall { name: c.name, arguments: c.args, args_span: Span::new(c.open_paren_span.start, c.close_paren_span.end) })
+        }
         _ => Err(invalid("A static function call is required.", start_span(expr))),
     }
 }

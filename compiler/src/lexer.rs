@@ -913,7 +913,16 @@ impl TokenKind {
         use TokenKind as T;
         matches!(
             self,
-            T::BitwiseAnd | T::BitwiseOr | T::BitwiseXor | T::BitwiseNot | T::Backtick | T::Apostrophe | T::Semicolon | T::BadUtf8 | T::QuotedNewline | T::Invalid
+            T::BitwiseAnd
+                | T::BitwiseOr
+                | T::BitwiseXor
+                | T::BitwiseNot
+                | T::Backtick
+                | T::Apostrophe
+                | T::Semicolon
+                | T::BadUtf8
+                | T::QuotedNewline
+                | T::Invalid
         )
     }
 }

@@ -14,8 +14,8 @@ pub mod analysis;
 pub mod ast;
 pub mod intern;
 pub mod lexer;
-pub mod parser;
 pub mod lower;
+pub mod parser;
 
 pub use intern::{Interner, Symbol};
 
@@ -69,7 +69,12 @@ pub fn parse_body<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -
 }
 
 /// [`parse_body`] with the file name to use in diagnostic texts.
-pub fn parse_body_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (ast::Body<'a>, Vec<Diagnostic>) {
+pub fn parse_body_named<'a>(
+    arena: &'a Bump,
+    src: &'a [u8],
+    filename: &'a str,
+    interner: &mut Interner,
+) -> (ast::Body<'a>, Vec<Diagnostic>) {
     let p = parse_body_full(arena, src, filename, interner);
     (p.tree, p.diags)
 }
@@ -93,7 +98,12 @@ pub fn parse_expression<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Inter
 }
 
 /// [`parse_expression`] with the file name to use in diagnostic texts.
-pub fn parse_expression_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
+pub fn parse_expression_named<'a>(
+    arena: &'a Bump,
+    src: &'a [u8],
+    filename: &'a str,
+    interner: &mut Interner,
+) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     let p = parse_expression_full(arena, src, filename, interner);
     (p.tree, p.diags)
 }
@@ -128,7 +138,12 @@ pub fn parse_template<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interne
 }
 
 /// [`parse_template`] with the file name to use in diagnostic texts.
-pub fn parse_template_named<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
+pub fn parse_template_named<'a>(
+    arena: &'a Bump,
+    src: &'a [u8],
+    filename: &'a str,
+    interner: &mut Interner,
+) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     let p = parse_template_full(arena, src, filename, interner);
     (p.tree, p.diags)
 }

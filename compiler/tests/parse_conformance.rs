@@ -28,10 +28,7 @@ fn run_case(mode: &str, src: &[u8]) -> Outcome {
     };
     let first = diags.iter().find(|d| d.is_error());
     let idx = LineIndex::new(src);
-    Outcome {
-        failed: first.is_some(),
-        first_line: first.and_then(|d| d.subject).map(|s| idx.line_of(s.start) as u32 + 1),
-    }
+    Outcome { failed: first.is_some(), first_line: first.and_then(|d| d.subject).map(|s| idx.line_of(s.start) as u32 + 1) }
 }
 
 /// One expected result line. Successful results may nest values deeper than
@@ -65,11 +62,8 @@ fn check_suite() {
         let expected_file = dir.join("expected").join(format!("{stem}.expected.jsonl"));
         let expected_text = std::fs::read_to_string(&expected_file)
             .unwrap_or_else(|e| panic!("{stem} has no expectations ({}): {e}", expected_file.display()));
-        let expected: std::collections::HashMap<String, Value> = expected_text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .filter_map(expectation)
-            .collect();
+        let expected: std::collections::HashMap<String, Value> =
+            expected_text.lines().filter(|l| !l.trim().is_empty()).filter_map(expectation).collect();
         for line in std::fs::read_to_string(&case_file).unwrap().lines() {
             if line.trim().is_empty() {
                 continue;

@@ -35,10 +35,7 @@ fn bench(c: &mut Criterion) {
                 vec![Value::string("%s-%d-%.2f-%v"), Value::string("x"), Value::int(42), Value::int(3), Value::Bool(true)],
             )),
         ),
-        (
-            "regexall/const",
-            Box::new(call("regexall", vec![Value::string("[a-z]+-([0-9]+)"), Value::string("ab-12 cd-34 ef-56 gh-78")])),
-        ),
+        ("regexall/const", Box::new(call("regexall", vec![Value::string("[a-z]+-([0-9]+)"), Value::string("ab-12 cd-34 ef-56 gh-78")]))),
     ];
     for (name, f) in &cases {
         c.bench_function(name, |b| b.iter(|| f(&t)));

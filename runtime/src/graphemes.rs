@@ -55,8 +55,7 @@ pub enum Textseg {
 pub fn graphemes(s: &str, v: Textseg) -> Clusters<'_> {
     if v == Textseg::V13 {
         if let Some(masked) = mask_for_13(s) {
-            let ends: Vec<usize> =
-                Uax::new(&masked).map(|g| g.as_ptr() as usize - masked.as_ptr() as usize + g.len()).collect();
+            let ends: Vec<usize> = Uax::new(&masked).map(|g| g.as_ptr() as usize - masked.as_ptr() as usize + g.len()).collect();
             return Clusters(Inner::Masked { src: s, start: 0, ends: ends.into_iter() });
         }
     }
@@ -189,7 +188,11 @@ pub struct Clusters<'a>(Inner<'a>);
 enum Inner<'a> {
     Direct(Uax<'a>),
     /// v13 with stand-ins: the clusters' ends, computed on the masked copy.
-    Masked { src: &'a str, start: usize, ends: std::vec::IntoIter<usize> },
+    Masked {
+        src: &'a str,
+        start: usize,
+        ends: std::vec::IntoIter<usize>,
+    },
 }
 
 impl<'a> Iterator for Clusters<'a> {

@@ -13,10 +13,10 @@
 use crate::names::AttrNames;
 use crate::number::{Number, NumberError};
 use crate::strings::normalize_nfc;
-use std::sync::Arc;
 use crate::strings::write_json_string;
 use crate::types::Type;
 use crate::value::{Value, MAX_NESTING};
+use std::sync::Arc;
 
 pub use crate::json_in::{parse_json, MAX_JSON_DEPTH};
 use serde_json::Value as J;
@@ -193,7 +193,9 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
             Value::Null(_) | Value::Bool(_) => 5,
             // Whole numbers by their digits; others as a typical fraction
             // (any prints within about 100,000 digits, beyond: an error).
-            Value::Number(n) => n.to_i64().map_or(24, |i| i.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1) + usize::from(i < 0)),
+            Value::Number(n) => {
+                n.to_i64().map_or(24, |i| i.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1) + usize::from(i < 0))
+            }
             Value::String(s) => s.len() + 2,
             Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
                 for e in v.elements_slice() {
@@ -289,12 +291,7 @@ fn marshal_into(out: &mut String, v: &Value, ty: &Type, path: &mut String) -> Re
     marshal_here(out, v, ty, path)
 }
 
-fn marshal_here(
-    out: &mut String,
-    v: &Value,
-    ty: &Type,
-    path: &mut String,
-) -> Result<(), JsonError> {
+fn marshal_here(out: &mut String, v: &Value, ty: &Type, path: &mut String) -> Result<(), JsonError> {
     if ty.is_dynamic() && !v.ty().is_dynamic() {
         out.push_str("{\"value\":");
         marshal_into(out, v, &v.ty(), path)?;
@@ -400,10 +397,7 @@ impl fmt::Display for JsonError {
 impl std::error::Error for JsonError {}
 
 fn err(path: &str, message: impl Into<String>) -> JsonError {
-    JsonError {
-        path: path.to_string(),
-        message: message.into(),
-    }
+    JsonError { path: path.to_string(), message: message.into() }
 }
 
 /// cty's error for an object member its type has no attribute for (the
@@ -531,13 +525,7 @@ fn case_var(j: &J, names: Option<&AttrNames>) -> Result<Value, JsonError> {
     implied(j, 0, &mut String::new(), names)
 }
 
-fn typed(
-    j: &J,
-    ty: &Type,
-    depth: usize,
-    path: &mut String,
-    result_form: bool,
-) -> Result<Value, JsonError> {
+fn typed(j: &J, ty: &Type, depth: usize, path: &mut String, result_form: bool) -> Result<Value, JsonError> {
     if depth > MAX_NESTING {
         return Err(err(path, "value is nested too deeply"));
     }
@@ -568,21 +556,9 @@ fn typed(
             let mut body = None;
             for (k, v) in map {
                 match k.as_str() {
-                    "type" => {
-                        t = Some(Type::from_json(v).map_err(|m| {
-                            err(
-                                path,
-                                format!("failed to decode type for dynamic value: {m}"),
-                            )
-                        })?)
-                    }
+                    "type" => t = Some(Type::from_json(v).map_err(|m| err(path, format!("failed to decode type for dynamic value: {m}")))?),
                     "value" => body = Some(v),
-                    other => {
-                        return Err(err(
-                            path,
-                            format!("invalid key {other:?} in dynamically-typed value"),
-                        ))
-                    }
+                    other => return Err(err(path, format!("invalid key {other:?} in dynamically-typed value"))),
                 }
             }
             let t = t.ok_or_else(|| err(path, "missing type in dynamically-typed value"))?;
@@ -654,16 +630,10 @@ fn typed(
                 return Err(err(path, "missing expected ["));
             };
             if items.len() > tt.len() {
-                return Err(err(
-                    path,
-                    format!("too many tuple elements (need {})", tt.len()),
-                ));
+                return Err(err(path, format!("too many tuple elements (need {})", tt.len())));
             }
             if items.len() < tt.len() {
-                return Err(err(
-                    path,
-                    format!("not enough tuple elements (need {})", tt.len()),
-                ));
+                return Err(err(path, format!("not enough tuple elements (need {})", tt.len())));
             }
             let mut elems = Vec::with_capacity(items.len());
             for (i, (item, ety)) in items.iter().zip(tt.elems()).enumerate() {
@@ -689,11 +659,7 @@ fn typed(
                 vals[i] = Some(crate::stack::deeper(depth, || typed(item, &ot.types()[i], depth + 1, path, result_form))?);
                 path.truncate(len);
             }
-            let vals = vals
-                .into_iter()
-                .zip(ot.types())
-                .map(|(v, t)| v.unwrap_or_else(|| Value::Null(t.clone())))
-                .collect();
+            let vals = vals.into_iter().zip(ot.types()).map(|(v, t)| v.unwrap_or_else(|| Value::Null(t.clone()))).collect();
             Value::object_of(ot.clone(), vals).map_err(|e| err(path, e.to_string()))
         }
     }
@@ -739,11 +705,7 @@ mod tests {
                 r#"["object",{"a":["object",{}],"b":["tuple",["number","string","bool","dynamic"]]}]"#,
                 r#"{"a":{},"b":[1,"x",true,null]}"#,
             ),
-            (
-                "0.1000000000000000000000001",
-                r#""number""#,
-                "0.1000000000000000000000001",
-            ),
+            ("0.1000000000000000000000001", r#""number""#, "0.1000000000000000000000001"),
             ("-0", r#""number""#, "-0"),
             ("1E+3", r#""number""#, "1000"),
             (r#""<a&b>\u2028""#, r#""string""#, "\"<a&b>\\u2028\""),
@@ -758,33 +720,13 @@ mod tests {
     #[test]
     fn typed_decoding() {
         let cases = [
-            (
-                r#"["list","string"]"#,
-                r#"[1,true,"x"]"#,
-                r#"["1","true","x"]"#,
-            ),
-            (
-                r#"["object",{"a":"number","b":"string"}]"#,
-                r#"{"a":"5"}"#,
-                r#"{"a":5,"b":null}"#,
-            ),
-            (
-                r#"["map","bool"]"#,
-                r#"{"y":"1","x":false}"#,
-                r#"{"x":false,"y":true}"#,
-            ),
+            (r#"["list","string"]"#, r#"[1,true,"x"]"#, r#"["1","true","x"]"#),
+            (r#"["object",{"a":"number","b":"string"}]"#, r#"{"a":"5"}"#, r#"{"a":5,"b":null}"#),
+            (r#"["map","bool"]"#, r#"{"y":"1","x":false}"#, r#"{"x":false,"y":true}"#),
             (r#"["set","number"]"#, r#"[3,1,3,2]"#, "[1,2,3]"),
             (r#""dynamic""#, r#"{"type":"number","value":"12"}"#, "12"),
-            (
-                r#"["list","dynamic"]"#,
-                r#"[{"type":"string","value":"a"}]"#,
-                r#"["a"]"#,
-            ),
-            (
-                r#"["tuple",["number","dynamic"]]"#,
-                r#"[1,null]"#,
-                "[1,null]",
-            ),
+            (r#"["list","dynamic"]"#, r#"[{"type":"string","value":"a"}]"#, r#"["a"]"#),
+            (r#"["tuple",["number","dynamic"]]"#, r#"[1,null]"#, "[1,null]"),
         ];
         for (ty, input, enc) in cases {
             let t = Type::from_json(&parse(ty)).unwrap();
@@ -792,26 +734,10 @@ mod tests {
             assert_eq!(value_to_result_string(&v).unwrap(), enc, "{ty} {input}");
         }
         let errors = [
-            (
-                r#""bool""#,
-                r#""True""#,
-                "a bool is required; to convert from string, use lowercase \"true\"",
-            ),
-            (
-                r#"["tuple",["number"]]"#,
-                "[1,2]",
-                "too many tuple elements (need 1)",
-            ),
-            (
-                r#"["object",{"a":"number"}]"#,
-                r#"{"b":1}"#,
-                "unsupported attribute \"b\"",
-            ),
-            (
-                r#"["list","number"]"#,
-                r#"["x"]"#,
-                "[0]: a number is required",
-            ),
+            (r#""bool""#, r#""True""#, "a bool is required; to convert from string, use lowercase \"true\""),
+            (r#"["tuple",["number"]]"#, "[1,2]", "too many tuple elements (need 1)"),
+            (r#"["object",{"a":"number"}]"#, r#"{"b":1}"#, "unsupported attribute \"b\""),
+            (r#"["list","number"]"#, r#"["x"]"#, "[0]: a number is required"),
         ];
         for (ty, input, msg) in errors {
             let t = Type::from_json(&parse(ty)).unwrap();
@@ -824,24 +750,13 @@ mod tests {
     fn marshal_like_cty() {
         let v = value_from_json_implied(&parse(r#"[null,"<&>",{"b":[1,true]}]"#)).unwrap();
         // Expected text from the reference: jsonencode([null, "<&>", {b=[1,true]}]).
-        assert_eq!(
-            marshal(&v, &v.ty()).unwrap(),
-            r#"[null,"\u003c\u0026\u003e",{"b":[1,true]}]"#
-        );
+        assert_eq!(marshal(&v, &v.ty()).unwrap(), r#"[null,"\u003c\u0026\u003e",{"b":[1,true]}]"#);
         let t = Type::from_json(&parse(r#"["tuple",["dynamic"]]"#)).unwrap();
         let v = Value::tuple(vec![Value::string("x")]);
-        assert_eq!(
-            marshal(&v, &t).unwrap(),
-            r#"[{"value":"x","type":"string"}]"#
-        );
+        assert_eq!(marshal(&v, &t).unwrap(), r#"[{"value":"x","type":"string"}]"#);
         let inf = Value::Number(Number::pos_inf());
         assert_eq!(
-            marshal(
-                &Value::tuple(vec![inf.clone()]),
-                &Type::tuple(vec![Type::Number])
-            )
-            .unwrap_err()
-            .to_string(),
+            marshal(&Value::tuple(vec![inf.clone()]), &Type::tuple(vec![Type::Number])).unwrap_err().to_string(),
             "[0]: cannot serialize infinity as JSON"
         );
         assert!(marshal(&Value::unknown(Type::String), &Type::String).is_err());
@@ -849,8 +764,7 @@ mod tests {
 
     #[test]
     fn result_form_round_trip() {
-        let ty =
-            Type::from_json(&parse(r#"["tuple",["number","string",["list","number"]]]"#)).unwrap();
+        let ty = Type::from_json(&parse(r#"["tuple",["number","string",["list","number"]]]"#)).unwrap();
         let j = parse(r#"[{"$number":"-Inf"},{"$unknown":true},[1,{"$unknown":true}]]"#);
         let v = value_from_result_json(&j, &ty).unwrap();
         let mut out = String::new();

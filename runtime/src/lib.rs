@@ -4,28 +4,28 @@
 
 #![forbid(unsafe_code)]
 
-pub mod diag;
-pub mod number;
-pub mod graphemes;
-pub mod known_prefix;
-pub mod strings;
-mod nfc;
-pub mod types;
-pub mod value;
 pub mod convert;
-pub mod unify;
+pub mod diag;
+pub mod func;
+pub mod graphemes;
 pub mod json;
 mod json_in;
 pub mod json_text;
-pub mod stack;
+pub mod known_prefix;
 pub mod names;
-pub mod func;
+mod nfc;
+pub mod number;
+pub mod stack;
+pub mod strings;
+pub mod types;
+pub mod unify;
+pub mod value;
 
+pub use convert::{convert, ConvError, Conversion};
 pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span};
+pub use func::{CallError, ErrorSite, FuncId, FunctionDef, FunctionTable, Functions, SizeBudget};
 pub use names::AttrNames;
 pub use number::Number;
 pub use types::{ObjectType, TupleType, Type};
-pub use value::{OpError, Str, TraversalError, Tri, Value, ValueError};
-pub use convert::{convert, ConvError, Conversion};
 pub use unify::{unify, unify_unsafe};
-pub use func::{CallError, ErrorSite, FuncId, FunctionDef, FunctionTable, Functions, SizeBudget};
+pub use value::{OpError, Str, TraversalError, Tri, Value, ValueError};

@@ -378,10 +378,7 @@ fn combine(a: char, b: char) -> Option<char> {
             }
         }
     }
-    SUPPLEMENTARY_PAIRS
-        .iter()
-        .find(|&&(x, y, _)| x & 0xFFFF == ka && y & 0xFFFF == kb)
-        .and_then(|&(_, _, c)| char::from_u32(c))
+    SUPPLEMENTARY_PAIRS.iter().find(|&&(x, y, _)| x & 0xFFFF == ka && y & 0xFFFF == kb).and_then(|&(_, _, c)| char::from_u32(c))
 }
 
 #[cfg(test)]
@@ -478,4 +475,3 @@ mod tests {
         assert_eq!(found, want);
     }
 }
-

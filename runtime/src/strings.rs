@@ -42,11 +42,7 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
     while i < bytes.len() {
         let b = bytes[i];
         if b < 0x80 {
-            if b >= 0x20
-                && b != b'"'
-                && b != b'\\'
-                && !(escape_html && (b == b'<' || b == b'>' || b == b'&'))
-            {
+            if b >= 0x20 && b != b'"' && b != b'\\' && !(escape_html && (b == b'<' || b == b'>' || b == b'&')) {
                 i += 1;
                 continue;
             }
@@ -64,17 +60,9 @@ fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
             continue;
         }
         // U+2028 and U+2029 are E2 80 A8 / E2 80 A9 in UTF-8.
-        if b == 0xE2
-            && i + 2 < bytes.len()
-            && bytes[i + 1] == 0x80
-            && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9)
-        {
+        if b == 0xE2 && i + 2 < bytes.len() && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) {
             out.push_str(&s[start..i]);
-            out.push_str(if bytes[i + 2] == 0xA8 {
-                "\\u2028"
-            } else {
-                "\\u2029"
-            });
+            out.push_str(if bytes[i + 2] == 0xA8 { "\\u2028" } else { "\\u2029" });
             i += 3;
             start = i;
             continue;
@@ -126,8 +114,8 @@ pub fn go_is_print(c: char) -> bool {
         | 0xE0000..=0xE007F
         | 0xE000..=0xF8FF | 0xF0000..=0x10FFFF);
     // Non-characters, and a few unassigned code points seen in practice.
-    let unassigned = matches!(cp, 0xFDD0..=0xFDEF | 0x0378..=0x0379 | 0x0380..=0x0383 | 0x31E4..=0x31EF | 0xD7FC..=0xD7FF)
-        || (cp & 0xFFFE) == 0xFFFE;
+    let unassigned =
+        matches!(cp, 0xFDD0..=0xFDEF | 0x0378..=0x0379 | 0x0380..=0x0383 | 0x31E4..=0x31EF | 0xD7FC..=0xD7FF) || (cp & 0xFFFE) == 0xFFFE;
     !format_or_private && !unassigned
 }
 
@@ -270,10 +258,7 @@ mod tests {
             ("\u{a0}", r#""\u00a0""#),
             ("\u{feff}", r#""\ufeff""#),
             ("\u{110bd}", r#""\U000110bd""#),
-            (
-                "\u{e0100}\u{1f600}\u{fffd}",
-                "\"\u{e0100}\u{1f600}\u{fffd}\"",
-            ),
+            ("\u{e0100}\u{1f600}\u{fffd}", "\"\u{e0100}\u{1f600}\u{fffd}\""),
             // As Go 1.19's strconv.Quote writes them.
             ("a\"b'c\\", r#""a\"b'c\\""#),
             ("\u{7}\u{8}\u{c}\n\r\t\u{b}", r#""\a\b\f\n\r\t\v""#),

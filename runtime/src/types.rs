@@ -197,18 +197,10 @@ impl ObjectType {
     /// Builds an object type; names are NFC-normalized and sorted, and a
     /// repeated name keeps the last type given (as a Go map would).
     pub fn new<N: AsRef<str>>(attrs: impl IntoIterator<Item = (N, Type)>) -> ObjectType {
-        let mut pairs: Vec<(Arc<str>, Type)> = attrs
-            .into_iter()
-            .map(|(n, t)| (Arc::from(normalize_nfc(n.as_ref()).as_ref()), t))
-            .collect();
+        let mut pairs: Vec<(Arc<str>, Type)> = attrs.into_iter().map(|(n, t)| (Arc::from(normalize_nfc(n.as_ref()).as_ref()), t)).collect();
         sort_dedup_last_wins(&mut pairs);
         let (names, types): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
-        ObjectType {
-            dynamic: any_dynamic(&types),
-            names: names.into(),
-            types: types.into(),
-            keys: OnceLock::new(),
-        }
+        ObjectType { dynamic: any_dynamic(&types), names: names.into(), types: types.into(), keys: OnceLock::new() }
     }
 
     /// Builds an object type from names that are already NFC, sorted and
@@ -220,23 +212,13 @@ impl ObjectType {
         {
             return None;
         }
-        Some(ObjectType {
-            dynamic: any_dynamic(&types),
-            names: names.into(),
-            types: types.into(),
-            keys: OnceLock::new(),
-        })
+        Some(ObjectType { dynamic: any_dynamic(&types), names: names.into(), types: types.into(), keys: OnceLock::new() })
     }
 
     /// For names already sorted, unique and NFC (internal callers only).
     pub(crate) fn from_sorted_unchecked(names: Vec<Arc<str>>, types: Vec<Type>) -> ObjectType {
         debug_assert!(names.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
-        ObjectType {
-            dynamic: any_dynamic(&types),
-            names: names.into(),
-            types: types.into(),
-            keys: OnceLock::new(),
-        }
+        ObjectType { dynamic: any_dynamic(&types), names: names.into(), types: types.into(), keys: OnceLock::new() }
     }
 
     pub fn len(&self) -> usize {
@@ -259,9 +241,7 @@ impl ObjectType {
         if self.names.len() <= 8 {
             return self.names.iter().position(|n| n.as_ref() == name);
         }
-        self.names
-            .binary_search_by(|n| n.as_bytes().cmp(name.as_bytes()))
-            .ok()
+        self.names.binary_search_by(|n| n.as_bytes().cmp(name.as_bytes())).ok()
     }
     pub fn attr_type(&self, name: &str) -> Option<&Type> {
         self.attr_index(name).map(|i| &self.types[i])
@@ -288,10 +268,7 @@ impl ObjectType {
 
 impl TupleType {
     pub fn new(elems: Vec<Type>) -> TupleType {
-        TupleType {
-            dynamic: any_dynamic(&elems),
-            elems: elems.into(),
-        }
+        TupleType { dynamic: any_dynamic(&elems), elems: elems.into() }
     }
     pub fn elems(&self) -> &[Type] {
         &self.elems
@@ -308,10 +285,7 @@ impl TupleType {
 pub(crate) fn sort_dedup_last_wins<T>(pairs: &mut Vec<(Arc<str>, T)>) {
     // Already sorted and unique (the common case for literal objects whose
     // keys were written in order): nothing to do.
-    if pairs
-        .windows(2)
-        .all(|w| w[0].0.as_bytes() < w[1].0.as_bytes())
-    {
+    if pairs.windows(2).all(|w| w[0].0.as_bytes() < w[1].0.as_bytes()) {
         return;
     }
     pairs.reverse();
@@ -404,7 +378,9 @@ impl Type {
                 keys: OnceLock::new(),
                 dynamic: o.dynamic,
             })),
-            Type::Tuple(t) => Type::Tuple(Arc::new(TupleType { elems: t.elems.iter().map(|e| e.deep_copy_at(depth + 1)).collect(), dynamic: t.dynamic })),
+            Type::Tuple(t) => {
+                Type::Tuple(Arc::new(TupleType { elems: t.elems.iter().map(|e| e.deep_copy_at(depth + 1)).collect(), dynamic: t.dynamic }))
+            }
         })
     }
 
@@ -506,22 +482,15 @@ impl Type {
     pub fn conforms_to(&self, want: &Type) -> bool {
         match (self, want) {
             (_, Type::Dynamic) => true,
-            (Type::List(a), Type::List(b))
-            | (Type::Set(a), Type::Set(b))
-            | (Type::Map(a), Type::Map(b)) => crate::stack::guarded(|| a.conforms_to(b)),
+            (Type::List(a), Type::List(b)) | (Type::Set(a), Type::Set(b)) | (Type::Map(a), Type::Map(b)) => {
+                crate::stack::guarded(|| a.conforms_to(b))
+            }
             (Type::Object(a), Type::Object(b)) => {
-                a.names == b.names
-                    && a.types
-                        .iter()
-                        .zip(b.types.iter())
-                        .all(|(x, y)| crate::stack::guarded(|| x.conforms_to(y)))
+                a.names == b.names && a.types.iter().zip(b.types.iter()).all(|(x, y)| crate::stack::guarded(|| x.conforms_to(y)))
             }
             (Type::Tuple(a), Type::Tuple(b)) => {
                 a.elems.len() == b.elems.len()
-                    && a.elems
-                        .iter()
-                        .zip(b.elems.iter())
-                        .all(|(x, y)| crate::stack::guarded(|| x.conforms_to(y)))
+                    && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| crate::stack::guarded(|| x.conforms_to(y)))
             }
             _ => self == want,
         }
@@ -690,16 +659,10 @@ impl Type {
             Type::Set(e) => J::Array(vec![J::from("set"), crate::stack::guarded(|| e.to_json())]),
             Type::Map(e) => J::Array(vec![J::from("map"), crate::stack::guarded(|| e.to_json())]),
             Type::Object(o) => {
-                let attrs = o
-                    .iter()
-                    .map(|(n, t)| (n.to_string(), crate::stack::guarded(|| t.to_json())))
-                    .collect();
+                let attrs = o.iter().map(|(n, t)| (n.to_string(), crate::stack::guarded(|| t.to_json()))).collect();
                 J::Array(vec![J::from("object"), J::Object(attrs)])
             }
-            Type::Tuple(t) => J::Array(vec![
-                J::from("tuple"),
-                J::Array(t.elems.iter().map(Type::to_json).collect()),
-            ]),
+            Type::Tuple(t) => J::Array(vec![J::from("tuple"), J::Array(t.elems.iter().map(Type::to_json).collect())]),
         }
     }
 
@@ -728,18 +691,14 @@ impl Type {
                     Some(J::String(k)) => k.as_str(),
                     _ => return Err("invalid complex type description".to_string()),
                 };
-                let arg = items
-                    .get(1)
-                    .ok_or_else(|| format!("missing type argument for {kind}"))?;
+                let arg = items.get(1).ok_or_else(|| format!("missing type argument for {kind}"))?;
                 match (kind, items.len()) {
                     ("list", 2) => Ok(Type::list(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
                     ("set", 2) => Ok(Type::set(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
                     ("map", 2) => Ok(Type::map(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
                     ("object", 2) => {
                         let J::Object(attrs) = arg else {
-                            return Err(
-                                "object type requires an object of attribute types".to_string()
-                            );
+                            return Err("object type requires an object of attribute types".to_string());
                         };
                         let mut pairs = Vec::with_capacity(attrs.len());
                         for (n, t) in attrs {
@@ -757,9 +716,7 @@ impl Type {
                             .collect::<Result<Vec<_>, _>>()?;
                         Ok(Type::tuple(elems))
                     }
-                    ("object", 3) => {
-                        Err("optional object attributes are not supported".to_string())
-                    }
+                    ("object", 3) => Err("optional object attributes are not supported".to_string()),
                     _ => Err(format!("invalid type kind {kind:?}")),
                 }
             }
@@ -792,16 +749,8 @@ mod tests {
             (Type::String, "string", "string"),
             (Type::Dynamic, "dynamic", "any type"),
             (Type::list(Type::Number), "list of number", "list of number"),
-            (
-                Type::map(Type::Dynamic),
-                "map of dynamic",
-                "map of any single type",
-            ),
-            (
-                Type::set(Type::list(Type::Dynamic)),
-                "set of list of dynamic",
-                "set of list of any single type",
-            ),
+            (Type::map(Type::Dynamic), "map of dynamic", "map of any single type"),
+            (Type::set(Type::list(Type::Dynamic)), "set of list of dynamic", "set of list of any single type"),
             (Type::object([("a", Type::String)]), "object", "object"),
             (Type::tuple(vec![]), "tuple", "tuple"),
         ];
@@ -827,19 +776,9 @@ mod tests {
             assert_eq!(t.to_json_string(), c);
             assert_eq!(t.to_json(), j);
         }
-        let j: serde_json::Value =
-            serde_json::from_str(r#"["object",{"b":"string","a":"number"}]"#).unwrap();
-        assert_eq!(
-            Type::from_json(&j).unwrap().to_json_string(),
-            r#"["object",{"a":"number","b":"string"}]"#
-        );
-        for bad in [
-            r#""str""#,
-            r#"["list"]"#,
-            r#"["foo","string"]"#,
-            "1",
-            r#"["object",{"a":"string"},["a"]]"#,
-        ] {
+        let j: serde_json::Value = serde_json::from_str(r#"["object",{"b":"string","a":"number"}]"#).unwrap();
+        assert_eq!(Type::from_json(&j).unwrap().to_json_string(), r#"["object",{"a":"number","b":"string"}]"#);
+        for bad in [r#""str""#, r#"["list"]"#, r#"["foo","string"]"#, "1", r#"["object",{"a":"string"},["a"]]"#] {
             let j: serde_json::Value = serde_json::from_str(bad).unwrap();
             assert!(Type::from_json(&j).is_err(), "{bad}");
         }
@@ -848,10 +787,7 @@ mod tests {
     #[test]
     fn object_attrs_sorted_and_indexed() {
         let t = ObjectType::new([("b", Type::String), ("a", Type::Number), ("b", Type::Bool)]);
-        assert_eq!(
-            t.names().iter().map(|n| n.as_ref()).collect::<Vec<_>>(),
-            ["a", "b"]
-        );
+        assert_eq!(t.names().iter().map(|n| n.as_ref()).collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(t.attr_type("b"), Some(&Type::Bool));
         assert_eq!(t.attr_index("a"), Some(0));
         assert_eq!(t.attr_index("c"), None);

@@ -35,11 +35,7 @@ fn conversion(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Conversion> 
 
 /// Conversions from each type to `target`: `None` entries for types equal
 /// to it; the whole result `None` when some type cannot be converted.
-fn conversions_to(
-    types: &[Type],
-    target: &Type,
-    allow_unsafe: bool,
-) -> Option<Vec<Option<Conversion>>> {
+fn conversions_to(types: &[Type], target: &Type, allow_unsafe: bool) -> Option<Vec<Option<Conversion>>> {
     let mut convs = Vec::with_capacity(types.len());
     for t in types {
         if t == target {
@@ -72,16 +68,8 @@ pub(crate) fn unify_types(types: &[Type], allow_unsafe: bool) -> Option<Unified>
 fn unify_all(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
     let n = types.len();
     let count = |f: fn(&Type) -> bool| types.iter().filter(|t| f(t)).count();
-    let (maps, lists, sets) = (
-        count(Type::is_map),
-        count(Type::is_list),
-        count(Type::is_set),
-    );
-    let (objects, tuples, dynamics) = (
-        count(Type::is_object),
-        count(Type::is_tuple),
-        count(Type::is_dynamic),
-    );
+    let (maps, lists, sets) = (count(Type::is_map), count(Type::is_list), count(Type::is_set));
+    let (objects, tuples, dynamics) = (count(Type::is_object), count(Type::is_tuple), count(Type::is_dynamic));
 
     if maps > 0 && maps + dynamics == n {
         return unify_collections(types, CollectionKind::Map, allow_unsafe, dynamics > 0);
@@ -150,11 +138,7 @@ fn unify_distinct(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
         return unify_all(types, allow_unsafe);
     }
     let (target, convs) = unify_types(&distinct, allow_unsafe)?;
-    let convs = types
-        .iter()
-        .zip(rep)
-        .map(|(t, i)| if *t == target { None } else { convs[i].clone() })
-        .collect();
+    let convs = types.iter().zip(rep).map(|(t, i)| if *t == target { None } else { convs[i].clone() }).collect();
     Some((target, convs))
 }
 
@@ -166,25 +150,14 @@ enum CollectionKind {
 }
 
 fn all_dynamic(n: usize) -> Unified {
-    (
-        Type::Dynamic,
-        (0..n).map(|_| Some(Conversion::all_dynamic())).collect(),
-    )
+    (Type::Dynamic, (0..n).map(|_| Some(Conversion::all_dynamic())).collect())
 }
 
-fn unify_collections(
-    types: &[Type],
-    kind: CollectionKind,
-    allow_unsafe: bool,
-    has_dynamic: bool,
-) -> Option<Unified> {
+fn unify_collections(types: &[Type], kind: CollectionKind, allow_unsafe: bool, has_dynamic: bool) -> Option<Unified> {
     if has_dynamic {
         return Some(all_dynamic(types.len()));
     }
-    let elems: Vec<Type> = types
-        .iter()
-        .filter_map(|t| t.element_type().cloned())
-        .collect();
+    let elems: Vec<Type> = types.iter().filter_map(|t| t.element_type().cloned()).collect();
     let (ety, _) = unify_types(&elems, allow_unsafe)?;
     let target = match kind {
         CollectionKind::List => Type::list(ety),
@@ -220,11 +193,7 @@ fn unify_object_types(types: &[Type], allow_unsafe: bool, has_dynamic: bool) -> 
 }
 
 fn unify_object_types_to_map(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
-    let atys: Vec<Type> = types
-        .iter()
-        .filter_map(Type::object_type)
-        .flat_map(|o| o.types().iter().cloned())
-        .collect();
+    let atys: Vec<Type> = types.iter().filter_map(Type::object_type).flat_map(|o| o.types().iter().cloned()).collect();
     let (ety, _) = unify_types(&atys, allow_unsafe)?;
     let target = Type::map(ety);
     let convs = conversions_to(types, &target, allow_unsafe)?;
@@ -254,11 +223,7 @@ fn unify_tuple_types(types: &[Type], allow_unsafe: bool, has_dynamic: bool) -> O
 }
 
 fn unify_tuple_types_to_list(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
-    let etys: Vec<Type> = types
-        .iter()
-        .filter_map(Type::tuple_type)
-        .flat_map(|t| t.elems().iter().cloned())
-        .collect();
+    let etys: Vec<Type> = types.iter().filter_map(Type::tuple_type).flat_map(|t| t.elems().iter().cloned()).collect();
     let (ety, _) = unify_types(&etys, allow_unsafe)?;
     let target = Type::list(ety);
     let convs = conversions_to(types, &target, allow_unsafe)?;
@@ -268,25 +233,13 @@ fn unify_tuple_types_to_list(types: &[Type], allow_unsafe: bool) -> Option<Unifi
 /// Lists mixed with tuples: the tuples unify to a list first, then all the
 /// lists together.
 fn unify_tuples_as_list(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
-    unify_structural_as_collection(
-        types,
-        allow_unsafe,
-        Type::is_tuple,
-        unify_tuple_types_to_list,
-        Type::is_list,
-    )
+    unify_structural_as_collection(types, allow_unsafe, Type::is_tuple, unify_tuple_types_to_list, Type::is_list)
 }
 
 /// Maps mixed with objects: the objects unify to a map first, then all the
 /// maps together.
 fn unify_objects_as_maps(types: &[Type], allow_unsafe: bool) -> Option<Unified> {
-    unify_structural_as_collection(
-        types,
-        allow_unsafe,
-        Type::is_object,
-        unify_object_types_to_map,
-        Type::is_map,
-    )
+    unify_structural_as_collection(types, allow_unsafe, Type::is_object, unify_object_types_to_map, Type::is_map)
 }
 
 fn unify_structural_as_collection(
@@ -296,9 +249,7 @@ fn unify_structural_as_collection(
     to_collection: fn(&[Type], bool) -> Option<Unified>,
     is_collection: fn(&Type) -> bool,
 ) -> Option<Unified> {
-    let idxs: Vec<usize> = (0..types.len())
-        .filter(|&i| is_structural(&types[i]))
-        .collect();
+    let idxs: Vec<usize> = (0..types.len()).filter(|&i| is_structural(&types[i])).collect();
     let structural: Vec<Type> = idxs.iter().map(|&i| types[i].clone()).collect();
     let (coll_ty, structural_convs) = to_collection(&structural, allow_unsafe)?;
     if !is_collection(&coll_ty) {
@@ -380,15 +331,13 @@ fn compare_types(a: &Type, b: &Type) -> Ordering {
         };
     }
     match (a, b) {
-        (Type::List(x), Type::List(y))
-        | (Type::Set(x), Type::Set(y))
-        | (Type::Map(x), Type::Map(y)) => return crate::stack::guarded(|| compare_types(x, y)),
+        (Type::List(x), Type::List(y)) | (Type::Set(x), Type::Set(y)) | (Type::Map(x), Type::Map(y)) => {
+            return crate::stack::guarded(|| compare_types(x, y))
+        }
         _ => {}
     }
-    let swapped = (a.is_tuple() && b.is_list())
-        || (a.is_object() && b.is_map())
-        || (a.is_set() && b.is_tuple())
-        || (a.is_set() && b.is_list());
+    let swapped =
+        (a.is_tuple() && b.is_list()) || (a.is_object() && b.is_map()) || (a.is_set() && b.is_tuple()) || (a.is_set() && b.is_list());
     let (a, b, flip) = if swapped { (b, a, true) } else { (a, b, false) };
     let oriented = |o: Ordering| if flip { o.reverse() } else { o };
     if b.is_set() && (a.is_tuple() || a.is_list()) {

@@ -12,21 +12,14 @@ use serde_json::Value as Json;
 #[test]
 fn result_encoding_is_byte_identical() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/encoding.jsonl");
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {}: {e} (made by tests/data/oracle_tables.py)",
-            path.display()
-        )
-    });
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e} (made by tests/data/oracle_tables.py)", path.display()));
     let mut rows = 0;
     for line in text.split('\n').filter(|l| !l.trim().is_empty()) {
-        let row: Json =
-            serde_json::from_str(line).unwrap_or_else(|e| panic!("bad row {line}: {e}"));
+        let row: Json = serde_json::from_str(line).unwrap_or_else(|e| panic!("bad row {line}: {e}"));
         let src = row["src"].as_str().expect("src");
         let want = row["want"].as_str().expect("want");
-        let body = want
-            .strip_prefix("ok ")
-            .unwrap_or_else(|| panic!("{src}: the reference failed: {want}"));
+        let body = want.strip_prefix("ok ").unwrap_or_else(|| panic!("{src}: the reference failed: {want}"));
         let j: Json = serde_json::from_str(&format!("{{{body}}}")).unwrap();
         let ty = Type::from_json(&j["type"]).unwrap();
         let v = value_from_result_json(&j["value"], &ty).unwrap_or_else(|e| panic!("{src}: {e:?}"));

@@ -66,19 +66,49 @@ fn registration_rules() {
 fn diagnostics_and_sites() {
     let t = Functions::stdlib();
     let rows: Vec<(&str, Vec<Value>, ErrorSite, &str, &str)> = vec![
-        ("upper", vec![], ErrorSite::CloseParen, "Not enough function arguments",
-         "Function \"upper\" expects 1 argument(s). Missing value for \"str\"."),
-        ("upper", vec![Value::string("a"), Value::string("b")], ErrorSite::Argument(1), "Too many function arguments",
-         "Function \"upper\" expects only 1 argument(s)."),
-        ("join", vec![], ErrorSite::CloseParen, "Not enough function arguments",
-         "Function \"join\" expects at least 1 argument(s). Missing value for \"separator\"."),
-        ("ceil", vec![Value::string("x")], ErrorSite::Argument(0), "Invalid function argument",
-         "Invalid value for \"num\" parameter: a number is required."),
-        ("signum", vec![num("0.5")], ErrorSite::CallStart, "Error in function call",
-         "Call to function \"signum\" failed: value must be a whole number, between -9223372036854775808 and 9223372036854775807."),
+        (
+            "upper",
+            vec![],
+            ErrorSite::CloseParen,
+            "Not enough function arguments",
+            "Function \"upper\" expects 1 argument(s). Missing value for \"str\".",
+        ),
+        (
+            "upper",
+            vec![Value::string("a"), Value::string("b")],
+            ErrorSite::Argument(1),
+            "Too many function arguments",
+            "Function \"upper\" expects only 1 argument(s).",
+        ),
+        (
+            "join",
+            vec![],
+            ErrorSite::CloseParen,
+            "Not enough function arguments",
+            "Function \"join\" expects at least 1 argument(s). Missing value for \"separator\".",
+        ),
+        (
+            "ceil",
+            vec![Value::string("x")],
+            ErrorSite::Argument(0),
+            "Invalid function argument",
+            "Invalid value for \"num\" parameter: a number is required.",
+        ),
+        (
+            "signum",
+            vec![num("0.5")],
+            ErrorSite::CallStart,
+            "Error in function call",
+            "Call to function \"signum\" failed: value must be a whole number, between -9223372036854775808 and 9223372036854775807.",
+        ),
         // An argument error about a variadic parameter that got no arguments.
-        ("join", vec![Value::string(",")], ErrorSite::CallStart, "Error in function call",
-         "Call to function \"join\" failed: at least one list is required."),
+        (
+            "join",
+            vec![Value::string(",")],
+            ErrorSite::CallStart,
+            "Error in function call",
+            "Call to function \"join\" failed: at least one list is required.",
+        ),
     ];
     for (name, args, site, summary, detail) in rows {
         let e = call(&t, name, args, 1000).unwrap_err();
@@ -101,10 +131,7 @@ fn hostile_inputs_are_bounded() {
         call(&t, "substr", vec![Value::string("abc"), Value::int(i64::MAX), Value::int(i64::MAX)], small).unwrap().as_str(),
         Some("")
     );
-    assert_eq!(
-        call(&t, "pow", vec![Value::int(10), num("1e10")], small).unwrap().as_number().map(Number::is_infinite),
-        Some(true)
-    );
+    assert_eq!(call(&t, "pow", vec![Value::int(10), num("1e10")], small).unwrap().as_number().map(Number::is_infinite), Some(true));
     // Budget-limited growth.
     let many = Value::list((0..200).map(Value::int).collect()).unwrap();
     assert!(call(&t, "setproduct", vec![many.clone(), many.clone(), many.clone()], small).is_err());

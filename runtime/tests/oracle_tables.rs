@@ -21,9 +21,7 @@
 //! that list may only shrink: a listed row that agrees fails the test too.
 
 use runtime::convert::{convert, get_conversion_unsafe};
-use runtime::json::{
-    value_from_case_var, value_from_json_typed, value_from_result_json, write_typed_value,
-};
+use runtime::json::{value_from_case_var, value_from_json_typed, value_from_result_json, write_typed_value};
 use runtime::unify::unify_unsafe;
 use runtime::value::BoundArg;
 use runtime::{Number, Type, Value};
@@ -34,55 +32,39 @@ use std::path::PathBuf;
 // ----- data files -------------------------------------------------------------
 
 fn data_path(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
-        .join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data").join(name)
 }
 
 /// The rows of a table file (one JSON object per non-blank line). A missing,
 /// unreadable or empty file fails the test.
 fn rows(name: &str) -> Vec<Json> {
     let path = data_path(name);
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
-        panic!(
-            "cannot read {}: {e} (the tables are made by tests/data/oracle_tables.py)",
-            path.display()
-        )
-    });
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e} (the tables are made by tests/data/oracle_tables.py)", path.display()));
     let rows: Vec<Json> = text
         .split('\n')
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty())
-        .map(|(i, l)| {
-            serde_json::from_str(l)
-                .unwrap_or_else(|e| panic!("{}:{}: bad JSON: {e}", path.display(), i + 1))
-        })
+        .map(|(i, l)| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}:{}: bad JSON: {e}", path.display(), i + 1)))
         .collect();
     assert!(!rows.is_empty(), "{} has no rows", path.display());
     rows
 }
 
 fn field<'a>(row: &'a Json, key: &str) -> &'a Json {
-    row.get(key)
-        .unwrap_or_else(|| panic!("row without {key:?}: {row}"))
+    row.get(key).unwrap_or_else(|| panic!("row without {key:?}: {row}"))
 }
 
 fn text<'a>(row: &'a Json, key: &str) -> &'a str {
-    field(row, key)
-        .as_str()
-        .unwrap_or_else(|| panic!("{key:?} is not a string: {row}"))
+    field(row, key).as_str().unwrap_or_else(|| panic!("{key:?} is not a string: {row}"))
 }
 
 fn index(row: &Json, key: &str) -> usize {
-    field(row, key)
-        .as_u64()
-        .unwrap_or_else(|| panic!("{key:?} is not an index: {row}")) as usize
+    field(row, key).as_u64().unwrap_or_else(|| panic!("{key:?} is not an index: {row}")) as usize
 }
 
 fn flag(row: &Json, key: &str) -> bool {
-    field(row, key)
-        .as_bool()
-        .unwrap_or_else(|| panic!("{key:?} is not a bool: {row}"))
+    field(row, key).as_bool().unwrap_or_else(|| panic!("{key:?} is not a bool: {row}"))
 }
 
 fn ty(j: &Json) -> Type {
@@ -110,20 +92,10 @@ const PREFIXES: &[&str] = &[
 /// each must belong to a table that some test here compares.
 fn known_differences() -> BTreeSet<String> {
     let path = data_path("known_differences.txt");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-    let ids: BTreeSet<String> = text
-        .lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(String::from)
-        .collect();
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let ids: BTreeSet<String> = text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')).map(String::from).collect();
     for id in &ids {
-        assert!(
-            PREFIXES.iter().any(|p| id.starts_with(p)),
-            "{}: {id} is no row of these tables",
-            path.display()
-        );
+        assert!(PREFIXES.iter().any(|p| id.starts_with(p)), "{}: {id} is no row of these tables", path.display());
     }
     ids
 }
@@ -137,9 +109,7 @@ fn decode_result(j: &Json, t: &Type) -> Value {
     let refined = |j: &Json| -> bool {
         fn any(j: &Json) -> bool {
             match j {
-                Json::Object(m) => {
-                    m.contains_key("refined") && m.contains_key("$unknown") || m.values().any(any)
-                }
+                Json::Object(m) => m.contains_key("refined") && m.contains_key("$unknown") || m.values().any(any),
                 Json::Array(a) => a.iter().any(any),
                 _ => false,
             }
@@ -147,54 +117,28 @@ fn decode_result(j: &Json, t: &Type) -> Value {
         any(j)
     };
     if !refined(j) {
-        return value_from_result_json(j, t)
-            .unwrap_or_else(|e| panic!("cannot decode {j} as {t:?}: {e:?}"));
+        return value_from_result_json(j, t).unwrap_or_else(|e| panic!("cannot decode {j} as {t:?}: {e:?}"));
     }
     if let Json::Object(m) = j {
         if m.get("$unknown") == Some(&Json::Bool(true)) {
-            return refined_unknown(
-                t,
-                m.get("refined")
-                    .and_then(Json::as_object)
-                    .expect("refined facts"),
-            );
+            return refined_unknown(t, m.get("refined").and_then(Json::as_object).expect("refined facts"));
         }
     }
-    let elems = |a: &Json, ety: &Type| -> Vec<Value> {
-        a.as_array()
-            .expect("array")
-            .iter()
-            .map(|e| decode_result(e, ety))
-            .collect()
-    };
+    let elems = |a: &Json, ety: &Type| -> Vec<Value> { a.as_array().expect("array").iter().map(|e| decode_result(e, ety)).collect() };
     match t {
         Type::List(e) => Value::list_of((**e).clone(), elems(j, e)).unwrap(),
         Type::Set(e) => Value::set_of((**e).clone(), elems(j, e)).unwrap(),
         Type::Tuple(tt) => {
             let a = j.as_array().expect("array");
-            Value::tuple(
-                a.iter()
-                    .zip(tt.elems())
-                    .map(|(e, et)| decode_result(e, et))
-                    .collect(),
-            )
+            Value::tuple(a.iter().zip(tt.elems()).map(|(e, et)| decode_result(e, et)).collect())
         }
         Type::Map(e) => {
             let m = j.as_object().expect("object");
-            Value::map_of(
-                (**e).clone(),
-                m.iter()
-                    .map(|(k, v)| (k.clone(), decode_result(v, e)))
-                    .collect(),
-            )
-            .unwrap()
+            Value::map_of((**e).clone(), m.iter().map(|(k, v)| (k.clone(), decode_result(v, e))).collect()).unwrap()
         }
         Type::Object(ot) => {
             let m = j.as_object().expect("object");
-            let vals = ot
-                .iter()
-                .map(|(name, at)| decode_result(&m[name.as_ref()], at))
-                .collect();
+            let vals = ot.iter().map(|(name, at)| decode_result(&m[name.as_ref()], at)).collect();
             Value::object_of(ot.clone(), vals).unwrap()
         }
         _ => panic!("refinement in a value of type {t:?}: {j}"),
@@ -203,11 +147,8 @@ fn decode_result(j: &Json, t: &Type) -> Value {
 
 fn refined_unknown(t: &Type, facts: &serde_json::Map<String, Json>) -> Value {
     let number = |j: &Json| -> Number {
-        let v = value_from_result_json(j, &Type::Number)
-            .unwrap_or_else(|e| panic!("bad bound {j}: {e:?}"));
-        v.as_number()
-            .unwrap_or_else(|| panic!("bad bound {j}"))
-            .clone()
+        let v = value_from_result_json(j, &Type::Number).unwrap_or_else(|e| panic!("bad bound {j}: {e:?}"));
+        v.as_number().unwrap_or_else(|| panic!("bad bound {j}")).clone()
     };
     let inclusive = |key: &str| facts.get(key).and_then(Json::as_bool).unwrap_or(false);
     let mut b = Value::unknown(t.clone()).refine();
@@ -229,17 +170,13 @@ fn refined_unknown(t: &Type, facts: &serde_json::Map<String, Json>) -> Value {
     if let Some(n) = facts.get("len_max").and_then(Json::as_u64) {
         b.collection_length_upper_bound(n);
     }
-    b.new_value()
-        .unwrap_or_else(|e| panic!("refinement {facts:?} of {t:?}: {e}"))
+    b.new_value().unwrap_or_else(|e| panic!("refinement {facts:?} of {t:?}: {e}"))
 }
 
 /// The value in an "ok ..." answer.
 fn answer_value(want: &str) -> Value {
-    let body = want
-        .strip_prefix("ok ")
-        .unwrap_or_else(|| panic!("not a value: {want}"));
-    let j: Json = serde_json::from_str(&format!("{{{body}}}"))
-        .unwrap_or_else(|e| panic!("bad answer {want}: {e}"));
+    let body = want.strip_prefix("ok ").unwrap_or_else(|| panic!("not a value: {want}"));
+    let j: Json = serde_json::from_str(&format!("{{{body}}}")).unwrap_or_else(|e| panic!("bad answer {want}: {e}"));
     decode_result(&j["value"], &ty(&j["type"]))
 }
 
@@ -260,8 +197,7 @@ fn named_values() -> Named {
         } else if row.get("unknown") == Some(&Json::Bool(true)) {
             Value::unknown(ty(field(row, "type")))
         } else {
-            value_from_json_typed(field(row, "value"), &ty(field(row, "type")))
-                .unwrap_or_else(|e| panic!("cannot decode {row}: {e:?}"))
+            value_from_json_typed(field(row, "value"), &ty(field(row, "type"))).unwrap_or_else(|e| panic!("cannot decode {row}: {e:?}"))
         };
         values.insert(text(row, "name").to_string(), v);
     }
@@ -271,9 +207,7 @@ fn named_values() -> Named {
 impl Named {
     fn get(&self, row: &Json, key: &str) -> &Value {
         let name = text(row, key);
-        self.values
-            .get(name)
-            .unwrap_or_else(|| panic!("no value named {name:?}"))
+        self.values.get(name).unwrap_or_else(|| panic!("no value named {name:?}"))
     }
 }
 
@@ -319,11 +253,7 @@ fn ok(v: &Value) -> String {
 /// mismatch messages) so that any of the possible answers compares equal.
 fn normalize(s: &str) -> String {
     let mut out = s.to_string();
-    for marker in [
-        "map has no element for required attribute \"",
-        "element \"",
-        "attribute \"",
-    ] {
+    for marker in ["map has no element for required attribute \"", "element \"", "attribute \""] {
         let mut searched = 0;
         while let Some(pos) = out[searched..].find(marker) {
             let start = searched + pos + marker.len();
@@ -349,61 +279,35 @@ struct Checks {
 
 impl Checks {
     fn new(name: &'static str, prefixes: &[&'static str]) -> Checks {
-        Checks {
-            name,
-            prefixes: prefixes.to_vec(),
-            compared: BTreeSet::new(),
-            failures: BTreeMap::new(),
-        }
+        Checks { name, prefixes: prefixes.to_vec(), compared: BTreeSet::new(), failures: BTreeMap::new() }
     }
 
     /// Notes that a row was compared (also a row whose answer is accepted
     /// without computing one).
     fn row(&mut self, id: &str) {
-        assert!(
-            self.prefixes.iter().any(|p| id.starts_with(p)),
-            "{}: row {id} has a foreign prefix",
-            self.name
-        );
-        assert!(
-            PREFIXES.iter().any(|p| id.starts_with(p)),
-            "row {id}: prefix missing from PREFIXES"
-        );
+        assert!(self.prefixes.iter().any(|p| id.starts_with(p)), "{}: row {id} has a foreign prefix", self.name);
+        assert!(PREFIXES.iter().any(|p| id.starts_with(p)), "row {id}: prefix missing from PREFIXES");
         self.compared.insert(id.to_string());
     }
 
     fn check(&mut self, id: &str, what: String, got: String, want: &str) {
         self.row(id);
         let nonconforming = "panic in function implementation: returned value ";
-        if got.ends_with("returned value does not conform to expected return type.")
-            && want.contains(nonconforming)
-        {
+        if got.ends_with("returned value does not conform to expected return type.") && want.contains(nonconforming) {
             return;
         }
         if normalize(&got) != normalize(want) {
-            self.failures
-                .entry(id.to_string())
-                .or_default()
-                .push(format!("{what}\n   got: {got}\n  want: {want}"));
+            self.failures.entry(id.to_string()).or_default().push(format!("{what}\n   got: {got}\n  want: {want}"));
         }
     }
 
     /// Fails on a differing row that is not a known difference, and on a
     /// known difference of these tables that agrees (or is no row).
     fn finish(self) {
-        let known: BTreeSet<String> = known_differences()
-            .into_iter()
-            .filter(|id| self.prefixes.iter().any(|p| id.starts_with(p)))
-            .collect();
-        let new: Vec<(&String, &Vec<String>)> = self
-            .failures
-            .iter()
-            .filter(|(id, _)| !known.contains(*id))
-            .collect();
-        let fixed: Vec<&String> = known
-            .iter()
-            .filter(|id| !self.failures.contains_key(*id))
-            .collect();
+        let known: BTreeSet<String> =
+            known_differences().into_iter().filter(|id| self.prefixes.iter().any(|p| id.starts_with(p))).collect();
+        let new: Vec<(&String, &Vec<String>)> = self.failures.iter().filter(|(id, _)| !known.contains(*id)).collect();
+        let fixed: Vec<&String> = known.iter().filter(|id| !self.failures.contains_key(*id)).collect();
         let mut report = String::new();
         for (id, msgs) in new.iter().take(25) {
             report += &format!("{id}: {}\n", msgs.join("\n    "));
@@ -422,15 +326,8 @@ impl Checks {
             new.len(),
             self.compared.len()
         );
-        let gone: Vec<&&String> = fixed
-            .iter()
-            .filter(|id| !self.compared.contains(**id))
-            .collect();
-        assert!(
-            gone.is_empty(),
-            "{}: known_differences.txt lists rows that do not exist: {gone:?}",
-            self.name
-        );
+        let gone: Vec<&&String> = fixed.iter().filter(|id| !self.compared.contains(**id)).collect();
+        assert!(gone.is_empty(), "{}: known_differences.txt lists rows that do not exist: {gone:?}", self.name);
         assert!(
             fixed.is_empty(),
             "{}: {} known differences now agree with the reference; take them off tests/data/known_differences.txt: {fixed:?}",
@@ -456,20 +353,10 @@ fn value_definitions() {
             Some(src) => format!("{} = {}", text(row, "name"), src.as_str().unwrap()),
             None => text(row, "name").to_string(),
         };
-        checks.check(
-            text(row, "id"),
-            what,
-            ok(named.get(row, "name")),
-            text(row, "want"),
-        );
+        checks.check(text(row, "id"), what, ok(named.get(row, "name")), text(row, "want"));
     }
     for (row, v) in fuzz.rows.iter().zip(&fuzz.values) {
-        checks.check(
-            text(row, "id"),
-            text(row, "src").to_string(),
-            ok(v),
-            text(row, "want"),
-        );
+        checks.check(text(row, "id"), text(row, "src").to_string(), ok(v), text(row, "want"));
     }
     checks.finish();
 }
@@ -479,11 +366,7 @@ fn conditional_unify_and_convert() {
     let named = named_values();
     let mut checks = Checks::new("cond", &["cond/"]);
     for row in rows("cond.jsonl") {
-        let (a, b, cond) = (
-            named.get(&row, "a"),
-            named.get(&row, "b"),
-            flag(&row, "cond"),
-        );
+        let (a, b, cond) = (named.get(&row, "a"), named.get(&row, "b"), flag(&row, "cond"));
         let want = text(&row, "want");
         let what = format!("{cond} ? {} : {}", text(&row, "a"), text(&row, "b"));
         match conditional(a, b, cond, want) {
@@ -497,16 +380,7 @@ fn conditional_unify_and_convert() {
 #[test]
 fn fuzz_tables() {
     let fuzz = fuzz_values();
-    let mut checks = Checks::new(
-        "fuzz",
-        &[
-            "fuzz_cond/",
-            "fuzz_eq/",
-            "fuzz_to/",
-            "fuzz_coalesce/",
-            "fuzz_jsonencode/",
-        ],
-    );
+    let mut checks = Checks::new("fuzz", &["fuzz_cond/", "fuzz_eq/", "fuzz_to/", "fuzz_coalesce/", "fuzz_jsonencode/"]);
     for row in rows("fuzz_cond.jsonl") {
         let (a, b, cond) = (fuzz.get(&row, "a"), fuzz.get(&row, "b"), flag(&row, "cond"));
         let want = text(&row, "want");
@@ -525,11 +399,7 @@ fn fuzz_tables() {
         // so false and unknown are both possible answers when elements
         // differ in both ways; this crate answers false (see equality.rs).
         // (go-cty 1.13 refines an unknown comparison result as not null.)
-        let either = [
-            ok(&Value::bool(false)),
-            ok(&Value::unknown(Type::Bool)),
-            ok(&Value::unknown(Type::Bool).refine_not_null()),
-        ];
+        let either = [ok(&Value::bool(false)), ok(&Value::unknown(Type::Bool)), ok(&Value::unknown(Type::Bool).refine_not_null())];
         if either.contains(&got) && either.contains(&want.to_string()) && has_keyed(a) {
             checks.row(text(&row, "id"));
             continue;
@@ -543,30 +413,15 @@ fn fuzz_tables() {
         checks.check(text(&row, "id"), what, got, text(&row, "want"));
     }
     for row in rows("fuzz_coalesce.jsonl") {
-        let args: Vec<usize> = field(&row, "args")
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| a.as_u64().unwrap() as usize)
-            .collect();
+        let args: Vec<usize> = field(&row, "args").as_array().unwrap().iter().map(|a| a.as_u64().unwrap() as usize).collect();
         let values: Vec<&Value> = args.iter().map(|&i| &fuzz.values[i]).collect();
         let names: Vec<&str> = args.iter().map(|&i| text(&fuzz.rows[i], "src")).collect();
         let what = format!("coalesce({})", names.join(", "));
-        checks.check(
-            text(&row, "id"),
-            what,
-            coalesce(&values),
-            text(&row, "want"),
-        );
+        checks.check(text(&row, "id"), what, coalesce(&values), text(&row, "want"));
     }
     for row in rows("fuzz_jsonencode.jsonl") {
         let what = format!("jsonencode({})", fuzz.src(&row, "arg"));
-        checks.check(
-            text(&row, "id"),
-            what,
-            jsonencode(fuzz.get(&row, "arg")),
-            text(&row, "want"),
-        );
+        checks.check(text(&row, "id"), what, jsonencode(fuzz.get(&row, "arg")), text(&row, "want"));
     }
     checks.finish();
 }
@@ -592,10 +447,7 @@ fn jsonencode(v: &Value) -> String {
     }
     match runtime::json::marshal(v, &v.ty()) {
         Ok(s) => ok(&Value::from_string(s)),
-        Err(e) => format!(
-            "err Error in function call: Call to function \"jsonencode\" failed: {}.",
-            e.message
-        ),
+        Err(e) => format!("err Error in function call: Call to function \"jsonencode\" failed: {}.", e.message),
     }
 }
 
@@ -613,9 +465,7 @@ fn refined_result(v: Value) -> Value {
 /// cty's `coalesce`: `UnifyUnsafe` over all argument types, then the first
 /// non-null argument `Convert`ed to the unified type.
 fn coalesce(args: &[&Value]) -> String {
-    let failed = |msg: &str| {
-        format!("err Error in function call: Call to function \"coalesce\" failed: {msg}.")
-    };
+    let failed = |msg: &str| format!("err Error in function call: Call to function \"coalesce\" failed: {msg}.");
     let types: Vec<Type> = args.iter().map(|a| a.ty()).collect();
     let Some((ty, _)) = unify_unsafe(&types) else {
         return failed("all arguments must have the same type");
@@ -632,9 +482,7 @@ fn coalesce(args: &[&Value]) -> String {
             // conform to the declared one (reached through cty's own quirk
             // of typing an unknown-length set's list conversion by the
             // input element type); only that outcome is compared here.
-            Ok(v) if !v.ty().conforms_to(&ty) => {
-                failed("returned value does not conform to expected return type")
-            }
+            Ok(v) if !v.ty().conforms_to(&ty) => failed("returned value does not conform to expected return type"),
             Ok(v) => ok(&refined_result(v)),
             Err(e) => failed(&e.to_string()),
         };
@@ -663,18 +511,12 @@ fn conditional(a: &Value, b: &Value, cond: bool, want: &str) -> Option<String> {
             "err (no unification)".to_string()
         }
         Some((_, convs)) => {
-            let (side, conv, label) = if cond {
-                (a, &convs[0], "true")
-            } else {
-                (b, &convs[1], "false")
-            };
+            let (side, conv, label) = if cond { (a, &convs[0], "true") } else { (b, &convs[1], "false") };
             match conv {
                 None => ok(side),
                 Some(c) => match c.apply(side) {
                     Ok(v) => ok(&v),
-                    Err(e) => format!(
-                        "err Inconsistent conditional result types: The {label} result value has the wrong type: {e}."
-                    ),
+                    Err(e) => format!("err Inconsistent conditional result types: The {label} result value has the wrong type: {e}."),
                 },
             }
         }
@@ -692,29 +534,16 @@ fn equality() {
         let (id, want) = (text(&row, "id"), text(&row, "want"));
         checks.check(id, format!("{na} == {nb}"), ok(&a.equals(b)), want);
         // Equality is symmetric in cty for these values.
-        checks.check(
-            id,
-            format!("{nb} == {na} (swapped)"),
-            ok(&b.equals(a)),
-            want,
-        );
+        checks.check(id, format!("{nb} == {na} (swapped)"), ok(&b.equals(a)), want);
     }
     checks.finish();
 }
 
 /// cty `MakeToFunc(want)` applied to `v`, as HCL reports it.
 fn to_func(v: &Value, want: &Type) -> String {
-    let arg_err = |msg: String| {
-        format!("err Invalid function argument: Invalid value for \"v\" parameter: {msg}.")
-    };
+    let arg_err = |msg: String| format!("err Invalid function argument: Invalid value for \"v\" parameter: {msg}.");
     let got = v.ty();
-    let cannot = || {
-        arg_err(format!(
-            "cannot convert {} to {}",
-            got.friendly_name(),
-            want.friendly_name_for_constraint()
-        ))
-    };
+    let cannot = || arg_err(format!("cannot convert {} to {}", got.friendly_name(), want.friendly_name_for_constraint()));
     if got != *want && get_conversion_unsafe(&got, want).is_none() {
         return cannot();
     }
@@ -731,12 +560,12 @@ fn to_func(v: &Value, want: &Type) -> String {
                 None => "string".to_string(),
             };
             match (&got, want) {
-                (Type::String, Type::Bool) => arg_err(format!(
-                    "cannot convert {what} to bool; only the strings \"true\" or \"false\" are allowed"
-                )),
-                (Type::String, Type::Number) => arg_err(format!(
-                    "cannot convert {what} to number; given string must be a decimal representation of a number"
-                )),
+                (Type::String, Type::Bool) => {
+                    arg_err(format!("cannot convert {what} to bool; only the strings \"true\" or \"false\" are allowed"))
+                }
+                (Type::String, Type::Number) => {
+                    arg_err(format!("cannot convert {what} to number; given string must be a decimal representation of a number"))
+                }
                 _ => cannot(),
             }
         }
@@ -762,12 +591,7 @@ fn to_functions() {
     for row in rows("to.jsonl") {
         let func = text(&row, "func");
         let got = to_func(named.get(&row, "arg"), &to_target(func));
-        checks.check(
-            text(&row, "id"),
-            format!("{func}({})", text(&row, "arg")),
-            got,
-            text(&row, "want"),
-        );
+        checks.check(text(&row, "id"), format!("{func}({})", text(&row, "arg")), got, text(&row, "want"));
     }
     checks.finish();
 }
@@ -783,9 +607,7 @@ fn typed_parameters() {
         let what = format!("{func}({arg})");
         match convert(named.get(&row, "arg"), &target) {
             Err(e) => {
-                let got = format!(
-                    "err Invalid function argument: Invalid value for \"{param}\" parameter: {e}."
-                );
+                let got = format!("err Invalid function argument: Invalid value for \"{param}\" parameter: {e}.");
                 checks.check(id, what, got, want);
             }
             Ok(v) => {
@@ -822,12 +644,7 @@ fn conformance_equality_cases() {
             "!=" => eq.not().unwrap(),
             _ => panic!("operator {op:?}"),
         };
-        checks.check(
-            text(&row, "id"),
-            format!("{a} {op} {b}"),
-            ok(&got),
-            text(&row, "want"),
-        );
+        checks.check(text(&row, "id"), format!("{a} {op} {b}"), ok(&got), text(&row, "want"));
     }
     checks.finish();
 }
@@ -857,11 +674,7 @@ fn value_invariants() {
         for b in vals.iter().skip(i) {
             assert_eq!(a.equals_tri(b), b.equals_tri(a));
             for allow_unsafe in [false, true] {
-                let unified = if allow_unsafe {
-                    unify_unsafe(&[a.ty(), b.ty()])
-                } else {
-                    runtime::unify::unify(&[a.ty(), b.ty()])
-                };
+                let unified = if allow_unsafe { unify_unsafe(&[a.ty(), b.ty()]) } else { runtime::unify::unify(&[a.ty(), b.ty()]) };
                 let Some((t, convs)) = unified else { continue };
                 for (v, c) in [a, b].into_iter().zip(convs) {
                     let Some(c) = c else {
@@ -869,10 +682,7 @@ fn value_invariants() {
                         continue;
                     };
                     if let Ok(r) = c.apply(v) {
-                        assert!(
-                            r.ty().conforms_to(&t) || !r.is_known(),
-                            "{v:?} -> {t:?} gave {r:?}"
-                        );
+                        assert!(r.ty().conforms_to(&t) || !r.is_known(), "{v:?} -> {t:?} gave {r:?}");
                     }
                 }
             }

@@ -32,57 +32,15 @@ fn safe_unification() {
         (&[r#""string""#, r#""number""#], r#""string""#),
         (&[r#""bool""#, r#""string""#, r#""number""#], r#""string""#),
         (&[r#""bool""#, r#""number""#], "none"),
-        (
-            &[
-                r#"["object",{"foo":"string"}]"#,
-                r#"["object",{"foo":"number"}]"#,
-            ],
-            r#"["object",{"foo":"string"}]"#,
-        ),
-        (
-            &[
-                r#"["object",{"foo":"string"}]"#,
-                r#"["object",{"bar":"number"}]"#,
-            ],
-            r#"["map","string"]"#,
-        ),
-        (
-            &[r#"["object",{"foo":"string"}]"#, r#"["object",{}]"#],
-            r#"["map","string"]"#,
-        ),
-        (
-            &[
-                r#"["object",{"foo":"bool"}]"#,
-                r#"["object",{"bar":"number"}]"#,
-            ],
-            "none",
-        ),
-        (
-            &[
-                r#"["object",{"foo":"bool"}]"#,
-                r#"["object",{"foo":"number"}]"#,
-            ],
-            "none",
-        ),
-        (
-            &[r#"["tuple",["string"]]"#, r#"["tuple",["number"]]"#],
-            r#"["tuple",["string"]]"#,
-        ),
-        (
-            &[
-                r#"["tuple",["string"]]"#,
-                r#"["tuple",["string","number"]]"#,
-            ],
-            r#"["list","string"]"#,
-        ),
-        (
-            &[r#"["tuple",["string"]]"#, r#"["tuple",[]]"#],
-            r#"["list","string"]"#,
-        ),
-        (
-            &[r#"["tuple",["bool"]]"#, r#"["tuple",["number"]]"#],
-            "none",
-        ),
+        (&[r#"["object",{"foo":"string"}]"#, r#"["object",{"foo":"number"}]"#], r#"["object",{"foo":"string"}]"#),
+        (&[r#"["object",{"foo":"string"}]"#, r#"["object",{"bar":"number"}]"#], r#"["map","string"]"#),
+        (&[r#"["object",{"foo":"string"}]"#, r#"["object",{}]"#], r#"["map","string"]"#),
+        (&[r#"["object",{"foo":"bool"}]"#, r#"["object",{"bar":"number"}]"#], "none"),
+        (&[r#"["object",{"foo":"bool"}]"#, r#"["object",{"foo":"number"}]"#], "none"),
+        (&[r#"["tuple",["string"]]"#, r#"["tuple",["number"]]"#], r#"["tuple",["string"]]"#),
+        (&[r#"["tuple",["string"]]"#, r#"["tuple",["string","number"]]"#], r#"["list","string"]"#),
+        (&[r#"["tuple",["string"]]"#, r#"["tuple",[]]"#], r#"["list","string"]"#),
+        (&[r#"["tuple",["bool"]]"#, r#"["tuple",["number"]]"#], "none"),
         (
             &[
                 r#"["tuple",[["object",{"a":"string"}],["object",{"a":"string"}]]]"#,
@@ -90,46 +48,25 @@ fn safe_unification() {
             ],
             r#"["list",["map","string"]]"#,
         ),
+        (&[r#"["tuple",[["object",{"a":"string"}],"dynamic"]]"#, r#"["list","dynamic"]"#], "none"),
+        (&[r#"["list",["object",{"a":"string"}]]"#, r#"["list",["map","string"]]"#], r#"["list",["map","string"]]"#),
         (
-            &[
-                r#"["tuple",[["object",{"a":"string"}],"dynamic"]]"#,
-                r#"["list","dynamic"]"#,
-            ],
-            "none",
-        ),
-        (
-            &[
-                r#"["list",["object",{"a":"string"}]]"#,
-                r#"["list",["map","string"]]"#,
-            ],
-            r#"["list",["map","string"]]"#,
-        ),
-        (
-            &[
-                r#"["tuple",[["object",{"a":"string","b":"number"}]]]"#,
-                r#"["tuple",[["object",{"a":"string"}]]]"#,
-            ],
+            &[r#"["tuple",[["object",{"a":"string","b":"number"}]]]"#, r#"["tuple",[["object",{"a":"string"}]]]"#],
             r#"["tuple",[["map","string"]]]"#,
         ),
         (&[r#""dynamic""#, r#""string""#], r#""dynamic""#),
         (&[r#"["list","string"]"#, r#""dynamic""#], r#""dynamic""#),
         (&[r#"["set","string"]"#, r#"["list","number"]"#], "none"),
-        (
-            &[r#"["map","number"]"#, r#"["object",{"a":"string"}]"#],
-            r#"["map","string"]"#,
-        ),
+        (&[r#"["map","number"]"#, r#"["object",{"a":"string"}]"#], r#"["map","string"]"#),
     ];
     for (inputs, want) in cases {
         let types: Vec<Type> = inputs.iter().map(|s| ty(s)).collect();
-        let got = unify(&types)
-            .map(|(t, _)| t.to_json_string())
-            .unwrap_or_else(|| "none".to_string());
+        let got = unify(&types).map(|(t, _)| t.to_json_string()).unwrap_or_else(|| "none".to_string());
         assert_eq!(&got, want, "unify {inputs:?}");
     }
     assert!(unify(&[]).is_none());
     // Unsafe unification also finds string -> number/bool and list -> set.
-    let (t, convs) =
-        unify_unsafe(&[ty(r#"["set","string"]"#), ty(r#"["list","number"]"#)]).unwrap();
+    let (t, convs) = unify_unsafe(&[ty(r#"["set","string"]"#), ty(r#"["list","number"]"#)]).unwrap();
     assert_eq!(t.to_json_string(), r#"["list","number"]"#);
     assert!(convs[0].is_some() && convs[1].is_none());
 }
@@ -146,20 +83,12 @@ fn unify_conversions_apply() {
     // A primitive with dynamic: dynamic is the only target, values pass through.
     let (t, convs) = unify(&[Type::String, Type::Dynamic]).unwrap();
     assert!(t.is_dynamic());
-    let c = convs[0]
-        .as_ref()
-        .unwrap()
-        .apply(&Value::string("x"))
-        .unwrap();
+    let c = convs[0].as_ref().unwrap().apply(&Value::string("x")).unwrap();
     assert_eq!(c.as_str(), Some("x"));
     // Collections with a dynamic member: every value becomes DynamicVal.
     let (t, convs) = unify(&[Type::list(Type::String), Type::Dynamic]).unwrap();
     assert!(t.is_dynamic());
-    let c = convs[0]
-        .as_ref()
-        .unwrap()
-        .apply(&Value::list_empty(Type::String))
-        .unwrap();
+    let c = convs[0].as_ref().unwrap().apply(&Value::list_empty(Type::String)).unwrap();
     assert!(!c.is_known() && c.ty().is_dynamic());
 }
 
@@ -167,41 +96,21 @@ fn unify_conversions_apply() {
 fn mismatch_messages() {
     let cases: &[(&str, &str, &str)] = &[
         (r#""bool""#, r#""number""#, "number required"),
-        (
-            r#"["object",{}]"#,
-            r#"["object",{"foo":"string"}]"#,
-            r#"attribute "foo" is required"#,
-        ),
-        (
-            r#"["object",{}]"#,
-            r#"["object",{"foo":"string","bar":"string"}]"#,
-            r#"attributes "bar" and "foo" are required"#,
-        ),
+        (r#"["object",{}]"#, r#"["object",{"foo":"string"}]"#, r#"attribute "foo" is required"#),
+        (r#"["object",{}]"#, r#"["object",{"foo":"string","bar":"string"}]"#, r#"attributes "bar" and "foo" are required"#),
         (
             r#"["object",{}]"#,
             r#"["object",{"foo":"string","bar":"string","baz":"string"}]"#,
             r#"attributes "bar", "baz", and "foo" are required"#,
         ),
-        (
-            r#"["object",{}]"#,
-            r#"["list",["object",{"foo":"string"}]]"#,
-            "list of object required",
-        ),
-        (
-            r#"["list","string"]"#,
-            r#"["list",["object",{"foo":"string"}]]"#,
-            "incorrect list element type: object required",
-        ),
+        (r#"["object",{}]"#, r#"["list",["object",{"foo":"string"}]]"#, "list of object required"),
+        (r#"["list","string"]"#, r#"["list",["object",{"foo":"string"}]]"#, "incorrect list element type: object required"),
         (
             r#"["list",["object",{}]]"#,
             r#"["list",["object",{"foo":"string"}]]"#,
             r#"incorrect list element type: attribute "foo" is required"#,
         ),
-        (
-            r#"["tuple",[["object",{}]]]"#,
-            r#"["list",["object",{"foo":"string"}]]"#,
-            r#"element 0: attribute "foo" is required"#,
-        ),
+        (r#"["tuple",[["object",{}]]]"#, r#"["list",["object",{"foo":"string"}]]"#, r#"element 0: attribute "foo" is required"#),
         (
             r#"["list",["object",{}]]"#,
             r#"["set",["object",{"foo":"string"}]]"#,
@@ -217,58 +126,22 @@ fn mismatch_messages() {
             r#"["map",["object",{"foo":"string"}]]"#,
             r#"element "boop": attribute "foo" is required"#,
         ),
-        (
-            r#"["tuple",[["object",{}],["tuple",[]]]]"#,
-            r#"["list","dynamic"]"#,
-            "all list elements must have the same type",
-        ),
-        (
-            r#"["tuple",[["object",{}],["tuple",[]]]]"#,
-            r#"["set","dynamic"]"#,
-            "all set elements must have the same type",
-        ),
-        (
-            r#"["object",{"a":"bool","b":["list","string"]}]"#,
-            r#"["map","dynamic"]"#,
-            "all map elements must have the same type",
-        ),
+        (r#"["tuple",[["object",{}],["tuple",[]]]]"#, r#"["list","dynamic"]"#, "all list elements must have the same type"),
+        (r#"["tuple",[["object",{}],["tuple",[]]]]"#, r#"["set","dynamic"]"#, "all set elements must have the same type"),
+        (r#"["object",{"a":"bool","b":["list","string"]}]"#, r#"["map","dynamic"]"#, "all map elements must have the same type"),
         (
             r#"["object",{"foo":"bool","baz":["object",{"boop":"number"}]}]"#,
             r#"["object",{"foo":"bool","baz":["object",{"boop":"number","beep":"bool"}]}]"#,
             r#"attribute "baz": attribute "beep" is required"#,
         ),
-        (
-            r#"["tuple",["string"]]"#,
-            r#"["map","string"]"#,
-            "map of string required",
-        ),
-        (
-            r#"["list","string"]"#,
-            r#"["map","string"]"#,
-            "map of string required",
-        ),
-        (
-            r#""string""#,
-            r#"["list","dynamic"]"#,
-            "list of any single type required",
-        ),
-        (
-            r#"["tuple",["bool"]]"#,
-            r#"["list","number"]"#,
-            "element 0: number required",
-        ),
-        (
-            r#"["tuple",["string"]]"#,
-            r#"["list","number"]"#,
-            "all elements must be number",
-        ),
+        (r#"["tuple",["string"]]"#, r#"["map","string"]"#, "map of string required"),
+        (r#"["list","string"]"#, r#"["map","string"]"#, "map of string required"),
+        (r#""string""#, r#"["list","dynamic"]"#, "list of any single type required"),
+        (r#"["tuple",["bool"]]"#, r#"["list","number"]"#, "element 0: number required"),
+        (r#"["tuple",["string"]]"#, r#"["list","number"]"#, "all elements must be number"),
     ];
     for (got, want, msg) in cases {
-        assert_eq!(
-            mismatch_message(&ty(got), &ty(want)),
-            *msg,
-            "{got} -> {want}"
-        );
+        assert_eq!(mismatch_message(&ty(got), &ty(want)), *msg, "{got} -> {want}");
     }
 }
 
@@ -279,86 +152,32 @@ fn conversion_errors_and_results() {
         (r#""number""#, "1.5", r#""string""#, r#""1.5""#),
         (r#""bool""#, "false", r#""string""#, r#""false""#),
         (r#""string""#, r#""1e3""#, r#""number""#, "1000"),
-        (
-            r#""string""#,
-            r#""x""#,
-            r#""number""#,
-            "err: a number is required",
-        ),
+        (r#""string""#, r#""x""#, r#""number""#, "err: a number is required"),
         (r#""string""#, r#""0""#, r#""bool""#, "false"),
-        (
-            r#""string""#,
-            r#""FALSE""#,
-            r#""bool""#,
-            r#"err: a bool is required; to convert from string, use lowercase "false""#,
-        ),
-        (
-            r#""string""#,
-            r#""yes""#,
-            r#""bool""#,
-            "err: a bool is required",
-        ),
+        (r#""string""#, r#""FALSE""#, r#""bool""#, r#"err: a bool is required; to convert from string, use lowercase "false""#),
+        (r#""string""#, r#""yes""#, r#""bool""#, "err: a bool is required"),
         (
             r#"["map","string"]"#,
             r#"{"a":"1"}"#,
             r#"["object",{"a":"number","b":"number"}]"#,
             r#"err: map has no element for required attribute "b""#,
         ),
-        (
-            r#"["map","string"]"#,
-            r#"{"a":"1","z":"q"}"#,
-            r#"["object",{"a":"number"}]"#,
-            r#"{"a":1}"#,
-        ),
-        (
-            r#"["object",{"a":"number","b":"bool"}]"#,
-            r#"{"a":1,"b":true}"#,
-            r#"["object",{"a":"string"}]"#,
-            r#"{"a":"1"}"#,
-        ),
-        (
-            r#"["list","string"]"#,
-            r#"["b","a","b"]"#,
-            r#"["set","string"]"#,
-            r#"["a","b"]"#,
-        ),
-        (
-            r#"["list","string"]"#,
-            r#"["1","x"]"#,
-            r#"["list","number"]"#,
-            "err: a number is required",
-        ),
-        (
-            r#"["tuple",["number","string"]]"#,
-            r#"[1,"a"]"#,
-            r#"["list","dynamic"]"#,
-            r#"["1","a"]"#,
-        ),
+        (r#"["map","string"]"#, r#"{"a":"1","z":"q"}"#, r#"["object",{"a":"number"}]"#, r#"{"a":1}"#),
+        (r#"["object",{"a":"number","b":"bool"}]"#, r#"{"a":1,"b":true}"#, r#"["object",{"a":"string"}]"#, r#"{"a":"1"}"#),
+        (r#"["list","string"]"#, r#"["b","a","b"]"#, r#"["set","string"]"#, r#"["a","b"]"#),
+        (r#"["list","string"]"#, r#"["1","x"]"#, r#"["list","number"]"#, "err: a number is required"),
+        (r#"["tuple",["number","string"]]"#, r#"[1,"a"]"#, r#"["list","dynamic"]"#, r#"["1","a"]"#),
         (r#"["tuple",[]]"#, "[]", r#"["set","number"]"#, "[]"),
         (r#"["object",{}]"#, "{}", r#"["map","bool"]"#, "{}"),
         (r#""dynamic""#, "null", r#""string""#, "null"),
-        (
-            r#"["list","number"]"#,
-            r#"{"$unknown":true}"#,
-            r#"["set","string"]"#,
-            r#"{"$unknown":true}"#,
-        ),
-        (
-            r#""string""#,
-            r#""x""#,
-            r#"["list","string"]"#,
-            "err: list of string required",
-        ),
+        (r#"["list","number"]"#, r#"{"$unknown":true}"#, r#"["set","string"]"#, r#"{"$unknown":true}"#),
+        (r#""string""#, r#""x""#, r#"["list","string"]"#, "err: list of string required"),
     ];
     for (t, v, target, want) in cases {
         let input = val(t, v);
         let got = match convert(&input, &ty(target)) {
             Ok(r) => {
-                assert!(
-                    r.ty().conforms_to(&ty(target)),
-                    "{t} {v} -> {target}: type {:?}",
-                    r.ty()
-                );
+                assert!(r.ty().conforms_to(&ty(target)), "{t} {v} -> {target}: type {:?}", r.ty());
                 enc(&r)
             }
             Err(e) => format!("err: {e}"),
@@ -366,141 +185,64 @@ fn conversion_errors_and_results() {
         assert_eq!(&got, want, "{t} {v} -> {target}");
     }
     // Nulls and unknowns keep what their type knows where the target is dynamic.
-    let n = convert(
-        &Value::null(ty(r#"["list","number"]"#)),
-        &ty(r#"["list","dynamic"]"#),
-    )
-    .unwrap();
+    let n = convert(&Value::null(ty(r#"["list","number"]"#)), &ty(r#"["list","dynamic"]"#)).unwrap();
     assert_eq!(n.ty().to_json_string(), r#"["list","number"]"#);
-    let u = convert(
-        &Value::unknown(ty(r#"["tuple",["string","string"]]"#)),
-        &ty(r#"["list","dynamic"]"#),
-    )
-    .unwrap();
+    let u = convert(&Value::unknown(ty(r#"["tuple",["string","string"]]"#)), &ty(r#"["list","dynamic"]"#)).unwrap();
     assert_eq!(u.ty().to_json_string(), r#"["list","string"]"#);
     // Safe versus unsafe.
     assert!(get_conversion(&Type::String, &Type::Number).is_none());
     assert!(get_conversion_unsafe(&Type::String, &Type::Number).is_some());
     assert!(get_conversion(&ty(r#"["list","string"]"#), &ty(r#"["set","string"]"#)).is_none());
     assert!(get_conversion(&ty(r#"["set","string"]"#), &ty(r#"["list","string"]"#)).is_some());
-    assert!(get_conversion(
-        &ty(r#"["map","string"]"#),
-        &ty(r#"["object",{"a":"string"}]"#)
-    )
-    .is_none());
+    assert!(get_conversion(&ty(r#"["map","string"]"#), &ty(r#"["object",{"a":"string"}]"#)).is_none());
     // Error paths locate the failing element.
-    let e = convert(
-        &val(
-            r#"["object",{"a":["list","string"]}]"#,
-            r#"{"a":["1","x"]}"#,
-        ),
-        &ty(r#"["object",{"a":["list","number"]}]"#),
-    )
-    .unwrap_err();
+    let e = convert(&val(r#"["object",{"a":["list","string"]}]"#, r#"{"a":["1","x"]}"#), &ty(r#"["object",{"a":["list","number"]}]"#))
+        .unwrap_err();
     assert_eq!(e.with_path(), ".a[1]: a number is required");
 }
 
 #[test]
 fn constructors_follow_cty_rules() {
     assert_eq!(Value::list(vec![]).unwrap_err(), ValueError::Empty);
-    assert!(matches!(
-        Value::list(vec![Value::int(1), Value::string("a")]),
-        Err(ValueError::InconsistentElementTypes { .. })
-    ));
+    assert!(matches!(Value::list(vec![Value::int(1), Value::string("a")]), Err(ValueError::InconsistentElementTypes { .. })));
     // Dynamic nulls and unknowns take the element type.
-    let l = Value::list(vec![
-        Value::null(Type::Dynamic),
-        Value::string("a"),
-        Value::dynamic_unknown(),
-    ])
-    .unwrap();
+    let l = Value::list(vec![Value::null(Type::Dynamic), Value::string("a"), Value::dynamic_unknown()]).unwrap();
     assert_eq!(l.ty(), Type::list(Type::String));
     assert_eq!(l.index(0).unwrap().ty(), Type::String);
     assert_eq!(l.index(2).unwrap().ty(), Type::String);
     assert!(Value::can_list(&[Value::dynamic_unknown(), Value::int(1)]));
-    assert!(!Value::can_list(&[
-        Value::string("a"),
-        Value::dynamic_unknown(),
-        Value::int(1)
-    ]));
+    assert!(!Value::can_list(&[Value::string("a"), Value::dynamic_unknown(), Value::int(1)]));
     // Maps and objects: NFC keys, sorted, last duplicate wins.
-    let m = Value::map(vec![
-        ("e\u{301}", Value::int(1)),
-        ("a", Value::int(2)),
-        ("a", Value::int(3)),
-    ])
-    .unwrap();
+    let m = Value::map(vec![("e\u{301}", Value::int(1)), ("a", Value::int(2)), ("a", Value::int(3))]).unwrap();
     assert_eq!(enc(&m), "{\"a\":3,\"é\":1}");
     assert_eq!(m.map_get("\u{e9}").map(enc), Some("1".to_string()));
     let o = Value::object(vec![("b", Value::bool(true)), ("a", Value::string("x"))]);
-    assert_eq!(
-        o.ty().to_json_string(),
-        r#"["object",{"a":"string","b":"bool"}]"#
-    );
+    assert_eq!(o.ty().to_json_string(), r#"["object",{"a":"string","b":"bool"}]"#);
     let ot = o.ty();
     let idx = ot.object_type().unwrap().attr_index("b").unwrap();
     assert_eq!(o.attr_at(idx).and_then(Value::as_bool), Some(true));
-    assert_eq!(
-        o.get_attr("a").and_then(|v| v.as_str().map(str::to_string)),
-        Some("x".to_string())
-    );
-    assert_eq!(
-        o.element_key(1)
-            .and_then(|k| k.as_str().map(str::to_string)),
-        Some("b".to_string())
-    );
+    assert_eq!(o.get_attr("a").and_then(|v| v.as_str().map(str::to_string)), Some("x".to_string()));
+    assert_eq!(o.element_key(1).and_then(|k| k.as_str().map(str::to_string)), Some("b".to_string()));
     assert!(o.element_key(2).is_none());
-    assert_eq!(
-        m.element_key(0)
-            .and_then(|k| k.as_str().map(str::to_string)),
-        Some("a".to_string())
-    );
+    assert_eq!(m.element_key(0).and_then(|k| k.as_str().map(str::to_string)), Some("a".to_string()));
     // Strings are NFC.
     assert_eq!(Value::string("e\u{301}").as_str(), Some("\u{e9}"));
     // Sets deduplicate by cty equality and iterate in cty order.
-    let s = Value::set(vec![
-        Value::string("b"),
-        Value::string("a"),
-        Value::string("b"),
-    ])
-    .unwrap();
+    let s = Value::set(vec![Value::string("b"), Value::string("a"), Value::string("b")]).unwrap();
     assert_eq!(enc(&s), r#"["a","b"]"#);
-    let s = Value::set(vec![
-        Value::bool(true),
-        Value::null(Type::Bool),
-        Value::unknown(Type::Bool),
-        Value::bool(false),
-    ])
-    .unwrap();
+    let s = Value::set(vec![Value::bool(true), Value::null(Type::Bool), Value::unknown(Type::Bool), Value::bool(false)]).unwrap();
     assert_eq!(enc(&s), r#"[false,true,{"$unknown":true},null]"#);
     assert!(!s.cty_length().is_known());
     assert_eq!(Value::empty_tuple().length(), Some(0));
     // Membership: by cty equality; unknowns are never members.
-    let s = Value::set(vec![
-        Value::string("b"),
-        Value::unknown(Type::String),
-        Value::string("a"),
-        Value::null(Type::String),
-    ])
-    .unwrap();
+    let s = Value::set(vec![Value::string("b"), Value::unknown(Type::String), Value::string("a"), Value::null(Type::String)]).unwrap();
     let set = s.as_set().unwrap();
     assert!(set.contains(&Value::string("a")) && set.contains(&Value::string("b")));
     assert!(!set.contains(&Value::string("c")) && !set.contains(&Value::unknown(Type::String)));
     assert!(set.contains(&Value::null(Type::String)));
-    let n = Value::set(vec![
-        Value::int(2),
-        Value::number(runtime::Number::parse("0.5").unwrap()),
-    ])
-    .unwrap();
-    assert!(n
-        .as_set()
-        .unwrap()
-        .contains(&Value::number(runtime::Number::from_f64(0.5).unwrap())));
-    assert!(Value::object_of(
-        ot.object_type().unwrap().clone(),
-        vec![Value::int(1), Value::bool(true)]
-    )
-    .is_err());
+    let n = Value::set(vec![Value::int(2), Value::number(runtime::Number::parse("0.5").unwrap())]).unwrap();
+    assert!(n.as_set().unwrap().contains(&Value::number(runtime::Number::from_f64(0.5).unwrap())));
+    assert!(Value::object_of(ot.object_type().unwrap().clone(), vec![Value::int(1), Value::bool(true)]).is_err());
 }
 
 #[test]
@@ -508,85 +250,25 @@ fn equality_rules() {
     let t = |s: &str| ty(s);
     // (a, b, expected)
     let cases: Vec<(Value, Value, Tri)> = vec![
-        (
-            Value::null(Type::String),
-            Value::null(Type::Dynamic),
-            Tri::True,
-        ),
+        (Value::null(Type::String), Value::null(Type::Dynamic), Tri::True),
         (Value::null(Type::String), Value::string("a"), Tri::False),
-        (
-            Value::null(Type::String),
-            Value::unknown(Type::String),
-            Tri::Unknown,
-        ),
+        (Value::null(Type::String), Value::unknown(Type::String), Tri::Unknown),
         (Value::string("a"), Value::unknown(Type::Number), Tri::False),
         (Value::string("a"), Value::dynamic_unknown(), Tri::Unknown),
-        (
-            Value::unknown(Type::String),
-            Value::unknown(Type::String),
-            Tri::Unknown,
-        ),
+        (Value::unknown(Type::String), Value::unknown(Type::String), Tri::Unknown),
         (Value::int(1), Value::string("1"), Tri::False),
-        (
-            val(r#"["list","number"]"#, "[1]"),
-            val(r#"["tuple",["number"]]"#, "[1]"),
-            Tri::False,
-        ),
-        (
-            val(r#"["list","number"]"#, "[1,2]"),
-            val(r#"["list","number"]"#, r#"[{"$unknown":true},3]"#),
-            Tri::Unknown,
-        ),
-        (
-            val(r#"["list","number"]"#, "[1,2]"),
-            val(r#"["list","number"]"#, r#"[2,{"$unknown":true}]"#),
-            Tri::False,
-        ),
-        (
-            val(r#"["list","number"]"#, "[1]"),
-            val(r#"["list","number"]"#, "[1,2]"),
-            Tri::False,
-        ),
-        (
-            val(r#"["set","number"]"#, "[1,2]"),
-            val(r#"["set","number"]"#, "[2,1]"),
-            Tri::True,
-        ),
-        (
-            val(r#"["set","number"]"#, "[1]"),
-            val(r#"["set","number"]"#, r#"[{"$unknown":true}]"#),
-            Tri::Unknown,
-        ),
-        (
-            val(r#"["map","string"]"#, r#"{"a":"x"}"#),
-            val(r#"["map","string"]"#, r#"{"b":"x"}"#),
-            Tri::False,
-        ),
-        (
-            val(r#"["tuple",["dynamic"]]"#, "[null]"),
-            val(r#"["tuple",["dynamic"]]"#, "[null]"),
-            Tri::True,
-        ),
-        (
-            Value::tuple(vec![Value::dynamic_unknown()]),
-            val(r#"["tuple",["string"]]"#, r#"["a"]"#),
-            Tri::Unknown,
-        ),
-        (
-            Value::tuple(vec![Value::dynamic_unknown()]),
-            Value::tuple(vec![]),
-            Tri::False,
-        ),
-        (
-            val(r#""number""#, "0.1"),
-            Value::number(runtime::Number::from_f64(0.1).unwrap()),
-            Tri::True,
-        ),
-        (
-            Value::null(t(r#"["list","string"]"#)),
-            Value::null(t(r#"["list","number"]"#)),
-            Tri::True,
-        ),
+        (val(r#"["list","number"]"#, "[1]"), val(r#"["tuple",["number"]]"#, "[1]"), Tri::False),
+        (val(r#"["list","number"]"#, "[1,2]"), val(r#"["list","number"]"#, r#"[{"$unknown":true},3]"#), Tri::Unknown),
+        (val(r#"["list","number"]"#, "[1,2]"), val(r#"["list","number"]"#, r#"[2,{"$unknown":true}]"#), Tri::False),
+        (val(r#"["list","number"]"#, "[1]"), val(r#"["list","number"]"#, "[1,2]"), Tri::False),
+        (val(r#"["set","number"]"#, "[1,2]"), val(r#"["set","number"]"#, "[2,1]"), Tri::True),
+        (val(r#"["set","number"]"#, "[1]"), val(r#"["set","number"]"#, r#"[{"$unknown":true}]"#), Tri::Unknown),
+        (val(r#"["map","string"]"#, r#"{"a":"x"}"#), val(r#"["map","string"]"#, r#"{"b":"x"}"#), Tri::False),
+        (val(r#"["tuple",["dynamic"]]"#, "[null]"), val(r#"["tuple",["dynamic"]]"#, "[null]"), Tri::True),
+        (Value::tuple(vec![Value::dynamic_unknown()]), val(r#"["tuple",["string"]]"#, r#"["a"]"#), Tri::Unknown),
+        (Value::tuple(vec![Value::dynamic_unknown()]), Value::tuple(vec![]), Tri::False),
+        (val(r#""number""#, "0.1"), Value::number(runtime::Number::from_f64(0.1).unwrap()), Tri::True),
+        (Value::null(t(r#"["list","string"]"#)), Value::null(t(r#"["list","number"]"#)), Tri::True),
     ];
     for (a, b, want) in cases {
         assert_eq!(a.equals_tri(&b), want, "{a:?} == {b:?}");
@@ -600,14 +282,8 @@ fn equality_rules() {
 
 #[test]
 fn implied_json_decoding() {
-    let v = value_from_json_implied(
-        &serde_json::from_str(r#"{"n":1e-5,"l":[null,{"x":true}]}"#).unwrap(),
-    )
-    .unwrap();
-    assert_eq!(
-        v.ty().to_json_string(),
-        r#"["object",{"l":["tuple",["dynamic",["object",{"x":"bool"}]]],"n":"number"}]"#
-    );
+    let v = value_from_json_implied(&serde_json::from_str(r#"{"n":1e-5,"l":[null,{"x":true}]}"#).unwrap()).unwrap();
+    assert_eq!(v.ty().to_json_string(), r#"["object",{"l":["tuple",["dynamic",["object",{"x":"bool"}]]],"n":"number"}]"#);
     assert_eq!(enc(&v), r#"{"l":[null,{"x":true}],"n":0.00001}"#);
 }
 
@@ -622,9 +298,7 @@ fn long_mixed_tuples_unify_like_short_ones() {
     assert_eq!(l.ty(), Type::list(Type::String));
     assert_eq!(l.index(69).and_then(Value::as_str), Some("1"));
     assert_eq!(l.index(70).and_then(Value::as_str), Some("true"));
-    let mut objs: Vec<Value> = (0..35)
-        .map(|_| Value::object(vec![("a", Value::int(1))]))
-        .collect();
+    let mut objs: Vec<Value> = (0..35).map(|_| Value::object(vec![("a", Value::int(1))])).collect();
     objs.extend((0..35).map(|_| Value::object(vec![("b", Value::string("x"))])));
     let l = convert(&Value::tuple(objs), &Type::list(Type::Dynamic)).unwrap();
     assert_eq!(l.ty().to_json_string(), r#"["list",["map","string"]]"#);
@@ -635,10 +309,7 @@ fn long_mixed_tuples_unify_like_short_ones() {
     let a = Value::set(vec![z("0")]).unwrap();
     let b = Value::set(vec![Value::number(neg_zero.clone())]).unwrap();
     assert_eq!(a.equals_tri(&b), Tri::False);
-    assert_eq!(
-        Value::tuple(vec![z("0")]).equals_tri(&Value::tuple(vec![Value::number(neg_zero)])),
-        Tri::True
-    );
+    assert_eq!(Value::tuple(vec![z("0")]).equals_tri(&Value::tuple(vec![Value::number(neg_zero)])), Tri::True);
 }
 
 #[test]
@@ -720,25 +391,12 @@ fn hostile_json_inputs_fail_cleanly() {
     }
     assert!(Type::from_json(&t).is_err());
     // Malformed type descriptions and mismatched values are errors.
-    for bad in [
-        r#"["list"]"#,
-        r#"["object",[]]"#,
-        r#"["tuple",{}]"#,
-        r#"{"a":1}"#,
-        "null",
-        "[]",
-    ] {
-        assert!(
-            Type::from_json(&serde_json::from_str(bad).unwrap()).is_err(),
-            "{bad}"
-        );
+    for bad in [r#"["list"]"#, r#"["object",[]]"#, r#"["tuple",{}]"#, r#"{"a":1}"#, "null", "[]"] {
+        assert!(Type::from_json(&serde_json::from_str(bad).unwrap()).is_err(), "{bad}");
     }
     let t = ty(r#"["object",{"a":"number"}]"#);
     for bad in [r#"[1]"#, r#""x""#, r#"{"a":{}}"#, r#"{"a":"1x"}"#] {
-        assert!(
-            runtime::json::value_from_json_typed(&serde_json::from_str(bad).unwrap(), &t).is_err(),
-            "{bad}"
-        );
+        assert!(runtime::json::value_from_json_typed(&serde_json::from_str(bad).unwrap(), &t).is_err(), "{bad}");
     }
 }
 

@@ -104,7 +104,6 @@ impl Compiled {
             },
         }
     }
-
 }
 
 impl std::fmt::Debug for BodyPlan {
@@ -253,13 +252,25 @@ impl Compiled {
     }
 
     /// Compiles a parsed tree (`diags` are the parser's).
-    fn lower(kind: SourceKind, src: &[u8], options: &Options, tree: Tree<'_>, diags: Vec<Diagnostic>, interner: &Interner) -> Result<Compiled, Error> {
+    fn lower(
+        kind: SourceKind,
+        src: &[u8],
+        options: &Options,
+        tree: Tree<'_>,
+        diags: Vec<Diagnostic>,
+        interner: &Interner,
+    ) -> Result<Compiled, Error> {
         let filename = options.filename.as_str();
         let block_headers = match tree {
             Tree::Body(body) => SourceFile::new(filename, src).with_blocks(body, interner).block_headers().to_vec(),
             Tree::Expr(_) => Vec::new(),
         };
-        let source = Arc::new(SourceInfo { filename: Arc::from(filename), src: Arc::from(src), block_headers, template: kind == SourceKind::Template });
+        let source = Arc::new(SourceInfo {
+            filename: Arc::from(filename),
+            src: Arc::from(src),
+            block_headers,
+            template: kind == SourceKind::Template,
+        });
         if diags.has_errors() {
             return Err(Error::Compile(Diagnostics::new(diags, source)));
         }
@@ -415,7 +426,9 @@ impl Compiled {
         }
         if !complete {
             // hcl suggests among everything its context holds.
-            slots.set_names_in_scope(vars.names().filter(|n| !self.declared || self.var_names.binary_search_by(|d| d.as_str().cmp(n)).is_ok()));
+            slots.set_names_in_scope(
+                vars.names().filter(|n| !self.declared || self.var_names.binary_search_by(|d| d.as_str().cmp(n)).is_ok()),
+            );
         }
         BoundVariables { slots, program: self.id }
     }

@@ -96,15 +96,11 @@ impl<'de> de::Deserializer<'de> for ValueDeserializer<'de> {
                 Some(s) => visitor.visit_borrowed_str(s),
                 None => Err(unknown()),
             },
-            Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
-                visitor.visit_seq(Elements { iter: self.value.elements_slice().iter() })
-            }
+            Value::List(_) | Value::Set(_) | Value::Tuple(_) => visitor.visit_seq(Elements { iter: self.value.elements_slice().iter() }),
             Value::Map(m) => visitor.visit_map(Members { keys: m.keys().iter().map(|k| k.as_str()), vals: m.vals().iter(), pending: None }),
-            Value::Object(o) => visitor.visit_map(Members {
-                keys: o.object_type().names().iter().map(|k| &**k),
-                vals: o.vals().iter(),
-                pending: None,
-            }),
+            Value::Object(o) => {
+                visitor.visit_map(Members { keys: o.object_type().names().iter().map(|k| &**k), vals: o.vals().iter(), pending: None })
+            }
         }
     }
 

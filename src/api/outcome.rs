@@ -393,7 +393,9 @@ impl<'c> Evaluation<'c> {
     pub fn diagnostics(&self) -> Vec<&Diagnostic> {
         match &self.result {
             Evaluated::Value(o) => o.diagnostics.iter().collect(),
-            Evaluated::Body(outcomes) => self.compiled.warnings().iter().chain(outcomes.iter().flat_map(|o| o.diagnostics.iter())).collect(),
+            Evaluated::Body(outcomes) => {
+                self.compiled.warnings().iter().chain(outcomes.iter().flat_map(|o| o.diagnostics.iter())).collect()
+            }
         }
     }
 

@@ -3,8 +3,8 @@
 use super::Error;
 use runtime::json::parse_json;
 use runtime::json::{value_from_case_var, value_from_case_var_with, value_from_json_implied, value_from_json_implied_with};
-use runtime::Value;
 use runtime::json_text::{decode_object, Member};
+use runtime::Value;
 use serde_json::Value as Json;
 
 /// Named values for one evaluation (hcl's `EvalContext.Variables`).
@@ -173,11 +173,7 @@ impl Variables {
     /// needs of a variable it never reads (a "Did you mean" candidate).
     /// `only` also gives the program's attribute names, which objects are
     /// named with (see `runtime::AttrNames`).
-    pub(crate) fn from_json_with(
-        json: &Json,
-        only: Option<(&[String], &runtime::AttrNames)>,
-        typed: bool,
-    ) -> Result<Variables, Error> {
+    pub(crate) fn from_json_with(json: &Json, only: Option<(&[String], &runtime::AttrNames)>, typed: bool) -> Result<Variables, Error> {
         let (only, attr_names) = match only {
             Some((names, attrs)) => (Some(names), Some(attrs)),
             None => (None, None),

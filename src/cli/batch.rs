@@ -14,14 +14,14 @@
 use super::eval::{compile_source, display_name, DiagArgs, Failure};
 use super::ParseAs;
 use super::{fnv1a, Status, FNV_OFFSET, WORKER_STACK_SIZE};
-use crate::api::{Compiled, SourceKind};
 use crate::api::result_format::{panic_message, write_case_error, write_panic};
+use crate::api::{Compiled, SourceKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
 use std::ops::Range;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::collections::BTreeMap;
 use std::sync::{Condvar, Mutex};
 use std::time::Instant;
 
@@ -96,11 +96,12 @@ pub fn run(args: BatchArgs) -> Status {
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
         let (file, output) = (&args.file, &args.output);
         let src = &src;
-        let keeper = std::thread::Builder::new().name("hclvm-compile".into()).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, move || {
-            let _ = compiled_tx.send(compile_source(file, src, kind, output));
-            // Idle (allocating nothing) until the batch ends.
-            let _ = done_rx.recv();
-        });
+        let keeper =
+            std::thread::Builder::new().name("hclvm-compile".into()).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, move || {
+                let _ = compiled_tx.send(compile_source(file, src, kind, output));
+                // Idle (allocating nothing) until the batch ends.
+                let _ = done_rx.recv();
+            });
         let compiled = match keeper {
             Ok(_) => compiled_rx.recv().unwrap_or(Err(Status::UsageOrIo)),
             // No thread for it: compiled here, which only costs scaling.
@@ -545,7 +546,8 @@ mod tests {
         let compiled = Compiled::expression("n", &crate::api::Options::new()).expect("valid expression");
         let input: String = (0..5000).map(|i| format!("{{\"n\": {i}}}\n")).collect();
         for jobs in [1, 2, 4] {
-            let result = run_batch(&compiled, input.as_bytes(), std::io::BufWriter::with_capacity(16, Failing), jobs, false, &ProgressBar::hidden());
+            let result =
+                run_batch(&compiled, input.as_bytes(), std::io::BufWriter::with_capacity(16, Failing), jobs, false, &ProgressBar::hidden());
             assert_eq!(result.err().map(|e| e.to_string()), Some("disk full".to_string()), "{jobs} jobs");
         }
     }
@@ -576,7 +578,13 @@ mod tests {
         assert_eq!(lines, 1000 - 11);
         assert_eq!(errors, 11);
         let first: Vec<&str> = text.lines().take(2).collect();
-        assert!(first[0].starts_with(r#"{"id":1,"ok":false,"phase":"case","line":1,"diags":[{"severity":"error","summary":"invalid variables: invalid JSON: "#), "{}", first[0]);
+        assert!(
+            first[0].starts_with(
+                r#"{"id":1,"ok":false,"phase":"case","line":1,"diags":[{"severity":"error","summary":"invalid variables: invalid JSON: "#
+            ),
+            "{}",
+            first[0]
+        );
         assert_eq!(first[1], r#"{"id":2,"ok":true,"type":"number","value":2}"#);
         assert!(text.contains("\n{\"id\":100,\"ok\":true,\"type\":\"number\",\"value\":198}\n"));
         assert!(!text.contains("\"id\":90,"), "blank line 90 has no result line");

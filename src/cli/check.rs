@@ -60,7 +60,6 @@ fn read_input(name: &str) -> std::io::Result<Vec<u8>> {
     }
 }
 
-
 struct Checked {
     rendered: Vec<u8>,
     has_errors: bool,

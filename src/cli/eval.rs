@@ -5,10 +5,10 @@
 
 use super::ParseAs;
 use super::{ColorChoice, Status};
-use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
 use crate::api::result_format::ResultWriter;
-use runtime::json::parse_json;
+use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
 use clap::{Args, ValueEnum};
+use runtime::json::parse_json;
 use runtime::json::value_from_case_var;
 use std::io::{Read, Write};
 
@@ -33,7 +33,6 @@ pub struct EvalArgs {
     #[command(flatten)]
     output: DiagArgs,
 }
-
 
 /// Where variables come from.
 #[derive(Args, Debug, Default)]

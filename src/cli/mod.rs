@@ -2,13 +2,13 @@
 //! subcommand. Exit codes: 0 success, 1 problems found in the input, 2 usage
 //! or I/O error.
 
+mod batch;
 mod bench;
 mod check;
 mod conformance;
 mod disasm;
 mod eval;
 mod render;
-mod batch;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use std::io::IsTerminal;

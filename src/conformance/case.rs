@@ -65,7 +65,8 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
         Ok(Json::Object(m)) => m,
         Ok(Json::Null) => Map::new(),
         Ok(other) => {
-            let msg = format!("invalid JSON: json: cannot unmarshal {} into Go value of type map[string]json.RawMessage", json_kind(&other));
+            let msg =
+                format!("invalid JSON: json: cannot unmarshal {} into Go value of type map[string]json.RawMessage", json_kind(&other));
             return Err(fail(&None, msg));
         }
         Err(e) => return Err(fail(&None, format!("invalid JSON: {e}"))),
@@ -90,9 +91,7 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
         Some("expr") => Mode::Expr,
         Some("template") => Mode::Template,
         Some("body") => Mode::Body,
-        Some(other) => {
-            return Err(fail(&id, format!("\"mode\" must be \"expr\", \"template\" or \"body\", not {}", go_quote(other))))
-        }
+        Some(other) => return Err(fail(&id, format!("\"mode\" must be \"expr\", \"template\" or \"body\", not {}", go_quote(other)))),
         None => return Err(fail(&id, "\"mode\" must be \"expr\", \"template\" or \"body\"".into())),
     };
 
@@ -232,12 +231,28 @@ mod tests {
             (r#"{"id":"s","mode":"expr","src":1}"#, Some("s"), "\"src\" must be a string"),
             (r#"{"id":"v","mode":"expr","src":"1","vars":[]}"#, Some("v"), "\"vars\" must be an object"),
             (r#"{"id":"u","mode":"expr","src":"1","unknowns":3}"#, Some("u"), "\"unknowns\" must be an object"),
-            (r#"{"id":"d","mode":"expr","src":"1","vars":{"a":1},"unknowns":{"a":"number"}}"#, Some("d"), "\"a\" is in both vars and unknowns"),
-            (r#"{"id":"f","mode":"expr","src":"1","funcs":"all"}"#, Some("f"), "\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not \"all\""),
+            (
+                r#"{"id":"d","mode":"expr","src":"1","vars":{"a":1},"unknowns":{"a":"number"}}"#,
+                Some("d"),
+                "\"a\" is in both vars and unknowns",
+            ),
+            (
+                r#"{"id":"f","mode":"expr","src":"1","funcs":"all"}"#,
+                Some("f"),
+                "\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not \"all\"",
+            ),
             (r#"{"id":"f","mode":"expr","src":"1","funcs":1}"#, Some("f"), "\"funcs\" must be a string"),
             // Quoted as Go's %q quotes them (the oracle's messages).
-            (r#"{"id":"c","mode":"\u0007\u0001\u007f","src":"1"}"#, Some("c"), "\"mode\" must be \"expr\", \"template\" or \"body\", not \"\\a\\x01\\x7f\""),
-            (r#"{"id":"d","mode":"expr","src":"1","vars":{"\u00a0\u2028":1},"unknowns":{"\u00a0\u2028":"number"}}"#, Some("d"), "\"\\u00a0\\u2028\" is in both vars and unknowns"),
+            (
+                r#"{"id":"c","mode":"\u0007\u0001\u007f","src":"1"}"#,
+                Some("c"),
+                "\"mode\" must be \"expr\", \"template\" or \"body\", not \"\\a\\x01\\x7f\"",
+            ),
+            (
+                r#"{"id":"d","mode":"expr","src":"1","vars":{"\u00a0\u2028":1},"unknowns":{"\u00a0\u2028":"number"}}"#,
+                Some("d"),
+                "\"\\u00a0\\u2028\" is in both vars and unknowns",
+            ),
         ];
         for (line, id, msg) in table {
             let e = err(line);

@@ -254,7 +254,11 @@ mod tests {
         differ(r#"{"ok":true,"type":"number","value":1}"#, r#"{"ok":true,"type":"string","value":1}"#, "type");
         differ(r#"{"ok":true,"type":["list","bool"],"value":[true]}"#, r#"{"ok":true,"type":["list","bool"],"value":[1]}"#, "value");
         ok(r#"{"ok":true,"type":"dynamic","value":null,"known":true}"#, r#"{"ok":true,"type":"dynamic","value":null}"#);
-        differ(r#"{"ok":true,"type":"dynamic","value":{"$unknown":true},"known":false}"#, r#"{"ok":true,"type":"dynamic","value":{"$unknown":true}}"#, "known");
+        differ(
+            r#"{"ok":true,"type":"dynamic","value":{"$unknown":true},"known":false}"#,
+            r#"{"ok":true,"type":"dynamic","value":{"$unknown":true}}"#,
+            "known",
+        );
         differ(r#"{"ok":true,"type":["set","number"],"value":[1,2]}"#, r#"{"ok":true,"type":["set","number"],"value":[2,1]}"#, "value");
         differ(r#"{"ok":true,"type":["map","number"],"value":{"a":1}}"#, r#"{"ok":true,"type":["map","number"],"value":{"b":1}}"#, "value");
     }
@@ -280,11 +284,22 @@ mod tests {
     #[test]
     fn relaxed_options() {
         let numeric = CompareOptions { numeric_value: true, ..Default::default() };
-        assert_eq!(cmp_with(r#"{"ok":true,"type":"number","value":1.50}"#, r#"{"ok":true,"type":"number","value":15e-1}"#, numeric), Ok(()));
+        assert_eq!(
+            cmp_with(r#"{"ok":true,"type":"number","value":1.50}"#, r#"{"ok":true,"type":"number","value":15e-1}"#, numeric),
+            Ok(())
+        );
         assert_eq!(cmp_with(r#"{"ok":true,"type":"number","value":-0}"#, r#"{"ok":true,"type":"number","value":0.000}"#, numeric), Ok(()));
         assert!(cmp_with(r#"{"ok":true,"type":"number","value":100}"#, r#"{"ok":true,"type":"number","value":10}"#, numeric).is_err());
         let sets = CompareOptions { unordered_sets: true, ..Default::default() };
-        assert_eq!(cmp_with(r#"{"ok":true,"type":["set","number"],"value":[1,2]}"#, r#"{"ok":true,"type":["set","number"],"value":[2,1]}"#, sets), Ok(()));
-        assert!(cmp_with(r#"{"ok":true,"type":["list","number"],"value":[1,2]}"#, r#"{"ok":true,"type":["list","number"],"value":[2,1]}"#, sets).is_err());
+        assert_eq!(
+            cmp_with(r#"{"ok":true,"type":["set","number"],"value":[1,2]}"#, r#"{"ok":true,"type":["set","number"],"value":[2,1]}"#, sets),
+            Ok(())
+        );
+        assert!(cmp_with(
+            r#"{"ok":true,"type":["list","number"],"value":[1,2]}"#,
+            r#"{"ok":true,"type":["list","number"],"value":[2,1]}"#,
+            sets
+        )
+        .is_err());
     }
 }

@@ -184,7 +184,10 @@ mod tests {
             "\n",
             r#"{"id":"nil","mode":"expr","src":"upper(\"a\")","funcs":"nil"}"#,
         ));
-        assert_eq!(lines[0], r#"{"id":"ok","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":2,"vars":["x"]}},"blocks":[]}}"#);
+        assert_eq!(
+            lines[0],
+            r#"{"id":"ok","ok":true,"body":{"attrs":{"a":{"ok":true,"type":"number","value":2,"vars":["x"]}},"blocks":[]}}"#
+        );
         assert!(lines[1].contains(r#""summary":"Call to unknown function""#), "{}", lines[1]);
         assert!(lines[2].contains(r#""summary":"Function calls not allowed""#), "{}", lines[2]);
     }
@@ -193,12 +196,21 @@ mod tests {
     fn variables_that_do_not_convert_are_case_errors() {
         let (lines, stats) = run(r#"{"id":"v","mode":"expr","src":"x","vars":{"x":{"type":"number","value":"nan"}}}"#);
         assert_eq!(stats.malformed, 1);
-        assert!(lines[0].starts_with(r#"{"id":"v","ok":false,"phase":"case","line":1,"diags":[{"severity":"error","summary":"vars.x: "#), "{}", lines[0]);
+        assert!(
+            lines[0].starts_with(r#"{"id":"v","ok":false,"phase":"case","line":1,"diags":[{"severity":"error","summary":"vars.x: "#),
+            "{}",
+            lines[0]
+        );
     }
 
     #[test]
     fn a_source_the_reference_crashes_on_is_reported_as_its_panic() {
         let (lines, _) = run(r#"{"id":"p","mode":"expr","src":"-a::b"}"#);
-        assert_eq!(lines[0], format!(r#"{{"id":"p","ok":false,"phase":"panic","diags":[{{"severity":"error","summary":"{REFERENCE_NIL_PANIC}","detail":"","subject":null}}]}}"#));
+        assert_eq!(
+            lines[0],
+            format!(
+                r#"{{"id":"p","ok":false,"phase":"panic","diags":[{{"severity":"error","summary":"{REFERENCE_NIL_PANIC}","detail":"","subject":null}}]}}"#
+            )
+        );
     }
 }

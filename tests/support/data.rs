@@ -156,11 +156,8 @@ impl Corpus {
     /// and every file under `realworld/` and `templates/` must be listed.
     pub fn load(root: &Path) -> Result<Corpus, String> {
         let manifest = read_tsv(&root.join("MANIFEST.tsv"))?;
-        let mut files: Vec<CorpusFile> = manifest
-            .iter()
-            .filter_map(|row| row.first())
-            .map(|rel| CorpusFile { rel: rel.to_string(), path: root.join(rel) })
-            .collect();
+        let mut files: Vec<CorpusFile> =
+            manifest.iter().filter_map(|row| row.first()).map(|rel| CorpusFile { rel: rel.to_string(), path: root.join(rel) }).collect();
         files.sort_by(|a, b| a.rel.cmp(&b.rel));
         if files.is_empty() {
             return Err(format!("{} lists no files", root.join("MANIFEST.tsv").display()));

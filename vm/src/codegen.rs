@@ -11,10 +11,10 @@
 //! of its own (which may report diagnostics), the variable is first moved
 //! to a register so that "Unknown variable" keeps the reference's order.
 
-use runtime::func::{FuncId, FunctionTable};
 use crate::ir::*;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::program::*;
+use runtime::func::{FuncId, FunctionTable};
 use runtime::{AttrNames, Diagnostic, Span, Value};
 use std::sync::{Arc, OnceLock};
 
@@ -262,7 +262,6 @@ fn is_string_node(n: &Node) -> bool {
         _ => false,
     }
 }
-
 
 fn u16_of(n: u32) -> u16 {
     u16::try_from(n).unwrap_or(u16::MAX)
@@ -591,12 +590,7 @@ impl<'b> Gen<'b> {
                 self.loop_depth += 1;
                 let each = self.block(&s.each);
                 self.loop_depth -= 1;
-                let site = SplatSite {
-                    source,
-                    each,
-                    local: local.0 & 0x3FFF,
-                    source_span: s.source_span,
-                };
+                let site = SplatSite { source, each, local: local.0 & 0x3FFF, source_span: s.source_span };
                 self.emit(Op::Splat, a, 0, 0, Site::Splat(Box::new(site)));
             }
             Node::Call(c) => self.call(c, a),
@@ -729,17 +723,8 @@ impl<'b> Gen<'b> {
     }
 
     fn try_site(&mut self, t: &TryNode) -> TrySite {
-        let args = t
-            .args
-            .iter()
-            .map(|arg| TryArgSite { block: self.block(&arg.node), start: arg.start, span: arg.span })
-            .collect();
-        TrySite {
-            args,
-            spans: t.spans.clone(),
-            arity_error: t.arity_error.clone(),
-            expand_final: t.expand_final,
-        }
+        let args = t.args.iter().map(|arg| TryArgSite { block: self.block(&arg.node), start: arg.start, span: arg.span }).collect();
+        TrySite { args, spans: t.spans.clone(), arity_error: t.arity_error.clone(), expand_final: t.expand_final }
     }
 
     fn call(&mut self, c: &CallNode, a: u16) {
@@ -766,9 +751,7 @@ impl<'b> Gen<'b> {
             self.fail(a, Diagnostic::error(e.summary, e.detail, Some(subject)));
             return;
         }
-        let params: Vec<bool> = (0..c.args.len())
-            .map(|i| sig.param_for(i).is_some_and(|p| !p.ty.is_dynamic()))
-            .collect();
+        let params: Vec<bool> = (0..c.args.len()).map(|i| sig.param_for(i).is_some_and(|p| !p.ty.is_dynamic())).collect();
         let invariant = |n: &Node| match n {
             Node::Const(_) | Node::Global(..) => true,
             Node::Traverse(src, _) => matches!(**src, Node::Global(..)),
@@ -831,12 +814,6 @@ impl<'b> Gen<'b> {
     }
 
     fn call_site(&self, c: &CallNode, args: Box<[CallArgSite]>, mark: u16) -> CallSite {
-        CallSite {
-            func: c.func,
-            spans: c.spans.clone(),
-            args,
-            mark,
-            memo: NO_MARK,
-        }
+        CallSite { func: c.func, spans: c.spans.clone(), args, mark, memo: NO_MARK }
     }
 }

@@ -4,8 +4,8 @@
 //! and, for structured instructions, the blocks they run (`start..end ->
 //! operand`). Blocks precede the instruction that runs them.
 
-use crate::opcodes::{Block, Instr, Op};
 use crate::ir::Step;
+use crate::opcodes::{Block, Instr, Op};
 use crate::program::*;
 use runtime::Value;
 use std::fmt::Write as _;
@@ -164,12 +164,9 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
             format!("{a} ({})", parts.iter().map(part_text).collect::<Vec<_>>().join(", "))
         }
         (Op::Join, _) => format!("{a} {b:?}"),
-        (Op::Cond, Site::Cond(cs)) => format!(
-            "{a} {} ? {} : {}",
-            block_text(&cs.condition),
-            block_text(&cs.true_result),
-            block_text(&cs.false_result)
-        ),
+        (Op::Cond, Site::Cond(cs)) => {
+            format!("{a} {} ? {} : {}", block_text(&cs.condition), block_text(&cs.true_result), block_text(&cs.false_result))
+        }
         (Op::For, Site::For(f)) => {
             let mut s = format!("{a} {}", for_head(f));
             if let Some((k, _)) = &f.key {
@@ -202,4 +199,3 @@ fn mark_text(m: u16) -> String {
         format!(" since M{m}")
     }
 }
-

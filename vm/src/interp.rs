@@ -6,8 +6,8 @@
 
 use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
-use crate::program::*;
 use crate::ops::Blame;
+use crate::program::*;
 use runtime::func::{CallError, SizeBudget};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Type, Value};
@@ -358,8 +358,7 @@ fn binary_op(op: Op) -> crate::ops::BinaryOp {
     }
 }
 
-static NO_OPERATOR: OperatorSite =
-    OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0) };
+static NO_OPERATOR: OperatorSite = OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0) };
 
 impl<'a> Machine<'a> {
     #[inline]
@@ -484,7 +483,10 @@ impl<'a> Machine<'a> {
             Some(names) => crate::suggest::closest(name, names.iter().map(|n| &**n)),
             None => {
                 let names = self.prog.var_names();
-                crate::suggest::closest(name, names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n))
+                crate::suggest::closest(
+                    name,
+                    names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n),
+                )
             }
         });
         let detail = match suggestion {
@@ -629,7 +631,19 @@ impl<'a> Machine<'a> {
                     let v = self.op_result(r, |_| Some(bracket));
                     self.set(a, v);
                 }
-                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod | Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::And | Op::Or => {
+                Op::Add
+                | Op::Sub
+                | Op::Mul
+                | Op::Div
+                | Op::Mod
+                | Op::Eq
+                | Op::Ne
+                | Op::Lt
+                | Op::Le
+                | Op::Gt
+                | Op::Ge
+                | Op::And
+                | Op::Or => {
                     let op = binary_op(ins.op);
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
                         (Some(l), Some(r)) => crate::ops::binary_fast(op, l, r),
@@ -1147,11 +1161,7 @@ impl<'a> Machine<'a> {
 
     fn for_expr(&mut self, f: &ForSite) -> Value {
         let Some(coll) = self.for_collection(f) else { return dynamic() };
-        let kind = if f.key.is_some() {
-            crate::ops::ForKind::Object { group: f.group }
-        } else {
-            crate::ops::ForKind::Tuple
-        };
+        let kind = if f.key.is_some() { crate::ops::ForKind::Object { group: f.group } } else { crate::ops::ForKind::Tuple };
         let mut result = crate::ops::ForCollector::new(kind);
         for i in 0..coll.elements_slice().len() {
             if self.s.aborted.is_some() {
@@ -1341,11 +1351,7 @@ impl<'a> Machine<'a> {
             if sig.param_for(i).is_none() {
                 break;
             }
-            let v = if i < fixed {
-                self.block(&c.args[i].block)
-            } else {
-                expanded.get(i - fixed).cloned().unwrap_or_else(dynamic)
-            };
+            let v = if i < fixed { self.block(&c.args[i].block) } else { expanded.get(i - fixed).cloned().unwrap_or_else(dynamic) };
             match sig.convert_arg(i, &v) {
                 Ok(None) => vals.push(v),
                 Ok(Some(conv)) => vals.push(conv),

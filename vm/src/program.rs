@@ -3,9 +3,9 @@
 //! `Program` is immutable and `Send + Sync`: many threads evaluate one
 //! program at once, each with its own [`crate::Scratch`].
 
-use runtime::func::FunctionTable;
 use crate::ir::{CallSpans, Step};
 use crate::opcodes::{Block, Instr};
+use runtime::func::FunctionTable;
 use runtime::{Diagnostic, Span, Value};
 use std::sync::{Arc, OnceLock};
 

@@ -262,7 +262,12 @@ impl Walk<'_, '_> {
             }
             Node::For(f) => {
                 Self::tag(h, 12);
-                h.write_u8(u8::from(f.key_slot.is_some()) | u8::from(f.key.is_some()) << 1 | u8::from(f.cond.is_some()) << 2 | u8::from(f.group) << 3);
+                h.write_u8(
+                    u8::from(f.key_slot.is_some())
+                        | u8::from(f.key.is_some()) << 1
+                        | u8::from(f.cond.is_some()) << 2
+                        | u8::from(f.group) << 3,
+                );
                 // The collection is evaluated outside the loop's scope.
                 self.node(&f.collection, h)?;
                 let depth = self.bound.len();

@@ -39,7 +39,16 @@ mod tests {
 
     #[test]
     fn distances() {
-        for (a, b, d) in [("", "", 0), ("abc", "abc", 0), ("abc", "abd", 1), ("kitten", "sitting", 3), ("", "ab", 2), ("é", "e", 1), ("é", "e\u{301}", 2), ("日本", "日", 1)] {
+        for (a, b, d) in [
+            ("", "", 0),
+            ("abc", "abc", 0),
+            ("abc", "abd", 1),
+            ("kitten", "sitting", 3),
+            ("", "ab", 2),
+            ("é", "e", 1),
+            ("é", "e\u{301}", 2),
+            ("日本", "日", 1),
+        ] {
             assert_eq!(distance(a, b), d, "{a} {b}");
         }
         assert_eq!(closest("fooo", ["food", "foo", "bar"]), Some("foo"));

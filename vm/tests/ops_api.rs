@@ -27,10 +27,7 @@ fn operator_blame_and_fallback() {
     let n = Value::int(1);
     let null = Value::null(Type::Dynamic);
     let both = ops::binary(Add, &s, &s);
-    assert_eq!(
-        blames(&both),
-        vec![(Blame::Operand(0), Some(Blame::Expr)), (Blame::Operand(1), Some(Blame::Expr))]
-    );
+    assert_eq!(blames(&both), vec![(Blame::Operand(0), Some(Blame::Expr)), (Blame::Operand(1), Some(Blame::Expr))]);
     assert_eq!(fallback(both), Value::unknown(Type::Number));
     let failed = ops::binary(Lt, &null, &n);
     assert_eq!(blames(&failed), vec![(Blame::Expr, None)]);
@@ -81,7 +78,11 @@ fn conditional_keeps_the_chosen_side() {
     let tuple_num = Value::tuple(vec![Value::int(1)]);
     let c = ops::conditional(&Value::Bool(true), &tuple_num, &list);
     assert_eq!(c.value, Value::list(vec![Value::string("1")]).expect("list"));
-    let c = ops::conditional(&Value::Bool(false), &Value::tuple(vec![Value::string("x")]), &Value::list_of(Type::Number, vec![]).expect("list"));
+    let c = ops::conditional(
+        &Value::Bool(false),
+        &Value::tuple(vec![Value::string("x")]),
+        &Value::list_of(Type::Number, vec![]).expect("list"),
+    );
     assert!(c.diag.is_none(), "{:?}", c.diag);
 }
 

@@ -14,24 +14,167 @@ type Case = (&'static str, LexMode, &'static [(TokenKind, &'static str)]);
 fn token_table() {
     let cases: &[Case] = &[
         ("a = 1\n", LexMode::Normal, &[(T::Ident, "a"), (T::Equal, "="), (T::NumberLit, "1"), (T::Newline, "\n"), (T::Eof, "")]),
-        ("1.5e+3 1. 1..2 1e", LexMode::Normal, &[(T::NumberLit, "1.5e+3"), (T::NumberLit, "1"), (T::Dot, "."), (T::NumberLit, "1..2"), (T::NumberLit, "1"), (T::Ident, "e"), (T::Eof, "")]),
+        (
+            "1.5e+3 1. 1..2 1e",
+            LexMode::Normal,
+            &[
+                (T::NumberLit, "1.5e+3"),
+                (T::NumberLit, "1"),
+                (T::Dot, "."),
+                (T::NumberLit, "1..2"),
+                (T::NumberLit, "1"),
+                (T::Ident, "e"),
+                (T::Eof, ""),
+            ],
+        ),
         ("a-b_c ünï", LexMode::Normal, &[(T::Ident, "a-b_c"), (T::Ident, "ünï"), (T::Eof, "")]),
-        ("== != <= >= && || => ... :: ~", LexMode::Normal, &[(T::EqualOp, "=="), (T::NotEqual, "!="), (T::LessThanEq, "<="), (T::GreaterThanEq, ">="), (T::And, "&&"), (T::Or, "||"), (T::FatArrow, "=>"), (T::Ellipsis, "..."), (T::DoubleColon, "::"), (T::BitwiseNot, "~"), (T::Eof, "")]),
+        (
+            "== != <= >= && || => ... :: ~",
+            LexMode::Normal,
+            &[
+                (T::EqualOp, "=="),
+                (T::NotEqual, "!="),
+                (T::LessThanEq, "<="),
+                (T::GreaterThanEq, ">="),
+                (T::And, "&&"),
+                (T::Or, "||"),
+                (T::FatArrow, "=>"),
+                (T::Ellipsis, "..."),
+                (T::DoubleColon, "::"),
+                (T::BitwiseNot, "~"),
+                (T::Eof, ""),
+            ],
+        ),
         // `::` is one token, longest match first: `:::` is `::` then `:`.
-        ("a::b ::: : :", LexMode::Normal, &[(T::Ident, "a"), (T::DoubleColon, "::"), (T::Ident, "b"), (T::DoubleColon, "::"), (T::Colon, ":"), (T::Colon, ":"), (T::Colon, ":"), (T::Eof, "")]),
-        ("# c\na // d\r\n/* e */b /* f", LexMode::Normal, &[(T::Newline, "# c\n"), (T::Ident, "a"), (T::Newline, "// d\r\n"), (T::Ident, "b"), (T::Slash, "/"), (T::Star, "*"), (T::Ident, "f"), (T::Eof, "")]),
-        ("\"a${b}c\\\"\"", LexMode::Normal, &[(T::OQuote, "\""), (T::QuotedLit, "a"), (T::TemplateInterp, "${"), (T::Ident, "b"), (T::TemplateSeqEnd, "}"), (T::QuotedLit, "c\\\""), (T::CQuote, "\""), (T::Eof, "")]),
-        ("\"$${x}$a%\"", LexMode::Normal, &[(T::OQuote, "\""), (T::QuotedLit, "$${"), (T::QuotedLit, "x}"), (T::QuotedLit, "$"), (T::QuotedLit, "a"), (T::QuotedLit, "%"), (T::CQuote, "\""), (T::Eof, "")]),
-        ("\"a\nb\"", LexMode::Normal, &[(T::OQuote, "\""), (T::QuotedLit, "a"), (T::QuotedNewline, "\n"), (T::QuotedLit, "b"), (T::CQuote, "\""), (T::Eof, "")]),
-        ("\"${~ {a} ~}\"", LexMode::Normal, &[(T::OQuote, "\""), (T::TemplateInterp, "${~"), (T::OBrace, "{"), (T::Ident, "a"), (T::CBrace, "}"), (T::TemplateSeqEnd, "~}"), (T::CQuote, "\""), (T::Eof, "")]),
-        ("<<EOT\nhi ${x}\n  EOT\n", LexMode::Normal, &[(T::OHeredoc, "<<EOT\n"), (T::StringLit, "hi "), (T::TemplateInterp, "${"), (T::Ident, "x"), (T::TemplateSeqEnd, "}"), (T::StringLit, "\n"), (T::CHeredoc, "  EOT"), (T::Newline, "\n"), (T::Eof, "")]),
-        ("<<-EOT\r\nx\r\nEOT\r\n", LexMode::Normal, &[(T::OHeredoc, "<<-EOT\r\n"), (T::StringLit, "x\r\n"), (T::CHeredoc, "EOT"), (T::Newline, "\r\n"), (T::Eof, "")]),
+        (
+            "a::b ::: : :",
+            LexMode::Normal,
+            &[
+                (T::Ident, "a"),
+                (T::DoubleColon, "::"),
+                (T::Ident, "b"),
+                (T::DoubleColon, "::"),
+                (T::Colon, ":"),
+                (T::Colon, ":"),
+                (T::Colon, ":"),
+                (T::Eof, ""),
+            ],
+        ),
+        (
+            "# c\na // d\r\n/* e */b /* f",
+            LexMode::Normal,
+            &[
+                (T::Newline, "# c\n"),
+                (T::Ident, "a"),
+                (T::Newline, "// d\r\n"),
+                (T::Ident, "b"),
+                (T::Slash, "/"),
+                (T::Star, "*"),
+                (T::Ident, "f"),
+                (T::Eof, ""),
+            ],
+        ),
+        (
+            "\"a${b}c\\\"\"",
+            LexMode::Normal,
+            &[
+                (T::OQuote, "\""),
+                (T::QuotedLit, "a"),
+                (T::TemplateInterp, "${"),
+                (T::Ident, "b"),
+                (T::TemplateSeqEnd, "}"),
+                (T::QuotedLit, "c\\\""),
+                (T::CQuote, "\""),
+                (T::Eof, ""),
+            ],
+        ),
+        (
+            "\"$${x}$a%\"",
+            LexMode::Normal,
+            &[
+                (T::OQuote, "\""),
+                (T::QuotedLit, "$${"),
+                (T::QuotedLit, "x}"),
+                (T::QuotedLit, "$"),
+                (T::QuotedLit, "a"),
+                (T::QuotedLit, "%"),
+                (T::CQuote, "\""),
+                (T::Eof, ""),
+            ],
+        ),
+        (
+            "\"a\nb\"",
+            LexMode::Normal,
+            &[(T::OQuote, "\""), (T::QuotedLit, "a"), (T::QuotedNewline, "\n"), (T::QuotedLit, "b"), (T::CQuote, "\""), (T::Eof, "")],
+        ),
+        (
+            "\"${~ {a} ~}\"",
+            LexMode::Normal,
+            &[
+                (T::OQuote, "\""),
+                (T::TemplateInterp, "${~"),
+                (T::OBrace, "{"),
+                (T::Ident, "a"),
+                (T::CBrace, "}"),
+                (T::TemplateSeqEnd, "~}"),
+                (T::CQuote, "\""),
+                (T::Eof, ""),
+            ],
+        ),
+        (
+            "<<EOT\nhi ${x}\n  EOT\n",
+            LexMode::Normal,
+            &[
+                (T::OHeredoc, "<<EOT\n"),
+                (T::StringLit, "hi "),
+                (T::TemplateInterp, "${"),
+                (T::Ident, "x"),
+                (T::TemplateSeqEnd, "}"),
+                (T::StringLit, "\n"),
+                (T::CHeredoc, "  EOT"),
+                (T::Newline, "\n"),
+                (T::Eof, ""),
+            ],
+        ),
+        (
+            "<<-EOT\r\nx\r\nEOT\r\n",
+            LexMode::Normal,
+            &[(T::OHeredoc, "<<-EOT\r\n"), (T::StringLit, "x\r\n"), (T::CHeredoc, "EOT"), (T::Newline, "\r\n"), (T::Eof, "")],
+        ),
         ("a < <b", LexMode::Normal, &[(T::Ident, "a"), (T::LessThan, "<"), (T::LessThan, "<"), (T::Ident, "b"), (T::Eof, "")]),
-        ("x\ny${a}%{if b}$", LexMode::Template, &[(T::StringLit, "x\n"), (T::StringLit, "y"), (T::TemplateInterp, "${"), (T::Ident, "a"), (T::TemplateSeqEnd, "}"), (T::TemplateControl, "%{"), (T::Ident, "if"), (T::Ident, "b"), (T::TemplateSeqEnd, "}"), (T::StringLit, "$"), (T::Eof, "")]),
+        (
+            "x\ny${a}%{if b}$",
+            LexMode::Template,
+            &[
+                (T::StringLit, "x\n"),
+                (T::StringLit, "y"),
+                (T::TemplateInterp, "${"),
+                (T::Ident, "a"),
+                (T::TemplateSeqEnd, "}"),
+                (T::TemplateControl, "%{"),
+                (T::Ident, "if"),
+                (T::Ident, "b"),
+                (T::TemplateSeqEnd, "}"),
+                (T::StringLit, "$"),
+                (T::Eof, ""),
+            ],
+        ),
         ("a\rb", LexMode::Template, &[(T::StringLit, "a"), (T::StringLit, "\rb"), (T::Eof, "")]),
         ("\u{feff}a", LexMode::Normal, &[(T::Ident, "a"), (T::Eof, "")]),
         ("a\u{feff}", LexMode::Normal, &[(T::Ident, "a"), (T::Invalid, "\u{feff}"), (T::Eof, "")]),
-        ("& | ^ ; ` '", LexMode::Normal, &[(T::BitwiseAnd, "&"), (T::BitwiseOr, "|"), (T::BitwiseXor, "^"), (T::Semicolon, ";"), (T::Backtick, "`"), (T::Apostrophe, "'"), (T::Eof, "")]),
+        (
+            "& | ^ ; ` '",
+            LexMode::Normal,
+            &[
+                (T::BitwiseAnd, "&"),
+                (T::BitwiseOr, "|"),
+                (T::BitwiseXor, "^"),
+                (T::Semicolon, ";"),
+                (T::Backtick, "`"),
+                (T::Apostrophe, "'"),
+                (T::Eof, ""),
+            ],
+        ),
     ];
     for (src, mode, want) in cases {
         let got = kinds(src, *mode);
@@ -63,7 +206,8 @@ fn invalid_tokens_are_reported_once_per_kind() {
 
 #[test]
 fn identifier_characters_follow_the_reference_tables() {
-    let kinds_of = |src: &[u8]| -> Vec<(TokenKind, u32, u32)> { tokenize(src, LexMode::Normal).iter().map(|t| (t.kind, t.start, t.end)).collect() };
+    let kinds_of =
+        |src: &[u8]| -> Vec<(TokenKind, u32, u32)> { tokenize(src, LexMode::Normal).iter().map(|t| (t.kind, t.start, t.end)).collect() };
     // Unicode 9.0 letters are identifier characters.
     assert_eq!(kinds_of("é变".as_bytes()), vec![(T::Ident, 0, 5), (T::Eof, 5, 5)]);
     // A letter added after Unicode 9.0 (U+1032D) is not.

@@ -10,14 +10,14 @@
 use crate::analysis::start_span;
 use crate::ast::{self, BinaryOp, ExprKind, KeyKeyword, Literal, Traverser, UnaryOp};
 use crate::intern::{Interner, Symbol};
+use crate::lexer::LexMode;
+use runtime::func::{FuncId, FunctionTable};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Number, Span, Value};
 use std::collections::HashMap;
 use std::sync::Arc;
 use vm::ir::*;
-use crate::lexer::LexMode;
 use vm::program::SourceLines;
-use runtime::func::{FuncId, FunctionTable};
 use vm::Program;
 
 /// Lowering recursion limit (the parser's own nesting limit is below it
@@ -111,7 +111,9 @@ pub fn compile_all_into(
     file.share(occurrences);
     let programs = lowered
         .iter()
-        .map(|(root, n_locals)| file.compile(root, *n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone()))
+        .map(|(root, n_locals)| {
+            file.compile(root, *n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
+        })
         .collect();
     file.end_sharing();
     programs
@@ -230,7 +232,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     fn unknown_variable(&self, name: Symbol, span: Span) -> Node {
         let text = self.name(name);
         match self.iterator_suggestion(name) {
-            Some(s) => fail("Unknown variable", format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)), span),
+            Some(s) => {
+                fail("Unknown variable", format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)), span)
+            }
             None => Node::UnknownVariable(Box::new((Arc::from(text), span))),
         }
     }

@@ -268,20 +268,8 @@ impl<'a, 'i> Parser<'a, 'i> {
         } else {
             self.missing_newline_after_block(ident);
         }
-        let body = body.unwrap_or(Body {
-            attributes: &[],
-            blocks: &[],
-            span: between(open.span(), close_span),
-            end_span: close_span,
-        });
-        Block {
-            block_type,
-            labels,
-            label_spans,
-            body,
-            open_brace_span: open.span(),
-            close_brace_span: close_span,
-        }
+        let body = body.unwrap_or(Body { attributes: &[], blocks: &[], span: between(open.span(), close_span), end_span: close_span });
+        Block { block_type, labels, label_spans, body, open_brace_span: open.span(), close_brace_span: close_span }
     }
 
     #[inline(never)]

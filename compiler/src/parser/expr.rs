@@ -85,8 +85,16 @@ fn is_number_syntax(text: &[u8]) -> bool {
 enum Chain<'a> {
     Done(&'a Expr<'a>),
     /// Steps are `scratch_steps[base..]`.
-    Scope { root: Ident, base: usize, end: u32 },
-    Relative { source: &'a Expr<'a>, base: usize, end: u32 },
+    Scope {
+        root: Ident,
+        base: usize,
+        end: u32,
+    },
+    Relative {
+        source: &'a Expr<'a>,
+        base: usize,
+        end: u32,
+    },
 }
 
 impl<'a, 'i> Parser<'a, 'i> {
@@ -504,13 +512,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.pop_newlines();
         let close_span = close.map(|t| t.span()).unwrap_or(open.span());
         let args = drain_to_arena(self.arena, &mut self.scratch_exprs, base);
-        let call = self.node(Call {
-            name,
-            args,
-            expand_final,
-            open_paren_span: open.span(),
-            close_paren_span: close_span,
-        });
+        let call = self.node(Call { name, args, expand_final, open_paren_span: open.span(), close_paren_span: close_span });
         self.alloc(ExprKind::Call(call), between(name.span, close_span))
     }
 
@@ -964,17 +966,20 @@ impl<'a, 'i> Parser<'a, 'i> {
             self.for_error(open, "Extra characters after the end of the 'for' expression.");
             self.recover(close_kind)
         };
-        self.build_for(ForExpr {
-            key_var,
-            val_var,
-            collection,
-            key_expr,
-            val_expr,
-            cond_expr,
-            group: group.is_some(),
-            open_span: open.span(),
-            close_span: close.span(),
-        }, group)
+        self.build_for(
+            ForExpr {
+                key_var,
+                val_var,
+                collection,
+                key_expr,
+                val_expr,
+                cond_expr,
+                group: group.is_some(),
+                open_span: open.span(),
+                close_span: close.span(),
+            },
+            group,
+        )
     }
 
     /// Checks a parsed `for` against its brackets and allocates it.
@@ -1001,4 +1006,3 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.alloc(ExprKind::For(f), whole)
     }
 }
-

@@ -354,9 +354,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             match tok.kind {
                 T::Newline if open.is_empty() => break,
                 T::Eof => break,
-                T::OBrace | T::OBrack | T::OParen | T::OQuote | T::OHeredoc | T::TemplateInterp | T::TemplateControl => {
-                    open.push(tok.kind)
-                }
+                T::OBrace | T::OBrack | T::OParen | T::OQuote | T::OHeredoc | T::TemplateInterp | T::TemplateControl => open.push(tok.kind),
                 T::CBrace | T::CBrack | T::CParen | T::CQuote | T::CHeredoc => {
                     let opener = opposite_bracket(tok.kind);
                     while let Some(&top) = open.last() {

@@ -759,7 +759,11 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
                     } else {
                         let space_bytes = val.len() - trimmed.len();
                         let lead = &val[..space_bytes];
-                        spaces = if lead.is_ascii() && !lead.contains('\r') { space_bytes } else { runtime::graphemes::count_like_scanner(lead, runtime::graphemes::Textseg::V15) };
+                        spaces = if lead.is_ascii() && !lead.contains('\r') {
+                            space_bytes
+                        } else {
+                            runtime::graphemes::count_like_scanner(lead, runtime::graphemes::Textseg::V15)
+                        };
                         adjust.push(i);
                     }
                 }
@@ -778,9 +782,8 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
         if let Some(Atom::Lit { val, span }) = atoms.get_mut(i) {
             // Plain ASCII indentation followed by ASCII: one character per
             // byte; otherwise count grapheme clusters as the reference does.
-            let ascii = val.len() > min_spaces
-                && val.as_bytes()[..=min_spaces].is_ascii()
-                && !val.as_bytes()[..=min_spaces].contains(&b'\r');
+            let ascii =
+                val.len() > min_spaces && val.as_bytes()[..=min_spaces].is_ascii() && !val.as_bytes()[..=min_spaces].contains(&b'\r');
             let cut = if ascii {
                 min_spaces
             } else {

@@ -132,10 +132,7 @@ fn redefinition_detail_names_first_definition() {
     let arena = bumpalo::Bump::new();
     let mut interner = Interner::new();
     let (_, diags) = crate::parse_body(&arena, b"abc = 1\n  abc = 2\n", &mut interner);
-    assert_eq!(
-        diags[0].detail,
-        "The argument \"abc\" was already set at input.hcl:1,1-4. Each argument may be set only once."
-    );
+    assert_eq!(diags[0].detail, "The argument \"abc\" was already set at input.hcl:1,1-4. Each argument may be set only once.");
 }
 
 #[test]

@@ -14,15 +14,9 @@ use crate::types::Type;
 pub fn mismatch_message(got: &Type, want: &Type) -> String {
     match (got, want) {
         (Type::Object(_), Type::Object(_)) => objects(got, want),
-        (Type::Tuple(_), Type::List(e)) if e.is_dynamic() => {
-            "all list elements must have the same type".to_string()
-        }
-        (Type::Tuple(_), Type::Set(e)) if e.is_dynamic() => {
-            "all set elements must have the same type".to_string()
-        }
-        (Type::Object(_), Type::Map(e)) if e.is_dynamic() => {
-            "all map elements must have the same type".to_string()
-        }
+        (Type::Tuple(_), Type::List(e)) if e.is_dynamic() => "all list elements must have the same type".to_string(),
+        (Type::Tuple(_), Type::Set(e)) if e.is_dynamic() => "all set elements must have the same type".to_string(),
+        (Type::Object(_), Type::Map(e)) if e.is_dynamic() => "all map elements must have the same type".to_string(),
         (Type::Tuple(_) | Type::Object(_), _) if want.is_collection() => from_structural(got, want),
         _ if got.is_collection() && want.is_collection() => from_collections(got, want),
         _ => required(want),
@@ -49,32 +43,20 @@ fn objects(got: &Type, want: &Type) -> String {
             continue;
         }
         if get_conversion(got_aty, want_aty, true).is_none() {
-            unsafe_mismatch = Some(format!(
-                "attribute {}: {}",
-                go_quote(name),
-                mismatch_message(got_aty, want_aty)
-            ));
+            unsafe_mismatch = Some(format!("attribute {}: {}", go_quote(name), mismatch_message(got_aty, want_aty)));
         }
         if safe_mismatch.is_some() {
             continue;
         }
         if get_conversion(got_aty, want_aty, false).is_none() {
-            safe_mismatch = Some(format!(
-                "attribute {}: {}",
-                go_quote(name),
-                mismatch_message(got_aty, want_aty)
-            ));
+            safe_mismatch = Some(format!("attribute {}: {}", go_quote(name), mismatch_message(got_aty, want_aty)));
         }
     }
     if !missing.is_empty() {
         missing.sort_unstable();
         return match missing.as_slice() {
             [one] => format!("attribute {} is required", go_quote(one)),
-            [a, b] => format!(
-                "attributes {} and {} are required",
-                go_quote(a),
-                go_quote(b)
-            ),
+            [a, b] => format!("attributes {} and {} are required", go_quote(a), go_quote(b)),
             [init @ .., last] => {
                 let mut list = String::new();
                 for n in init {
@@ -88,9 +70,7 @@ fn objects(got: &Type, want: &Type) -> String {
             [] => String::new(),
         };
     }
-    unsafe_mismatch
-        .or(safe_mismatch)
-        .unwrap_or_else(|| "incorrect object attributes".to_string())
+    unsafe_mismatch.or(safe_mismatch).unwrap_or_else(|| "incorrect object attributes".to_string())
 }
 
 fn from_structural(got: &Type, want: &Type) -> String {
@@ -105,26 +85,16 @@ fn from_structural(got: &Type, want: &Type) -> String {
                 }
                 return format!("element {i}: {}", mismatch_message(gety, want_ety));
             }
-            format!(
-                "all elements must be {}",
-                want_ety.friendly_name_for_constraint()
-            )
+            format!("all elements must be {}", want_ety.friendly_name_for_constraint())
         }
         Type::Object(o) if want.is_map() => {
             for (name, gaty) in o.iter() {
                 if gaty == want_ety || get_conversion(gaty, want_ety, true).is_some() {
                     continue;
                 }
-                return format!(
-                    "element {}: {}",
-                    go_quote(name),
-                    mismatch_message(gaty, want_ety)
-                );
+                return format!("element {}: {}", go_quote(name), mismatch_message(gaty, want_ety));
             }
-            format!(
-                "all elements must be {}",
-                want_ety.friendly_name_for_constraint()
-            )
+            format!("all elements must be {}", want_ety.friendly_name_for_constraint())
         }
         _ => required(want),
     }

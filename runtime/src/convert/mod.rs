@@ -39,10 +39,7 @@ pub struct ConvError {
 
 impl ConvError {
     pub(crate) fn new(path: &[PathStep], message: impl Into<String>) -> ConvError {
-        ConvError {
-            path: path.to_vec(),
-            message: message.into(),
-        }
+        ConvError { path: path.to_vec(), message: message.into() }
     }
 
     /// The path in cty notation, e.g. `.foo[0]["k"]` (empty at the root).
@@ -112,12 +109,10 @@ pub fn converts_to_itself(v: &Value, want: &Type) -> bool {
     }
     let primitive = |e: &Type| matches!(e, Type::String | Type::Number | Type::Bool);
     match (v, want) {
-        (Value::List(_), Type::List(w)) | (Value::Set(_), Type::Set(w)) | (Value::Map(_), Type::Map(w)) if w.is_dynamic() => {
-            match v.ty() {
-                Type::List(e) | Type::Set(e) | Type::Map(e) => primitive(&e),
-                _ => false,
-            }
-        }
+        (Value::List(_), Type::List(w)) | (Value::Set(_), Type::Set(w)) | (Value::Map(_), Type::Map(w)) if w.is_dynamic() => match v.ty() {
+            Type::List(e) | Type::Set(e) | Type::Map(e) => primitive(&e),
+            _ => false,
+        },
         _ => false,
     }
 }
@@ -171,7 +166,6 @@ pub(crate) fn string_to_bool_error(s: &str) -> &'static str {
         _ => "a bool is required",
     }
 }
-
 
 /// cty's `prepareUnknownResult`: the unknown result of converting the
 /// unknown `source` to `target`, with what the source's facts and type say

@@ -122,10 +122,7 @@ impl std::fmt::Debug for Conversion {
 /// cty `getConversion`.
 pub(crate) fn get_conversion(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Arc<Plan>> {
     let known = get_known(from, to, allow_unsafe)?;
-    Some(Arc::new(Plan {
-        out: to.clone(),
-        known,
-    }))
+    Some(Arc::new(Plan { out: to.clone(), known }))
 }
 
 /// Element conversion inside a collection conversion: none needed when
@@ -152,58 +149,37 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
                 let in_aty = fo.attr_type(name)?;
                 attrs.push(elem_conv(in_aty, out_aty, allow_unsafe).ok()?);
             }
-            Some(Known::ObjectToObject {
-                out: to_ty.clone(),
-                attrs,
-            })
+            Some(Known::ObjectToObject { out: to_ty.clone(), attrs })
         }
         (Type::Tuple(ft), Type::Tuple(tt)) => {
             if ft.len() != tt.len() {
                 return None;
             }
-            let convs = ft
-                .elems()
-                .iter()
-                .zip(tt.elems())
-                .map(|(i, o)| elem_conv(i, o, allow_unsafe))
-                .collect::<Result<Vec<_>, ()>>()
-                .ok()?;
+            let convs =
+                ft.elems().iter().zip(tt.elems()).map(|(i, o)| elem_conv(i, o, allow_unsafe)).collect::<Result<Vec<_>, ()>>().ok()?;
             Some(Known::TupleToTuple(convs))
         }
         (Type::List(fe) | Type::Set(fe), Type::List(te)) => {
             let conv = elem_conv(fe, te, allow_unsafe).ok()?;
-            Some(Known::CollectionToList {
-                ety: (**te).clone(),
-                conv,
-            })
+            Some(Known::CollectionToList { ety: (**te).clone(), conv })
         }
         (Type::List(fe) | Type::Set(fe), Type::Set(te)) => {
             if from.is_list() && !allow_unsafe {
                 return None;
             }
             let conv = elem_conv(fe, te, allow_unsafe).ok()?;
-            Some(Known::CollectionToSet {
-                ety: (**te).clone(),
-                conv,
-            })
+            Some(Known::CollectionToSet { ety: (**te).clone(), conv })
         }
         (Type::Map(fe), Type::Map(te)) => {
             // cty asks for an element conversion even for equal types, and
             // there is none between equal primitive types.
             let conv = get_conversion(fe, te, allow_unsafe)?;
-            Some(Known::CollectionToMap {
-                ety: (**te).clone(),
-                conv: Some(conv),
-            })
+            Some(Known::CollectionToMap { ety: (**te).clone(), conv: Some(conv) })
         }
         (Type::Tuple(ft), Type::List(te) | Type::Set(te)) => {
             let to_list = to.is_list();
             if ft.is_empty() {
-                return Some(if to_list {
-                    Known::EmptyList((**te).clone())
-                } else {
-                    Known::EmptySet((**te).clone())
-                });
+                return Some(if to_list { Known::EmptyList((**te).clone()) } else { Known::EmptySet((**te).clone()) });
             }
             let mut ety = (**te).clone();
             if ety.is_dynamic() {
@@ -213,21 +189,8 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
                 }
                 ety = unified;
             }
-            let convs = ft
-                .elems()
-                .iter()
-                .map(|e| elem_conv(e, &ety, allow_unsafe))
-                .collect::<Result<Vec<_>, ()>>()
-                .ok()?;
-            Some(if to_list {
-                Known::TupleToList {
-                    ety,
-                    convs,
-                    allow_unsafe,
-                }
-            } else {
-                Known::TupleToSet { convs }
-            })
+            let convs = ft.elems().iter().map(|e| elem_conv(e, &ety, allow_unsafe)).collect::<Result<Vec<_>, ()>>().ok()?;
+            Some(if to_list { Known::TupleToList { ety, convs, allow_unsafe } } else { Known::TupleToSet { convs } })
         }
         (Type::Object(fo), Type::Map(te)) => {
             if fo.is_empty() {
@@ -238,51 +201,25 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
                 let (unified, _) = unify_types(fo.types(), allow_unsafe)?;
                 ety = unified;
             }
-            let convs = fo
-                .types()
-                .iter()
-                .map(|a| elem_conv(a, &ety, allow_unsafe))
-                .collect::<Result<Vec<_>, ()>>()
-                .ok()?;
-            Some(Known::ObjectToMap {
-                ety,
-                names: fo.clone(),
-                convs,
-                allow_unsafe,
-            })
+            let convs = fo.types().iter().map(|a| elem_conv(a, &ety, allow_unsafe)).collect::<Result<Vec<_>, ()>>().ok()?;
+            Some(Known::ObjectToMap { ety, names: fo.clone(), convs, allow_unsafe })
         }
         (Type::Map(fe), Type::Object(to_ty)) if allow_unsafe => {
-            let convs = to_ty
-                .types()
-                .iter()
-                .map(|a| elem_conv(fe, a, allow_unsafe))
-                .collect::<Result<Vec<_>, ()>>()
-                .ok()?;
-            Some(Known::MapToObject {
-                out: to_ty.clone(),
-                convs,
-            })
+            let convs = to_ty.types().iter().map(|a| elem_conv(fe, a, allow_unsafe)).collect::<Result<Vec<_>, ()>>().ok()?;
+            Some(Known::MapToObject { out: to_ty.clone(), convs })
         }
         _ => None,
     }
 }
 
-fn apply_opt(
-    conv: &Option<Arc<Plan>>,
-    v: &Value,
-    path: &mut Vec<PathStep>,
-) -> Result<Value, ConvError> {
+fn apply_opt(conv: &Option<Arc<Plan>>, v: &Value, path: &mut Vec<PathStep>) -> Result<Value, ConvError> {
     match conv {
         Some(c) => c.apply(v, path),
         None => Ok(v.clone()),
     }
 }
 
-fn with_step<T>(
-    path: &mut Vec<PathStep>,
-    step: PathStep,
-    f: impl FnOnce(&mut Vec<PathStep>) -> T,
-) -> T {
+fn with_step<T>(path: &mut Vec<PathStep>, step: PathStep, f: impl FnOnce(&mut Vec<PathStep>) -> T) -> T {
     path.push(step);
     let r = f(path);
     path.pop();
@@ -291,12 +228,7 @@ fn with_step<T>(
 
 /// Converts element `i`, extending the error path only when a conversion
 /// runs (an absent conversion cannot fail).
-fn convert_at(
-    path: &mut Vec<PathStep>,
-    i: usize,
-    conv: &Option<Arc<Plan>>,
-    e: &Value,
-) -> Result<Value, ConvError> {
+fn convert_at(path: &mut Vec<PathStep>, i: usize, conv: &Option<Arc<Plan>>, e: &Value) -> Result<Value, ConvError> {
     match conv {
         Some(c) => with_step(path, index_step(i), |p| c.apply(e, p)),
         None => Ok(e.clone()),
@@ -327,16 +259,11 @@ impl Plan {
             Known::DynamicFixup(want) => super::convert(v, want).map_err(|e| {
                 let mut full = path.clone();
                 full.extend(e.path);
-                ConvError {
-                    path: full,
-                    message: e.message,
-                }
+                ConvError { path: full, message: e.message }
             }),
             Known::NumberToString => match v {
                 Value::Number(n) => {
-                    let text = n
-                        .to_text()
-                        .map_err(|e| ConvError::new(path, e.to_string()))?;
+                    let text = n.to_text().map_err(|e| ConvError::new(path, e.to_string()))?;
                     Ok(Value::from_string(text))
                 }
                 _ => Err(wrong_input(path)),
@@ -366,9 +293,7 @@ impl Plan {
                     let Some(av) = v.get_attr(name) else {
                         return Err(wrong_input(path));
                     };
-                    let cv = with_step(path, PathStep::Attr(name.clone()), |p| {
-                        apply_opt(conv, av, p)
-                    })?;
+                    let cv = with_step(path, PathStep::Attr(name.clone()), |p| apply_opt(conv, av, p))?;
                     vals.push(cv);
                 }
                 Value::object_like(out, vals).map_err(|_| wrong_input(path))
@@ -394,25 +319,15 @@ impl Plan {
                 }
                 let elems = v.elements_slice();
                 if elems.is_empty() {
-                    let ety = if ety.is_dynamic() {
-                        v.ty().element_type().cloned().unwrap_or(Type::Dynamic)
-                    } else {
-                        ety.clone()
-                    };
-                    return Ok(if to_list {
-                        Value::list_empty(ety)
-                    } else {
-                        Value::set_empty(ety)
-                    });
+                    let ety = if ety.is_dynamic() { v.ty().element_type().cloned().unwrap_or(Type::Dynamic) } else { ety.clone() };
+                    return Ok(if to_list { Value::list_empty(ety) } else { Value::set_empty(ety) });
                 }
                 // Same element type, nothing to convert: a list stays itself
                 // and a set's elements (already typed `ety`) are listed.
                 if conv.is_none() && to_list && !ety.is_dynamic() {
                     match v {
                         Value::List(l) if l.element_type() == ety => return Ok(v.clone()),
-                        Value::Set(s) if s.element_type() == ety => {
-                            return Ok(Value::list_unchecked(ety.clone(), elems.to_vec()))
-                        }
+                        Value::Set(s) if s.element_type() == ety => return Ok(Value::list_unchecked(ety.clone(), elems.to_vec())),
                         _ => {}
                     }
                 }
@@ -421,13 +336,9 @@ impl Plan {
                     out.push(convert_at(path, i, conv, e)?);
                 }
                 if to_list {
-                    Value::list(out).map_err(|_| {
-                        ConvError::new(path, "element types must all match for conversion to list")
-                    })
+                    Value::list(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to list"))
                 } else {
-                    Value::set(out).map_err(|_| {
-                        ConvError::new(path, "element types must all match for conversion to set")
-                    })
+                    Value::set(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to set"))
                 }
             }
             Known::CollectionToMap { ety, conv } => {
@@ -435,44 +346,28 @@ impl Plan {
                     return Err(wrong_input(path));
                 };
                 if pairs.is_empty() {
-                    let ety = if ety.is_dynamic() {
-                        v.ty().element_type().cloned().unwrap_or(Type::Dynamic)
-                    } else {
-                        ety.clone()
-                    };
+                    let ety = if ety.is_dynamic() { v.ty().element_type().cloned().unwrap_or(Type::Dynamic) } else { ety.clone() };
                     return Ok(Value::map_empty(ety));
                 }
                 let mut out = Vec::with_capacity(pairs.len());
                 for (k, e) in pairs {
-                    let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| {
-                        apply_opt(conv, e, p)
-                    })?;
+                    let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| apply_opt(conv, e, p))?;
                     out.push((k, cv));
                 }
                 if ety.is_collection() || ety.is_object() {
                     out = unify_map_elements(out, path, false)?;
                 }
-                map_from_pairs(out).map_err(|_| {
-                    ConvError::new(path, "element types must all match for conversion to map")
-                })
+                map_from_pairs(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to map"))
             }
             Known::EmptyList(ety) => Ok(Value::list_empty(ety.clone())),
             Known::EmptySet(ety) => Ok(Value::set_empty(ety.clone())),
             Known::EmptyMap(ety) => Ok(Value::map_empty(ety.clone())),
-            Known::TupleToList {
-                ety,
-                convs,
-                allow_unsafe,
-            } => {
+            Known::TupleToList { ety, convs, allow_unsafe } => {
                 let elems = v.elements_slice();
                 // Every element already has the list's element type (that is
                 // what an absent element conversion means), so the
                 // unification step cty runs next cannot change anything.
-                if !ety.is_dynamic()
-                    && convs.iter().all(Option::is_none)
-                    && matches!(v, Value::Tuple(_))
-                    && elems.len() == convs.len()
-                {
+                if !ety.is_dynamic() && convs.iter().all(Option::is_none) && matches!(v, Value::Tuple(_)) && elems.len() == convs.len() {
                     return Ok(Value::list_unchecked(ety.clone(), elems.to_vec()));
                 }
                 let mut out = Vec::with_capacity(elems.len());
@@ -483,12 +378,8 @@ impl Plan {
                 // cty passes the path of the last element here, so errors
                 // from this step carry it.
                 let last = elems.len().saturating_sub(1);
-                let out = with_step(path, index_step(last), |p| {
-                    unify_list_elements(out, p, *allow_unsafe)
-                })?;
-                Value::list(out).map_err(|_| {
-                    ConvError::new(path, "element types must all match for conversion to list")
-                })
+                let out = with_step(path, index_step(last), |p| unify_list_elements(out, p, *allow_unsafe))?;
+                Value::list(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to list"))
             }
             Known::TupleToSet { convs } => {
                 let elems = v.elements_slice();
@@ -497,36 +388,22 @@ impl Plan {
                     let conv = convs.get(i).ok_or_else(|| wrong_input(path))?;
                     out.push(convert_at(path, i, conv, e)?);
                 }
-                Value::set(out).map_err(|_| {
-                    ConvError::new(path, "element types must all match for conversion to set")
-                })
+                Value::set(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to set"))
             }
-            Known::ObjectToMap {
-                ety,
-                names,
-                convs,
-                allow_unsafe,
-            } => {
+            Known::ObjectToMap { ety, names, convs, allow_unsafe } => {
                 let Some(pairs) = v.key_value_pairs() else {
                     return Err(wrong_input(path));
                 };
                 let mut out = Vec::with_capacity(pairs.len());
                 for (k, e) in pairs {
-                    let conv = names
-                        .attr_index(&k)
-                        .and_then(|i| convs.get(i))
-                        .ok_or_else(|| wrong_input(path))?;
-                    let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| {
-                        apply_opt(conv, e, p)
-                    })?;
+                    let conv = names.attr_index(&k).and_then(|i| convs.get(i)).ok_or_else(|| wrong_input(path))?;
+                    let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| apply_opt(conv, e, p))?;
                     out.push((k, cv));
                 }
                 if ety.is_collection() || ety.is_object() {
                     out = unify_map_elements(out, path, *allow_unsafe)?;
                 }
-                map_from_pairs(out).map_err(|_| {
-                    ConvError::new(path, "attribute types must all match for conversion to map")
-                })
+                map_from_pairs(out).map_err(|_| ConvError::new(path, "attribute types must all match for conversion to map"))
             }
             Known::MapToObject { out, convs } => {
                 let Some(m) = v.as_map() else {
@@ -548,15 +425,7 @@ impl Plan {
                 for (v, name) in vals.into_iter().zip(out.names()) {
                     match v {
                         Some(v) => present.push(v),
-                        None => {
-                            return Err(ConvError::new(
-                                path,
-                                format!(
-                                    "map has no element for required attribute {}",
-                                    go_quote(name)
-                                ),
-                            ))
-                        }
+                        None => return Err(ConvError::new(path, format!("map has no element for required attribute {}", go_quote(name)))),
                     }
                 }
                 Value::object_like(out, present).map_err(|_| wrong_input(path))
@@ -572,15 +441,8 @@ fn wrong_input(path: &[PathStep]) -> ConvError {
     ConvError::new(path, "value does not have the type this conversion expects")
 }
 
-fn map_from_pairs(
-    pairs: Vec<(crate::value::Str, Value)>,
-) -> Result<Value, crate::value::ValueError> {
-    Value::map(
-        pairs
-            .into_iter()
-            .map(|(k, v)| (k.as_arc().clone(), v))
-            .collect::<Vec<(Arc<str>, Value)>>(),
-    )
+fn map_from_pairs(pairs: Vec<(crate::value::Str, Value)>) -> Result<Value, crate::value::ValueError> {
+    Value::map(pairs.into_iter().map(|(k, v)| (k.as_arc().clone(), v)).collect::<Vec<(Arc<str>, Value)>>())
 }
 
 /// cty `conversionUnifyCollectionElements`.
@@ -591,10 +453,7 @@ fn unify_map_elements(
 ) -> Result<Vec<(crate::value::Str, Value)>, ConvError> {
     let types: Vec<Type> = elems.iter().map(|(_, v)| v.ty()).collect();
     let Some((unified, _)) = unify_types(&types, allow_unsafe) else {
-        return Err(ConvError::new(
-            path,
-            "cannot find a common base type for all elements",
-        ));
+        return Err(ConvError::new(path, "cannot find a common base type for all elements"));
     };
     let mut out = Vec::with_capacity(elems.len());
     for ((k, v), t) in elems.into_iter().zip(types) {
@@ -603,31 +462,19 @@ fn unify_map_elements(
             continue;
         }
         let Some(conv) = get_conversion(&t, &unified, allow_unsafe) else {
-            return Err(ConvError::new(
-                path,
-                "cannot find a common base type for all elements",
-            ));
+            return Err(ConvError::new(path, "cannot find a common base type for all elements"));
         };
-        let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| {
-            conv.apply(&v, p)
-        })?;
+        let cv = with_step(path, PathStep::Index(Value::String(k.clone())), |p| conv.apply(&v, p))?;
         out.push((k, cv));
     }
     Ok(out)
 }
 
 /// cty `conversionUnifyListElements`.
-fn unify_list_elements(
-    elems: Vec<Value>,
-    path: &mut Vec<PathStep>,
-    allow_unsafe: bool,
-) -> Result<Vec<Value>, ConvError> {
+fn unify_list_elements(elems: Vec<Value>, path: &mut Vec<PathStep>, allow_unsafe: bool) -> Result<Vec<Value>, ConvError> {
     let types: Vec<Type> = elems.iter().map(Value::ty).collect();
     let Some((unified, _)) = unify_types(&types, allow_unsafe) else {
-        return Err(ConvError::new(
-            path,
-            "cannot find a common base type for all elements",
-        ));
+        return Err(ConvError::new(path, "cannot find a common base type for all elements"));
     };
     let mut out = Vec::with_capacity(elems.len());
     for (i, (v, t)) in elems.into_iter().zip(types).enumerate() {
@@ -636,10 +483,7 @@ fn unify_list_elements(
             continue;
         }
         let Some(conv) = get_conversion(&t, &unified, allow_unsafe) else {
-            return Err(ConvError::new(
-                path,
-                "cannot find a common base type for all elements",
-            ));
+            return Err(ConvError::new(path, "cannot find a common base type for all elements"));
         };
         out.push(with_step(path, index_step(i), |p| conv.apply(&v, p))?);
     }

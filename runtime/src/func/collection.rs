@@ -68,12 +68,7 @@ pub fn concat_type(args: &[Value]) -> Result<Type, FnError> {
                 let n = v.length().unwrap_or(0);
                 etys.extend(std::iter::repeat((*e).clone()).take(n));
             }
-            t => {
-                return Err(FnError::arg(
-                    i,
-                    format!("all arguments must be lists or tuples; got {}", t.friendly_name()),
-                ))
-            }
+            t => return Err(FnError::arg(i, format!("all arguments must be lists or tuples; got {}", t.friendly_name()))),
         }
     }
     Ok(Type::tuple(etys))
@@ -554,9 +549,7 @@ pub fn range(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErr
             ));
         }
         charge_elems(ctx, 1)?;
-        let next = num
-            .add(&step)
-            .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
+        let next = num.add(&step).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
         vals.push(Value::Number(num));
         num = next;
     }
@@ -728,8 +721,7 @@ pub fn compact(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnE
     if !args[0].is_wholly_known() {
         return Ok(Value::unknown(ret.clone()));
     }
-    let out: Vec<Value> =
-        args[0].elements_slice().iter().filter(|v| matches!(v.as_str(), Some(s) if !s.is_empty())).cloned().collect();
+    let out: Vec<Value> = args[0].elements_slice().iter().filter(|v| matches!(v.as_str(), Some(s) if !s.is_empty())).cloned().collect();
     list_value(Type::String, out)
 }
 
@@ -745,11 +737,7 @@ pub fn zipmap_type(args: &[Value]) -> Result<Type, FnError> {
             }
             let ks = keys.elements_slice();
             if ks.len() != tt.len() {
-                return Err(FnError::new(format!(
-                    "number of keys ({}) does not match number of values ({})",
-                    ks.len(),
-                    tt.len()
-                )));
+                return Err(FnError::new(format!("number of keys ({}) does not match number of values ({})", ks.len(), tt.len())));
             }
             let mut attrs = BTreeMap::new();
             for (i, k) in ks.iter().enumerate() {
@@ -771,11 +759,7 @@ pub fn zipmap(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
     }
     let (ks, vs) = (keys.elements_slice(), values.elements_slice());
     if ks.len() != vs.len() {
-        return Err(FnError::new(format!(
-            "number of keys ({}) does not match number of values ({})",
-            ks.len(),
-            vs.len()
-        )));
+        return Err(FnError::new(format!("number of keys ({}) does not match number of values ({})", ks.len(), vs.len())));
     }
     charge_elems(ctx, ks.len())?;
     let mut out: BTreeMap<String, Value> = BTreeMap::new();
@@ -786,10 +770,7 @@ pub fn zipmap(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
     match ret {
         Type::Map(e) => map_value((**e).clone(), out.into_iter().collect()),
         Type::Object(_) => Ok(Value::object(out.into_iter().collect())),
-        t => Err(FnError::new(format!(
-            "internally selected incorrect result type {} (this is a bug)",
-            t.friendly_name()
-        ))),
+        t => Err(FnError::new(format!("internally selected incorrect result type {} (this is a bug)", t.friendly_name()))),
     }
 }
 
@@ -862,10 +843,7 @@ pub fn setproduct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
                 v.clone()
             } else {
                 convert(v, &want).map_err(|_| {
-                    FnError::new(format!(
-                        "failed to convert argVals[{j}][{n}] to {}; this is a bug in cty",
-                        want.friendly_name()
-                    ))
+                    FnError::new(format!("failed to convert argVals[{j}][{n}] to {}; this is a bug in cty", want.friendly_name()))
                 })?
             };
             tuple.push(v);

@@ -16,18 +16,13 @@ pub fn to_func(name: &str, want: Type) -> FunctionDef {
         }
         if get_conversion_unsafe(&got, &want_t).is_none() {
             return Err(match (&got, &want_t) {
-                (Type::Tuple(_), Type::Tuple(_)) => FnError::arg(
-                    0,
-                    format!("incompatible tuple type for conversion: {}", mismatch_message(&got, &want_t)),
-                ),
-                (Type::Object(_), Type::Object(_)) => FnError::arg(
-                    0,
-                    format!("incompatible object type for conversion: {}", mismatch_message(&got, &want_t)),
-                ),
-                _ => FnError::arg(
-                    0,
-                    format!("cannot convert {} to {}", got.friendly_name(), want_t.friendly_name_for_constraint()),
-                ),
+                (Type::Tuple(_), Type::Tuple(_)) => {
+                    FnError::arg(0, format!("incompatible tuple type for conversion: {}", mismatch_message(&got, &want_t)))
+                }
+                (Type::Object(_), Type::Object(_)) => {
+                    FnError::arg(0, format!("incompatible object type for conversion: {}", mismatch_message(&got, &want_t)))
+                }
+                _ => FnError::arg(0, format!("cannot convert {} to {}", got.friendly_name(), want_t.friendly_name_for_constraint())),
             });
         }
         Ok(want_t.clone())
@@ -41,21 +36,14 @@ pub fn to_func(name: &str, want: Type) -> FunctionDef {
                 _ => "string".to_string(),
             };
             match (&got, &want_i) {
-                (Type::String, Type::Bool) => FnError::arg(
-                    0,
-                    format!("cannot convert {} to bool; only the strings \"true\" or \"false\" are allowed", what()),
-                ),
+                (Type::String, Type::Bool) => {
+                    FnError::arg(0, format!("cannot convert {} to bool; only the strings \"true\" or \"false\" are allowed", what()))
+                }
                 (Type::String, Type::Number) => FnError::arg(
                     0,
-                    format!(
-                        "cannot convert {} to number; given string must be a decimal representation of a number",
-                        what()
-                    ),
+                    format!("cannot convert {} to number; given string must be a decimal representation of a number", what()),
                 ),
-                _ => FnError::arg(
-                    0,
-                    format!("cannot convert {} to {}", got.friendly_name(), want_i.friendly_name_for_constraint()),
-                ),
+                _ => FnError::arg(0, format!("cannot convert {} to {}", got.friendly_name(), want_i.friendly_name_for_constraint())),
             }
         })
     });

@@ -64,15 +64,7 @@ impl Time {
         let days = local.div_euclid(86400) as i64;
         let secs = local.rem_euclid(86400) as u32;
         let (year, month, day) = civil_from_days(days);
-        Civil {
-            year,
-            month,
-            day,
-            hour: secs / 3600,
-            min: secs / 60 % 60,
-            sec: secs % 60,
-            weekday: (days + 4).rem_euclid(7) as u32,
-        }
+        Civil { year, month, day, hour: secs / 3600, min: secs / 60 % 60, sec: secs % 60, weekday: (days + 4).rem_euclid(7) as u32 }
     }
 
     /// Go's `Format` zone forms: "Z07:00" (colon true, z true), "-0700",
@@ -92,16 +84,7 @@ impl Time {
 
     fn rfc3339(&self) -> String {
         let c = self.civil();
-        format!(
-            "{}-{:02}-{:02}T{:02}:{:02}:{:02}{}",
-            go_year(c.year),
-            c.month,
-            c.day,
-            c.hour,
-            c.min,
-            c.sec,
-            self.zone(true, true)
-        )
+        format!("{}-{:02}-{:02}T{:02}:{:02}:{:02}{}", go_year(c.year), c.month, c.day, c.hour, c.min, c.sec, self.zone(true, true))
     }
 }
 
@@ -113,10 +96,8 @@ fn go_year(y: i64) -> String {
     }
 }
 
-const MONTHS: [&str; 12] = [
-    "January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
-    "December",
-];
+const MONTHS: [&str; 12] =
+    ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"];
 const WEEKDAYS: [&str; 7] = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 /// Go's `time.ParseError` fields that cty looks at. The value element is
@@ -588,9 +569,7 @@ pub fn formatdate(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
     let t = parse_timestamp(str_arg(&args[1])).map_err(|e| FnError::arg(1, e))?;
     let c = t.civil();
     let mut out = String::new();
-    let bad = |tok: &str, why: &str| {
-        FnError::arg(0, format!("invalid date format verb {}{}", crate::strings::go_quote(tok), why))
-    };
+    let bad = |tok: &str, why: &str| FnError::arg(0, format!("invalid date format verb {}{}", crate::strings::go_quote(tok), why));
     for tok in date_tokens(fmt) {
         let b = tok.as_bytes();
         if b[0] == b'\'' {
@@ -715,9 +694,6 @@ mod tests {
         assert_eq!(t.civil().weekday, 3);
         let t = super::parse_timestamp("2017-11-22T01:02:03+05:30").unwrap();
         assert_eq!(t.rfc3339(), "2017-11-22T01:02:03+05:30");
-        assert_eq!(
-            super::parse_timestamp("2017-02-30T00:00:00Z").err().unwrap(),
-            "not a valid RFC3339 timestamp: day out of range"
-        );
+        assert_eq!(super::parse_timestamp("2017-02-30T00:00:00Z").err().unwrap(), "not a valid RFC3339 timestamp: day out of range");
     }
 }

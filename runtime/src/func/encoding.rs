@@ -209,9 +209,7 @@ impl<'a> GoJsonTokens<'a> {
 
     fn token_error(&self, c: u8) -> String {
         let context = match self.state {
-            TokState::TopValue | TokState::ArrayStart | TokState::ArrayValue | TokState::ObjectValue => {
-                " looking for beginning of value"
-            }
+            TokState::TopValue | TokState::ArrayStart | TokState::ArrayValue | TokState::ObjectValue => " looking for beginning of value",
             TokState::ArrayComma => " after array element",
             TokState::ObjectKey => " looking for beginning of object key string",
             TokState::ObjectColon => " after object key",
@@ -558,12 +556,7 @@ pub fn jsondecode_type(args: &[Value]) -> Result<Type, FnError> {
         Some('"') => Type::String,
         Some('t' | 'f') => Type::Bool,
         Some('-' | '0'..='9' | '.') => Type::Number,
-        Some(c) => {
-            return Err(FnError::arg(
-                0,
-                format!("a JSON document cannot begin with the character {}", go_quote_rune(c)),
-            ))
-        }
+        Some(c) => return Err(FnError::arg(0, format!("a JSON document cannot begin with the character {}", go_quote_rune(c)))),
     })
 }
 
@@ -730,8 +723,7 @@ pub fn csvdecode(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value,
     let mut rows = Vec::new();
     while let Some(cols) = r.read().map_err(csv_error)? {
         ctx.charge(ELEMENT_COST * (cols.len() as u64 + 1))?;
-        let attrs: Vec<(&str, Value)> =
-            headers.iter().map(String::as_str).zip(cols.iter().map(|c| Value::string(c))).collect();
+        let attrs: Vec<(&str, Value)> = headers.iter().map(String::as_str).zip(cols.iter().map(|c| Value::string(c))).collect();
         rows.push(Value::object(attrs));
     }
     Value::list_of(ety, rows).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))

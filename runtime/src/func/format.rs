@@ -3,8 +3,8 @@
 //! `%v` of a number is `Number::to_text_general`.
 
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
-use crate::graphemes::Textseg;
 use crate::convert::convert;
+use crate::graphemes::Textseg;
 use crate::number::{GoFormatSpec, Number, MAX_FORMAT_WIDTH};
 use crate::strings::{go_quote, go_quote_rune};
 use crate::types::Type;
@@ -196,12 +196,7 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
                 pad_width(v, &q, out)
             }
         }
-        m => Err(FnError::new(format!(
-            "unsupported format verb {} in {} at offset {}",
-            go_quote_rune(m),
-            go_quote(v.raw),
-            v.offset
-        ))),
+        m => Err(FnError::new(format!("unsupported format verb {} in {} at offset {}", go_quote_rune(m), go_quote(v.raw), v.offset))),
     }
 }
 
@@ -502,8 +497,7 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
                 continue 'results;
             }
         }
-        let s = format_fsm(fmt, &fmt_args, ctx)
-            .map_err(|e| FnError::new(format!("error on format iteration {idx}: {}", e.message)))?;
+        let s = format_fsm(fmt, &fmt_args, ctx).map_err(|e| FnError::new(format!("error on format iteration {idx}: {}", e.message)))?;
         ctx.charge(s.len() as u64)?;
         out.push(Value::from_string(s));
     }
@@ -595,10 +589,38 @@ mod tests {
     /// f64 values and integers, each with both signs.
     fn sample_numbers() -> Vec<Number> {
         let mut texts: Vec<String> = [
-            "0.125", "2.5", "0.5", "1.5", "1.005", "1.015", "1.025", "0.045", "4534.23", "921.75", "0.001", "0.005",
-            "0.0049999999999999999999", "0.00500000000000000001", "123456789.125", "9007199254740993.5", "1e-30",
-            "1e21", "1e22", "9223372036854775807", "9223372036854775808", "0.1", "0.2", "0.3", "1e-7", "5e-324",
-            "2.675", "1.0000000000000002", "0.9999999999999999", "99.995", "99.9949999", "0.00000095",
+            "0.125",
+            "2.5",
+            "0.5",
+            "1.5",
+            "1.005",
+            "1.015",
+            "1.025",
+            "0.045",
+            "4534.23",
+            "921.75",
+            "0.001",
+            "0.005",
+            "0.0049999999999999999999",
+            "0.00500000000000000001",
+            "123456789.125",
+            "9007199254740993.5",
+            "1e-30",
+            "1e21",
+            "1e22",
+            "9223372036854775807",
+            "9223372036854775808",
+            "0.1",
+            "0.2",
+            "0.3",
+            "1e-7",
+            "5e-324",
+            "2.675",
+            "1.0000000000000002",
+            "0.9999999999999999",
+            "99.995",
+            "99.9949999",
+            "0.00000095",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -675,8 +697,10 @@ mod tests {
 
     #[test]
     fn fast_string_and_integer_verbs() {
-        assert_eq!(format("%s|%d|%d|%.2f|%f", vec![Value::string("héllo"), Value::int(-42), Value::int(0), Value::int(3), arg("0.5")]),
-            Ok("héllo|-42|0|3.00|0.500000".to_string()));
+        assert_eq!(
+            format("%s|%d|%d|%.2f|%f", vec![Value::string("héllo"), Value::int(-42), Value::int(0), Value::int(3), arg("0.5")]),
+            Ok("héllo|-42|0|3.00|0.500000".to_string())
+        );
         assert_eq!(format("%.2f %.2f %.2f", vec![arg("0.125"), arg("-0.001"), arg("4534.23")]), Ok("0.12 -0.00 4534.23".to_string()));
     }
 

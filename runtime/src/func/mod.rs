@@ -258,13 +258,7 @@ pub struct FunctionDef {
 impl FunctionDef {
     /// A function with a fixed return type.
     pub fn with_static_type(name: &str, signature: Signature, ret: Type, imp: ImplFn) -> FunctionDef {
-        FunctionDef {
-            name: name.to_string(),
-            signature,
-            return_type: Arc::new(move |_| Ok(ret.clone())),
-            imp,
-            refine: None,
-        }
+        FunctionDef { name: name.to_string(), signature, return_type: Arc::new(move |_| Ok(ret.clone())), imp, refine: None }
     }
 
     /// The same function, with `refine` applied to its results.
@@ -406,8 +400,7 @@ fn valid_name(name: &str) -> bool {
     !name.is_empty()
         && name.split("::").all(|part| {
             let mut chars = part.chars();
-            matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_')
-                && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
+            matches!(chars.next(), Some(c) if c.is_alphabetic() || c == '_') && chars.all(|c| c.is_alphanumeric() || c == '_' || c == '-')
         })
 }
 
@@ -693,15 +686,14 @@ impl FunctionTable for Functions {
     }
 }
 
-
 // ----- helpers shared by the function families ---------------------------
 
 /// gocty's conversion of a known number to a Go `int`.
 pub(crate) fn go_int(v: &Value) -> Result<i64, String> {
     match v {
-        Value::Number(n) => n
-            .to_i64()
-            .ok_or_else(|| "value must be a whole number, between -9223372036854775808 and 9223372036854775807".to_string()),
+        Value::Number(n) => {
+            n.to_i64().ok_or_else(|| "value must be a whole number, between -9223372036854775808 and 9223372036854775807".to_string())
+        }
         _ => Err("a number is required".to_string()),
     }
 }
@@ -709,9 +701,9 @@ pub(crate) fn go_int(v: &Value) -> Result<i64, String> {
 /// gocty's conversion of a known number to a Go `float64`.
 pub(crate) fn go_f64(v: &Value) -> Result<f64, String> {
     match v {
-        Value::Number(n) => n.to_f64_in_range().ok_or_else(|| {
-            format!("value must be between {:.6} and {:.6} inclusive", -f64::MAX, f64::MAX)
-        }),
+        Value::Number(n) => {
+            n.to_f64_in_range().ok_or_else(|| format!("value must be between {:.6} and {:.6} inclusive", -f64::MAX, f64::MAX))
+        }
         _ => Err("a number is required".to_string()),
     }
 }

@@ -25,9 +25,7 @@ pub fn floor(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError
 
 /// cty.NumberFloatVal: Go panics on NaN inside the implementation.
 fn float_result(f: f64) -> Result<Value, FnError> {
-    Number::from_f64(f)
-        .map(Value::Number)
-        .ok_or_else(|| FnError::new("panic in function implementation: Float.SetFloat64(NaN)"))
+    Number::from_f64(f).map(Value::Number).ok_or_else(|| FnError::new("panic in function implementation: Float.SetFloat64(NaN)"))
 }
 
 pub fn log(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
@@ -105,10 +103,7 @@ pub fn parseint(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
     ctx.charge(s.len() as u64)?;
     match parse_big_int(s, base as u32) {
         Some(v) => Ok(Value::Number(Number::from_ibig(&v))),
-        None => Err(FnError::arg(
-            0,
-            format!("cannot parse {} as a base {} integer", crate::strings::go_quote(s), base),
-        )),
+        None => Err(FnError::arg(0, format!("cannot parse {} as a base {} integer", crate::strings::go_quote(s), base))),
     }
 }
 
@@ -129,13 +124,7 @@ fn extreme(args: &[Value], want: Ordering) -> Result<Value, FnError> {
             best = Some(n);
         }
     }
-    Ok(Value::Number(best.cloned().unwrap_or_else(|| {
-        if want == Ordering::Less {
-            Number::pos_inf()
-        } else {
-            Number::neg_inf()
-        }
-    })))
+    Ok(Value::Number(best.cloned().unwrap_or_else(|| if want == Ordering::Less { Number::pos_inf() } else { Number::neg_inf() })))
 }
 
 pub fn min(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {

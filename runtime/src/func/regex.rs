@@ -422,9 +422,7 @@ fn translate_class(p: &str, chars: &[(usize, char)], start: usize, out: &mut Str
                         out.push(l);
                         i += 1;
                     }
-                } else if n.is_ascii_alphanumeric()
-                    && !matches!(n, 'x' | 'a' | 'f' | 't' | 'n' | 'r' | 'v' | '0'..='7')
-                {
+                } else if n.is_ascii_alphanumeric() && !matches!(n, 'x' | 'a' | 'f' | 't' | 'n' | 'r' | 'v' | '0'..='7') {
                     return Err(err("invalid escape sequence", &p[off..off + 1 + n.len_utf8()]));
                 } else {
                     out.push('\\');
@@ -457,9 +455,7 @@ fn pattern_result_type(re: &Regex) -> Result<Type, FnError> {
     let named: Vec<&str> = names.iter().filter_map(|n| *n).collect();
     match (unnamed, named.len()) {
         (0, 0) => Ok(Type::String),
-        (u, n) if u > 0 && n > 0 => {
-            Err(FnError::arg(0, "invalid regexp pattern: cannot mix both named and unnamed capture groups"))
-        }
+        (u, n) if u > 0 && n > 0 => Err(FnError::arg(0, "invalid regexp pattern: cannot mix both named and unnamed capture groups")),
         (u, 0) => Ok(Type::tuple(vec![Type::String; u])),
         _ => Ok(Type::object(named.into_iter().map(|n| (n, Type::String)))),
     }
@@ -472,11 +468,9 @@ fn compile_for_type(ctx_cache: &RegexCache, pattern: &str) -> Result<Arc<Pattern
 fn result_for(re: &Regex, caps: &regex::Captures, ty: &Type) -> Value {
     match ty {
         Type::String => Value::string(caps.get(0).map_or("", |m| m.as_str())),
-        Type::Tuple(_) => Value::tuple(
-            (1..caps.len())
-                .map(|i| caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str())))
-                .collect(),
-        ),
+        Type::Tuple(_) => {
+            Value::tuple((1..caps.len()).map(|i| caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str()))).collect())
+        }
         _ => Value::object(
             re.capture_names()
                 .enumerate()
@@ -549,10 +543,7 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     let s = str_arg(&args[0]);
     let pattern = str_arg(&args[1]);
     let replacement = str_arg(&args[2]);
-    let re = ctx
-        .regexes
-        .get(pattern)
-        .map_err(|e| FnError::new(format!("error parsing regexp: {}: `{}`", e.code, e.expr)))?;
+    let re = ctx.regexes.get(pattern).map_err(|e| FnError::new(format!("error parsing regexp: {}: `{}`", e.code, e.expr)))?;
     // Output size: every match may add the replacement plus group texts.
     let matches = re.find_iter(s).count() as u64;
     ctx.charge((s.len() as u64).saturating_add(matches.saturating_mul(replacement.len() as u64 + s.len() as u64 / 4)))?;

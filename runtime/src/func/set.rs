@@ -62,8 +62,8 @@ fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Va
         acc = Some(match acc.take() {
             None => sv.elems().to_vec(),
             Some(cur) => {
-                let cur_set = Value::set_of(ety.clone(), cur.clone())
-                    .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
+                let cur_set =
+                    Value::set_of(ety.clone(), cur.clone()).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
                 let cur_sv = cur_set.as_set();
                 let in_cur = |v: &Value| cur_sv.is_some_and(|c| c.contains(v));
                 match op {
@@ -83,8 +83,7 @@ fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Va
             }
         });
     }
-    Value::set_of(ety, acc.unwrap_or_default())
-        .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
+    Value::set_of(ety, acc.unwrap_or_default()).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
 }
 
 pub fn setunion(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {

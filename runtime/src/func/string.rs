@@ -2,9 +2,9 @@
 //! split replace substr reverse sort
 
 use super::{go_int, str_arg, CallCtx, FnError, ELEMENT_COST};
+use crate::graphemes::{self, graphemes, Textseg};
 use crate::types::Type;
 use crate::value::Value;
-use crate::graphemes::{self, graphemes, Textseg};
 
 /// Go's `unicode.ToUpper`: the simple (one-to-one) mapping; characters
 /// whose only uppercase form is several characters stay as they are.
@@ -224,10 +224,7 @@ pub fn join(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErro
         for (ei, e) in l.elements_slice().iter().enumerate() {
             let Some(s) = e.as_str() else {
                 return Err(if lists.len() > 1 {
-                    FnError::arg(
-                        ai + 1,
-                        format!("element {ei} of list {} is null; cannot concatenate null values", ai + 1),
-                    )
+                    FnError::arg(ai + 1, format!("element {ei} of list {} is null; cannot concatenate null values", ai + 1))
                 } else {
                     FnError::arg(ai + 1, format!("element {ei} is null; cannot concatenate null values"))
                 });
@@ -261,11 +258,7 @@ pub fn sort(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     for (i, e) in elems.iter().enumerate() {
         match e.as_str() {
             Some(s) => strs.push(s),
-            None => {
-                return Err(FnError::new(format!(
-                    "given list element {i} is null; a null string cannot be sorted"
-                )))
-            }
+            None => return Err(FnError::new(format!("given list element {i} is null; a null string cannot be sorted"))),
         }
     }
     strs.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));

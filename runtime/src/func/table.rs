@@ -2,8 +2,8 @@
 //! go-cty v1.13.0 declares them, under the oracle's names.
 
 use super::{
-    collection as col, conversion, datetime, encoding as enc, format as fmt, numeric as num, regex as re,
-    set, string as st, CallCtx, FnError, FunctionDef, Param, Signature,
+    collection as col, conversion, datetime, encoding as enc, format as fmt, numeric as num, regex as re, set, string as st, CallCtx,
+    FnError, FunctionDef, Param, Signature,
 };
 use crate::types::Type;
 use crate::value::Value;
@@ -42,7 +42,8 @@ pub fn stdlib_defs() -> Vec<FunctionDef> {
 
 /// The stdlib functions whose results go-cty does not declare not null
 /// (no `RefineResult`); every other one's result is never null.
-const NULLABLE_RESULTS: &[&str] = &["element", "lookup", "jsondecode", "timeadd", "tostring", "tonumber", "tobool", "tolist", "toset", "tomap"];
+const NULLABLE_RESULTS: &[&str] =
+    &["element", "lookup", "jsondecode", "timeadd", "tostring", "tonumber", "tobool", "tolist", "toset", "tomap"];
 
 /// [`stdlib_defs`] with each function's fixed return type, if it has one.
 pub(super) fn stdlib_entries() -> Vec<Entry> {
@@ -90,13 +91,7 @@ fn stdlib_entries_unrefined() -> Vec<Entry> {
         def("regex", vec![p("pattern", S), p("string", S)], None, re::regex_type, re::regex),
         def("regexall", vec![p("pattern", S), p("string", S)], None, re::regexall_type, re::regexall),
         fixed("regexreplace", vec![p("str", S), p("pattern", S), p("replace", S)], None, S, re::regexreplace),
-        fixed(
-            "substr",
-            vec![p("str", S).dynamic(), p("offset", N).dynamic(), p("length", N).dynamic()],
-            None,
-            S,
-            st::substr,
-        ),
+        fixed("substr", vec![p("str", S).dynamic(), p("offset", N).dynamic(), p("length", N).dynamic()], None, S, st::substr),
         fixed("reverse", vec![p("str", S).dynamic()], None, S, st::reverse),
         // collections
         def("length", vec![p("collection", D).dynamic().unknown()], None, col::length_type, col::length),
@@ -114,13 +109,7 @@ fn stdlib_entries_unrefined() -> Vec<Entry> {
         fixed("sort", vec![p("list", list_s()).unknown()], None, list_s(), st::sort),
         def("chunklist", vec![p("list", list_d()), p("size", N)], None, col::chunklist_type, col::chunklist),
         def("coalesce", vec![], Some(p("vals", D).unknown().dynamic().null()), col::coalesce_type, col::coalesce),
-        def(
-            "coalescelist",
-            vec![],
-            Some(p("vals", D).unknown().dynamic().null()),
-            col::coalescelist_type,
-            col::coalescelist,
-        ),
+        def("coalescelist", vec![], Some(p("vals", D).unknown().dynamic().null()), col::coalescelist_type, col::coalescelist),
         fixed("compact", vec![p("list", list_s())], None, list_s(), col::compact),
         def("zipmap", vec![p("keys", list_s()), p("values", D)], None, col::zipmap_type, col::zipmap),
         // sets
@@ -132,13 +121,7 @@ fn stdlib_entries_unrefined() -> Vec<Entry> {
             set::set_op_type,
             set::setintersection,
         ),
-        def(
-            "setsubtract",
-            vec![p("a", set_d()).dynamic(), p("b", set_d()).dynamic()],
-            None,
-            set::set_op_type,
-            set::setsubtract,
-        ),
+        def("setsubtract", vec![p("a", set_d()).dynamic(), p("b", set_d()).dynamic()], None, set::set_op_type, set::setsubtract),
         def(
             "setsymmetricdifference",
             vec![p("first_set", set_d()).dynamic()],

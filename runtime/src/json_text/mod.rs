@@ -46,11 +46,22 @@ pub enum Member {
 /// `typed_form`, a member whose value is an object of exactly the keys
 /// `type` and `value` makes it give up, so that the caller reads it as a
 /// typed value. `None`: give up, see the module documentation.
-pub fn decode_object(text: &str, names: Option<&AttrNames>, typed_form: bool, member: &dyn Fn(&str) -> Member) -> Option<Vec<(String, Value)>> {
+pub fn decode_object(
+    text: &str,
+    names: Option<&AttrNames>,
+    typed_form: bool,
+    member: &dyn Fn(&str) -> Member,
+) -> Option<Vec<(String, Value)>> {
     shapes::with_shapes(|shapes| decode_object_with(text, names, typed_form, member, shapes))
 }
 
-fn decode_object_with(text: &str, names: Option<&AttrNames>, typed_form: bool, member: &dyn Fn(&str) -> Member, shapes: &mut Shapes) -> Option<Vec<(String, Value)>> {
+fn decode_object_with(
+    text: &str,
+    names: Option<&AttrNames>,
+    typed_form: bool,
+    member: &dyn Fn(&str) -> Member,
+    shapes: &mut Shapes,
+) -> Option<Vec<(String, Value)>> {
     let mut d = Decoder { s: text.as_bytes(), pos: 0, names, key: String::new(), shapes };
     d.ws();
     if d.peek()? != b'{' {
@@ -384,7 +395,24 @@ mod tests {
 
         fn string(&mut self, out: &mut String) {
             const PIECES: &[&str] = &[
-                "a", "user", "é", "e\\u0301", "\\u00e9", "\\ud83d\\ude00", "😀", "\\n", "\\\"", "\\\\", "\\/", "\\b\\f\\r\\t", "\\u0000", "日本", " ", "$", "%{", "Å",
+                "a",
+                "user",
+                "é",
+                "e\\u0301",
+                "\\u00e9",
+                "\\ud83d\\ude00",
+                "😀",
+                "\\n",
+                "\\\"",
+                "\\\\",
+                "\\/",
+                "\\b\\f\\r\\t",
+                "\\u0000",
+                "日本",
+                " ",
+                "$",
+                "%{",
+                "Å",
             ];
             out.push('"');
             for _ in 0..self.below(4) {
@@ -395,8 +423,25 @@ mod tests {
 
         fn number(&mut self, out: &mut String) {
             const NUMBERS: &[&str] = &[
-                "0", "-0", "1", "-1", "10", "1.5", "0.1", "1e3", "1E3", "1e+3", "1e-3", "-2.50", "123456789012345678901234567890", "1e308", "1e-320", "0.000", "9007199254740993",
-                "3.14159265358979323846264338327950288", "0e0",
+                "0",
+                "-0",
+                "1",
+                "-1",
+                "10",
+                "1.5",
+                "0.1",
+                "1e3",
+                "1E3",
+                "1e+3",
+                "1e-3",
+                "-2.50",
+                "123456789012345678901234567890",
+                "1e308",
+                "1e-320",
+                "0.000",
+                "9007199254740993",
+                "3.14159265358979323846264338327950288",
+                "0e0",
             ];
             out.push_str(NUMBERS[self.below(NUMBERS.len() as u64) as usize]);
         }

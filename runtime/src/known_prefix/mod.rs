@@ -82,8 +82,35 @@ fn first_lone_line_break(s: &str) -> Option<usize> {
 fn is_delimiter(c: char) -> bool {
     matches!(
         c,
-        '-' | '_' | ':' | ';' | '/' | '\\' | ',' | '.' | '(' | ')' | '{' | '}' | '[' | ']' | '|' | '?' | '!' | '~' | ' '
-            | '\t' | '@' | '#' | '$' | '%' | '^' | '&' | '*' | '+' | '"' | '\''
+        '-' | '_'
+            | ':'
+            | ';'
+            | '/'
+            | '\\'
+            | ','
+            | '.'
+            | '('
+            | ')'
+            | '{'
+            | '}'
+            | '['
+            | ']'
+            | '|'
+            | '?'
+            | '!'
+            | '~'
+            | ' '
+            | '\t'
+            | '@'
+            | '#'
+            | '$'
+            | '%'
+            | '^'
+            | '&'
+            | '*'
+            | '+'
+            | '"'
+            | '\''
     )
 }
 
@@ -114,14 +141,32 @@ fn last_boundary(s: &str) -> Option<usize> {
 
 fn in_ranges(table: &[(u32, u32)], c: char) -> bool {
     let c = c as u32;
-    table.binary_search_by(|&(lo, hi)| if hi < c { std::cmp::Ordering::Less } else if lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }).is_ok()
+    table
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
 }
 
 /// How many non-starters `c` counts as (0: a starter).
 fn non_starter_weight(c: char) -> u32 {
     let c = c as u32;
     let table = tables::NON_STARTERS;
-    match table.binary_search_by(|&(lo, hi, _)| if hi < c { std::cmp::Ordering::Less } else if lo > c { std::cmp::Ordering::Greater } else { std::cmp::Ordering::Equal }) {
+    match table.binary_search_by(|&(lo, hi, _)| {
+        if hi < c {
+            std::cmp::Ordering::Less
+        } else if lo > c {
+            std::cmp::Ordering::Greater
+        } else {
+            std::cmp::Ordering::Equal
+        }
+    }) {
         Ok(i) => u32::from(table[i].2),
         Err(_) => 0,
     }

@@ -696,4 +696,3 @@ pub(super) static NON_STARTERS: &[(u32, u32, u8)] = &[
     (0x1E8D0, 0x1E8D6, 1),
     (0x1E944, 0x1E94A, 1),
 ];
-

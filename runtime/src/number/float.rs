@@ -131,9 +131,7 @@ impl BigFloat {
     /// Rounds to a new precision (Go's `SetPrec` for a nonzero precision).
     pub fn with_prec(&self, prec: u32) -> BigFloat {
         match self.form {
-            Form::Finite if prec < self.prec => {
-                BigFloat::round_from(self.neg, self.mant.clone(), self.exp, false, prec)
-            }
+            Form::Finite if prec < self.prec => BigFloat::round_from(self.neg, self.mant.clone(), self.exp, false, prec),
             _ => BigFloat { prec, ..self.clone() },
         }
     }

@@ -286,8 +286,7 @@ impl Number {
     /// Go's `new(big.Float).SetInt(v)`: exact, with precision
     /// max(bit length, 64). This is what stdlib `parseint` returns.
     pub fn from_ibig(v: &IBig) -> Number {
-        let prec =
-            (float::bit_len(&dashu::base::UnsignedAbs::unsigned_abs(v)) as u64).clamp(64, u32::MAX as u64) as u32;
+        let prec = (float::bit_len(&dashu::base::UnsignedAbs::unsigned_abs(v)) as u64).clamp(64, u32::MAX as u64) as u32;
         if let Ok(small) = i64::try_from(v) {
             return Number::int_with_prec(small, prec);
         }
@@ -394,11 +393,7 @@ impl Number {
         }
         let (x, y) = (self.as_big(), o.as_big());
         if x.form == Form::Inf {
-            return Err(if y.form == Form::Inf {
-                NumberError::ModuloZeroInfinity
-            } else {
-                NumberError::ModuloInfinitePanic
-            });
+            return Err(if y.form == Form::Inf { NumberError::ModuloZeroInfinity } else { NumberError::ModuloInfinitePanic });
         }
         if y.form == Form::Inf {
             // x/Inf = 0, trunc 0, then Inf * 0 panics with NaN.
@@ -604,9 +599,7 @@ impl Number {
             return Err(NumberError::TooLongToPrint);
         }
         let beyond = |n: Option<usize>, limit: usize| n.is_some_and(|n| n >= limit);
-        if beyond(spec.width, format::GO_FMT_UNREADABLE_NUMBER)
-            || beyond(spec.precision, format::GO_FMT_UNREADABLE_NUMBER)
-        {
+        if beyond(spec.width, format::GO_FMT_UNREADABLE_NUMBER) || beyond(spec.precision, format::GO_FMT_UNREADABLE_NUMBER) {
             return Ok(format::no_verb(&x, int.as_ref()));
         }
         if beyond(spec.width, format::MAX_FORMAT_WIDTH + 1) || beyond(spec.precision, format::MAX_FORMAT_WIDTH + 1) {

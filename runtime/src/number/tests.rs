@@ -259,9 +259,7 @@ fn go_format_table() {
         let n = match x.strip_prefix("q:") {
             Some(q) => {
                 let (a, b) = q.split_once(':').expect("q:A:B");
-                Number::from_i64(a.parse().expect("int"))
-                    .div(&Number::from_i64(b.parse().expect("int")))
-                    .expect("finite")
+                Number::from_i64(a.parse().expect("int")).div(&Number::from_i64(b.parse().expect("int"))).expect("finite")
             }
             None => operand(x),
         };

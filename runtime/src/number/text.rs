@@ -32,9 +32,7 @@ pub(crate) const MAX_TEXT_BINARY_EXPONENT: i64 = 332_200;
 /// Whether `mant * 2^shift` is small enough in exponent to expand exactly.
 pub(crate) fn within_text_limit(x: &BigFloat) -> bool {
     match x.form {
-        Form::Finite => {
-            x.go_exp().abs() <= MAX_TEXT_BINARY_EXPONENT && x.exp.abs() <= MAX_TEXT_BINARY_EXPONENT + x.prec as i64 + 64
-        }
+        Form::Finite => x.go_exp().abs() <= MAX_TEXT_BINARY_EXPONENT && x.exp.abs() <= MAX_TEXT_BINARY_EXPONENT + x.prec as i64 + 64,
         _ => true,
     }
 }
@@ -283,11 +281,8 @@ fn shortest_windowed(x: &BigFloat) -> Option<Decimal> {
     };
     let x_digits = xs.len() as i64 + skip;
     let len_d = x_digits - tz_x;
-    let (len_l, len_u) = if skip == 0 {
-        (trimmed_len(&ls), trimmed_len(&us))
-    } else {
-        (ls.len() as i64 + skip - tz_l, us.len() as i64 + skip - tz_u)
-    };
+    let (len_l, len_u) =
+        if skip == 0 { (trimmed_len(&ls), trimmed_len(&us)) } else { (ls.len() as i64 + skip - tz_l, us.len() as i64 + skip - tz_u) };
     // Digit i of a number whose expansion has `len` digits and whose
     // window is `w`; None when the window is too short.
     let at = |w: &[u8], len: i64, i: usize| -> Option<u8> {

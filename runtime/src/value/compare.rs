@@ -33,11 +33,7 @@ fn type_check(required: &Type, values: &[&Value]) -> Result<bool, OpError> {
             continue;
         }
         if t != *required {
-            return Err(OpError(format!(
-                "type mismatch: want {} but value {i} is {}",
-                required.friendly_name(),
-                t.friendly_name()
-            )));
+            return Err(OpError(format!("type mismatch: want {} but value {i} is {}", required.friendly_name(), t.friendly_name())));
         }
         if !v.is_known() {
             short = true;
@@ -154,9 +150,7 @@ impl Value {
             }
             return Ok(unknown_bool());
         }
-        Ok(Value::Bool(
-            bool_of(self).unwrap_or(false) && bool_of(other).unwrap_or(false),
-        ))
+        Ok(Value::Bool(bool_of(self).unwrap_or(false) && bool_of(other).unwrap_or(false)))
     }
 
     /// cty `Or` (bools only). With an unknown operand the result is true if
@@ -168,9 +162,7 @@ impl Value {
             }
             return Ok(unknown_bool());
         }
-        Ok(Value::Bool(
-            bool_of(self).unwrap_or(false) || bool_of(other).unwrap_or(false),
-        ))
+        Ok(Value::Bool(bool_of(self).unwrap_or(false) || bool_of(other).unwrap_or(false)))
     }
 }
 
@@ -186,26 +178,14 @@ mod tests {
         let unk = Value::unknown(Type::Number);
         assert_eq!(n("1").less_than(&n("2")).unwrap().as_bool(), Some(true));
         assert_eq!(n("2").greater_than(&n("2")).unwrap().as_bool(), Some(false));
-        assert_eq!(
-            n("2").greater_than_or_equal(&n("2")).unwrap().as_bool(),
-            Some(true)
-        );
+        assert_eq!(n("2").greater_than_or_equal(&n("2")).unwrap().as_bool(), Some(true));
         assert!(!n("1").less_than(&unk).unwrap().is_known());
-        assert!(!n("1")
-            .less_than(&Value::dynamic_unknown())
-            .unwrap()
-            .is_known());
+        assert!(!n("1").less_than(&Value::dynamic_unknown()).unwrap().is_known());
         assert!(n("1").less_than(&Value::string("2")).is_err());
         // float64 0.1 is above 512-bit 0.1 but prints the same, so cty's
         // `<=` (less-than or text-equal) holds both ways.
-        assert_eq!(
-            f(0.1).greater_than(&n("0.1")).unwrap().as_bool(),
-            Some(true)
-        );
-        assert_eq!(
-            f(0.1).less_than_or_equal(&n("0.1")).unwrap().as_bool(),
-            Some(true)
-        );
+        assert_eq!(f(0.1).greater_than(&n("0.1")).unwrap().as_bool(), Some(true));
+        assert_eq!(f(0.1).less_than_or_equal(&n("0.1")).unwrap().as_bool(), Some(true));
         let t = Value::Bool(true);
         let ub = Value::unknown(Type::Bool);
         // cty 1.13: a known false decides `and`, a known true decides `or`;

@@ -91,50 +91,20 @@ impl Value {
         match (self, other) {
             (Value::Unknown(a), Value::Unknown(b)) => a.ty() == b.ty() && a.refinement() == b.refinement(),
             (Value::Null(a), Value::Null(b)) => a == b,
-            (Value::Unknown(_), _)
-            | (_, Value::Unknown(_))
-            | (Value::Null(_), _)
-            | (_, Value::Null(_)) => false,
+            (Value::Unknown(_), _) | (_, Value::Unknown(_)) | (Value::Null(_), _) | (_, Value::Null(_)) => false,
             (Value::Bool(a), Value::Bool(b)) => a == b,
             (Value::Number(a), Value::Number(b)) => a.equals(b),
             (Value::String(a), Value::String(b)) => a == b,
             (Value::List(a), Value::List(b)) => {
-                a.ty == b.ty
-                    && a.elems.len() == b.elems.len()
-                    && a.elems
-                        .iter()
-                        .zip(b.elems.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                a.ty == b.ty && a.elems.len() == b.elems.len() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
             }
             (Value::Set(a), Value::Set(b)) => {
-                a.ty == b.ty
-                    && a.elems.len() == b.elems.len()
-                    && a.elems
-                        .iter()
-                        .zip(b.elems.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                a.ty == b.ty && a.elems.len() == b.elems.len() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
             }
-            (Value::Tuple(a), Value::Tuple(b)) => {
-                a.ty == b.ty
-                    && a.elems
-                        .iter()
-                        .zip(b.elems.iter())
-                        .all(|(x, y)| x.raw_equals(y))
-            }
-            (Value::Object(a), Value::Object(b)) => {
-                a.ty == b.ty
-                    && a.vals
-                        .iter()
-                        .zip(b.vals.iter())
-                        .all(|(x, y)| x.raw_equals(y))
-            }
+            (Value::Tuple(a), Value::Tuple(b)) => a.ty == b.ty && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y)),
+            (Value::Object(a), Value::Object(b)) => a.ty == b.ty && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y)),
             (Value::Map(a), Value::Map(b)) => {
-                a.ty == b.ty
-                    && a.keys == b.keys
-                    && a.vals
-                        .iter()
-                        .zip(b.vals.iter())
-                        .all(|(x, y)| x.raw_equals(y))
+                a.ty == b.ty && a.keys == b.keys && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y))
             }
             _ => false,
         }
@@ -226,9 +196,7 @@ fn equals_collections(this: &Value, other: &Value, same_type: bool) -> Tri {
             if a.elems.iter().chain(b.elems.iter()).any(|e| !e.is_known()) {
                 return Tri::Unknown;
             }
-            Tri::from_bool(
-                a.elems.len() == b.elems.len() && set_subset(a, b) && set_subset(b, a),
-            )
+            Tri::from_bool(a.elems.len() == b.elems.len() && set_subset(a, b) && set_subset(b, a))
         }
         // Different kinds of value: different types.
         _ => Tri::False,
@@ -242,16 +210,11 @@ fn set_subset(a: &super::SetVal, b: &super::SetVal) -> bool {
     if b.elems.len() <= 16 || matches!(b.element_type(), Type::String) {
         return a.elems.iter().all(|x| b.contains(x));
     }
-    let mut index: std::collections::HashMap<String, Vec<&Value>> =
-        std::collections::HashMap::with_capacity(b.elems.len());
+    let mut index: std::collections::HashMap<String, Vec<&Value>> = std::collections::HashMap::with_capacity(b.elems.len());
     for y in b.elems.iter() {
         index.entry(super::set_hash_text(y)).or_default().push(y);
     }
-    a.elems.iter().all(|x| {
-        index
-            .get(&super::set_hash_text(x))
-            .is_some_and(|ys| ys.iter().any(|y| y.equals_tri(x) == Tri::True))
-    })
+    a.elems.iter().all(|x| index.get(&super::set_hash_text(x)).is_some_and(|ys| ys.iter().any(|y| y.equals_tri(x) == Tri::True)))
 }
 
 /// cty `Equals` when `known` is known and `unknown` is not.

@@ -108,7 +108,11 @@ fn write(v: &Value, out: &mut String) -> bool {
             out.push_str("})");
         }
         Value::Map(_) | Value::Object(_) => {
-            out.push_str(if matches!(v, Value::Map(_)) { "cty.MapVal(map[string]cty.Value{" } else { "cty.ObjectVal(map[string]cty.Value{" });
+            out.push_str(if matches!(v, Value::Map(_)) {
+                "cty.MapVal(map[string]cty.Value{"
+            } else {
+                "cty.ObjectVal(map[string]cty.Value{"
+            });
             // Go prints map keys sorted, as cty stores them.
             for (i, (k, e)) in v.key_value_pairs().unwrap_or_default().into_iter().enumerate() {
                 if i > 0 {
@@ -185,7 +189,9 @@ pub fn conformance_error(given: &Type, want: &Type) -> Option<String> {
             }
             g.elems().iter().zip(w.elems()).find_map(|(g, w)| crate::stack::guarded(|| conformance_error(g, w)))
         }
-        (Type::List(g), Type::List(w)) | (Type::Map(g), Type::Map(w)) | (Type::Set(g), Type::Set(w)) => crate::stack::guarded(|| conformance_error(g, w)),
+        (Type::List(g), Type::List(w)) | (Type::Map(g), Type::Map(w)) | (Type::Set(g), Type::Set(w)) => {
+            crate::stack::guarded(|| conformance_error(g, w))
+        }
         _ => Some(format!("{} required, but received {}", want.friendly_name(), given.friendly_name())),
     }
 }
@@ -233,7 +239,16 @@ mod tests {
 
     #[test]
     fn floats_print_as_go_percent_sharp_v() {
-        for (f, want) in [(0.5, "0.5"), (1.5, "1.5"), (1e6, "1e+06"), (123456.5, "123456.5"), (1e-5, "1e-05"), (0.0001, "0.0001"), (-2.25, "-2.25"), (1.2345678e21, "1.2345678e+21")] {
+        for (f, want) in [
+            (0.5, "0.5"),
+            (1.5, "1.5"),
+            (1e6, "1e+06"),
+            (123456.5, "123456.5"),
+            (1e-5, "1e-05"),
+            (0.0001, "0.0001"),
+            (-2.25, "-2.25"),
+            (1.2345678e21, "1.2345678e+21"),
+        ] {
             assert_eq!(go_float_v(f), want, "{f}");
         }
     }

@@ -287,15 +287,11 @@ pub enum ValueError {
 impl fmt::Display for ValueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ValueError::Empty => {
-                f.write_str("a collection needs at least one element to imply its element type")
-            }
+            ValueError::Empty => f.write_str("a collection needs at least one element to imply its element type"),
             ValueError::InconsistentElementTypes { first, then } => {
                 write!(f, "inconsistent element types ({first:?} then {then:?})")
             }
-            ValueError::AttributeMismatch => {
-                f.write_str("attribute values do not match the object type")
-            }
+            ValueError::AttributeMismatch => f.write_str("attribute values do not match the object type"),
         }
     }
 }
@@ -311,10 +307,7 @@ fn implied_element_type<'a>(types: impl Iterator<Item = Type> + 'a) -> Result<Ty
         if ety.is_dynamic() {
             ety = t;
         } else if !t.is_dynamic() && t != ety {
-            return Err(ValueError::InconsistentElementTypes {
-                first: ety,
-                then: t,
-            });
+            return Err(ValueError::InconsistentElementTypes { first: ety, then: t });
         }
     }
     Ok(ety)
@@ -376,17 +369,11 @@ impl Value {
         }
         let ety = implied_element_type(elems.iter().map(Value::ty))?;
         let elems = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
-        Ok(Value::List(Arc::new(ListVal {
-            ty: Type::list(ety),
-            elems,
-        })))
+        Ok(Value::List(Arc::new(ListVal { ty: Type::list(ety), elems })))
     }
     /// `cty.ListValEmpty`.
     pub fn list_empty(ety: Type) -> Value {
-        Value::List(Arc::new(ListVal {
-            ty: Type::list(ety),
-            elems: Box::new([]),
-        }))
+        Value::List(Arc::new(ListVal { ty: Type::list(ety), elems: Box::new([]) }))
     }
     /// A list of the given element type; every element must have that type
     /// (or be a dynamic null/unknown). Useful when the element type is
@@ -397,19 +384,13 @@ impl Value {
         } else {
             elems.into_boxed_slice()
         };
-        Ok(Value::List(Arc::new(ListVal {
-            ty: Type::list(ety),
-            elems,
-        })))
+        Ok(Value::List(Arc::new(ListVal { ty: Type::list(ety), elems })))
     }
     /// A list from elements already known to have type `ety` exactly
     /// (internal fast path for conversions).
     pub(crate) fn list_unchecked(ety: Type, elems: Vec<Value>) -> Value {
         debug_assert!(elems.iter().all(|e| e.has_type(&ety)));
-        Value::List(Arc::new(ListVal {
-            ty: Type::list(ety),
-            elems: elems.into(),
-        }))
+        Value::List(Arc::new(ListVal { ty: Type::list(ety), elems: elems.into() }))
     }
     /// `cty.CanListVal` (also the rule for sets and maps).
     pub fn can_list(elems: &[Value]) -> bool {
@@ -427,10 +408,7 @@ impl Value {
     }
     /// `cty.SetValEmpty`.
     pub fn set_empty(ety: Type) -> Value {
-        Value::Set(Arc::new(SetVal {
-            ty: Type::set(ety),
-            elems: Box::new([]),
-        }))
+        Value::Set(Arc::new(SetVal { ty: Type::set(ety), elems: Box::new([]) }))
     }
     /// A set of the given element type (see [`Value::list_of`]).
     pub fn set_of(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
@@ -440,10 +418,7 @@ impl Value {
     fn set_of_unchecked(ety: Type, elems: Vec<Value>) -> Value {
         let elems: Vec<Value> = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
         let elems = set::build_set(&ety, elems);
-        Value::Set(Arc::new(SetVal {
-            ty: Type::set(ety),
-            elems: elems.into(),
-        }))
+        Value::Set(Arc::new(SetVal { ty: Type::set(ety), elems: elems.into() }))
     }
 
     /// `cty.MapVal`: keys are NFC-normalized; a repeated key keeps the last
@@ -457,52 +432,31 @@ impl Value {
     }
     /// `cty.MapValEmpty`.
     pub fn map_empty(ety: Type) -> Value {
-        Value::Map(Arc::new(MapVal {
-            ty: Type::map(ety),
-            keys: Box::new([]),
-            vals: Box::new([]),
-        }))
+        Value::Map(Arc::new(MapVal { ty: Type::map(ety), keys: Box::new([]), vals: Box::new([]) }))
     }
     /// A map of the given element type (see [`Value::list_of`]).
     pub fn map_of<K: AsRef<str>>(ety: Type, entries: Vec<(K, Value)>) -> Result<Value, ValueError> {
         for (_, v) in &entries {
             let t = v.ty();
             if !t.is_dynamic() && t != ety {
-                return Err(ValueError::InconsistentElementTypes {
-                    first: ety,
-                    then: t,
-                });
+                return Err(ValueError::InconsistentElementTypes { first: ety, then: t });
             }
         }
         Ok(Self::map_of_unchecked(ety, entries))
     }
     fn map_of_unchecked<K: AsRef<str>>(ety: Type, entries: Vec<(K, Value)>) -> Value {
-        let mut pairs: Vec<(Arc<str>, Value)> = entries
-            .into_iter()
-            .map(|(k, v)| {
-                (
-                    Arc::from(normalize_nfc(k.as_ref()).as_ref()),
-                    retype_dynamic(v, &ety),
-                )
-            })
-            .collect();
+        let mut pairs: Vec<(Arc<str>, Value)> =
+            entries.into_iter().map(|(k, v)| (Arc::from(normalize_nfc(k.as_ref()).as_ref()), retype_dynamic(v, &ety))).collect();
         sort_dedup_last_wins(&mut pairs);
         let (keys, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
         let keys: Vec<Str> = keys.into_iter().map(Str).collect();
-        Value::Map(Arc::new(MapVal {
-            ty: Type::map(ety),
-            keys: keys.into(),
-            vals: vals.into(),
-        }))
+        Value::Map(Arc::new(MapVal { ty: Type::map(ety), keys: keys.into(), vals: vals.into() }))
     }
 
     /// `cty.ObjectVal`: attribute names are NFC-normalized; a repeated name
     /// keeps the last value.
     pub fn object<N: AsRef<str>>(attrs: Vec<(N, Value)>) -> Value {
-        let pairs: Vec<(Arc<str>, Value)> = attrs
-            .into_iter()
-            .map(|(k, v)| (Arc::from(normalize_nfc(k.as_ref()).as_ref()), v))
-            .collect();
+        let pairs: Vec<(Arc<str>, Value)> = attrs.into_iter().map(|(k, v)| (Arc::from(normalize_nfc(k.as_ref()).as_ref()), v)).collect();
         Self::object_from_pairs(pairs)
     }
     /// `cty.ObjectVal` with names that are already [`Str`]s (NFC): their
@@ -530,10 +484,7 @@ impl Value {
         let (names, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
         let types: Vec<Type> = vals.iter().map(Value::ty).collect();
         let ty = Arc::new(ObjectType::from_sorted_unchecked(names, types));
-        Value::Object(Arc::new(ObjectVal {
-            ty,
-            vals: vals.into(),
-        }))
+        Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() }))
     }
     /// An object of a given type, values parallel to the type's sorted
     /// attribute names. Each value must have exactly its attribute's type.
@@ -541,10 +492,7 @@ impl Value {
         if vals.len() != ty.len() || vals.iter().zip(ty.types()).any(|(v, t)| !v.has_type(t)) {
             return Err(ValueError::AttributeMismatch);
         }
-        Ok(Value::Object(Arc::new(ObjectVal {
-            ty,
-            vals: vals.into(),
-        })))
+        Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
     }
     /// An object with the attribute names of `shape` (values parallel to
     /// them) whose type is implied by the values, as `cty.ObjectVal` does;
@@ -554,27 +502,15 @@ impl Value {
             return Err(ValueError::AttributeMismatch);
         }
         if vals.iter().zip(shape.types()).all(|(v, t)| v.has_type(t)) {
-            return Ok(Value::Object(Arc::new(ObjectVal {
-                ty: shape.clone(),
-                vals: vals.into(),
-            })));
+            return Ok(Value::Object(Arc::new(ObjectVal { ty: shape.clone(), vals: vals.into() })));
         }
         let types = vals.iter().map(Value::ty).collect();
-        let ty = Arc::new(ObjectType::from_sorted_unchecked(
-            shape.names().to_vec(),
-            types,
-        ));
-        Ok(Value::Object(Arc::new(ObjectVal {
-            ty,
-            vals: vals.into(),
-        })))
+        let ty = Arc::new(ObjectType::from_sorted_unchecked(shape.names().to_vec(), types));
+        Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
     }
     /// `cty.EmptyObjectVal`.
     pub fn empty_object() -> Value {
-        Value::Object(Arc::new(ObjectVal {
-            ty: crate::types::empty_object_type(),
-            vals: Box::new([]),
-        }))
+        Value::Object(Arc::new(ObjectVal { ty: crate::types::empty_object_type(), vals: Box::new([]) }))
     }
 
     /// `cty.TupleVal`.
@@ -605,15 +541,8 @@ impl Value {
             }
         }
         let types: Vec<Type> = elems.iter().map(Value::ty).collect();
-        let ty = if types.is_empty() {
-            crate::types::empty_tuple_type()
-        } else {
-            Arc::new(TupleType::new(types))
-        };
-        Value::Tuple(Arc::new(TupleVal {
-            ty,
-            elems: elems.into(),
-        }))
+        let ty = if types.is_empty() { crate::types::empty_tuple_type() } else { Arc::new(TupleType::new(types)) };
+        Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }))
     }
     /// `cty.EmptyTupleVal`.
     pub fn empty_tuple() -> Value {
@@ -670,9 +599,7 @@ impl Value {
         match (self, t) {
             (Value::Null(a), t) => a == t,
             (Value::Unknown(u), t) => u.ty() == t,
-            (Value::Bool(_), Type::Bool)
-            | (Value::Number(_), Type::Number)
-            | (Value::String(_), Type::String) => true,
+            (Value::Bool(_), Type::Bool) | (Value::Number(_), Type::Number) | (Value::String(_), Type::String) => true,
             (Value::List(l), t) => &l.ty == t,
             (Value::Set(s), t) => &s.ty == t,
             (Value::Map(m), t) => &m.ty == t,
@@ -795,9 +722,7 @@ impl Value {
     /// an object.
     pub fn length(&self) -> Option<usize> {
         match self {
-            Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => {
-                Some(self.elements_slice().len())
-            }
+            Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => Some(self.elements_slice().len()),
             _ => None,
         }
     }
@@ -849,11 +774,7 @@ impl Value {
     /// Element `key` of a known map.
     pub fn map_get(&self, key: &str) -> Option<&Value> {
         match self {
-            Value::Map(m) => m
-                .keys
-                .binary_search_by(|k| k.as_bytes().cmp(key.as_bytes()))
-                .ok()
-                .map(|i| &m.vals[i]),
+            Value::Map(m) => m.keys.binary_search_by(|k| k.as_bytes().cmp(key.as_bytes())).ok().map(|i| &m.vals[i]),
             _ => None,
         }
     }
@@ -863,13 +784,7 @@ impl Value {
     pub fn key_value_pairs(&self) -> Option<Vec<(Str, &Value)>> {
         match self {
             Value::Map(m) => Some(m.keys.iter().cloned().zip(m.vals.iter()).collect()),
-            Value::Object(o) => Some(
-                o.ty.names()
-                    .iter()
-                    .map(|n| Str::from_nfc_arc(n.clone()))
-                    .zip(o.vals.iter())
-                    .collect(),
-            ),
+            Value::Object(o) => Some(o.ty.names().iter().map(|n| Str::from_nfc_arc(n.clone())).zip(o.vals.iter()).collect()),
             _ => None,
         }
     }
@@ -961,10 +876,7 @@ fn check_elements(ety: &Type, elems: &[Value]) -> Result<bool, ValueError> {
         if t.is_dynamic() {
             dynamic = true;
         } else if &t != ety {
-            return Err(ValueError::InconsistentElementTypes {
-                first: ety.clone(),
-                then: t,
-            });
+            return Err(ValueError::InconsistentElementTypes { first: ety.clone(), then: t });
         }
     }
     Ok(dynamic)
@@ -1007,9 +919,7 @@ impl SetVal {
         if let Value::String(needle) = v {
             // Known strings come first, sorted bytewise, and string equality
             // is byte equality, so a binary search over them suffices.
-            let known = self
-                .elems
-                .partition_point(|e| matches!(e, Value::String(_)));
+            let known = self.elems.partition_point(|e| matches!(e, Value::String(_)));
             return self.elems[..known]
                 .binary_search_by(|e| match e {
                     Value::String(s) => s.as_bytes().cmp(needle.as_bytes()),
@@ -1046,10 +956,7 @@ impl MapVal {
         &self.vals
     }
     pub fn get(&self, key: &str) -> Option<&Value> {
-        self.keys
-            .binary_search_by(|k| k.as_bytes().cmp(key.as_bytes()))
-            .ok()
-            .map(|i| &self.vals[i])
+        self.keys.binary_search_by(|k| k.as_bytes().cmp(key.as_bytes())).ok().map(|i| &self.vals[i])
     }
 }
 

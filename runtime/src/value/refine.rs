@@ -242,12 +242,10 @@ impl Value {
             Value::Number(n) => RangeBound::At(n.clone(), true),
             Value::Unknown(u) if u.ty().is_dynamic() => RangeBound::Unknown,
             Value::Unknown(u) => match u.refinement().map(|r| &r.facts) {
-                Some(Facts::Number { lower: lo, upper: hi }) => {
-                    match if lower { lo } else { hi } {
-                        Some(b) => RangeBound::At(b.value.clone(), b.inclusive),
-                        None => RangeBound::Unbounded,
-                    }
-                }
+                Some(Facts::Number { lower: lo, upper: hi }) => match if lower { lo } else { hi } {
+                    Some(b) => RangeBound::At(b.value.clone(), b.inclusive),
+                    None => RangeBound::Unbounded,
+                },
                 _ => RangeBound::Unbounded,
             },
             Value::Null(Type::Dynamic) => RangeBound::Unknown,

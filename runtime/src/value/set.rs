@@ -46,9 +46,7 @@ fn dedup(elems: Vec<Value>) -> Vec<Value> {
             Value::Null(_) => !std::mem::replace(&mut seen_null, true),
             Value::String(s) => strings.insert(s),
             Value::Bool(b) => !std::mem::replace(&mut bools[*b as usize], true),
-            Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => {
-                ints.insert(n.to_i64().unwrap_or(0))
-            }
+            Value::Number(n) if !n.is_neg_zero() && n.to_i64().is_some() => ints.insert(n.to_i64().unwrap_or(0)),
             // An element holding an unknown at any depth is never equal
             // (`Tri::True`) to anything, so it is kept and never compared:
             // many of them sharing one hash text would otherwise make the
@@ -65,11 +63,7 @@ fn dedup(elems: Vec<Value>) -> Vec<Value> {
             }
         };
     }
-    elems
-        .into_iter()
-        .zip(keep)
-        .filter_map(|(v, k)| k.then_some(v))
-        .collect()
+    elems.into_iter().zip(keep).filter_map(|(v, k)| k.then_some(v)).collect()
 }
 
 fn order(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
@@ -78,8 +72,7 @@ fn order(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
         elems.sort_by(|a, b| compare(a, b, None));
         return elems;
     }
-    let mut keyed: Vec<(String, Value)> =
-        elems.into_iter().map(|v| (set_hash_text(&v), v)).collect();
+    let mut keyed: Vec<(String, Value)> = elems.into_iter().map(|v| (set_hash_text(&v), v)).collect();
     keyed.sort_by(|(ka, a), (kb, b)| compare(a, b, Some((ka, kb))));
     keyed.into_iter().map(|(_, v)| v).collect()
 }
@@ -105,9 +98,7 @@ fn compare(a: &Value, b: &Value, texts: Option<(&String, &String)>) -> Ordering 
             // Numerically equal but not cty-equal (e.g. -0 and 0) numbers
             // sit in different hash buckets, and cty's iteration visits the
             // buckets in ascending CRC-32 order before its stable sort.
-            Ordering::Equal => {
-                crc32_ieee(x.hash_text().as_bytes()).cmp(&crc32_ieee(y.hash_text().as_bytes()))
-            }
+            Ordering::Equal => crc32_ieee(x.hash_text().as_bytes()).cmp(&crc32_ieee(y.hash_text().as_bytes())),
             o => o,
         },
         _ => match texts {

@@ -20,17 +20,11 @@ const UNSUPPORTED_ATTR: &str = "Unsupported attribute";
 const NO_ELEMENT: &str = "The given key does not identify an element in this collection value";
 
 fn invalid_index(detail: impl Into<String>) -> TraversalError {
-    TraversalError {
-        summary: INVALID_INDEX,
-        detail: detail.into(),
-    }
+    TraversalError { summary: INVALID_INDEX, detail: detail.into() }
 }
 
 fn unsupported_attr(detail: impl Into<String>) -> TraversalError {
-    TraversalError {
-        summary: UNSUPPORTED_ATTR,
-        detail: detail.into(),
-    }
+    TraversalError { summary: UNSUPPORTED_ATTR, detail: detail.into() }
 }
 
 /// cty `HasIndex` for lists, tuples and maps with a key of the right type:
@@ -45,16 +39,9 @@ fn has_index(collection: &Value, key: &Value) -> Option<bool> {
             if !collection.is_known() {
                 return None;
             }
-            Some(
-                n.to_i64().is_some_and(|i| {
-                    i >= 0 && (i as u64) < collection.elements_slice().len() as u64
-                }),
-            )
+            Some(n.to_i64().is_some_and(|i| i >= 0 && (i as u64) < collection.elements_slice().len() as u64))
         }
-        (Type::Tuple(tt), Value::Number(n)) => Some(
-            n.to_i64()
-                .is_some_and(|i| i >= 0 && (i as u64) < tt.len() as u64),
-        ),
+        (Type::Tuple(tt), Value::Number(n)) => Some(n.to_i64().is_some_and(|i| i >= 0 && (i as u64) < tt.len() as u64)),
         (Type::Map(_), Value::String(k)) => {
             if !collection.is_known() {
                 return None;
@@ -123,10 +110,7 @@ impl Value {
     /// The element for a key that `has_index` found (cty `Index`).
     fn index_present(&self, key: &Value) -> Value {
         let found = match key {
-            Value::Number(n) => n
-                .to_i64()
-                .and_then(|i| usize::try_from(i).ok())
-                .and_then(|i| self.index(i)),
+            Value::Number(n) => n.to_i64().and_then(|i| usize::try_from(i).ok()).and_then(|i| self.index(i)),
             Value::String(k) => self.map_get(k),
             _ => None,
         };
@@ -135,14 +119,8 @@ impl Value {
             // An unknown tuple still knows its element types.
             (None, Value::Unknown(u)) if matches!(u.ty(), Type::Tuple(_)) => {
                 let Type::Tuple(tt) = u.ty() else { unreachable!() };
-                let i = key
-                    .as_number()
-                    .and_then(|n| n.to_i64())
-                    .and_then(|i| usize::try_from(i).ok());
-                Value::unknown(
-                    i.and_then(|i| tt.elems().get(i).cloned())
-                        .unwrap_or(Type::Dynamic),
-                )
+                let i = key.as_number().and_then(|n| n.to_i64()).and_then(|i| usize::try_from(i).ok());
+                Value::unknown(i.and_then(|i| tt.elems().get(i).cloned()).unwrap_or(Type::Dynamic))
             }
             (None, _) => Value::dynamic_unknown(),
         }
@@ -157,9 +135,7 @@ impl Value {
                 ));
             }
             if n.sign() < 0 {
-                return invalid_index(format!(
-                    "{NO_ELEMENT}: a negative number is not a valid index for a sequence."
-                ));
+                return invalid_index(format!("{NO_ELEMENT}: a negative number is not a valid index for a sequence."));
             }
             // Only an index equal to the length gets the specific message.
             if let Some(len) = self.cty_length().as_number().cloned() {
@@ -187,10 +163,7 @@ impl Value {
         match &ty {
             Type::Object(ot) => {
                 let Some(i) = ot.attr_index(&crate::strings::normalize_nfc(name)) else {
-                    return Err(unsupported_attr(format!(
-                        "This object does not have an attribute named {}.",
-                        go_quote(name)
-                    )));
+                    return Err(unsupported_attr(format!("This object does not have an attribute named {}.", go_quote(name))));
                 };
                 match self {
                     Value::Unknown(_) => Ok(Value::unknown(ot.types()[i].clone())),
@@ -211,9 +184,7 @@ impl Value {
             }
             Type::Dynamic => Ok(Value::dynamic_unknown()),
             Type::List(ety) if ety.is_object() => {
-                let has = ety
-                    .object_type()
-                    .is_some_and(|o| o.attr_index(&crate::strings::normalize_nfc(name)).is_some());
+                let has = ety.object_type().is_some_and(|o| o.attr_index(&crate::strings::normalize_nfc(name)).is_some());
                 Err(unsupported_attr(if has {
                     format!(
                         "Can't access attributes on a list of objects. Did you mean to access attribute {} for a specific element of the list, or across all elements of the list?",
@@ -226,10 +197,9 @@ impl Value {
             Type::Set(ety) if ety.is_object() => Err(unsupported_attr(
                 "Can't access attributes on a set of objects. Did you mean to access an attribute across all elements of the set?",
             )),
-            Type::String | Type::Number | Type::Bool => Err(unsupported_attr(format!(
-                "Can't access attributes on a primitive-typed value ({}).",
-                ty.friendly_name()
-            ))),
+            Type::String | Type::Number | Type::Bool => {
+                Err(unsupported_attr(format!("Can't access attributes on a primitive-typed value ({}).", ty.friendly_name())))
+            }
             _ => Err(unsupported_attr("This value does not have any attributes.")),
         }
     }
@@ -287,20 +257,10 @@ mod tests {
         for (c, k, want) in cases {
             assert_eq!(outcome(c.hcl_index(&k)), want, "{c:?}[{k:?}]");
         }
-        assert_eq!(
-            Value::unknown(Type::list(Type::String))
-                .hcl_index(&num("3"))
-                .unwrap()
-                .ty(),
-            Type::String
-        );
+        assert_eq!(Value::unknown(Type::list(Type::String)).hcl_index(&num("3")).unwrap().ty(), Type::String);
         let ut = Value::unknown(Type::tuple(vec![Type::String, Type::Bool]));
         assert_eq!(ut.hcl_index(&num("1")).unwrap().ty(), Type::Bool);
-        assert!(v("[1]")
-            .hcl_index(&Value::unknown(Type::Number))
-            .unwrap()
-            .ty()
-            .is_dynamic());
+        assert!(v("[1]").hcl_index(&Value::unknown(Type::Number)).unwrap().ty().is_dynamic());
     }
 
     #[test]

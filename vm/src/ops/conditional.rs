@@ -80,8 +80,9 @@ pub fn condition_choice(cond: &Value) -> Result<Option<bool>, OpDiag> {
         // A known non-null value converts to a known non-null bool; this
         // arm only keeps the match total.
         Ok(_) => Ok(None),
-        Err(_) => Err(OpDiag::new("Incorrect condition type", "The condition expression must be of type bool.", Blame::Operand(0))
-            .in_expr()),
+        Err(_) => {
+            Err(OpDiag::new("Incorrect condition type", "The condition expression must be of type bool.", Blame::Operand(0)).in_expr())
+        }
     }
 }
 
@@ -133,8 +134,8 @@ impl CondPlan {
             return Ok(v);
         };
         conv.apply(&v).map_err(|e| {
-            let d = OpDiag::new(INCONSISTENT, format!("The {which} result value has the wrong type: {e}."), Blame::Operand(operand))
-                .in_expr();
+            let d =
+                OpDiag::new(INCONSISTENT, format!("The {which} result value has the wrong type: {e}."), Blame::Operand(operand)).in_expr();
             (d, Value::unknown(self.result_type.clone()))
         })
     }
@@ -158,9 +159,7 @@ pub fn conditional(cond: &Value, t: &Value, f: &Value) -> Conditional {
     let chosen = match condition_choice(cond) {
         Ok(Some(b)) => b,
         Ok(None) => return Conditional { value: plan.unknown_result(t, f), keep: CondBranch::Condition, diag: None },
-        Err(d) => {
-            return Conditional { value: Value::unknown(plan.result_type), keep: CondBranch::Condition, diag: Some(d) }
-        }
+        Err(d) => return Conditional { value: Value::unknown(plan.result_type), keep: CondBranch::Condition, diag: Some(d) },
     };
     let keep = if chosen { CondBranch::True } else { CondBranch::False };
     match plan.finish(chosen, if chosen { t.clone() } else { f.clone() }) {
@@ -198,10 +197,7 @@ fn result_type(t: &Value, f: &Value) -> Result<Plan, String> {
             let t_conv = convs.pop().flatten();
             Ok((ty, t_conv, f_conv))
         }
-        None => Err(format!(
-            "The true and false result expressions must have consistent types. {}.",
-            describe_mismatch(&tt, &ft, 0)
-        )),
+        None => Err(format!("The true and false result expressions must have consistent types. {}.", describe_mismatch(&tt, &ft, 0))),
     }
 }
 
@@ -218,7 +214,8 @@ fn describe_mismatch(tt: &Type, ft: &Type, depth: usize) -> String {
     }
     let (tn, fn_) = (tt.friendly_name(), ft.friendly_name());
     if tn == fn_ {
-        return "At least one deeply-nested attribute or element is not compatible across both the 'true' and the 'false' value".to_string();
+        return "At least one deeply-nested attribute or element is not compatible across both the 'true' and the 'false' value"
+            .to_string();
     }
     format!("The 'true' value is {tn}, but the 'false' value is {fn_}")
 }
@@ -254,15 +251,14 @@ fn describe_structural(tt: &Type, ft: &Type, depth: usize) -> Option<String> {
         }
         (Type::Tuple(a), Type::Tuple(b)) => {
             if a.len() != b.len() {
-                return Some(format!(
-                    "The 'true' tuple has length {}, but the 'false' tuple has length {}",
-                    a.len(),
-                    b.len()
-                ));
+                return Some(format!("The 'true' tuple has length {}, but the 'false' tuple has length {}", a.len(), b.len()));
             }
-            a.elems().iter().zip(b.elems()).enumerate().find(|(_, (x, y))| x != y).map(|(i, (x, y))| {
-                format!("Type mismatch for tuple element {i}: {}", describe_mismatch(x, y, depth + 1))
-            })
+            a.elems()
+                .iter()
+                .zip(b.elems())
+                .enumerate()
+                .find(|(_, (x, y))| x != y)
+                .map(|(i, (x, y))| format!("Type mismatch for tuple element {i}: {}", describe_mismatch(x, y, depth + 1)))
         }
         (Type::List(a), Type::List(b)) | (Type::Set(a), Type::Set(b)) | (Type::Map(a), Type::Map(b)) => {
             let structural = (a.is_object() && b.is_object()) || (a.is_tuple() && b.is_tuple());

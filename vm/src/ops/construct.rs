@@ -59,11 +59,7 @@ impl ObjectBuilder {
             }
             Err(e) => {
                 self.known = false;
-                Some(OpDiag::new(
-                    "Incorrect key type",
-                    format!("Can't use this value as a key: {e}."),
-                    Blame::Operand(0),
-                ))
+                Some(OpDiag::new("Incorrect key type", format!("Can't use this value as a key: {e}."), Blame::Operand(0)))
             }
         }
     }

@@ -21,10 +21,10 @@
 //! 4. [`ForCollector::finish`].
 
 use super::{Blame, OpDiag, OpError};
+use ahash::AHashMap as HashMap;
 use runtime::convert::convert;
 use runtime::value::Str;
 use runtime::{Type, Value};
-use ahash::AHashMap as HashMap;
 
 /// What a `for` expression iterates.
 #[derive(Clone, Debug)]
@@ -136,15 +136,11 @@ impl ForCollector {
     /// value variables: `Some(diag)` means the result is `DynamicVal`.
     pub fn precheck_condition(v: &Value) -> Option<OpDiag> {
         if v.is_null() {
-            return Some(
-                OpDiag::new("Condition is null", "The value of the 'if' clause must not be null.", Blame::Operand(3))
-                    .in_expr(),
-            );
+            return Some(OpDiag::new("Condition is null", "The value of the 'if' clause must not be null.", Blame::Operand(3)).in_expr());
         }
-        convert(v, &Type::Bool).err().map(|e| {
-            OpDiag::new(INVALID_CONDITION, format!("The 'if' clause value is invalid: {e}."), Blame::Operand(3))
-                .in_expr()
-        })
+        convert(v, &Type::Bool)
+            .err()
+            .map(|e| OpDiag::new(INVALID_CONDITION, format!("The 'if' clause value is invalid: {e}."), Blame::Operand(3)).in_expr())
     }
 
     /// Whether the element is included, given its `if` clause value. Also
@@ -203,11 +199,8 @@ impl ForCollector {
                 (None, None)
             }
             Err(e) => {
-                let d = OpDiag::new(
-                    "Invalid object key",
-                    format!("The key expression produced an invalid result: {e}."),
-                    Blame::Operand(1),
-                );
+                let d =
+                    OpDiag::new("Invalid object key", format!("The key expression produced an invalid result: {e}."), Blame::Operand(1));
                 (None, self.unusable(d))
             }
         }

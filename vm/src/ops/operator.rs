@@ -71,10 +71,7 @@ const INVALID_OPERAND: &str = "Invalid operand";
 const OPERATION_FAILED: &str = "Operation failed";
 
 fn operation_failed(message: &dyn std::fmt::Display, result_type: Type) -> Box<OpError> {
-    OpError::one(
-        OpDiag::new(OPERATION_FAILED, format!("Error during operation: {message}."), Blame::Expr),
-        Value::unknown(result_type),
-    )
+    OpError::one(OpDiag::new(OPERATION_FAILED, format!("Error during operation: {message}."), Blame::Expr), Value::unknown(result_type))
 }
 
 /// Converts an operand to its parameter type, or explains why it can't be.
@@ -82,10 +79,8 @@ fn convert_operand(v: &Value, want: &Type, which: &str, operand: u8) -> Result<V
     if v.has_type(want) {
         return Ok(v.clone());
     }
-    convert(v, want).map_err(|e| {
-        OpDiag::new(INVALID_OPERAND, format!("Unsuitable value for {which} operand: {e}."), Blame::Operand(operand))
-            .in_expr()
-    })
+    convert(v, want)
+        .map_err(|e| OpDiag::new(INVALID_OPERAND, format!("Unsuitable value for {which} operand: {e}."), Blame::Operand(operand)).in_expr())
 }
 
 /// Applies a binary operator to operands whose own evaluation succeeded.

@@ -90,12 +90,10 @@ fn push_non_string_part(v: &Value, out: &mut String) -> Result<bool, OpDiag> {
         }
         // Conversion of a known value to string yields a known string.
         Ok(_) => Ok(false),
-        Err(e) => Err(OpDiag::new(
-            INVALID_INTERPOLATION,
-            format!("Cannot include the given value in a string template: {e}."),
-            Blame::Operand(0),
-        )
-        .in_expr()),
+        Err(e) => {
+            Err(OpDiag::new(INVALID_INTERPOLATION, format!("Cannot include the given value in a string template: {e}."), Blame::Operand(0))
+                .in_expr())
+        }
     }
 }
 
