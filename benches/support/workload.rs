@@ -1,7 +1,6 @@
 //! Loading a workload of the shared bench folder (source + vars JSON Lines)
 //! into compiled programs and bound variable sets, as `hclvm bench` does.
 
-use hclvm::runtime::value::ShapeCache;
 use hclvm::{BoundVariables, Compiled, Options, SourceKind, Variables};
 
 pub struct Workload {
@@ -22,12 +21,10 @@ pub fn load(mode: &str, src: &str, vars: &str, max_lines: usize) -> Option<Workl
     let dir = bench_dir();
     let src = std::fs::read(dir.join(src)).ok()?;
     let text = std::fs::read_to_string(dir.join(vars)).ok()?;
-    let mut lines = Vec::new();
+    let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(max_lines).collect();
     let mut names: Vec<String> = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()).take(max_lines) {
-        let vars = Variables::from_typed_json(&serde_json::from_str(line).ok()?).ok()?;
-        names.extend(vars.names().map(str::to_string));
-        lines.push(vars);
+    for line in &lines {
+        names.extend(Variables::from_typed_json(&serde_json::from_str(line).ok()?).ok()?.names().map(str::to_string));
     }
     let kind = match mode {
         "body" => SourceKind::Body,
@@ -35,8 +32,8 @@ pub fn load(mode: &str, src: &str, vars: &str, max_lines: usize) -> Option<Workl
         _ => SourceKind::Expression,
     };
     let compiled = Compiled::compile(kind, &src, &Options::new().variables(names)).ok()?;
-    let mut shapes = ShapeCache::new();
-    let vars = lines.iter().map(|l| compiled.bind(&l.iter().map(|(n, v)| (n, shapes.share(v))).collect())).collect();
+    // Decoded for the program, as hosts feeding it JSON decode them.
+    let vars = lines.iter().map(|l| Some(compiled.bind(&compiled.variables_from_json_str(l, true).ok()?))).collect::<Option<_>>()?;
     Some(Workload { compiled, vars })
 }
 

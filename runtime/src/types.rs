@@ -141,7 +141,9 @@ impl Drop for TupleType {
 
 /// The attributes of an object type, sorted by name (bytewise).
 pub struct ObjectType {
-    names: Box<[Arc<str>]>,
+    /// Shared between object types of one name set where that saves
+    /// reference counting (see `json_text::shapes`).
+    names: Arc<[Arc<str>]>,
     types: Box<[Type]>,
     /// `keys()` of an object of this type (a tuple of the names), built on
     /// first use: it depends on the type alone, and the types of variable
@@ -216,6 +218,18 @@ impl ObjectType {
     }
 
     /// For names already sorted, unique and NFC (internal callers only).
+    /// [`ObjectType::from_sorted_unchecked`] with a name list shared with
+    /// other object types.
+    pub(crate) fn with_shared_names(names: Arc<[Arc<str>]>, types: Vec<Type>) -> ObjectType {
+        debug_assert!(names.len() == types.len() && names.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
+        ObjectType { dynamic: any_dynamic(&types), names, types: types.into(), keys: OnceLock::new() }
+    }
+
+    /// The shared name list ([`ObjectType::with_shared_names`]).
+    pub(crate) fn shared_names(&self) -> &Arc<[Arc<str>]> {
+        &self.names
+    }
+
     pub(crate) fn from_sorted_unchecked(names: Vec<Arc<str>>, types: Vec<Type>) -> ObjectType {
         debug_assert!(names.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
         ObjectType { dynamic: any_dynamic(&types), names: names.into(), types: types.into(), keys: OnceLock::new() }
@@ -307,7 +321,7 @@ fn per_thread<T: Clone + 'static>(key: &'static std::thread::LocalKey<T>, fresh:
 }
 
 fn new_empty_object_type() -> Arc<ObjectType> {
-    Arc::new(ObjectType { names: Box::new([]), types: Box::new([]), keys: OnceLock::new(), dynamic: false })
+    Arc::new(ObjectType { names: Arc::new([]), types: Box::new([]), keys: OnceLock::new(), dynamic: false })
 }
 
 pub(crate) fn empty_object_type() -> Arc<ObjectType> {

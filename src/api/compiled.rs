@@ -134,7 +134,7 @@ pub(crate) struct BodyPlan {
 
 thread_local! {
     /// Per-thread evaluation state, reused across evaluations.
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::new());
+    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch::new()) };
 }
 
 /// Runs `f` with this thread's scratch state (a fresh one when it is in
@@ -482,9 +482,20 @@ impl Compiled {
 
     /// The members of the JSON object `text` this program reads, decoded
     /// as [`Variables::from_json_str`] (or, with `typed`,
-    /// [`Variables::from_typed_json`]) would; objects take the program's
-    /// attribute names (see `runtime::names`).
-    pub(crate) fn variables_from_json_str(&self, text: &str, typed: bool) -> Result<Variables, Error> {
+    /// [`Variables::from_typed_json`]) would, for evaluating with this
+    /// program: members it does not read are kept as names only, and
+    /// objects are named with the program's attribute names, which its
+    /// steps find by pointer. [`Compiled::evaluate_json_str`] is this
+    /// followed by [`Compiled::evaluate`].
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("user.role == \"admin\"", &hclvm::Options::new())?;
+    /// let vars = e.variables_from_json_str(r#"{"user": {"role": "admin"}, "unused": [1, 2]}"#, false)?;
+    /// let bound = e.bind(&vars);
+    /// assert_eq!(e.evaluate_bound(&bound).value().and_then(|v| v.as_bool()), Some(true));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn variables_from_json_str(&self, text: &str, typed: bool) -> Result<Variables, Error> {
         Variables::from_json_text(text, Some((&self.var_names, self.attr_names())), typed)
     }
 

@@ -2,9 +2,8 @@
 //! output, same `result_checksum`), so the two can be compared in one run.
 
 use super::{fnv1a, Status, FNV_OFFSET};
-use crate::api::{BoundVariables, Compiled, Error, Evaluation, Options, SourceKind, Variables};
+use crate::api::{BoundVariables, Compiled, Error, Evaluation, Options, SourceKind};
 use clap::Args;
-use runtime::value::ShapeCache;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -104,20 +103,16 @@ pub fn run(args: BenchArgs) -> Status {
     let Some(compiled) = compiled else { return fail("nothing compiled") };
 
     // Converted and bound once, before timing (as the oracle builds its
-    // contexts). Objects of one shape share one type, so that lookups
-    // across the many variable sets touch the same memory.
-    let mut shapes = ShapeCache::new();
+    // contexts).
     let mut bound: Vec<BoundVariables> = Vec::with_capacity(lines.len());
     for (no, line) in lines {
         let vars = match compiled.variables_from_json_str(line, true) {
             Ok(v) => v,
             Err(e) => return fail(format!("{}: line {no}: {e}", args.vars_jsonl)),
         };
-        let vars: Variables = vars.iter().map(|(n, v)| (n, shapes.share(v))).collect();
         bound.push(compiled.bind(&vars));
     }
     // The JSON is not needed any more; nor is the memory it holds.
-    drop(shapes);
     drop(text);
 
     let mut first: Vec<Evaluation> = Vec::with_capacity(bound.len());

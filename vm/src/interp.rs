@@ -78,14 +78,18 @@ pub struct Limits {
     pub max_size: u64,
 }
 
+impl Limits {
+    /// The default budgets ([`Limits::default`]).
+    pub const DEFAULT: Limits = Limits { max_steps: 50_000_000, max_size: 256 * 1024 * 1024 };
+}
+
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_steps: 50_000_000, max_size: 256 * 1024 * 1024 }
+        Limits::DEFAULT
     }
 }
 
 /// Reusable per-thread evaluation state.
-#[derive(Default)]
 pub struct Scratch {
     regs: Vec<Value>,
     marks: Vec<u32>,
@@ -109,9 +113,29 @@ pub struct Scratch {
     pub limits: Limits,
 }
 
+impl Default for Scratch {
+    fn default() -> Scratch {
+        Scratch::new()
+    }
+}
+
 impl Scratch {
-    pub fn new() -> Scratch {
-        Scratch::default()
+    /// Empty state with the default limits (usable to initialize a
+    /// `const` thread-local: nothing is allocated until it is used).
+    pub const fn new() -> Scratch {
+        Scratch {
+            regs: Vec::new(),
+            marks: Vec::new(),
+            memos: Vec::new(),
+            shared: Vec::new(),
+            text_bufs: Vec::new(),
+            diags: Vec::new(),
+            consts: ConstCopies { current: (0, Vec::new()), recent: Vec::new() },
+            steps: 0,
+            size: SizeBudget::new(Limits::DEFAULT.max_size),
+            aborted: None,
+            limits: Limits::DEFAULT,
+        }
     }
 
     pub fn with_limits(limits: Limits) -> Scratch {
@@ -151,9 +175,9 @@ impl Scratch {
 #[derive(Default)]
 struct ConstCopies {
     /// The chunk being evaluated: its id and its constants, copied.
-    current: (u64, Box<[Value]>),
+    current: (u64, Vec<Value>),
     /// Other chunks' copies, the most recently used last.
-    recent: Vec<(u64, Box<[Value]>)>,
+    recent: Vec<(u64, Vec<Value>)>,
 }
 
 /// Chunks whose constants a thread keeps copies of, besides the current.

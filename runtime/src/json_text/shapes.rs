@@ -9,17 +9,19 @@
 //! program updates too: each such update takes the count's cache line
 //! away from the other cores.
 //!
-//! So each thread keeps one copy of each attribute name it decodes and
-//! the object and tuple types it built, by shape. A shape is its
-//! attribute names (this thread's copies, by pointer) and the identities
-//! of its attributes' types (primitives by kind, objects and tuples by the
+//! So each thread keeps one copy of each attribute name it decodes, and
+//! the name lists and types it built. A name list is first made of this
+//! thread's copies; once the same names come again it is made once more
+//! with the program's names (found by pointer by the program's steps), and
+//! every object type with those names shares that one list: an object
+//! type holds its names behind one reference-counted list, so a new type
+//! costs one count of this thread's, not one per name of the program's.
+//! Types are kept by shape too: the names (by pointer) and the identities
+//! of the attributes' types (primitives by kind, objects and tuples by the
 //! pointer of their shared type); other types (an unknown, a list) are not
-//! shared. A shape seen once gets a type named with this thread's copies;
-//! seen again, it is recurring, and its type is made once more with the
-//! program's names, which the steps then find by pointer. A document
-//! whose shapes never recur (a header object with new keys each time)
-//! thus never touches the program's counts. The tables are bounded; when
-//! full they start over.
+//! shared. A document whose name lists never recur (a header object with
+//! new keys each time) never touches the program's counts. The tables are
+//! bounded; when full they start over.
 
 use crate::names::AttrNames;
 use crate::types::{ObjectType, TupleType, Type};
@@ -31,14 +33,21 @@ use std::sync::Arc;
 /// Entries (names, object and tuple types) a thread keeps at most.
 const MAX_ENTRIES: usize = 4096;
 
+/// A name list, as this thread's copies (by pointer) and as object types
+/// use it.
+struct NameList {
+    names: Box<[usize]>,
+    list: Arc<[Arc<str>]>,
+    /// Made with the program's names.
+    recurring: bool,
+}
+
 /// An object type for one shape.
 struct ObjectEntry {
     /// This thread's copies of the names, by pointer (the copies live as
     /// long as the tables).
     names: Box<[usize]>,
     ty: Arc<ObjectType>,
-    /// Named with the program's names.
-    recurring: bool,
 }
 
 /// One thread's shared types of decoded values.
@@ -46,6 +55,7 @@ struct ObjectEntry {
 pub(super) struct Shapes {
     /// Every attribute name decoded, one copy each.
     names: HashMap<Box<str>, Arc<str>, ahash::RandomState>,
+    name_lists: HashMap<u64, Vec<NameList>, ahash::RandomState>,
     objects: HashMap<u64, Vec<ObjectEntry>, ahash::RandomState>,
     tuples: HashMap<u64, Vec<Arc<TupleType>>, ahash::RandomState>,
     entries: usize,
@@ -120,33 +130,58 @@ impl Shapes {
     /// with [`Shapes::name`]) decoded for a program whose names are
     /// `program`.
     pub(super) fn object_type(&mut self, program: Option<&AttrNames>, attrs: &[(Arc<str>, Value)]) -> Arc<ObjectType> {
+        let list = self.name_list(program, attrs);
         let mut h = self.objects.hasher().build_hasher();
         for (name, v) in attrs {
-            h.write_usize(Arc::as_ptr(name) as *const u8 as usize);
+            h.write_usize(ptr(name));
             match type_identity(v) {
                 Some(id) => h.write_u64(id),
-                None => return object_type_named(attrs, None),
+                None => return Arc::new(ObjectType::with_shared_names(list, attrs.iter().map(|(_, v)| v.ty()).collect())),
             }
         }
         let key = h.finish();
         let matches = |e: &ObjectEntry| {
             e.names.len() == attrs.len()
-                && e.names.iter().zip(attrs).all(|(n, (name, _))| *n == Arc::as_ptr(name) as *const u8 as usize)
+                && e.names.iter().zip(attrs).all(|(n, (name, _))| *n == ptr(name))
                 && e.ty.types().iter().zip(attrs).all(|(ty, (_, v))| same_type(ty, v))
         };
         if let Some(e) = self.objects.get_mut(&key).and_then(|es| es.iter_mut().find(|e| matches(e))) {
-            if !e.recurring {
-                e.ty = object_type_named(attrs, program);
-                e.recurring = true;
+            if !Arc::ptr_eq(e.ty.shared_names(), &list) {
+                // The name list recurred since: the type takes it.
+                e.ty = Arc::new(ObjectType::with_shared_names(list, e.ty.types().to_vec()));
             }
             return e.ty.clone();
         }
-        let ty = object_type_named(attrs, None);
+        let ty = Arc::new(ObjectType::with_shared_names(list, attrs.iter().map(|(_, v)| v.ty()).collect()));
         self.make_room();
-        let names = attrs.iter().map(|(n, _)| Arc::as_ptr(n) as *const u8 as usize).collect();
-        self.objects.entry(key).or_default().push(ObjectEntry { names, ty: ty.clone(), recurring: false });
+        let names = attrs.iter().map(|(n, _)| ptr(n)).collect();
+        self.objects.entry(key).or_default().push(ObjectEntry { names, ty: ty.clone() });
         self.entries += 1;
         ty
+    }
+
+    /// The name list of `attrs`: this thread's copies the first time, the
+    /// program's names (where it has them) from the second time on.
+    fn name_list(&mut self, program: Option<&AttrNames>, attrs: &[(Arc<str>, Value)]) -> Arc<[Arc<str>]> {
+        let mut h = self.name_lists.hasher().build_hasher();
+        for (name, _) in attrs {
+            h.write_usize(ptr(name));
+        }
+        let key = h.finish();
+        let matches = |l: &NameList| l.names.len() == attrs.len() && l.names.iter().zip(attrs).all(|(n, (name, _))| *n == ptr(name));
+        if let Some(l) = self.name_lists.get_mut(&key).and_then(|ls| ls.iter_mut().find(|l| matches(l))) {
+            if !l.recurring {
+                l.list = attrs.iter().map(|(n, _)| program.and_then(|p| p.get(n)).unwrap_or(n).clone()).collect();
+                l.recurring = true;
+            }
+            return l.list.clone();
+        }
+        let list: Arc<[Arc<str>]> = attrs.iter().map(|(n, _)| n.clone()).collect();
+        self.make_room();
+        let names = attrs.iter().map(|(n, _)| ptr(n)).collect();
+        self.name_lists.entry(key).or_default().push(NameList { names, list: list.clone(), recurring: false });
+        self.entries += 1;
+        list
     }
 
     /// The type of a tuple of `elems` (not empty), when it has a shared
@@ -176,10 +211,7 @@ impl Shapes {
     }
 }
 
-/// An object type for `attrs` (sorted, unique), named with `program`'s
-/// names where it has them, else with the names in `attrs`.
-fn object_type_named(attrs: &[(Arc<str>, Value)], program: Option<&AttrNames>) -> Arc<ObjectType> {
-    let names = attrs.iter().map(|(n, _)| program.and_then(|p| p.get(n)).unwrap_or(n).clone()).collect();
-    let types = attrs.iter().map(|(_, v)| v.ty()).collect();
-    Arc::new(ObjectType::from_sorted_unchecked(names, types))
+/// A name's identity: this thread's copy, by address.
+fn ptr(name: &Arc<str>) -> usize {
+    Arc::as_ptr(name) as *const u8 as usize
 }

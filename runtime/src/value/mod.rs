@@ -18,7 +18,6 @@ mod equality;
 mod go_string;
 mod refine;
 mod set;
-mod shapes;
 mod traverse;
 
 pub use compare::OpError;
@@ -26,7 +25,6 @@ pub use equality::Tri;
 pub use go_string::conformance_error;
 pub use refine::{Bound, BoundArg, Facts, RangeBound, Refinement, RefinementBuilder, Unknown, UNBOUNDED_LEN};
 pub use set::{set_hash_text, set_less};
-pub use shapes::ShapeCache;
 pub use traverse::TraversalError;
 
 use crate::number::Number;
