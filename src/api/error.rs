@@ -2,7 +2,7 @@
 
 use super::de::DeError;
 use crate::diagnostic_text::{render_diagnostics, SourceFile};
-use runtime::{Diagnostic, LineIndex, Severity, Span};
+use runtime::{Diagnostic, LineIndex, Pos, Severity, Span};
 use std::fmt;
 use std::sync::Arc;
 
@@ -90,6 +90,12 @@ impl SourceInfo {
         super::result_format::ResultWriter::with_buffer(&self.src, buffer).template(self.template)
     }
 
+    /// Where `span` starts and ends (see [`Diagnostics::range`]).
+    pub(crate) fn range(&self, span: Span) -> (Pos, Pos) {
+        let lines = self.line_index();
+        (lines.pos(&self.src, span.start), lines.pos(&self.src, span.end))
+    }
+
     /// Its line index, columns counted token by token as hcl counts them.
     pub(crate) fn line_index(&self) -> LineIndex {
         LineIndex::with_breaks(&self.src, compiler::lexer::cluster_breaks(&self.src, self.lex_mode()))
@@ -144,6 +150,19 @@ impl Diagnostics {
     /// The file name the diagnostics refer to.
     pub fn filename(&self) -> &str {
         &self.source.filename
+    }
+
+    /// Where `span` (a diagnostic's subject or context) starts and ends in
+    /// the source: lines and columns as hcl counts them (columns by
+    /// grapheme cluster), and byte offsets.
+    ///
+    /// ```
+    /// let hclvm::Error::Compile(d) = hclvm::Compiled::body("a = 1\nb = \n", &hclvm::Options::new()).unwrap_err() else { unreachable!() };
+    /// let (start, _end) = d.range(d.as_slice()[0].subject.unwrap());
+    /// assert_eq!((start.line, start.column), (2, 5));
+    /// ```
+    pub fn range(&self, span: Span) -> (Pos, Pos) {
+        self.source.range(span)
     }
 
     /// The text hcl's diagnostic writer would print, with ANSI colour when

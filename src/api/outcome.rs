@@ -451,6 +451,20 @@ impl<'c> Evaluation<'c> {
         Ok(from_value(&v)?)
     }
 
+    /// Where `span` (a diagnostic's subject or context) starts and ends in
+    /// the source, lines and columns as hcl counts them.
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("1 + x", &hclvm::Options::new())?;
+    /// let out = e.evaluate(&hclvm::Variables::new().with("x", "y"));
+    /// let (start, end) = out.range(out.diagnostics()[0].subject.unwrap());
+    /// assert_eq!((start.line, start.column, end.column), (1, 5, 6));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn range(&self, span: runtime::Span) -> (runtime::Pos, runtime::Pos) {
+        self.compiled.source().range(span)
+    }
+
     /// The diagnostics as hcl's text writer prints them.
     ///
     /// ```
