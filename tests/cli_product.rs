@@ -502,3 +502,23 @@ fn version_names_the_reference_reproduced() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).contains("reproduces hashicorp/hcl v2.20.0 with go-cty v1.13.0"), "{}", text(&out.stdout));
 }
+
+/// An input that needs more memory than the process may have ends with a
+/// message and exit status 3, not an abort (a core dump). Linux only: the
+/// limit is set with `ulimit -v` by the shell that starts hclvm.
+#[cfg(target_os = "linux")]
+#[test]
+fn running_out_of_memory_is_an_error_not_an_abort() {
+    // A string literal of 300 MB: far more than the 600 MB address space
+    // leaves once hclvm's own threads and heap are reserved.
+    let mut text = String::from("s = \"");
+    text.push_str(&"x".repeat(300 << 20));
+    text.push_str("\"\n");
+    let src = support::scratch("oom.hcl", text);
+    let script = format!("ulimit -v 614400; exec {} eval {}", env!("CARGO_BIN_EXE_hclvm"), src.display());
+    let out = std::process::Command::new("sh").args(["-c", &script]).output().expect("run sh");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "stderr: {stderr}");
+    assert!(stderr.starts_with("hclvm: out of memory"), "{stderr}");
+    let _ = std::fs::remove_file(&src);
+}

@@ -1,13 +1,96 @@
 //! The `hclvm` command; see `hclvm --help` and [`hclvm::cli`].
 
-#![forbid(unsafe_code)]
-
-/// mimalloc: per-thread heaps (no allocator locks between batch jobs) and
-/// faster small allocations than glibc's malloc on evaluation workloads.
-#[cfg(feature = "mimalloc")]
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+// The one `unsafe` is the global allocator below (`GlobalAlloc` is an
+// unsafe trait); the library crates forbid it.
+#![deny(unsafe_code)]
 
 fn main() -> std::process::ExitCode {
     hclvm::cli::main()
+}
+
+/// The allocator: mimalloc (per-thread heaps, no allocator locks between
+/// batch jobs, faster small allocations than glibc's malloc on evaluation
+/// workloads) with the feature `mimalloc`, else the system's; either way,
+/// an allocation that fails ends the process with a message and exit
+/// status 3 instead of Rust's abort (a core dump): an input that needs
+/// more memory than the process may have (`ulimit -v`, a container limit)
+/// is an error like any other.
+#[allow(unsafe_code)]
+mod allocator {
+    use std::alloc::{GlobalAlloc, Layout};
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[cfg(feature = "mimalloc")]
+    type Inner = mimalloc::MiMalloc;
+    #[cfg(feature = "mimalloc")]
+    const INNER: Inner = mimalloc::MiMalloc;
+    #[cfg(not(feature = "mimalloc"))]
+    type Inner = std::alloc::System;
+    #[cfg(not(feature = "mimalloc"))]
+    const INNER: Inner = std::alloc::System;
+
+    struct ExitOnFailure(Inner);
+
+    #[global_allocator]
+    static GLOBAL: ExitOnFailure = ExitOnFailure(INNER);
+
+    /// Set while the process is ending for lack of memory.
+    static ENDING: AtomicBool = AtomicBool::new(false);
+
+    #[cold]
+    fn out_of_memory(layout: Layout) -> ! {
+        if ENDING.swap(true, Ordering::SeqCst) {
+            // Writing the message needed memory too: nothing more to try.
+            std::process::abort();
+        }
+        use std::io::Write as _;
+        // Unbuffered, and formats into a fixed-size stack buffer.
+        let mut buf = [0u8; 160];
+        let mut cursor = std::io::Cursor::new(&mut buf[..]);
+        let _ = writeln!(
+            cursor,
+            "hclvm: out of memory (an allocation of {} bytes failed): the input needs more memory than this process may use",
+            layout.size()
+        );
+        let n = cursor.position() as usize;
+        let _ = std::io::stderr().write_all(&buf[..n]);
+        std::process::exit(3)
+    }
+
+    // SAFETY: every method forwards to the inner allocator with the same
+    // arguments and returns what it returned, so the inner allocator's
+    // guarantees hold; a null result (failure) does not return at all.
+    unsafe impl GlobalAlloc for ExitOnFailure {
+        unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: the caller's contract for `alloc` is passed on as is.
+            let p = unsafe { self.0.alloc(layout) };
+            if p.is_null() {
+                out_of_memory(layout);
+            }
+            p
+        }
+
+        unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+            // SAFETY: as for `alloc`.
+            let p = unsafe { self.0.alloc_zeroed(layout) };
+            if p.is_null() {
+                out_of_memory(layout);
+            }
+            p
+        }
+
+        unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+            // SAFETY: `ptr` came from this allocator, hence from the inner one, with `layout`.
+            unsafe { self.0.dealloc(ptr, layout) }
+        }
+
+        unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+            // SAFETY: as for `dealloc`; the caller's contract for `realloc` is passed on.
+            let p = unsafe { self.0.realloc(ptr, layout, new_size) };
+            if p.is_null() {
+                out_of_memory(Layout::from_size_align(new_size, layout.align()).unwrap_or(layout));
+            }
+            p
+        }
+    }
 }
