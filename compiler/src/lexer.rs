@@ -123,9 +123,33 @@ struct Heredoc {
 /// [`TokenKind::Eof`] token. A UTF-8 byte order mark at the very start is
 /// skipped (token offsets still count it). Sources must be shorter than
 /// 4 GiB (the caller checks).
+///
+/// The tokens are needed only while parsing (the tree keeps spans, not
+/// tokens), so they live on the heap, not in the tree's arena: a large
+/// source's tokens are freed once it is parsed.
 pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
-    let arena = bumpalo::Bump::new();
-    tokenize_in(&arena, src, mode).to_vec()
+    let mut lx = Lexer {
+        src,
+        pos: 0,
+        // Real configurations average one token per 6.5 bytes.
+        tokens: Vec::with_capacity(src.len() / 5 + 16),
+        stack: Vec::new(),
+        braces: 0,
+        ret_braces: Vec::new(),
+        heredocs: Vec::new(),
+        bare_top: mode == LexMode::Template,
+    };
+    if src.starts_with(b"\xEF\xBB\xBF") {
+        lx.pos = 3;
+    }
+    let state = match mode {
+        LexMode::Normal => State::Main,
+        LexMode::Template => State::Bare,
+    };
+    lx.run(state);
+    let end = src.len() as u32;
+    lx.tokens.push(Token { kind: TokenKind::Eof, start: end, end });
+    lx.tokens
 }
 
 /// The token boundaries of `src` that touch non-ASCII text, sorted: where
@@ -161,37 +185,10 @@ pub fn cluster_breaks_of(src: &[u8], tokens: &[Token]) -> Vec<u32> {
     breaks
 }
 
-/// [`tokenize`] into an arena, where the parser's token vector lives so
-/// that reusing an arena also reuses its memory.
-pub fn tokenize_in<'a>(arena: &'a bumpalo::Bump, src: &[u8], mode: LexMode) -> &'a [Token] {
-    let mut lx = Lexer {
-        src,
-        pos: 0,
-        // Real configurations average one token per 6.5 bytes.
-        tokens: bumpalo::collections::Vec::with_capacity_in(src.len() / 5 + 16, arena),
-        stack: Vec::new(),
-        braces: 0,
-        ret_braces: Vec::new(),
-        heredocs: Vec::new(),
-        bare_top: mode == LexMode::Template,
-    };
-    if src.starts_with(b"\xEF\xBB\xBF") {
-        lx.pos = 3;
-    }
-    let state = match mode {
-        LexMode::Normal => State::Main,
-        LexMode::Template => State::Bare,
-    };
-    lx.run(state);
-    let end = src.len() as u32;
-    lx.tokens.push(Token { kind: TokenKind::Eof, start: end, end });
-    lx.tokens.into_bump_slice()
-}
-
-struct Lexer<'s, 'a> {
+struct Lexer<'s> {
     src: &'s [u8],
     pos: usize,
-    tokens: bumpalo::collections::Vec<'a, Token>,
+    tokens: Vec<Token>,
     /// States to return to when the current nested state ends.
     stack: Vec<State>,
     braces: i64,
@@ -303,7 +300,7 @@ pub(crate) fn scanner_char_len(s: &[u8]) -> usize {
     scanner_utf8_len(s)
 }
 
-impl<'s, 'a> Lexer<'s, 'a> {
+impl<'s> Lexer<'s> {
     #[inline]
     fn at(&self, i: usize) -> u8 {
         self.src.get(i).copied().unwrap_or(0)

@@ -36,10 +36,10 @@ fn too_large<'a>(arena: &'a Bump) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     (e, vec![Diagnostic::error("Source too large", "Sources must be smaller than 4 GiB.", None)])
 }
 
-fn lex<'a>(arena: &'a Bump, src: &[u8], mode: LexMode) -> (&'a [Token], Vec<Diagnostic>) {
-    let tokens = lexer::tokenize_in(arena, src, mode);
+fn lex(src: &[u8], mode: LexMode) -> (Vec<Token>, Vec<Diagnostic>) {
+    let tokens = lexer::tokenize(src, mode);
     let mut diags = Vec::new();
-    lexer::invalid_token_diagnostics(src, tokens, &mut diags);
+    lexer::invalid_token_diagnostics(src, &tokens, &mut diags);
     (tokens, diags)
 }
 
@@ -84,8 +84,8 @@ pub fn parse_body_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, in
     if src.len() > MAX_SOURCE_LEN {
         return Parse { tree: ast::Body::EMPTY, diags: too_large(arena).1, reference_crash: None };
     }
-    let (tokens, mut diags) = lex(arena, src, LexMode::Normal);
-    let mut p = Parser::new(arena, src, tokens, interner, filename);
+    let (tokens, mut diags) = lex(src, LexMode::Normal);
+    let mut p = Parser::new(arena, src, &tokens, interner, filename);
     let body = parser::parse_body_tokens(&mut p);
     let reference_crash = p.reference_crash;
     diags.extend(p.into_diags());
@@ -114,8 +114,8 @@ pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a s
         let (tree, diags) = too_large(arena);
         return Parse { tree, diags, reference_crash: None };
     }
-    let (tokens, mut diags) = lex(arena, src, LexMode::Normal);
-    let mut p = Parser::new(arena, src, tokens, interner, filename);
+    let (tokens, mut diags) = lex(src, LexMode::Normal);
+    let mut p = Parser::new(arena, src, &tokens, interner, filename);
     p.push_newlines(false);
     let expr = p.parse_expression();
     let next = p.peek();
@@ -154,8 +154,8 @@ pub fn parse_template_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str
         let (tree, diags) = too_large(arena);
         return Parse { tree, diags, reference_crash: None };
     }
-    let (tokens, mut diags) = lex(arena, src, LexMode::Template);
-    let mut p = Parser::new(arena, src, tokens, interner, filename);
+    let (tokens, mut diags) = lex(src, LexMode::Template);
+    let mut p = Parser::new(arena, src, &tokens, interner, filename);
     let expr = p.parse_template_root();
     let reference_crash = p.reference_crash;
     diags.extend(p.into_diags());

@@ -15,7 +15,7 @@ enum Item<'a> {
 }
 
 /// Parses a whole file body.
-pub(crate) fn parse_body_tokens<'a>(p: &mut Parser<'a, '_>) -> Body<'a> {
+pub(crate) fn parse_body_tokens<'a>(p: &mut Parser<'a, '_, '_>) -> Body<'a> {
     p.parse_body(T::Eof)
 }
 
@@ -49,7 +49,7 @@ impl SeenNames {
     }
 }
 
-impl<'a, 'i> Parser<'a, 'i> {
+impl<'a, 't, 'i> Parser<'a, 't, 'i> {
     pub fn parse_body(&mut self, end: T) -> Body<'a> {
         let start = self.prev_span();
         let attr_base = self.scratch_attrs.len();

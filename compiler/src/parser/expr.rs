@@ -97,7 +97,7 @@ enum Chain<'a> {
     },
 }
 
-impl<'a, 'i> Parser<'a, 'i> {
+impl<'a, 't, 'i> Parser<'a, 't, 'i> {
     #[cfg_attr(debug_assertions, inline(never))]
     fn finish_chain(&mut self, chain: Chain<'a>) -> &'a Expr<'a> {
         match chain {

@@ -32,10 +32,10 @@ pub const MAX_NESTING: u32 = 1100;
 /// Nesting levels one block or `for` expression costs.
 pub const HEAVY_NESTING: u32 = 2;
 
-pub(crate) struct Parser<'a, 'i> {
+pub(crate) struct Parser<'a, 't, 'i> {
     pub arena: &'a Bump,
     pub src: &'a [u8],
-    tokens: &'a [Token],
+    tokens: &'t [Token],
     /// Index of the next unread token (the reference peeker's NextIndex).
     next: usize,
     /// Whether newlines are significant, innermost last.
@@ -80,8 +80,8 @@ pub(crate) fn drain_to_arena<'a, T: Copy>(arena: &'a Bump, v: &mut Vec<T>, base:
     out
 }
 
-impl<'a, 'i> Parser<'a, 'i> {
-    pub fn new(arena: &'a Bump, src: &'a [u8], tokens: &'a [Token], interner: &'i mut Interner, filename: &'a str) -> Self {
+impl<'a, 't, 'i> Parser<'a, 't, 'i> {
+    pub fn new(arena: &'a Bump, src: &'a [u8], tokens: &'t [Token], interner: &'i mut Interner, filename: &'a str) -> Self {
         Parser {
             arena,
             src,
