@@ -104,8 +104,14 @@ pub fn get_conversion_unsafe(from: &Type, to: &Type) -> Option<Conversion> {
 /// collection would take `want`'s type).
 #[inline]
 pub fn converts_to_itself(v: &Value, want: &Type) -> bool {
-    if want.is_dynamic() || v.has_type(want) {
+    if want.is_dynamic() {
         return true;
+    }
+    if v.has_type(want) {
+        // cty compares with `want` less its optional attributes: a value
+        // of a type that has them (an unknown of a declared type) loses
+        // them.
+        return !want.has_optional_attributes();
     }
     let primitive = |e: &Type| matches!(e, Type::String | Type::Number | Type::Bool);
     match (v, want) {
@@ -129,6 +135,19 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvError> {
 /// [`convert`] for a value the caller knows does not convert to itself
 /// ([`converts_to_itself`] is false), without checking that again.
 pub fn convert_changed(v: &Value, want: &Type) -> Result<Value, ConvError> {
+    if want.has_optional_attributes() {
+        // A type constraint's: `Convert` is the planned conversion then
+        // (cty returns the value itself when its type equals `want` less
+        // its optional attributes).
+        if v.has_type(&want.without_optional_attributes()) {
+            return Ok(v.clone());
+        }
+        let from = v.ty();
+        return match plan::get_conversion(&from, want, true) {
+            Some(p) => p.apply(v, &mut Vec::new()),
+            None => Err(ConvError::new(&[], mismatch_message(&from, want))),
+        };
+    }
     // An unknown or null of dynamic type (an iterator during a `for`
     // condition's pre-check, a short-circuited call): an unsafe conversion
     // from dynamic always exists and keeps unknown/null, typed `want`.
