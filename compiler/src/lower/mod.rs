@@ -32,12 +32,15 @@ pub struct CompileEnv {
     /// `None`: calls are not allowed at all.
     pub funcs: Option<Arc<dyn FunctionTable>>,
     pub filename: Arc<str>,
+    /// No variables at all (hcl evaluating without an `EvalContext`): a
+    /// reference outside every `for` is "Variables not allowed".
+    pub no_variables: bool,
 }
 
 impl CompileEnv {
     pub fn new<S: AsRef<str>>(var_names: impl IntoIterator<Item = S>, funcs: Option<Arc<dyn FunctionTable>>) -> CompileEnv {
         let var_names: Vec<Arc<str>> = var_names.into_iter().map(|s| Arc::from(s.as_ref())).collect();
-        CompileEnv { var_names: var_names.into(), funcs, filename: Arc::from(crate::DEFAULT_FILENAME) }
+        CompileEnv { var_names: var_names.into(), funcs, filename: Arc::from(crate::DEFAULT_FILENAME), no_variables: false }
     }
 }
 
@@ -234,6 +237,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         match self.iterator_suggestion(name) {
             Some(s) => {
                 fail("Unknown variable", format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)), span)
+            }
+            None if self.env.no_variables && self.scopes.is_empty() => {
+                fail("Variables not allowed", "Variables may not be used here.".into(), span)
             }
             None => Node::UnknownVariable(Box::new((Arc::from(text), span))),
         }
