@@ -187,8 +187,12 @@ impl<'r> Reader<'r> {
                 _ => call.args_span,
             };
             let detail = match call.name {
-                "list" | "set" | "map" => Some(format!("The {} type constructor requires one argument specifying the element type.", call.name)),
-                "object" => Some("The object type constructor requires one argument specifying the attribute types and values as a map.".into()),
+                "list" | "set" | "map" => {
+                    Some(format!("The {} type constructor requires one argument specifying the element type.", call.name))
+                }
+                "object" => {
+                    Some("The object type constructor requires one argument specifying the attribute types and values as a map.".into())
+                }
                 "tuple" => Some("The tuple type constructor requires one argument specifying the element types as a list.".into()),
                 _ => None,
             };
@@ -204,8 +208,11 @@ impl<'r> Reader<'r> {
                     "set" => Type::set(ety),
                     _ => Type::map(ety),
                 };
-                let defaults = defaults
-                    .map(|d| Defaults { ty: ty.clone(), values: BTreeMap::new(), children: [(String::new(), d)].into_iter().collect() });
+                let defaults = defaults.map(|d| Defaults {
+                    ty: ty.clone(),
+                    values: BTreeMap::new(),
+                    children: [(String::new(), d)].into_iter().collect(),
+                });
                 (ty, defaults, diags)
             }
             "object" => self.object(&call.args[0], range),

@@ -185,7 +185,8 @@ mod tests {
     #[test]
     fn lists_of_objects_stay_lists_when_their_elements_unify() {
         let ety = obj_opt(vec![("a", Type::String), ("b", Type::Number)], &["b"]);
-        let child = Defaults { ty: ety.clone(), values: [("b".to_string(), Value::int(1))].into_iter().collect(), children: BTreeMap::new() };
+        let child =
+            Defaults { ty: ety.clone(), values: [("b".to_string(), Value::int(1))].into_iter().collect(), children: BTreeMap::new() };
         let d = Defaults { ty: Type::list(ety), values: BTreeMap::new(), children: [(String::new(), child)].into_iter().collect() };
         let v = Value::tuple(vec![Value::object(vec![("a", Value::string("x"))]), Value::object(vec![("a", Value::string("y"))])]);
         let out = d.apply(&v);

@@ -674,7 +674,11 @@ impl Type {
             Type::Object(o) if o.is_empty() => return push_capped(out, "cty.EmptyObject"),
             Type::Tuple(t) if t.is_empty() => return push_capped(out, "cty.EmptyTuple"),
             Type::Object(o) => {
-                out.push_str(if o.has_optional() { "cty.ObjectWithOptionalAttrs(map[string]cty.Type{" } else { "cty.Object(map[string]cty.Type{" });
+                out.push_str(if o.has_optional() {
+                    "cty.ObjectWithOptionalAttrs(map[string]cty.Type{"
+                } else {
+                    "cty.Object(map[string]cty.Type{"
+                });
                 for (i, (name, ty)) in o.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
@@ -829,7 +833,8 @@ impl Type {
                     let J::Array(opt) = &items[2] else {
                         return Err("optional attributes must be an array of names".to_string());
                     };
-                    let names: Vec<&str> = opt.iter().map(|n| n.as_str().ok_or("optional attribute names must be strings")).collect::<Result<_, _>>()?;
+                    let names: Vec<&str> =
+                        opt.iter().map(|n| n.as_str().ok_or("optional attribute names must be strings")).collect::<Result<_, _>>()?;
                     let Type::Object(plain) = Self::from_json_depth(&J::Array(items[..2].to_vec()), depth)? else {
                         return Err("invalid object type".to_string());
                     };
@@ -992,7 +997,10 @@ mod tests {
         assert_eq!(opt.go_syntax(), r#"cty.ObjectWithOptionalAttrs(map[string]cty.Type{"a":cty.String, "b":cty.Number}, []string{"b"})"#);
         assert!(ObjectType::with_optional([("a", Type::String)], ["c"]).is_none());
         // No optional name: a plain object type.
-        assert_eq!(Type::Object(Arc::new(ObjectType::with_optional([("a", Type::String)], Vec::<&str>::new()).unwrap())), Type::object([("a", Type::String)]));
+        assert_eq!(
+            Type::Object(Arc::new(ObjectType::with_optional([("a", Type::String)], Vec::<&str>::new()).unwrap())),
+            Type::object([("a", Type::String)])
+        );
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub const REFERENCE_NIL_PANIC: &str = "panic: runtime error: invalid memory addr
 /// The compile options a case asks for: its function table, and its
 /// variables (those it sets) as the declared names.
 fn case_options(case: &Case, names: impl IntoIterator<Item = String>) -> Options {
-    let options = Options::new().variables(names);
+    let options = Options::new().variables(names).declarations(case.declare.iter().map(|(n, t)| (n.as_str(), t.as_str())));
     match case.funcs {
         FuncTable::Stdlib => options,
         FuncTable::None => options.functions(runtime::func::Functions::empty()),
@@ -63,6 +63,19 @@ pub fn run_case(case: &Case) -> Result<String, String> {
             compiled.write_result(&compiled.bind(&vars), &mut out);
         }
         Err(Error::Compile(diags)) => diags.write_failure("parse", &mut out),
+        Err(Error::Declaration(list)) => {
+            // One array of the diagnostics of every declaration (each
+            // placed in its own constraint text), as the oracle reports
+            // them: phase "declare".
+            out.push_str("\"ok\":false,\"phase\":\"declare\",\"diags\":[");
+            for (i, diags) in list.iter().filter(|d| !d.as_slice().is_empty()).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                diags.write_items(&mut out);
+            }
+            out.push(']');
+        }
         Err(e) => return Err(e.to_string()),
     }
     Ok(out)

@@ -79,6 +79,41 @@ impl ConvError {
     }
 }
 
+impl ConvError {
+    /// The error as Terraform's `tfdiags.FormatError` writes a cty path
+    /// error: the path as its `FormatCtyPath` writes it (`.tags["env"]`,
+    /// `[0]`; string keys quoted as Go's `%q`, numbers as `%g`), a colon
+    /// and the message; the message alone at the root.
+    pub fn format_with_path(&self) -> String {
+        if self.path.is_empty() {
+            return self.message.clone();
+        }
+        let mut s = String::new();
+        for step in &self.path {
+            match step {
+                PathStep::Attr(n) => {
+                    s.push('.');
+                    s.push_str(n);
+                }
+                PathStep::Index(k) => {
+                    s.push('[');
+                    match k {
+                        Value::Null(_) => s.push_str("null"),
+                        Value::Unknown(_) => s.push_str("(not yet known)"),
+                        Value::Number(n) => s.push_str(&n.to_text_general().unwrap_or_else(|_| "...".to_string())),
+                        Value::String(k) => s.push_str(&crate::strings::go_quote(k)),
+                        _ => s.push_str("..."),
+                    }
+                    s.push(']');
+                }
+            }
+        }
+        s.push_str(": ");
+        s.push_str(&self.message);
+        s
+    }
+}
+
 impl fmt::Display for ConvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
