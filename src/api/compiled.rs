@@ -214,6 +214,14 @@ pub struct BoundVariables {
     rejected: Vec<Diagnostic>,
 }
 
+impl BoundVariables {
+    /// The errors of values given for declared variables that do not fit
+    /// their types (empty when all fit).
+    pub(crate) fn rejected(&self) -> &[Diagnostic] {
+        &self.rejected
+    }
+}
+
 impl std::fmt::Debug for BoundVariables {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BoundVariables").finish_non_exhaustive()

@@ -50,6 +50,13 @@ pub fn run_case(case: &Case) -> Result<String, String> {
     };
     let (compiled, reference_crash) = Compiled::compile_noting_crash(kind, &case.src, &options);
     let mut out = String::new();
+    if reference_crash || matches!(compiled, Err(Error::Compile(_))) {
+        // The oracle converts the declared variables' values before it
+        // parses the source: values that do not fit win.
+        if let Some(rejected) = rejected_before_parsing(case, &options, &bindings) {
+            return Ok(rejected);
+        }
+    }
     if reference_crash {
         // The reference crashes on this source (see `compiler::Parse`); the
         // oracle reports the recovered Go panic.
@@ -79,6 +86,23 @@ pub fn run_case(case: &Case) -> Result<String, String> {
         Err(e) => return Err(e.to_string()),
     }
     Ok(out)
+}
+
+/// The result of a case whose declared variables were given values that do
+/// not fit their types (phase `vars`), found without the source.
+fn rejected_before_parsing(case: &Case, options: &Options, bindings: &[(String, runtime::Value)]) -> Option<String> {
+    if case.declare.is_empty() {
+        return None;
+    }
+    let probe = Compiled::expression("null", options).ok()?;
+    let vars: Variables = bindings.iter().cloned().collect();
+    let bound = probe.bind(&vars);
+    if bound.rejected().is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    probe.write_result(&bound, &mut out);
+    Some(out)
 }
 
 /// Runs one non-blank input line (1-based `line_no`) and returns its whole
