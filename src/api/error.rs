@@ -168,6 +168,11 @@ impl Diagnostics {
         self.list.iter().any(Diagnostic::is_error)
     }
 
+    /// The source text the diagnostics are placed in.
+    pub(crate) fn source_text(&self) -> &[u8] {
+        &self.source.src
+    }
+
     /// The file name the diagnostics refer to.
     pub fn filename(&self) -> &str {
         &self.source.filename
