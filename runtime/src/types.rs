@@ -557,13 +557,18 @@ impl Type {
 
     /// Whether an object type with optional attributes occurs anywhere in
     /// this type (only type constraints have them).
+    /// (A loop down collection element types: no recursion, and no stack
+    /// check on the hot path of argument conversion.)
     #[inline]
     pub fn has_optional_attributes(&self) -> bool {
-        match self {
-            Type::String | Type::Number | Type::Bool | Type::Dynamic => false,
-            Type::List(e) | Type::Set(e) | Type::Map(e) => crate::stack::guarded(|| e.has_optional_attributes()),
-            Type::Object(o) => o.optional_deep,
-            Type::Tuple(t) => t.optional_deep,
+        let mut t = self;
+        loop {
+            match t {
+                Type::String | Type::Number | Type::Bool | Type::Dynamic => return false,
+                Type::List(e) | Type::Set(e) | Type::Map(e) => t = e,
+                Type::Object(o) => return o.optional_deep,
+                Type::Tuple(tt) => return tt.optional_deep,
+            }
         }
     }
 
