@@ -16,6 +16,7 @@ pub mod intern;
 pub mod lexer;
 pub mod lower;
 pub mod parser;
+pub mod typeexpr;
 
 pub use intern::{Interner, Symbol};
 

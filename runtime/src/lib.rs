@@ -5,6 +5,7 @@
 #![forbid(unsafe_code)]
 
 pub mod convert;
+pub mod defaults;
 pub mod diag;
 pub mod func;
 pub mod graphemes;
@@ -22,6 +23,7 @@ pub mod unify;
 pub mod value;
 
 pub use convert::{convert, ConvError, Conversion};
+pub use defaults::Defaults;
 pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span};
 pub use func::{CallError, ErrorSite, FuncId, FunctionDef, FunctionTable, Functions, SizeBudget};
 pub use names::AttrNames;

@@ -58,6 +58,7 @@ fn type_eq(a: &Type, b: &Type, depth: u32) -> bool {
             Arc::ptr_eq(x, y)
                 || (x.dynamic == y.dynamic
                     && x.names == y.names
+                    && x.optional == y.optional
                     && x.types.iter().zip(y.types.iter()).all(|(p, q)| type_eq_deeper(p, q, depth)))
         }
         (Type::Tuple(x), Type::Tuple(y)) => {
@@ -151,11 +152,17 @@ pub struct ObjectType {
     keys: OnceLock<crate::value::Value>,
     /// Whether an attribute type has the dynamic pseudo-type in it.
     dynamic: bool,
+    /// Which attributes are optional (cty `ObjectWithOptionalAttrs`, the
+    /// `optional(...)` of a type constraint), parallel to `names`; `None`
+    /// when none is (every object type but a type constraint's).
+    optional: Option<Box<[bool]>>,
+    /// Whether this type or a type inside it has optional attributes.
+    optional_deep: bool,
 }
 
 impl PartialEq for ObjectType {
     fn eq(&self, other: &ObjectType) -> bool {
-        self.names == other.names && self.types == other.types
+        self.names == other.names && self.optional == other.optional && self.types == other.types
     }
 }
 
@@ -165,11 +172,17 @@ fn any_dynamic(types: &[Type]) -> bool {
     types.iter().any(Type::has_dynamic_types)
 }
 
+/// Whether any of `types` has optional object attributes in it.
+fn any_optional(types: &[Type]) -> bool {
+    types.iter().any(Type::has_optional_attributes)
+}
+
 impl Eq for ObjectType {}
 
 impl std::hash::Hash for ObjectType {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
         self.names.hash(state);
+        self.optional.hash(state);
         self.types.hash(state);
     }
 }
@@ -179,6 +192,8 @@ pub struct TupleType {
     elems: Box<[Type]>,
     /// Whether an element type has the dynamic pseudo-type in it.
     dynamic: bool,
+    /// Whether an element type has optional object attributes in it.
+    optional_deep: bool,
 }
 
 impl PartialEq for TupleType {
@@ -202,7 +217,37 @@ impl ObjectType {
         let mut pairs: Vec<(Arc<str>, Type)> = attrs.into_iter().map(|(n, t)| (Arc::from(normalize_nfc(n.as_ref()).as_ref()), t)).collect();
         sort_dedup_last_wins(&mut pairs);
         let (names, types): (Vec<_>, Vec<_>) = pairs.into_iter().unzip();
-        ObjectType { dynamic: any_dynamic(&types), names: names.into(), types: types.into(), keys: OnceLock::new() }
+        ObjectType::build(names.into(), types, None)
+    }
+
+    /// The one constructor: flags computed from the attribute types.
+    fn build(names: Arc<[Arc<str>]>, types: Vec<Type>, optional: Option<Box<[bool]>>) -> ObjectType {
+        let optional = optional.filter(|o| o.iter().any(|&b| b));
+        ObjectType {
+            dynamic: any_dynamic(&types),
+            optional_deep: optional.is_some() || any_optional(&types),
+            names,
+            types: types.into(),
+            keys: OnceLock::new(),
+            optional,
+        }
+    }
+
+    /// cty `ObjectWithOptionalAttrs`: an object type whose attributes named
+    /// in `optional` may be absent from a value converted to it (they are
+    /// null then). `None` when `optional` names an attribute the type does
+    /// not have (cty panics).
+    pub fn with_optional<N: AsRef<str>, O: AsRef<str>>(
+        attrs: impl IntoIterator<Item = (N, Type)>,
+        optional: impl IntoIterator<Item = O>,
+    ) -> Option<ObjectType> {
+        let plain = ObjectType::new(attrs);
+        let mut flags = vec![false; plain.len()].into_boxed_slice();
+        for o in optional {
+            let i = plain.attr_index(&normalize_nfc(o.as_ref()))?;
+            flags[i] = true;
+        }
+        Some(ObjectType::build(plain.names.clone(), plain.types.to_vec(), Some(flags)))
     }
 
     /// Builds an object type from names that are already NFC, sorted and
@@ -214,7 +259,7 @@ impl ObjectType {
         {
             return None;
         }
-        Some(ObjectType { dynamic: any_dynamic(&types), names: names.into(), types: types.into(), keys: OnceLock::new() })
+        Some(ObjectType::build(names.into(), types, None))
     }
 
     /// For names already sorted, unique and NFC (internal callers only).
@@ -222,7 +267,7 @@ impl ObjectType {
     /// other object types.
     pub(crate) fn with_shared_names(names: Arc<[Arc<str>]>, types: Vec<Type>) -> ObjectType {
         debug_assert!(names.len() == types.len() && names.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
-        ObjectType { dynamic: any_dynamic(&types), names, types: types.into(), keys: OnceLock::new() }
+        ObjectType::build(names, types, None)
     }
 
     /// The shared name list ([`ObjectType::with_shared_names`]).
@@ -232,7 +277,7 @@ impl ObjectType {
 
     pub(crate) fn from_sorted_unchecked(names: Vec<Arc<str>>, types: Vec<Type>) -> ObjectType {
         debug_assert!(names.windows(2).all(|w| w[0].as_bytes() < w[1].as_bytes()));
-        ObjectType { dynamic: any_dynamic(&types), names: names.into(), types: types.into(), keys: OnceLock::new() }
+        ObjectType::build(names.into(), types, None)
     }
 
     pub fn len(&self) -> usize {
@@ -260,6 +305,21 @@ impl ObjectType {
     pub fn attr_type(&self, name: &str) -> Option<&Type> {
         self.attr_index(name).map(|i| &self.types[i])
     }
+    /// Whether attribute `i` is optional (cty `AttributeOptional`).
+    #[inline]
+    pub fn is_optional(&self, i: usize) -> bool {
+        self.optional.as_ref().is_some_and(|o| o.get(i).copied().unwrap_or(false))
+    }
+    /// Whether any attribute is optional (cty `OptionalAttributes` is not
+    /// empty).
+    #[inline]
+    pub fn has_optional(&self) -> bool {
+        self.optional.is_some()
+    }
+    /// The optional attributes' names, sorted.
+    pub fn optional_names(&self) -> impl Iterator<Item = &Arc<str>> + '_ {
+        self.names.iter().enumerate().filter(|(i, _)| self.is_optional(*i)).map(|(_, n)| n)
+    }
     pub fn iter(&self) -> impl Iterator<Item = (&Arc<str>, &Type)> + '_ {
         self.names.iter().zip(self.types.iter())
     }
@@ -282,7 +342,7 @@ impl ObjectType {
 
 impl TupleType {
     pub fn new(elems: Vec<Type>) -> TupleType {
-        TupleType { dynamic: any_dynamic(&elems), elems: elems.into() }
+        TupleType { dynamic: any_dynamic(&elems), optional_deep: any_optional(&elems), elems: elems.into() }
     }
     pub fn elems(&self) -> &[Type] {
         &self.elems
@@ -321,7 +381,7 @@ fn per_thread<T: Clone + 'static>(key: &'static std::thread::LocalKey<T>, fresh:
 }
 
 fn new_empty_object_type() -> Arc<ObjectType> {
-    Arc::new(ObjectType { names: Arc::new([]), types: Box::new([]), keys: OnceLock::new(), dynamic: false })
+    Arc::new(ObjectType::build(Arc::new([]), Vec::new(), None))
 }
 
 pub(crate) fn empty_object_type() -> Arc<ObjectType> {
@@ -330,7 +390,7 @@ pub(crate) fn empty_object_type() -> Arc<ObjectType> {
 }
 
 fn new_empty_tuple_type() -> Arc<TupleType> {
-    Arc::new(TupleType { elems: Box::new([]), dynamic: false })
+    Arc::new(TupleType { elems: Box::new([]), dynamic: false, optional_deep: false })
 }
 
 pub(crate) fn empty_tuple_type() -> Arc<TupleType> {
@@ -391,10 +451,14 @@ impl Type {
                 types: o.types.iter().map(|t| t.deep_copy_at(depth + 1)).collect(),
                 keys: OnceLock::new(),
                 dynamic: o.dynamic,
+                optional: o.optional.clone(),
+                optional_deep: o.optional_deep,
             })),
-            Type::Tuple(t) => {
-                Type::Tuple(Arc::new(TupleType { elems: t.elems.iter().map(|e| e.deep_copy_at(depth + 1)).collect(), dynamic: t.dynamic }))
-            }
+            Type::Tuple(t) => Type::Tuple(Arc::new(TupleType {
+                elems: t.elems.iter().map(|e| e.deep_copy_at(depth + 1)).collect(),
+                dynamic: t.dynamic,
+                optional_deep: t.optional_deep,
+            })),
         })
     }
 
@@ -491,6 +555,43 @@ impl Type {
         }
     }
 
+    /// Whether an object type with optional attributes occurs anywhere in
+    /// this type (only type constraints have them).
+    /// (A loop down collection element types: no recursion, and no stack
+    /// check on the hot path of argument conversion.)
+    #[inline]
+    pub fn has_optional_attributes(&self) -> bool {
+        let mut t = self;
+        loop {
+            match t {
+                Type::String | Type::Number | Type::Bool | Type::Dynamic => return false,
+                Type::List(e) | Type::Set(e) | Type::Map(e) => t = e,
+                Type::Object(o) => return o.optional_deep,
+                Type::Tuple(tt) => return tt.optional_deep,
+            }
+        }
+    }
+
+    /// cty `WithoutOptionalAttributesDeep`: the type with every object
+    /// type's attributes required. The type itself (shared) when it has no
+    /// optional attributes.
+    pub fn without_optional_attributes(&self) -> Type {
+        if !self.has_optional_attributes() {
+            return self.clone();
+        }
+        match self {
+            Type::List(e) => Type::list(crate::stack::guarded(|| e.without_optional_attributes())),
+            Type::Set(e) => Type::set(crate::stack::guarded(|| e.without_optional_attributes())),
+            Type::Map(e) => Type::map(crate::stack::guarded(|| e.without_optional_attributes())),
+            Type::Object(o) => {
+                let types = o.types.iter().map(|t| crate::stack::guarded(|| t.without_optional_attributes())).collect();
+                Type::Object(Arc::new(ObjectType::build(o.names.clone(), types, None)))
+            }
+            Type::Tuple(t) => Type::tuple(t.elems.iter().map(|e| crate::stack::guarded(|| e.without_optional_attributes())).collect()),
+            _ => self.clone(),
+        }
+    }
+
     /// cty `TestConformance(want) == nil`: `self` matches `want`, where
     /// dynamic in `want` matches anything.
     pub fn conforms_to(&self, want: &Type) -> bool {
@@ -578,7 +679,11 @@ impl Type {
             Type::Object(o) if o.is_empty() => return push_capped(out, "cty.EmptyObject"),
             Type::Tuple(t) if t.is_empty() => return push_capped(out, "cty.EmptyTuple"),
             Type::Object(o) => {
-                out.push_str("cty.Object(map[string]cty.Type{");
+                out.push_str(if o.has_optional() {
+                    "cty.ObjectWithOptionalAttrs(map[string]cty.Type{"
+                } else {
+                    "cty.Object(map[string]cty.Type{"
+                });
                 for (i, (name, ty)) in o.iter().enumerate() {
                     if i > 0 {
                         out.push_str(", ");
@@ -587,6 +692,15 @@ impl Type {
                     out.push(':');
                     if !crate::stack::guarded(|| ty.write_go_syntax(out)) {
                         return false;
+                    }
+                }
+                if o.has_optional() {
+                    out.push_str("}, []string{");
+                    for (i, name) in o.optional_names().enumerate() {
+                        if i > 0 {
+                            out.push_str(", ");
+                        }
+                        crate::strings::write_go_quoted(out, name);
                     }
                 }
                 return push_capped(out, "})");
@@ -639,7 +753,18 @@ impl Type {
                     out.push(':');
                     crate::stack::guarded(|| t.write_json(out));
                 }
-                out.push_str("}]");
+                out.push('}');
+                if o.has_optional() {
+                    out.push_str(",[");
+                    for (i, n) in o.optional_names().enumerate() {
+                        if i > 0 {
+                            out.push(',');
+                        }
+                        write_json_string(out, n);
+                    }
+                    out.push(']');
+                }
+                out.push(']');
             }
             Type::Tuple(t) => {
                 out.push_str("[\"tuple\",[");
@@ -674,15 +799,18 @@ impl Type {
             Type::Map(e) => J::Array(vec![J::from("map"), crate::stack::guarded(|| e.to_json())]),
             Type::Object(o) => {
                 let attrs = o.iter().map(|(n, t)| (n.to_string(), crate::stack::guarded(|| t.to_json()))).collect();
-                J::Array(vec![J::from("object"), J::Object(attrs)])
+                let mut parts = vec![J::from("object"), J::Object(attrs)];
+                if o.has_optional() {
+                    parts.push(J::Array(o.optional_names().map(|n| J::from(n.to_string())).collect()));
+                }
+                J::Array(parts)
             }
             Type::Tuple(t) => J::Array(vec![J::from("tuple"), J::Array(t.elems.iter().map(Type::to_json).collect())]),
         }
     }
 
-    /// Parses the cty JSON type form (as `ctyjson.UnmarshalType`). Optional
-    /// object attributes (a third array element) are rejected: HCL native
-    /// syntax never produces them.
+    /// Parses the cty JSON type form (as `ctyjson.UnmarshalType`), optional
+    /// object attributes (a third array element naming them) included.
     pub fn from_json(j: &serde_json::Value) -> Result<Type, String> {
         Self::from_json_depth(j, 0)
     }
@@ -706,6 +834,21 @@ impl Type {
                     _ => return Err("invalid complex type description".to_string()),
                 };
                 let arg = items.get(1).ok_or_else(|| format!("missing type argument for {kind}"))?;
+                if let ("object", 3) = (kind, items.len()) {
+                    let J::Array(opt) = &items[2] else {
+                        return Err("optional attributes must be an array of names".to_string());
+                    };
+                    let names: Vec<&str> =
+                        opt.iter().map(|n| n.as_str().ok_or("optional attribute names must be strings")).collect::<Result<_, _>>()?;
+                    let Type::Object(plain) = Self::from_json_depth(&J::Array(items[..2].to_vec()), depth)? else {
+                        return Err("invalid object type".to_string());
+                    };
+                    let attrs: Vec<(Arc<str>, Type)> = plain.iter().map(|(n, t)| (n.clone(), t.clone())).collect();
+                    return match ObjectType::with_optional(attrs, names) {
+                        Some(o) => Ok(Type::Object(Arc::new(o))),
+                        None => Err("optional contains undeclared attribute".to_string()),
+                    };
+                }
                 match (kind, items.len()) {
                     ("list", 2) => Ok(Type::list(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
                     ("set", 2) => Ok(Type::set(crate::stack::guarded(|| Self::from_json_depth(arg, depth + 1))?)),
@@ -730,7 +873,6 @@ impl Type {
                             .collect::<Result<Vec<_>, _>>()?;
                         Ok(Type::tuple(elems))
                     }
-                    ("object", 3) => Err("optional object attributes are not supported".to_string()),
                     _ => Err(format!("invalid type kind {kind:?}")),
                 }
             }
@@ -792,7 +934,7 @@ mod tests {
         }
         let j: serde_json::Value = serde_json::from_str(r#"["object",{"b":"string","a":"number"}]"#).unwrap();
         assert_eq!(Type::from_json(&j).unwrap().to_json_string(), r#"["object",{"a":"number","b":"string"}]"#);
-        for bad in [r#""str""#, r#"["list"]"#, r#"["foo","string"]"#, "1", r#"["object",{"a":"string"},["a"]]"#] {
+        for bad in [r#""str""#, r#"["list"]"#, r#"["foo","string"]"#, "1", r#"["object",{"a":"string"},["b"]]"#] {
             let j: serde_json::Value = serde_json::from_str(bad).unwrap();
             assert!(Type::from_json(&j).is_err(), "{bad}");
         }
@@ -841,6 +983,29 @@ mod tests {
             }
         }
         assert_eq!(Type::list(Type::list(Type::String)), Type::list(Type::list(Type::String)));
+    }
+
+    #[test]
+    fn optional_attributes() {
+        let opt = Type::Object(Arc::new(ObjectType::with_optional([("a", Type::String), ("b", Type::Number)], ["b"]).unwrap()));
+        let plain = Type::object([("a", Type::String), ("b", Type::Number)]);
+        assert_ne!(opt, plain);
+        assert!(opt.has_optional_attributes() && !plain.has_optional_attributes());
+        assert_eq!(opt.without_optional_attributes(), plain);
+        assert_eq!(opt.to_json_string(), r#"["object",{"a":"string","b":"number"},["b"]]"#);
+        let j: serde_json::Value = serde_json::from_str(&opt.to_json_string()).unwrap();
+        assert_eq!(Type::from_json(&j).unwrap(), opt);
+        assert_eq!(opt.to_json(), j);
+        let nested = Type::list(opt.clone());
+        assert!(nested.has_optional_attributes());
+        assert_eq!(nested.without_optional_attributes(), Type::list(plain.clone()));
+        assert_eq!(opt.go_syntax(), r#"cty.ObjectWithOptionalAttrs(map[string]cty.Type{"a":cty.String, "b":cty.Number}, []string{"b"})"#);
+        assert!(ObjectType::with_optional([("a", Type::String)], ["c"]).is_none());
+        // No optional name: a plain object type.
+        assert_eq!(
+            Type::Object(Arc::new(ObjectType::with_optional([("a", Type::String)], Vec::<&str>::new()).unwrap())),
+            Type::object([("a", Type::String)])
+        );
     }
 
     #[test]

@@ -55,7 +55,9 @@ pub(crate) fn unify_types(types: &[Type], allow_unsafe: bool) -> Option<Unified>
     // Identical types unify to themselves without conversions along every
     // path of cty's algorithm; checking it first avoids the quadratic
     // preference sort for long homogeneous tuples.
-    if types[1..].iter().all(|t| *t == types[0]) {
+    // (Not so for optional attributes: cty builds object types anew,
+    // without them.)
+    if types[1..].iter().all(|t| *t == types[0]) && !types[0].has_optional_attributes() {
         return Some((types[0].clone(), vec![None; n]));
     }
     if n > DEDUP_THRESHOLD {

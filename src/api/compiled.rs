@@ -7,7 +7,7 @@ use super::variables::Variables;
 use super::Options;
 use crate::diagnostic_text::SourceFile;
 use compiler::analysis::{render_traversal, variables};
-use compiler::lower::{compile_all_into, compile_with_lines, CompileEnv};
+use compiler::lower::{compile_all_noting, CompileEnv};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
@@ -71,9 +71,14 @@ pub struct Compiled {
     /// Parser warnings.
     warnings: Vec<Diagnostic>,
     source: Arc<SourceInfo>,
-    /// Whether the variable names were given ([`Options::variables`]),
-    /// not taken from the source.
+    /// Whether the variable names were given ([`Options::variables`],
+    /// [`Options::declare`]), not taken from the source.
     declared: bool,
+    /// The variables declared with types ([`Options::declare`]).
+    typed: Option<Arc<[DeclaredVar]>>,
+    /// What compiling found wrong whatever the inputs (see
+    /// [`Compiled::validate`]).
+    static_diags: Vec<Diagnostic>,
     /// Tells the variables [`Compiled::bind`] took for it from others'.
     id: u64,
 }
@@ -86,6 +91,57 @@ const _: () = {
 enum Code {
     Single(Program),
     Body(BodyPlan),
+}
+
+/// A variable declared with a type constraint.
+struct DeclaredVar {
+    name: String,
+    slot: u32,
+    ty: runtime::Type,
+    defaults: Option<runtime::Defaults>,
+    /// The value it has when not given: an unknown of its type.
+    unknown: Value,
+}
+
+impl DeclaredVar {
+    /// The given value with the constraint's defaults applied, converted
+    /// to the type; or the error diagnostic hcl's host reports.
+    fn accept(&self, v: &Value) -> Result<Value, Diagnostic> {
+        let applied = match &self.defaults {
+            Some(d) => d.apply(v),
+            None => v.clone(),
+        };
+        runtime::convert(&applied, &self.ty).map_err(|e| {
+            let detail =
+                format!("The value for variable {} is not suitable: {}.", runtime::strings::go_quote(&self.name), e.format_with_path());
+            Diagnostic::error("Invalid value for variable", detail, None)
+        })
+    }
+}
+
+/// Reads the declarations' type constraints, in name order.
+fn read_declarations(options: &Options) -> Result<Vec<(String, runtime::Type, Option<runtime::Defaults>)>, Error> {
+    let mut read = Vec::with_capacity(options.declarations.len());
+    let mut errors = Vec::new();
+    for d in &options.declarations {
+        let c = compiler::typeexpr::type_constraint_with_defaults(d.constraint.as_bytes(), &d.filename);
+        if c.has_errors() {
+            let source = Arc::new(SourceInfo {
+                filename: Arc::from(d.filename.as_str()),
+                src: Arc::from(d.constraint.as_bytes()),
+                block_headers: Vec::new(),
+                template: false,
+            });
+            errors.push(Diagnostics::new(c.diagnostics, source));
+            continue;
+        }
+        read.push((d.name.clone(), c.ty, c.defaults));
+    }
+    if errors.is_empty() {
+        Ok(read)
+    } else {
+        Err(Error::Declaration(errors))
+    }
 }
 
 impl Compiled {
@@ -153,6 +209,17 @@ pub struct BoundVariables {
     slots: Vars,
     /// Which program they were bound for.
     program: u64,
+    /// Values of declared variables that do not fit their types: one
+    /// error each (nothing is evaluated then).
+    rejected: Vec<Diagnostic>,
+}
+
+impl BoundVariables {
+    /// The errors of values given for declared variables that do not fit
+    /// their types (empty when all fit).
+    pub(crate) fn rejected(&self) -> &[Diagnostic] {
+        &self.rejected
+    }
 }
 
 impl std::fmt::Debug for BoundVariables {
@@ -231,6 +298,12 @@ impl Compiled {
     }
 
     fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> (Result<Compiled, Error>, bool) {
+        // Declarations first, as a host reads its variable declarations
+        // before the configuration.
+        let declared = match read_declarations(options) {
+            Ok(d) => d,
+            Err(e) => return (Err(e), false),
+        };
         let arena = bumpalo::Bump::new();
         let mut interner = Interner::new();
         let filename = options.filename.as_str();
@@ -248,7 +321,7 @@ impl Compiled {
                 (Tree::Expr(p.tree), p.diags, p.reference_crash)
             }
         };
-        (Compiled::lower(kind, src, options, tree, diags, &interner), crash.is_some())
+        (Compiled::lower(kind, src, options, tree, diags, &interner, declared), crash.is_some())
     }
 
     /// Compiles a parsed tree (`diags` are the parser's).
@@ -259,6 +332,7 @@ impl Compiled {
         tree: Tree<'_>,
         diags: Vec<Diagnostic>,
         interner: &Interner,
+        declared: Vec<(String, runtime::Type, Option<runtime::Defaults>)>,
     ) -> Result<Compiled, Error> {
         let filename = options.filename.as_str();
         let block_headers = match tree {
@@ -274,24 +348,43 @@ impl Compiled {
         if diags.has_errors() {
             return Err(Error::Compile(Diagnostics::new(diags, source)));
         }
-        let var_names = match &options.variables {
-            Some(names) => names.clone(),
-            None => referenced_roots(tree, interner),
+        let var_names = match (&options.variables, declared.is_empty()) {
+            (Some(names), true) => names.clone(),
+            (None, true) => referenced_roots(tree, interner),
+            (names, false) => {
+                let mut all: Vec<String> = names.iter().flatten().cloned().chain(declared.iter().map(|(n, ..)| n.clone())).collect();
+                all.sort_unstable();
+                all.dedup();
+                all
+            }
         };
         let mut env = CompileEnv::new(var_names.iter(), options.function_table());
         env.filename = source.filename.clone();
         let lines = Arc::new(compiler::lower::source_lines(src, source.lex_mode()));
-        let code = match tree {
-            Tree::Expr(e) => Code::Single(compile_with_lines(e, interner, &env, lines)),
+        // One chunk of bytecode for the whole file, sealed when `file`
+        // drops.
+        let mut file = vm::codegen::FileCode::new();
+        let (code, static_diags) = match tree {
+            Tree::Expr(e) => {
+                let (mut programs, found) = compile_all_noting(&mut file, &[e], interner, &env, &lines);
+                (Code::Single(programs.pop().expect("one program per expression")), found)
+            }
             Tree::Body(b) => {
-                // One chunk of bytecode for the whole file, sealed when
-                // `file` drops.
-                let mut file = vm::codegen::FileCode::new();
                 let exprs = b.all_attribute_exprs();
-                let mut programs = compile_all_into(&mut file, &exprs, interner, &env, &lines).into_iter();
-                Code::Body(plan_body(&mut programs, b, interner))
+                let (programs, found) = compile_all_noting(&mut file, &exprs, interner, &env, &lines);
+                (Code::Body(plan_body(&mut programs.into_iter(), b, interner)), found)
             }
         };
+        drop(file);
+        let typed = (!declared.is_empty()).then(|| {
+            declared
+                .into_iter()
+                .filter_map(|(name, ty, defaults)| {
+                    let slot = var_names.binary_search(&name).ok()? as u32;
+                    Some(DeclaredVar { unknown: Value::unknown(ty.clone()), name, slot, ty, defaults })
+                })
+                .collect()
+        });
         Ok(Compiled {
             kind,
             code,
@@ -299,7 +392,9 @@ impl Compiled {
             limits: options.limits,
             warnings: diags,
             source,
-            declared: options.variables.is_some(),
+            declared: options.variables.is_some() || typed.is_some(),
+            typed,
+            static_diags,
             id: {
                 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
                 NEXT_ID.fetch_add(1, Ordering::Relaxed)
@@ -328,6 +423,62 @@ impl Compiled {
     /// ```
     pub fn variable_names(&self) -> impl ExactSizeIterator<Item = &str> {
         self.var_names.iter().map(String::as_str)
+    }
+
+    /// Checks the program without inputs: evaluates it with every declared
+    /// variable ([`Options::declare`]) an unknown value of its declared
+    /// type (and any other variable an unknown of any type), as a host
+    /// validating a configuration does, and reports what fails whatever
+    /// the values turn out to be: unsupported attributes, type errors,
+    /// wrong calls. Results of such an evaluation are unknown (often
+    /// refined: `r.amount * 2 > 10` is a bool known not to be null).
+    ///
+    /// To that it adds what compiling found wrong in parts the evaluation
+    /// does not reach (the body of a `for` over an unknown collection):
+    /// calls to functions the table lacks, calls with a wrong number of
+    /// arguments and, when the variables are declared, references to
+    /// undeclared names; not inside `try` and `can`, which catch errors.
+    /// Each diagnostic once: those of the evaluation in its order (parser
+    /// warnings, then attributes before blocks), then the others in source
+    /// order.
+    ///
+    /// ```
+    /// use hclvm::{Compiled, Options};
+    ///
+    /// let options = Options::new().declare("request", "object({user = string, amount = number})");
+    /// let policy = Compiled::body(r#"
+    /// allow  = request.ammount < 1000
+    /// owners = [for t in request.tags : uper(t)]
+    /// "#, &options)?;
+    /// let found = policy.validate();
+    /// let details: Vec<&str> = found.as_slice().iter().map(|d| d.detail.as_str()).collect();
+    /// assert_eq!(details, [
+    ///     "This object does not have an attribute named \"ammount\".",
+    ///     "This object does not have an attribute named \"tags\".",
+    ///     "There is no function named \"uper\".",
+    /// ]);
+    /// assert!(Compiled::expression("request.amount * 2", &options)?.validate().as_slice().is_empty());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn validate(&self) -> Diagnostics {
+        let mut slots = Vars::with_slots(self.var_names.len());
+        for i in 0..self.var_names.len() {
+            slots.set(i as u32, Value::dynamic_unknown());
+        }
+        for d in self.typed.iter().flat_map(|t| t.iter()) {
+            slots.set(d.slot, d.unknown.clone());
+        }
+        let evaluation = with_scratch(|scratch| self.evaluate_slots(&slots, scratch));
+        let mut list: Vec<Diagnostic> = evaluation.diagnostics().into_iter().cloned().collect();
+        let seen = list.len();
+        for d in &self.static_diags {
+            let same = |x: &Diagnostic| x.summary == d.summary && x.detail == d.detail && x.subject == d.subject;
+            if !list.iter().any(same) {
+                list.push(d.clone());
+            }
+        }
+        list[seen..].sort_by_key(|d| d.subject.map_or(0, |s| s.start));
+        Diagnostics::new(list, self.source.clone())
     }
 
     /// The bytecode, as `hclvm disasm` lists it: each attribute's program
@@ -418,10 +569,30 @@ impl Compiled {
     pub fn bind(&self, vars: &Variables) -> BoundVariables {
         let mut slots = Vars::with_slots(self.var_names.len());
         let mut complete = true;
-        for (i, name) in self.var_names.iter().enumerate() {
-            match vars.get(name) {
-                Some(v) => slots.set(i as u32, v.clone()),
-                None => complete = false,
+        let mut rejected = Vec::new();
+        match &self.typed {
+            None => {
+                for (i, name) in self.var_names.iter().enumerate() {
+                    match vars.get(name) {
+                        Some(v) => slots.set(i as u32, v.clone()),
+                        None => complete = false,
+                    }
+                }
+            }
+            Some(typed) => {
+                let mut typed = typed.iter().peekable();
+                for (i, name) in self.var_names.iter().enumerate() {
+                    let declared = typed.next_if(|d| d.slot == i as u32);
+                    match (vars.get(name), declared) {
+                        (Some(v), None) => slots.set(i as u32, v.clone()),
+                        (Some(v), Some(d)) => match d.accept(v) {
+                            Ok(v) => slots.set(i as u32, v),
+                            Err(diag) => rejected.push(diag),
+                        },
+                        (None, Some(d)) => slots.set(i as u32, d.unknown.clone()),
+                        (None, None) => complete = false,
+                    }
+                }
             }
         }
         if !complete {
@@ -430,12 +601,15 @@ impl Compiled {
                 vars.names().filter(|n| !self.declared || self.var_names.binary_search_by(|d| d.as_str().cmp(n)).is_ok()),
             );
         }
-        BoundVariables { slots, program: self.id }
+        BoundVariables { slots, program: self.id, rejected }
     }
 
     /// Evaluates with variables taken by [`Compiled::bind`] (from this
     /// program: variables bound for another one are all missing).
     pub fn evaluate_bound(&self, vars: &BoundVariables) -> Evaluation<'_> {
+        if !vars.rejected.is_empty() && vars.program == self.id {
+            return Evaluation { compiled: self, result: Evaluated::Rejected(vars.rejected.clone()) };
+        }
         let slots = self.slots(vars);
         with_scratch(|scratch| self.evaluate_slots(&slots, scratch))
     }
@@ -507,6 +681,12 @@ impl Compiled {
     /// per evaluation, so that threads evaluating one program at once do
     /// not contend on those counters (`hclvm batch`).
     pub(crate) fn write_result(&self, vars: &BoundVariables, out: &mut String) -> bool {
+        if !vars.rejected.is_empty() && vars.program == self.id {
+            let mut w = self.source.result_writer(std::mem::take(out));
+            w.failure("vars", &vars.rejected);
+            *out = w.into_string();
+            return true;
+        }
         let slots = self.slots(vars);
         with_scratch(|scratch| self.write_slots_result(&slots, scratch, out))
     }

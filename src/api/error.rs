@@ -22,6 +22,16 @@ use std::sync::Arc;
 pub enum Error {
     /// The source has syntax errors (nothing was compiled).
     Compile(Diagnostics),
+    /// A declared type constraint ([`Options::declare`](crate::Options::declare))
+    /// does not parse or is not a valid type: the diagnostics of each
+    /// declaration with errors, in name order, each placed in its
+    /// constraint's text (nothing was compiled).
+    Declaration(Vec<Diagnostics>),
+    /// Values given for declared variables do not fit their types: one
+    /// "Invalid value for variable" error per variable, without a subject
+    /// (nothing was evaluated). [`Evaluation::check`](crate::Evaluation::check)
+    /// reports it.
+    InvalidVariables(Diagnostics),
     /// The variables could not be read or converted (bad JSON, a value
     /// that does not fit its declared type, ...).
     Variables(String),
@@ -39,7 +49,16 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Compile(d) | Error::Evaluation(d) => d.fmt(f),
+            Error::Compile(d) | Error::Evaluation(d) | Error::InvalidVariables(d) => d.fmt(f),
+            Error::Declaration(list) => {
+                let Some(first) = list.first() else { return f.write_str("invalid declarations") };
+                first.fmt(f)?;
+                match list.len() {
+                    1 => Ok(()),
+                    2 => f.write_str("; and 1 other declaration with errors"),
+                    n => write!(f, "; and {} other declarations with errors", n - 1),
+                }
+            }
             Error::Variables(m) => write!(f, "invalid variables: {m}"),
             Error::Deserialize(e) => write!(f, "cannot convert the result: {e}"),
             Error::Shape(m) => write!(f, "the result has no single-value form: {m}"),
@@ -130,6 +149,14 @@ impl Diagnostics {
         *out = w.into_string();
     }
 
+    /// Appends the members of the reference's diagnostics array for these
+    /// diagnostics (no brackets; positions placed in their source).
+    pub(crate) fn write_items(&self, out: &mut String) {
+        let mut w = self.source.result_writer(std::mem::take(out));
+        w.diag_items(&self.list);
+        *out = w.into_string();
+    }
+
     /// The diagnostics, in the order they were reported.
     ///
     /// ```
@@ -145,6 +172,11 @@ impl Diagnostics {
     /// Whether any is an error (the rest are warnings).
     pub fn has_errors(&self) -> bool {
         self.list.iter().any(Diagnostic::is_error)
+    }
+
+    /// The source text the diagnostics are placed in.
+    pub(crate) fn source_text(&self) -> &[u8] {
+        &self.source.src
     }
 
     /// The file name the diagnostics refer to.

@@ -27,6 +27,18 @@ pub struct Options {
     pub(crate) variables: Option<Vec<String>>,
     pub(crate) limits: Limits,
     pub(crate) filename: String,
+    /// Declared variable types, sorted by name (one per name).
+    pub(crate) declarations: Vec<Declaration>,
+}
+
+/// One variable declared with a type constraint ([`Options::declare`]).
+#[derive(Clone, Debug)]
+pub(crate) struct Declaration {
+    pub(crate) name: String,
+    /// The type constraint's source text.
+    pub(crate) constraint: String,
+    /// The file name its diagnostics mention.
+    pub(crate) filename: String,
 }
 
 /// Which functions calls resolve against.
@@ -54,6 +66,7 @@ impl fmt::Debug for Options {
             .field("variables", &self.variables)
             .field("limits", &self.limits)
             .field("filename", &self.filename)
+            .field("declarations", &self.declarations.iter().map(|d| (&d.name, &d.constraint)).collect::<Vec<_>>())
             .finish()
     }
 }
@@ -74,6 +87,7 @@ impl Options {
             variables: None,
             limits: Limits::default(),
             filename: compiler::DEFAULT_FILENAME.to_string(),
+            declarations: Vec::new(),
         }
     }
 
@@ -141,6 +155,98 @@ impl Options {
         names.sort_unstable();
         names.dedup();
         self.variables = Some(names);
+        self
+    }
+
+    /// Declares variable `name` with a type constraint in HCL's type
+    /// syntax, as a Terraform or Packer `variable` block's `type`: `string`,
+    /// `number`, `bool`, `any`, `list(T)`, `set(T)`, `map(T)`,
+    /// `tuple([T, ...])`, `object({attr = T, ...})`, whose attributes may
+    /// be `optional(T)` or `optional(T, DEFAULT)`. The constraint is read
+    /// as hcl's `typeexpr.TypeConstraintWithDefaults` reads it, when
+    /// compiling: one that does not parse or is not a valid type fails the
+    /// compilation with [`Error::Declaration`](crate::Error::Declaration)
+    /// (positions within the constraint text, file name `declare.NAME`).
+    ///
+    /// Then every evaluation gives the variable its declared type: a value
+    /// given for it gets the constraint's defaults (missing or null
+    /// optional attributes take their default), then is converted to the
+    /// type; a value that does not fit is reported, and nothing is
+    /// evaluated ([`Error::InvalidVariables`](crate::Error::InvalidVariables)
+    /// from [`Evaluation::check`](crate::Evaluation::check)). A declared
+    /// variable that is not given is an unknown value of its type, so
+    /// evaluating without inputs checks the program against the declared
+    /// types ([`Compiled::validate`](crate::Compiled::validate)).
+    ///
+    /// Declaring variables also declares their names: the variables of
+    /// the program are the declared ones (and those given to
+    /// [`Options::variables`]), and any other name is an "Unknown
+    /// variable". Declaring a name again replaces its type.
+    ///
+    /// ```
+    /// use hclvm::{Compiled, Options, Variables};
+    ///
+    /// let options = Options::new().declare("request", "object({user = string, amount = number, tags = optional(map(string), {})})");
+    /// let rule = Compiled::expression("request.amount <= 100 && length(request.tags) == 0", &options)?;
+    ///
+    /// // "12" converts to the number 12; the missing tags take their default.
+    /// let out = rule.evaluate_json(&serde_json::json!({"request": {"user": "ann", "amount": "12"}}))?;
+    /// assert_eq!(out.value().and_then(|v| v.as_bool()), Some(true));
+    ///
+    /// // A value that does not fit the type is rejected before evaluation.
+    /// let out = rule.evaluate_json(&serde_json::json!({"request": {"user": "ann", "amount": "lots"}}))?;
+    /// let d = &out.diagnostics()[0];
+    /// assert_eq!(d.summary, "Invalid value for variable");
+    /// assert_eq!(d.detail, "The value for variable \"request\" is not suitable: .amount: a number is required.");
+    /// assert!(matches!(out.check(), Err(hclvm::Error::InvalidVariables(_))));
+    ///
+    /// // Not given: an unknown of the declared type.
+    /// let out = rule.evaluate(&Variables::new());
+    /// assert!(!out.value().unwrap().is_known());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn declare(self, name: impl Into<String>, type_constraint: impl Into<String>) -> Options {
+        let name = name.into();
+        let filename = format!("declare.{name}");
+        self.declare_in(name, type_constraint, filename)
+    }
+
+    /// Several [`Options::declare`] at once, from `(name, type constraint)`
+    /// pairs.
+    ///
+    /// ```
+    /// let options = hclvm::Options::new().declarations([("region", "string"), ("replicas", "number")]);
+    /// let e = hclvm::Compiled::expression("\"${region}-${replicas}\"", &options)?;
+    /// let out = e.evaluate_json(&serde_json::json!({"region": "eu", "replicas": "3"}))?;
+    /// assert_eq!(out.value().and_then(|v| v.as_str()), Some("eu-3"));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn declarations<I, N, T>(self, declarations: I) -> Options
+    where
+        I: IntoIterator<Item = (N, T)>,
+        N: Into<String>,
+        T: Into<String>,
+    {
+        declarations.into_iter().fold(self, |o, (n, t)| o.declare(n, t))
+    }
+
+    /// [`Options::declare`] with the constraint's diagnostics naming file
+    /// `filename` instead of `declare.NAME` (a host that read the
+    /// constraint from a file of its own; `hclvm --declarations` passes
+    /// the file's text with everything but the constraint blanked, so that
+    /// positions are the file's).
+    ///
+    /// ```
+    /// let options = hclvm::Options::new().declare_in("n", "numbr", "vars.hcl");
+    /// let Err(hclvm::Error::Declaration(errors)) = hclvm::Compiled::expression("n", &options) else { panic!() };
+    /// assert_eq!(errors[0].to_string(), "vars.hcl:1,1-6: Invalid type specification; The keyword \"numbr\" is not a valid type specification.");
+    /// ```
+    pub fn declare_in(mut self, name: impl Into<String>, type_constraint: impl Into<String>, filename: impl Into<String>) -> Options {
+        let d = Declaration { name: name.into(), constraint: type_constraint.into(), filename: filename.into() };
+        match self.declarations.binary_search_by(|x| x.name.cmp(&d.name)) {
+            Ok(i) => self.declarations[i] = d,
+            Err(i) => self.declarations.insert(i, d),
+        }
         self
     }
 

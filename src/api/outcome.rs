@@ -315,6 +315,9 @@ pub(crate) enum Evaluated {
     Value(Outcome),
     /// Every attribute's outcome, in the order of the program's body plan.
     Body(Vec<Outcome>),
+    /// Values of declared variables that do not fit their types (one
+    /// error each): nothing was evaluated.
+    Rejected(Vec<Diagnostic>),
 }
 
 impl<'c> Evaluation<'c> {
@@ -332,7 +335,7 @@ impl<'c> Evaluation<'c> {
     pub fn value(&self) -> Option<&Value> {
         match &self.result {
             Evaluated::Value(o) => o.value(),
-            Evaluated::Body(_) => None,
+            Evaluated::Body(_) | Evaluated::Rejected(_) => None,
         }
     }
 
@@ -346,7 +349,7 @@ impl<'c> Evaluation<'c> {
     pub fn outcome(&self) -> Option<&Outcome> {
         match &self.result {
             Evaluated::Value(o) => Some(o),
-            Evaluated::Body(_) => None,
+            Evaluated::Body(_) | Evaluated::Rejected(_) => None,
         }
     }
 
@@ -376,6 +379,7 @@ impl<'c> Evaluation<'c> {
         match &self.result {
             Evaluated::Value(o) => o.has_errors(),
             Evaluated::Body(outcomes) => outcomes.iter().any(Outcome::has_errors),
+            Evaluated::Rejected(_) => true,
         }
     }
 
@@ -393,6 +397,7 @@ impl<'c> Evaluation<'c> {
     pub fn diagnostics(&self) -> Vec<&Diagnostic> {
         match &self.result {
             Evaluated::Value(o) => o.diagnostics.iter().collect(),
+            Evaluated::Rejected(d) => d.iter().collect(),
             Evaluated::Body(outcomes) => {
                 self.compiled.warnings().iter().chain(outcomes.iter().flat_map(|o| o.diagnostics.iter())).collect()
             }
@@ -408,6 +413,9 @@ impl<'c> Evaluation<'c> {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn check(&self) -> Result<(), Error> {
+        if let Evaluated::Rejected(d) = &self.result {
+            return Err(Error::InvalidVariables(Diagnostics::new(d.clone(), self.compiled.source().clone())));
+        }
         if self.has_errors() {
             Err(Error::Evaluation(Diagnostics::new(self.diagnostics().into_iter().cloned().collect(), self.compiled.source().clone())))
         } else {
@@ -430,7 +438,7 @@ impl<'c> Evaluation<'c> {
         match (&self.result, self.body()) {
             (Evaluated::Value(o), _) => Ok(o.value.clone()),
             (_, Some(b)) => b.to_value(),
-            (Evaluated::Body(_), None) => Err(Error::Shape("a body evaluation without its body".into())),
+            (Evaluated::Body(_) | Evaluated::Rejected(_), None) => Err(Error::Shape("a body evaluation without its body".into())),
         }
     }
 
@@ -481,7 +489,9 @@ impl<'c> Evaluation<'c> {
     /// Appends the reference's result encoding (the format of the
     /// `hcl-oracle` tool and of `hclvm conformance`) without the `id`:
     /// `{"ok":true,"type":T,"value":V}` (plus `"known":false` and warnings),
-    /// `{"ok":true,"body":{...}}`, or `{"ok":false,"phase":"eval","diags":[...]}`.
+    /// `{"ok":true,"body":{...}}`, or `{"ok":false,"phase":"eval","diags":[...]}`
+    /// (`"phase":"vars"` when declared variables were given values that do
+    /// not fit their types).
     ///
     /// ```
     /// let e = hclvm::Compiled::expression("[1, \"a\"]", &hclvm::Options::new())?;
@@ -501,6 +511,7 @@ impl<'c> Evaluation<'c> {
         let mut w = self.compiled.source().result_writer(String::new());
         match (&self.result, self.body()) {
             (Evaluated::Value(o), _) => write_value_result(&mut w, &o.value, &o.diagnostics, Some("eval")),
+            (Evaluated::Rejected(d), _) => w.failure("vars", d),
             (_, body) => {
                 w.raw("\"ok\":true,\"body\":");
                 if let Some(b) = body {

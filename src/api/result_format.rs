@@ -81,6 +81,14 @@ impl<'s> ResultWriter<'s> {
     /// A diagnostics array: `[{"severity","summary","detail","subject"}...]`.
     pub fn diags(&mut self, diags: &[Diagnostic]) {
         self.out.push('[');
+        self.diag_items(diags);
+        self.out.push(']');
+    }
+
+    /// The members of a diagnostics array, comma-separated, without the
+    /// brackets (for arrays whose diagnostics are placed in several
+    /// sources).
+    pub fn diag_items(&mut self, diags: &[Diagnostic]) {
         for (i, d) in diags.iter().enumerate() {
             if i > 0 {
                 self.out.push(',');
@@ -109,7 +117,6 @@ impl<'s> ResultWriter<'s> {
             }
             self.out.push('}');
         }
-        self.out.push(']');
     }
 }
 

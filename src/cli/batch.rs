@@ -11,6 +11,7 @@
 //! variables do not convert, gets a phase `case` result line; nothing ends
 //! the batch early except an I/O error.
 
+use super::declare::DeclareArgs;
 use super::eval::{compile_source, display_name, DiagArgs, Failure};
 use super::ParseAs;
 use super::{fnv1a, Status, FNV_OFFSET, WORKER_STACK_SIZE};
@@ -50,6 +51,8 @@ pub struct BatchArgs {
     /// bench mode (FNV-1a over the result lines without `id`) in the summary.
     #[arg(long)]
     checksum: bool,
+    #[command(flatten)]
+    declare: DeclareArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -94,18 +97,18 @@ pub fn run(args: BatchArgs) -> Status {
     std::thread::scope(|scope| {
         let (compiled_tx, compiled_rx) = std::sync::mpsc::channel();
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let (file, output) = (&args.file, &args.output);
+        let (file, output, declare) = (&args.file, &args.output, &args.declare);
         let src = &src;
         let keeper =
             std::thread::Builder::new().name("hclvm-compile".into()).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, move || {
-                let _ = compiled_tx.send(compile_source(file, src, kind, output));
+                let _ = compiled_tx.send(compile_source(file, src, kind, output, declare));
                 // Idle (allocating nothing) until the batch ends.
                 let _ = done_rx.recv();
             });
         let compiled = match keeper {
             Ok(_) => compiled_rx.recv().unwrap_or(Err(Status::UsageOrIo)),
             // No thread for it: compiled here, which only costs scaling.
-            Err(_) => compile_source(file, src, kind, output),
+            Err(_) => compile_source(file, src, kind, output, declare),
         };
         let status = match compiled {
             Ok(compiled) => run_compiled(&args, &compiled),

@@ -1,7 +1,10 @@
 //! `hclvm check FILE...`: parse each file and print its diagnostics the way
 //! hcl's text diagnostic writer does.
 
+use super::declare::DeclareArgs;
+use super::eval::Failure;
 use super::{ColorChoice, ParseAs, Status};
+use crate::api::{Compiled, Error, Options, SourceKind};
 use crate::diagnostic_text::{render_diagnostics, SourceFile};
 use clap::Args;
 use runtime::diag::DiagnosticsExt;
@@ -18,6 +21,12 @@ pub struct CheckArgs {
     mode: ParseAs,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// With declarations, each file is also validated without inputs:
+    /// evaluated with every declared variable an unknown of its type,
+    /// reporting what fails for every input (unsupported attributes, type
+    /// errors, wrong calls, undeclared names).
+    #[command(flatten)]
+    declare: DeclareArgs,
 }
 
 pub fn run(args: CheckArgs) -> Status {
@@ -38,7 +47,17 @@ pub fn run(args: CheckArgs) -> Status {
             crate::api::SourceKind::Body => ParseAs::Body,
         };
         let display_name = if name == "-" { "<stdin>" } else { name.as_str() };
-        let text = check_source(display_name, &src, mode, color);
+        let text = if args.declare.any() {
+            match validate_source(display_name, &src, args.mode.kind_for(name), &args.declare, color) {
+                Ok(t) => t,
+                Err(f) => {
+                    status = status.max(f.report("check"));
+                    continue;
+                }
+            }
+        } else {
+            check_source(display_name, &src, mode, color)
+        };
         if text.has_errors {
             status = status.max(Status::ProblemsFound);
         }
@@ -63,6 +82,23 @@ fn read_input(name: &str) -> std::io::Result<Vec<u8>> {
 struct Checked {
     rendered: Vec<u8>,
     has_errors: bool,
+}
+
+/// Compiles with the declarations and validates (`Compiled::validate`):
+/// syntax errors, invalid type constraints, then what fails for every
+/// input.
+fn validate_source(name: &str, src: &[u8], kind: SourceKind, declare: &DeclareArgs, color: bool) -> Result<Checked, Failure> {
+    let options = declare.apply(Options::new().filename(name), color)?;
+    let rendered = match Compiled::compile(kind, src, &options) {
+        Ok(compiled) => compiled.validate(),
+        Err(Error::Compile(diags)) => diags,
+        Err(Error::Declaration(list)) => {
+            let rendered = list.iter().map(|d| d.render(color)).collect::<String>().into_bytes();
+            return Ok(Checked { rendered, has_errors: true });
+        }
+        Err(e) => return Err(Failure::input(e.to_string())),
+    };
+    Ok(Checked { has_errors: rendered.has_errors(), rendered: rendered.render(color).into_bytes() })
 }
 
 fn check_source(name: &str, src: &[u8], mode: ParseAs, color: bool) -> Checked {

@@ -3,6 +3,7 @@
 //! reading sources and variables, choosing the parse mode, printing
 //! diagnostics.
 
+use super::declare::DeclareArgs;
 use super::ParseAs;
 use super::{ColorChoice, Status};
 use crate::api::result_format::ResultWriter;
@@ -30,6 +31,8 @@ pub struct EvalArgs {
     typed: bool,
     #[command(flatten)]
     vars: VarArgs,
+    #[command(flatten)]
+    declare: DeclareArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -205,14 +208,24 @@ fn plain(e: Error) -> String {
     }
 }
 
-/// Compiles a source argument, printing syntax errors.
-pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, output: &DiagArgs) -> Result<Compiled, Status> {
-    let options = Options::new().filename(display_name(name));
+/// Compiles a source argument with its declarations, printing syntax
+/// errors and invalid type constraints.
+pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, output: &DiagArgs, declare: &DeclareArgs) -> Result<Compiled, Status> {
+    let options = match declare.apply(Options::new().filename(display_name(name)), output.color.for_stderr()) {
+        Ok(o) => o,
+        Err(f) => return Err(f.report("compile")),
+    };
     match Compiled::compile(kind, src, &options) {
         // Warnings come back with every evaluation.
         Ok(c) => Ok(c),
         Err(Error::Compile(diags)) => {
             output.print(&diags, src);
+            Err(Status::ProblemsFound)
+        }
+        Err(Error::Declaration(list)) => {
+            for diags in &list {
+                output.print(diags, diags.source_text());
+            }
             Err(Status::ProblemsFound)
         }
         Err(e) => Err(Failure::input(e.to_string()).report("compile")),
@@ -232,7 +245,7 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("eval"),
     };
-    let compiled = match compile_source(&name, &src, kind, &args.output) {
+    let compiled = match compile_source(&name, &src, kind, &args.output, &args.declare) {
         Ok(c) => c,
         Err(status) => return status,
     };
@@ -252,7 +265,7 @@ pub fn run(args: EvalArgs) -> Status {
         match evaluation.write_plain_json(&mut out) {
             Ok(()) => Status::Ok,
             // The errors were printed above.
-            Err(Error::Evaluation(_)) => Status::ProblemsFound,
+            Err(Error::Evaluation(_) | Error::InvalidVariables(_)) => Status::ProblemsFound,
             Err(e) => return Failure::input(e.to_string()).report("eval"),
         }
     };

@@ -6,6 +6,7 @@ mod batch;
 mod bench;
 mod check;
 mod conformance;
+mod declare;
 mod disasm;
 mod eval;
 mod render;

@@ -1,6 +1,7 @@
 //! `hclvm render TEMPLATE`: render a standalone template and print the
 //! string, exactly (no newline added).
 
+use super::declare::DeclareArgs;
 use super::eval::{compile_source, read_source, DiagArgs, VarArgs};
 use super::Status;
 use crate::api::SourceKind;
@@ -16,6 +17,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     vars: VarArgs,
     #[command(flatten)]
+    declare: DeclareArgs,
+    #[command(flatten)]
     output: DiagArgs,
 }
 
@@ -28,7 +31,7 @@ pub fn run(args: RenderArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("render"),
     };
-    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output) {
+    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output, &args.declare) {
         Ok(c) => c,
         Err(status) => return status,
     };

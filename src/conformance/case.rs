@@ -39,6 +39,9 @@ pub struct Case {
     pub vars: Vec<(String, Json)>,
     /// `unknowns`, sorted by name: each a go-cty JSON type.
     pub unknowns: Vec<(String, Json)>,
+    /// `declare`, sorted by name: variable names and their type
+    /// constraints' source text.
+    pub declare: Vec<(String, String)>,
     pub funcs: FuncTable,
 }
 
@@ -50,7 +53,7 @@ pub struct CaseError {
     pub message: String,
 }
 
-const KNOWN_KEYS: [&str; 7] = ["id", "mode", "src", "src_base64", "vars", "unknowns", "funcs"];
+const KNOWN_KEYS: [&str; 8] = ["id", "mode", "src", "src_base64", "vars", "unknowns", "funcs", "declare"];
 
 /// Decodes one (non-blank) case line.
 ///
@@ -129,6 +132,24 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
         return Err(fail(&id, format!("{} is in both vars and unknowns", go_quote(name))));
     }
 
+    // Go's `json.Unmarshal` into a `map[string]string`: a null member
+    // reads as "".
+    let declare = match raw.get("declare") {
+        None | Some(Json::Null) => Vec::new(),
+        Some(Json::Object(m)) => {
+            let mut out = Vec::with_capacity(m.len());
+            for (name, t) in m {
+                match string_or_null(t) {
+                    Some(t) => out.push((name.clone(), t)),
+                    None => return Err(fail(&id, "\"declare\" must be an object of type constraint strings".into())),
+                }
+            }
+            out.sort_by(|a, b| a.0.cmp(&b.0));
+            out
+        }
+        Some(_) => return Err(fail(&id, "\"declare\" must be an object of type constraint strings".into())),
+    };
+
     let funcs_text = match raw.get("funcs") {
         None | Some(Json::Null) => "stdlib".to_string(),
         Some(Json::String(s)) => s.clone(),
@@ -141,7 +162,7 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
         other => return Err(fail(&id, format!("\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not {}", go_quote(other)))),
     };
 
-    Ok(Case { id: id.unwrap_or_default(), mode, src, vars, unknowns, funcs })
+    Ok(Case { id: id.unwrap_or_default(), mode, src, vars, unknowns, declare, funcs })
 }
 
 /// Where decoding failed, for Go's error text.

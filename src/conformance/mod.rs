@@ -29,7 +29,7 @@ pub const REFERENCE_NIL_PANIC: &str = "panic: runtime error: invalid memory addr
 /// The compile options a case asks for: its function table, and its
 /// variables (those it sets) as the declared names.
 fn case_options(case: &Case, names: impl IntoIterator<Item = String>) -> Options {
-    let options = Options::new().variables(names);
+    let options = Options::new().variables(names).declarations(case.declare.iter().map(|(n, t)| (n.as_str(), t.as_str())));
     match case.funcs {
         FuncTable::Stdlib => options,
         FuncTable::None => options.functions(runtime::func::Functions::empty()),
@@ -50,6 +50,13 @@ pub fn run_case(case: &Case) -> Result<String, String> {
     };
     let (compiled, reference_crash) = Compiled::compile_noting_crash(kind, &case.src, &options);
     let mut out = String::new();
+    if reference_crash || matches!(compiled, Err(Error::Compile(_))) {
+        // The oracle converts the declared variables' values before it
+        // parses the source: values that do not fit win.
+        if let Some(rejected) = rejected_before_parsing(case, &options, &bindings) {
+            return Ok(rejected);
+        }
+    }
     if reference_crash {
         // The reference crashes on this source (see `compiler::Parse`); the
         // oracle reports the recovered Go panic.
@@ -63,9 +70,39 @@ pub fn run_case(case: &Case) -> Result<String, String> {
             compiled.write_result(&compiled.bind(&vars), &mut out);
         }
         Err(Error::Compile(diags)) => diags.write_failure("parse", &mut out),
+        Err(Error::Declaration(list)) => {
+            // One array of the diagnostics of every declaration (each
+            // placed in its own constraint text), as the oracle reports
+            // them: phase "declare".
+            out.push_str("\"ok\":false,\"phase\":\"declare\",\"diags\":[");
+            for (i, diags) in list.iter().filter(|d| !d.as_slice().is_empty()).enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                diags.write_items(&mut out);
+            }
+            out.push(']');
+        }
         Err(e) => return Err(e.to_string()),
     }
     Ok(out)
+}
+
+/// The result of a case whose declared variables were given values that do
+/// not fit their types (phase `vars`), found without the source.
+fn rejected_before_parsing(case: &Case, options: &Options, bindings: &[(String, runtime::Value)]) -> Option<String> {
+    if case.declare.is_empty() {
+        return None;
+    }
+    let probe = Compiled::expression("null", options).ok()?;
+    let vars: Variables = bindings.iter().cloned().collect();
+    let bound = probe.bind(&vars);
+    if bound.rejected().is_empty() {
+        return None;
+    }
+    let mut out = String::new();
+    probe.write_result(&bound, &mut out);
+    Some(out)
 }
 
 /// Runs one non-blank input line (1-based `line_no`) and returns its whole

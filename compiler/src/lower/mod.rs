@@ -32,12 +32,15 @@ pub struct CompileEnv {
     /// `None`: calls are not allowed at all.
     pub funcs: Option<Arc<dyn FunctionTable>>,
     pub filename: Arc<str>,
+    /// No variables at all (hcl evaluating without an `EvalContext`): a
+    /// reference outside every `for` is "Variables not allowed".
+    pub no_variables: bool,
 }
 
 impl CompileEnv {
     pub fn new<S: AsRef<str>>(var_names: impl IntoIterator<Item = S>, funcs: Option<Arc<dyn FunctionTable>>) -> CompileEnv {
         let var_names: Vec<Arc<str>> = var_names.into_iter().map(|s| Arc::from(s.as_ref())).collect();
-        CompileEnv { var_names: var_names.into(), funcs, filename: Arc::from(crate::DEFAULT_FILENAME) }
+        CompileEnv { var_names: var_names.into(), funcs, filename: Arc::from(crate::DEFAULT_FILENAME), no_variables: false }
     }
 }
 
@@ -83,7 +86,25 @@ pub fn compile_all_into(
     env: &CompileEnv,
     lines: &Arc<SourceLines>,
 ) -> Vec<Program> {
+    compile_all_noting(file, exprs, interner, env, lines).0
+}
+
+/// [`compile_all_into`], also returning what lowering found wrong whatever
+/// the variables' values: calls to functions the table lacks (or any call
+/// without a table), calls with a wrong argument count (without `...`),
+/// and references to names that are not variables (worded as an
+/// evaluation in which every variable is set reports them). Uses inside
+/// the arguments of `try` and `can`, which catch errors, are left out.
+/// In source order of each expression, expressions in the order given.
+pub fn compile_all_noting(
+    file: &mut vm::codegen::FileCode,
+    exprs: &[&ast::Expr<'_>],
+    interner: &Interner,
+    env: &CompileEnv,
+    lines: &Arc<SourceLines>,
+) -> (Vec<Program>, Vec<Diagnostic>) {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
+    let mut found = Vec::new();
     let lowered: Vec<(vm::ir::Node, u32)> = exprs
         .iter()
         .map(|expr| {
@@ -98,8 +119,11 @@ pub fn compile_all_into(
                 depth: 0,
                 lines: lines.clone(),
                 func_names: None,
+                found: Vec::new(),
+                guarded: 0,
             };
             let root = l.lower(expr);
+            found.append(&mut l.found);
             (root, l.n_locals)
         })
         .collect();
@@ -116,7 +140,7 @@ pub fn compile_all_into(
         })
         .collect();
     file.end_sharing();
-    programs
+    (programs, found)
 }
 
 struct Scope {
@@ -136,6 +160,10 @@ struct Lowerer<'i, 'e> {
     depth: u32,
     lines: Arc<SourceLines>,
     func_names: Option<Vec<String>>,
+    /// Static problems found (see [`compile_all_noting`]).
+    found: Vec<Diagnostic>,
+    /// How many `try`/`can` argument lists enclose the node.
+    guarded: u32,
 }
 
 fn literal_value(lit: &Literal<'_>) -> Value {
@@ -229,11 +257,33 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     /// A name nothing in scope has. An iterator within reach is suggested
     /// now; otherwise the suggestion comes from the variables of the
     /// evaluation that reports it.
-    fn unknown_variable(&self, name: Symbol, span: Span) -> Node {
+    fn unknown_variable(&mut self, name: Symbol, span: Span) -> Node {
+        let node = self.unknown_variable_node(name, span);
+        if self.guarded == 0 {
+            let d = match &node {
+                Node::Fail(d) => (**d).clone(),
+                _ => {
+                    let text = self.name(name);
+                    let detail = match vm::suggest::closest(text, self.env.var_names.iter().map(|n| &**n)) {
+                        Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)),
+                        None => format!("There is no variable named {}.", go_quote(text)),
+                    };
+                    Diagnostic::error("Unknown variable", detail, Some(span))
+                }
+            };
+            self.found.push(d);
+        }
+        node
+    }
+
+    fn unknown_variable_node(&self, name: Symbol, span: Span) -> Node {
         let text = self.name(name);
         match self.iterator_suggestion(name) {
             Some(s) => {
                 fail("Unknown variable", format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)), span)
+            }
+            None if self.env.no_variables && self.scopes.is_empty() => {
+                fail("Variables not allowed", "Variables may not be used here.".into(), span)
             }
             None => Node::UnknownVariable(Box::new((Arc::from(text), span))),
         }
@@ -404,10 +454,43 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         }))
     }
 
+    /// Notes a static problem (see [`compile_all_noting`]) and returns its
+    /// node.
+    fn noted(&mut self, n: Node) -> Node {
+        if self.guarded == 0 {
+            match &n {
+                Node::Fail(d) => self.found.push((**d).clone()),
+                Node::FailByContext(ds) => self.found.push(ds[0].clone()),
+                _ => {}
+            }
+        }
+        n
+    }
+
     fn call(&mut self, c: &ast::Call<'_>, span: Span) -> Node {
+        let n = self.call_node(c, span);
+        if let Node::Call(call) = &n {
+            if !call.expand_final && self.guarded == 0 {
+                if let Some(funcs) = &self.env.funcs {
+                    if let Err(e) = funcs.signature(call.func).check_arity(&call.spans.name, call.args.len()) {
+                        let subject = call.spans.subject(e.site, |i| call.args.get(i).map_or(call.spans.close_paren, |a| a.start));
+                        self.found.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
+                    }
+                }
+            }
+        }
+        if let Node::Try(t) | Node::Can(t) = &n {
+            if let (Some(d), 0) = (&t.arity_error, self.guarded) {
+                self.found.push((**d).clone());
+            }
+        }
+        n
+    }
+
+    fn call_node(&mut self, c: &ast::Call<'_>, span: Span) -> Node {
         let name = self.name(c.name.name);
         let Some(funcs) = self.env.funcs.clone() else {
-            return fail("Function calls not allowed", "Functions may not be called here.".into(), span);
+            return self.noted(fail("Function calls not allowed", "Functions may not be called here.".into(), span));
         };
         let start = Span::new(c.name.span.start, c.open_paren_span.end);
         if (name == "try" || name == "can") && funcs.has_try_can() {
@@ -420,7 +503,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             // probes its result type.
             let in_child = unknown_function_detail(name, &[]);
             if !self.scopes.is_empty() {
-                return fail("Call to unknown function", in_child, c.name.span);
+                return self.noted(fail("Call to unknown function", in_child, c.name.span));
             }
             let names = self.func_names.get_or_insert_with(|| {
                 let mut names: Vec<String> = funcs.names().into_iter().map(String::from).collect();
@@ -432,9 +515,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             let here = unknown_function_detail(name, names);
             if self.splat_eaches > 0 && here != in_child {
                 let d = |detail| Diagnostic::error("Call to unknown function", detail, Some(c.name.span));
-                return Node::FailByContext(Box::new([d(here), d(in_child)]));
+                return self.noted(Node::FailByContext(Box::new([d(here), d(in_child)])));
             }
-            return fail("Call to unknown function", here, c.name.span);
+            return self.noted(fail("Call to unknown function", here, c.name.span));
         };
         let sig = funcs.signature(id);
         let expanded_from = if c.expand_final { c.args.len().saturating_sub(1) } else { c.args.len() };
@@ -465,9 +548,11 @@ impl<'i, 'e> Lowerer<'i, 'e> {
 
     fn try_can(&mut self, c: &ast::Call<'_>, name: &str, span: Span, start: Span) -> Node {
         let mut args = Vec::with_capacity(c.args.len());
+        self.guarded += 1;
         for a in c.args {
             args.push(TryArg { node: self.lower(a), start: start_span(a), span: a.span });
         }
+        self.guarded -= 1;
         let is_can = name == "can";
         let arity_error = if c.expand_final {
             None

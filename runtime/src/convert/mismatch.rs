@@ -34,9 +34,11 @@ fn objects(got: &Type, want: &Type) -> String {
     let mut missing: Vec<&str> = Vec::new();
     let mut unsafe_mismatch: Option<String> = None;
     let mut safe_mismatch: Option<String> = None;
-    for (name, want_aty) in want_o.iter() {
+    for (i, (name, want_aty)) in want_o.iter().enumerate() {
         let Some(got_aty) = got_o.attr_type(name) else {
-            missing.push(name);
+            if !want_o.is_optional(i) {
+                missing.push(name);
+            }
             continue;
         };
         if got_aty == want_aty || unsafe_mismatch.is_some() {

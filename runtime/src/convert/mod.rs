@@ -79,6 +79,41 @@ impl ConvError {
     }
 }
 
+impl ConvError {
+    /// The error as Terraform's `tfdiags.FormatError` writes a cty path
+    /// error: the path as its `FormatCtyPath` writes it (`.tags["env"]`,
+    /// `[0]`; string keys quoted as Go's `%q`, numbers as `%g`), a colon
+    /// and the message; the message alone at the root.
+    pub fn format_with_path(&self) -> String {
+        if self.path.is_empty() {
+            return self.message.clone();
+        }
+        let mut s = String::new();
+        for step in &self.path {
+            match step {
+                PathStep::Attr(n) => {
+                    s.push('.');
+                    s.push_str(n);
+                }
+                PathStep::Index(k) => {
+                    s.push('[');
+                    match k {
+                        Value::Null(_) => s.push_str("null"),
+                        Value::Unknown(_) => s.push_str("(not yet known)"),
+                        Value::Number(n) => s.push_str(&n.to_text_general().unwrap_or_else(|_| "...".to_string())),
+                        Value::String(k) => s.push_str(&crate::strings::go_quote(k)),
+                        _ => s.push_str("..."),
+                    }
+                    s.push(']');
+                }
+            }
+        }
+        s.push_str(": ");
+        s.push_str(&self.message);
+        s
+    }
+}
+
 impl fmt::Display for ConvError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.message)
@@ -104,8 +139,14 @@ pub fn get_conversion_unsafe(from: &Type, to: &Type) -> Option<Conversion> {
 /// collection would take `want`'s type).
 #[inline]
 pub fn converts_to_itself(v: &Value, want: &Type) -> bool {
-    if want.is_dynamic() || v.has_type(want) {
+    if want.is_dynamic() {
         return true;
+    }
+    if v.has_type(want) {
+        // cty compares with `want` less its optional attributes: a value
+        // of a type that has them (an unknown of a declared type) loses
+        // them.
+        return !want.has_optional_attributes();
     }
     let primitive = |e: &Type| matches!(e, Type::String | Type::Number | Type::Bool);
     match (v, want) {
@@ -129,6 +170,19 @@ pub fn convert(v: &Value, want: &Type) -> Result<Value, ConvError> {
 /// [`convert`] for a value the caller knows does not convert to itself
 /// ([`converts_to_itself`] is false), without checking that again.
 pub fn convert_changed(v: &Value, want: &Type) -> Result<Value, ConvError> {
+    if want.has_optional_attributes() {
+        // A type constraint's: `Convert` is the planned conversion then
+        // (cty returns the value itself when its type equals `want` less
+        // its optional attributes).
+        if v.has_type(&want.without_optional_attributes()) {
+            return Ok(v.clone());
+        }
+        let from = v.ty();
+        return match plan::get_conversion(&from, want, true) {
+            Some(p) => p.apply(v, &mut Vec::new()),
+            None => Err(ConvError::new(&[], mismatch_message(&from, want))),
+        };
+    }
     // An unknown or null of dynamic type (an iterator during a `for`
     // condition's pre-check, a short-circuited call): an unsafe conversion
     // from dynamic always exists and keeps unknown/null, typed `want`.

@@ -13,7 +13,27 @@ use std::sync::Arc;
 /// goes through `known`.
 pub(crate) struct Plan {
     out: Type,
+    /// `out` less its optional attributes, when it has some: the type of
+    /// unknown and null results.
+    out_required: Option<Type>,
     known: Known,
+}
+
+/// An attribute of an object-to-object conversion.
+enum AttrConv {
+    /// Taken from the input's attribute (converted when a plan is given).
+    From(Option<Arc<Plan>>),
+    /// An optional attribute the input type lacks: null.
+    Absent(Type),
+}
+
+/// An attribute of a map-to-object conversion.
+enum MapAttrConv {
+    /// The map's element, converted when a plan is given.
+    Elem(Option<Arc<Plan>>),
+    /// An optional attribute the map's elements cannot convert to: an
+    /// error if the map has it, null otherwise.
+    Incompatible,
 }
 
 /// What happens to a known, non-null input.
@@ -30,7 +50,7 @@ enum Known {
     /// attributes absent from the output are dropped.
     ObjectToObject {
         out: Arc<ObjectType>,
-        attrs: Vec<Option<Arc<Plan>>>,
+        attrs: Vec<AttrConv>,
     },
     TupleToTuple(Vec<Option<Arc<Plan>>>),
     /// From a list or set (cty also reaches these with other sequences).
@@ -67,7 +87,7 @@ enum Known {
     /// Conversions parallel to the output type's names.
     MapToObject {
         out: Arc<ObjectType>,
-        convs: Vec<Option<Arc<Plan>>>,
+        convs: Vec<MapAttrConv>,
     },
 }
 
@@ -122,7 +142,8 @@ impl std::fmt::Debug for Conversion {
 /// cty `getConversion`.
 pub(crate) fn get_conversion(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Arc<Plan>> {
     let known = get_known(from, to, allow_unsafe)?;
-    Some(Arc::new(Plan { out: to.clone(), known }))
+    let out_required = to.has_optional_attributes().then(|| to.without_optional_attributes());
+    Some(Arc::new(Plan { out: to.clone(), out_required, known }))
 }
 
 /// Element conversion inside a collection conversion: none needed when
@@ -145,11 +166,14 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
         (Type::String, Type::Bool) if allow_unsafe => Some(Known::StringToBool),
         (Type::Object(fo), Type::Object(to_ty)) => {
             let mut attrs = Vec::with_capacity(to_ty.len());
-            for (name, out_aty) in to_ty.iter() {
-                let in_aty = fo.attr_type(name)?;
-                attrs.push(elem_conv(in_aty, out_aty, allow_unsafe).ok()?);
+            for (i, (name, out_aty)) in to_ty.iter().enumerate() {
+                match fo.attr_type(name) {
+                    Some(in_aty) => attrs.push(AttrConv::From(elem_conv(in_aty, out_aty, allow_unsafe).ok()?)),
+                    None if to_ty.is_optional(i) => attrs.push(AttrConv::Absent(out_aty.without_optional_attributes())),
+                    None => return None,
+                }
             }
-            Some(Known::ObjectToObject { out: to_ty.clone(), attrs })
+            Some(Known::ObjectToObject { out: required_object(to_ty), attrs })
         }
         (Type::Tuple(ft), Type::Tuple(tt)) => {
             if ft.len() != tt.len() {
@@ -205,7 +229,14 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
             Some(Known::ObjectToMap { ety, names: fo.clone(), convs, allow_unsafe })
         }
         (Type::Map(fe), Type::Object(to_ty)) if allow_unsafe => {
-            let convs = to_ty.types().iter().map(|a| elem_conv(fe, a, allow_unsafe)).collect::<Result<Vec<_>, ()>>().ok()?;
+            let mut convs = Vec::with_capacity(to_ty.len());
+            for (i, a) in to_ty.types().iter().enumerate() {
+                match elem_conv(fe, a, allow_unsafe) {
+                    Ok(c) => convs.push(MapAttrConv::Elem(c)),
+                    Err(()) if to_ty.is_optional(i) => convs.push(MapAttrConv::Incompatible),
+                    Err(()) => return None,
+                }
+            }
             Some(Known::MapToObject { out: to_ty.clone(), convs })
         }
         _ => None,
@@ -245,9 +276,10 @@ impl Plan {
         if self.out.is_dynamic() {
             return Ok(v.clone());
         }
+        let out = self.out_required.as_ref().unwrap_or(&self.out);
         match v {
-            Value::Unknown(u) => return Ok(super::prepare_unknown_result(v, dynamic_replace(u.ty(), &self.out))),
-            Value::Null(t) => return Ok(Value::Null(dynamic_replace(t, &self.out))),
+            Value::Unknown(u) => return Ok(super::prepare_unknown_result(v, dynamic_replace(u.ty(), out))),
+            Value::Null(t) => return Ok(Value::Null(dynamic_replace(t, out))),
             _ => {}
         }
         self.apply_known(v, path)
@@ -290,11 +322,18 @@ impl Plan {
             Known::ObjectToObject { out, attrs } => {
                 let mut vals = Vec::with_capacity(out.len());
                 for (name, conv) in out.names().iter().zip(attrs) {
+                    let conv = match conv {
+                        AttrConv::From(c) => c,
+                        AttrConv::Absent(t) => {
+                            vals.push(Value::Null(t.clone()));
+                            continue;
+                        }
+                    };
                     let Some(av) = v.get_attr(name) else {
                         return Err(wrong_input(path));
                     };
                     let cv = with_step(path, PathStep::Attr(name.clone()), |p| apply_opt(conv, av, p))?;
-                    vals.push(cv);
+                    vals.push(required_null(cv));
                 }
                 Value::object_like(out, vals).map_err(|_| wrong_input(path))
             }
@@ -319,7 +358,11 @@ impl Plan {
                 }
                 let elems = v.elements_slice();
                 if elems.is_empty() {
-                    let ety = if ety.is_dynamic() { v.ty().element_type().cloned().unwrap_or(Type::Dynamic) } else { ety.clone() };
+                    let ety = if ety.is_dynamic() {
+                        v.ty().element_type().cloned().unwrap_or(Type::Dynamic)
+                    } else {
+                        ety.without_optional_attributes()
+                    };
                     return Ok(if to_list { Value::list_empty(ety) } else { Value::set_empty(ety) });
                 }
                 // Same element type, nothing to convert: a list stays itself
@@ -333,7 +376,7 @@ impl Plan {
                 }
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, e) in elems.iter().enumerate() {
-                    out.push(convert_at(path, i, conv, e)?);
+                    out.push(required_null(convert_at(path, i, conv, e)?));
                 }
                 if to_list {
                     Value::list(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to list"))
@@ -359,9 +402,9 @@ impl Plan {
                 }
                 map_from_pairs(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to map"))
             }
-            Known::EmptyList(ety) => Ok(Value::list_empty(ety.clone())),
-            Known::EmptySet(ety) => Ok(Value::set_empty(ety.clone())),
-            Known::EmptyMap(ety) => Ok(Value::map_empty(ety.clone())),
+            Known::EmptyList(ety) => Ok(Value::list_empty(ety.without_optional_attributes())),
+            Known::EmptySet(ety) => Ok(Value::set_empty(ety.without_optional_attributes())),
+            Known::EmptyMap(ety) => Ok(Value::map_empty(ety.without_optional_attributes())),
             Known::TupleToList { ety, convs, allow_unsafe } => {
                 let elems = v.elements_slice();
                 // Every element already has the list's element type (that is
@@ -386,7 +429,7 @@ impl Plan {
                 let mut out = Vec::with_capacity(elems.len());
                 for (i, e) in elems.iter().enumerate() {
                     let conv = convs.get(i).ok_or_else(|| wrong_input(path))?;
-                    out.push(convert_at(path, i, conv, e)?);
+                    out.push(required_null(convert_at(path, i, conv, e)?));
                 }
                 Value::set(out).map_err(|_| ConvError::new(path, "element types must all match for conversion to set"))
             }
@@ -412,25 +455,59 @@ impl Plan {
                 // cty converts the present elements first and only then
                 // reports a missing one.
                 let mut vals: Vec<Option<Value>> = Vec::with_capacity(out.len());
-                for (name, conv) in out.names().iter().zip(convs) {
+                for (i, (name, conv)) in out.names().iter().zip(convs).enumerate() {
                     let Some(e) = m.get(name) else {
                         vals.push(None);
                         continue;
                     };
+                    let conv = match conv {
+                        MapAttrConv::Elem(c) => c,
+                        MapAttrConv::Incompatible => {
+                            let message = format!(
+                                "map element type is incompatible with attribute {}: {}",
+                                go_quote(name),
+                                super::mismatch_message(&e.ty(), &out.types()[i])
+                            );
+                            return Err(ConvError::new(path, message));
+                        }
+                    };
                     let key = PathStep::Index(Value::string(name));
                     let cv = with_step(path, key, |p| apply_opt(conv, e, p))?;
-                    vals.push(Some(cv));
+                    vals.push(Some(required_null(cv)));
                 }
                 let mut present = Vec::with_capacity(vals.len());
-                for (v, name) in vals.into_iter().zip(out.names()) {
+                for (i, (v, name)) in vals.into_iter().zip(out.names()).enumerate() {
                     match v {
                         Some(v) => present.push(v),
+                        // cty's null of the attribute type as declared.
+                        None if out.is_optional(i) => present.push(Value::Null(out.types()[i].clone())),
                         None => return Err(ConvError::new(path, format!("map has no element for required attribute {}", go_quote(name)))),
                     }
                 }
-                Value::object_like(out, present).map_err(|_| wrong_input(path))
+                Value::object_like(&required_object(out), present).map_err(|_| wrong_input(path))
             }
         }
+    }
+}
+
+/// The object type with its attributes required (itself when they are).
+fn required_object(o: &Arc<ObjectType>) -> Arc<ObjectType> {
+    if !o.has_optional() && !o.types().iter().any(Type::has_optional_attributes) {
+        return o.clone();
+    }
+    match Type::Object(o.clone()).without_optional_attributes() {
+        Type::Object(r) => r,
+        _ => o.clone(),
+    }
+}
+
+/// cty strips optional attributes from the type of a null element or
+/// attribute a conversion produced.
+#[inline]
+fn required_null(v: Value) -> Value {
+    match v {
+        Value::Null(t) if t.has_optional_attributes() => Value::Null(t.without_optional_attributes()),
+        v => v,
     }
 }
 

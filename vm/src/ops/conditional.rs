@@ -147,7 +147,7 @@ pub fn conditional(cond: &Value, t: &Value, f: &Value) -> Conditional {
     // A bool condition and results of one type: nothing to unify or convert.
     if let Value::Bool(b) = cond {
         let (tt, ft) = (t.ty(), f.ty());
-        if tt == ft && !tt.is_dynamic() {
+        if tt == ft && !tt.is_dynamic() && !tt.has_optional_attributes() {
             let (value, keep) = if *b { (t.clone(), CondBranch::True) } else { (f.clone(), CondBranch::False) };
             return Conditional { value, keep, diag: None };
         }
@@ -186,9 +186,10 @@ fn result_type(t: &Value, f: &Value) -> Result<Plan, String> {
     if tt.is_dynamic() || ft.is_dynamic() {
         return Ok((Type::Dynamic, None, None));
     }
-    if tt == ft && !tt.has_dynamic_types() {
+    if tt == ft && !tt.has_dynamic_types() && !tt.has_optional_attributes() {
         // Unifying a type with itself needs no conversions (and no
         // allocation, which keeps boolean evaluations allocation-free).
+        // (cty builds a type with optional attributes anew, without them.)
         return Ok((tt, None, None));
     }
     match unify_unsafe(&[tt.clone(), ft.clone()]) {
