@@ -280,6 +280,7 @@ impl Compiled {
         };
         let mut env = CompileEnv::new(var_names.iter(), options.function_table());
         env.filename = source.filename.clone();
+        env.short_circuit = options.short_circuit;
         let lines = Arc::new(compiler::lower::source_lines(src, source.lex_mode()));
         let code = match tree {
             Tree::Expr(e) => Code::Single(compile_with_lines(e, interner, &env, lines)),

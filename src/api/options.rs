@@ -27,6 +27,7 @@ pub struct Options {
     pub(crate) variables: Option<Vec<String>>,
     pub(crate) limits: Limits,
     pub(crate) filename: String,
+    pub(crate) short_circuit: bool,
 }
 
 /// Which functions calls resolve against.
@@ -54,6 +55,7 @@ impl fmt::Debug for Options {
             .field("variables", &self.variables)
             .field("limits", &self.limits)
             .field("filename", &self.filename)
+            .field("short_circuit", &self.short_circuit)
             .finish()
     }
 }
@@ -74,6 +76,7 @@ impl Options {
             variables: None,
             limits: Limits::default(),
             filename: compiler::DEFAULT_FILENAME.to_string(),
+            short_circuit: false,
         }
     }
 
@@ -200,6 +203,54 @@ impl Options {
     /// ```
     pub fn filename(mut self, name: impl Into<String>) -> Options {
         self.filename = name.into();
+        self
+    }
+
+    /// Short-circuit `&&` and `||`, as hcl evaluates them since v2.21
+    /// (hashicorp/hcl #713 and #719) instead of as the reference, hcl
+    /// v2.20.0, does (off by default; results are then the reference's).
+    ///
+    /// With it, the operand that decides the result makes it, and only
+    /// that operand's diagnostics are reported: `v != null && v.x > 0`
+    /// is `false` when `v` is null, where v2.20 reports "Attempt to get
+    /// attribute from null value". In detail, after both operands are
+    /// converted to bool (an operand that does not convert is still an
+    /// error, `false && "x"` included):
+    ///
+    /// - a known `false` (for `&&`) or `true` (for `||`) on either side
+    ///   decides, left first, with that side's diagnostics; a `null`
+    ///   counts as false, so `null && x` is `false`;
+    /// - with one side unknown and the other known and not deciding, the
+    ///   result is an unknown bool (known not to be null) with the unknown
+    ///   side's diagnostics;
+    /// - with both sides unknown, the result is an unknown bool with the
+    ///   left side's diagnostics, unless the left side reported errors:
+    ///   then both sides' diagnostics are reported.
+    ///
+    /// The right operand is not evaluated when the left one decides and
+    /// the right one is sure to give a bool (a comparison, `!`, `&&`,
+    /// `||`, `can(...)`, a bool constant, or a conditional of these);
+    /// other right operands are evaluated for their type, as hcl does,
+    /// and their diagnostics dropped. Every other binary operator then also
+    /// lists an operand's conversion error ("Invalid operand") before the
+    /// operands' own diagnostics, as hcl's later `BinaryOpExpr` does.
+    ///
+    /// ```
+    /// use hclvm::{Compiled, Options, Value, Variables};
+    ///
+    /// let guard = "v != null && v.x > 0";
+    /// let vars = Variables::new().with("v", Value::null(hclvm::Type::Dynamic));
+    ///
+    /// // hcl v2.20.0 (the default) evaluates both sides.
+    /// let both = Compiled::expression(guard, &Options::new())?;
+    /// assert_eq!(both.evaluate(&vars).diagnostics()[0].summary, "Attempt to get attribute from null value");
+    ///
+    /// let short = Compiled::expression(guard, &Options::new().short_circuit(true))?;
+    /// assert_eq!(short.evaluate(&vars).value().and_then(|v| v.as_bool()), Some(false));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn short_circuit(mut self, on: bool) -> Options {
+        self.short_circuit = on;
         self
     }
 

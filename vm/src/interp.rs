@@ -382,7 +382,8 @@ fn binary_op(op: Op) -> crate::ops::BinaryOp {
     }
 }
 
-static NO_OPERATOR: OperatorSite = OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0) };
+static NO_OPERATOR: OperatorSite =
+    OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0), conversion_errors_first: false };
 
 impl<'a> Machine<'a> {
     #[inline]
@@ -723,6 +724,10 @@ impl<'a> Machine<'a> {
                     let v = self.call_op(*ins, prog.site(pc));
                     self.set(a, v);
                 }
+                Op::AndThen | Op::OrElse => {
+                    let v = self.logic(*ins, prog.site(pc));
+                    self.set(a, v);
+                }
                 Op::CallExpand | Op::Object | Op::Template | Op::Cond | Op::For | Op::Splat | Op::Try | Op::Can | Op::Memo => {
                     let v = self.structured(*ins, prog.site(pc));
                     self.set(a, v);
@@ -748,6 +753,68 @@ impl<'a> Machine<'a> {
             Site::Call(c) => self.call(c, usize::from(ins.b), usize::from(ins.c)),
             _ => dynamic(),
         }
+    }
+
+    /// `ANDTHEN` / `ORELSE`: hcl ≥ v2.21's short-circuit `&&` / `||`
+    /// ([`crate::ops::logical_short_circuit`]). The left operand's
+    /// diagnostics are those since the site's mark (its code ran before
+    /// this instruction) plus those of reading it; the right operand's are
+    /// those of its block.
+    #[inline(never)]
+    fn logic(&mut self, ins: Instr, site: &Site) -> Value {
+        let Site::Logic(s) = site else { return dynamic() };
+        let or = ins.op == Op::OrElse;
+        let mark_l = self.mark_at(s.mark);
+        // The common case: a known bool, read in place.
+        let lhs = match self.peek(ins.ob()) {
+            Some(Value::Bool(l)) => {
+                let l = *l;
+                if l == or && s.rhs_converts {
+                    // Decided by the left operand, with its diagnostics.
+                    return Value::Bool(l);
+                }
+                Value::Bool(l)
+            }
+            _ => self.read(ins.ob()),
+        };
+        if s.rhs_converts && crate::ops::left_decides(or, &lhs) {
+            return Value::Bool(or);
+        }
+        let mark_r = self.s.diags.len();
+        let rhs = self.block(&s.rhs);
+        if mark_l == self.s.diags.len() {
+            if let (Value::Bool(l), Value::Bool(r)) = (&lhs, &rhs) {
+                return Value::Bool(if or { *l || *r } else { *l && *r });
+            }
+        }
+        let lhs_failed = self.errors_between(mark_l, mark_r);
+        let rhs_failed = self.errors_since(mark_r);
+        let span_of = |blame| match blame {
+            Blame::Operand(0) => Some(s.lhs),
+            Blame::Operand(1) => Some(s.rhs_span),
+            _ => Some(s.span),
+        };
+        match crate::ops::logical_short_circuit(or, &lhs, &rhs, lhs_failed, rhs_failed) {
+            crate::ops::Logic::Decided(v, crate::ops::Keep::Left) => {
+                self.s.diags.truncate(mark_r);
+                v
+            }
+            crate::ops::Logic::Decided(v, crate::ops::Keep::Right) => {
+                self.s.diags.drain(mark_l..mark_r);
+                v
+            }
+            crate::ops::Logic::Invalid(e) => {
+                let operands = self.s.diags.split_off(mark_l);
+                let v = self.op_result(Err(e), span_of);
+                self.s.diags.extend(operands);
+                v
+            }
+            crate::ops::Logic::Applied(r) => self.op_result(r, span_of),
+        }
+    }
+
+    fn errors_between(&self, from: usize, to: usize) -> bool {
+        self.s.diags.get(from..to).is_some_and(|ds| ds.iter().any(|d| d.is_error()))
     }
 
     /// A structured instruction: its site holds the blocks it runs. Kept
@@ -856,11 +923,24 @@ impl<'a> Machine<'a> {
         let r = self.read(ro);
         let had_errors = self.errors_since(mark);
         let res = crate::ops::binary_checked(op, &l, &r, had_errors);
-        self.op_result(res, |blame| match blame {
+        let span_of = |blame| match blame {
             Blame::Operand(0) => Some(site.lhs),
             Blame::Operand(1) => Some(site.rhs),
             _ => Some(site.span),
-        })
+        };
+        match res {
+            Err(e)
+                if site.conversion_errors_first && self.s.diags.len() > mark && e.diags.iter().any(crate::ops::is_operand_conversion) =>
+            {
+                // hcl ≥ v2.21: the conversion errors, then the operands'
+                // diagnostics.
+                let operands = self.s.diags.split_off(mark);
+                let v = self.op_result(Err(e), span_of);
+                self.s.diags.extend(operands);
+                v
+            }
+            res => self.op_result(res, span_of),
+        }
     }
 
     fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
