@@ -502,3 +502,46 @@ fn version_names_the_reference_reproduced() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).contains("reproduces hashicorp/hcl v2.20.0 with go-cty v1.13.0"), "{}", text(&out.stdout));
 }
+
+// ---- --short-circuit ----
+
+#[test]
+fn short_circuit_flag_on_eval_render_batch_bench_and_disasm() {
+    let guard = "v != null && v.x > 0";
+    // The reference's semantics by default: both operands are evaluated.
+    let out = hclvm(&["eval", "-e", guard, "--var", "v=null"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("Attempt to get attribute from null value"), "{}", text(&out.stderr));
+    let out = hclvm(&["eval", "--short-circuit", "-e", guard, "--var", "v=null"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "false\n");
+    assert_eq!(text(&out.stderr), "");
+
+    let template = scratch("sc.tmpl", "%{ if v == null || v.admin }all%{ else }some%{ endif }");
+    let out = hclvm(&["render", &template, "--var", "v=null"], b"");
+    assert_exit(&out, 1);
+    let out = hclvm(&["render", "--short-circuit", &template, "--var", "v=null"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "all");
+
+    let body = scratch("sc.hcl", &format!("allow = {guard}\n"));
+    let lines = b"{\"v\": null}\n{\"v\": {\"x\": 2}}\n";
+    let out = hclvm(&["batch", &body, "--vars-jsonl", "-", "--short-circuit"], lines);
+    assert_exit(&out, 0);
+    let results = text(&out.stdout);
+    assert!(results.lines().next().is_some_and(|l| l.contains(r#""allow":{"ok":true,"type":"bool","value":false"#)), "{results}");
+    assert!(results.lines().nth(1).is_some_and(|l| l.contains(r#""allow":{"ok":true,"type":"bool","value":true"#)), "{results}");
+    let out = hclvm(&["batch", &body, "--vars-jsonl", "-"], lines);
+    assert_exit(&out, 1);
+
+    let vars = scratch("sc-vars.jsonl", "{\"v\": null}\n");
+    let out = hclvm(&["bench", "--mode", "body", "--src", &body, "--vars-jsonl", &vars, "--short-circuit"], b"");
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains(r#""first_pass_errors":0"#), "{}", text(&out.stdout));
+
+    let out = hclvm(&["disasm", "--short-circuit", &body], b"");
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains("ANDTHEN"), "{}", text(&out.stdout));
+    let out = hclvm(&["disasm", &body], b"");
+    assert!(text(&out.stdout).contains("AND "), "{}", text(&out.stdout));
+}

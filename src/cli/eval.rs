@@ -31,7 +31,27 @@ pub struct EvalArgs {
     #[command(flatten)]
     vars: VarArgs,
     #[command(flatten)]
+    semantics: SemanticsArgs,
+    #[command(flatten)]
     output: DiagArgs,
+}
+
+/// Evaluation options beyond the reference's semantics (off by default).
+#[derive(Args, Debug, Default, Clone)]
+pub struct SemanticsArgs {
+    /// Evaluate `&&` and `||` with short-circuit, as hcl does since v2.21
+    /// (the operand that decides gives the result and its diagnostics:
+    /// `v != null && v.x > 0` is false for a null `v`), instead of as the
+    /// reference, hcl v2.20.0, does.
+    #[arg(long)]
+    pub short_circuit: bool,
+}
+
+impl SemanticsArgs {
+    /// `options` with these settings.
+    pub fn apply(&self, options: Options) -> Options {
+        options.short_circuit(self.short_circuit)
+    }
 }
 
 /// Where variables come from.
@@ -205,9 +225,10 @@ fn plain(e: Error) -> String {
     }
 }
 
-/// Compiles a source argument, printing syntax errors.
-pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, output: &DiagArgs) -> Result<Compiled, Status> {
-    let options = Options::new().filename(display_name(name));
+/// Compiles a source argument with `options` (whose file name it sets),
+/// printing syntax errors.
+pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, output: &DiagArgs, options: Options) -> Result<Compiled, Status> {
+    let options = options.filename(display_name(name));
     match Compiled::compile(kind, src, &options) {
         // Warnings come back with every evaluation.
         Ok(c) => Ok(c),
@@ -232,7 +253,7 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("eval"),
     };
-    let compiled = match compile_source(&name, &src, kind, &args.output) {
+    let compiled = match compile_source(&name, &src, kind, &args.output, args.semantics.apply(Options::new())) {
         Ok(c) => c,
         Err(status) => return status,
     };

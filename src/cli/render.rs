@@ -1,9 +1,9 @@
 //! `hclvm render TEMPLATE`: render a standalone template and print the
 //! string, exactly (no newline added).
 
-use super::eval::{compile_source, read_source, DiagArgs, VarArgs};
+use super::eval::{compile_source, read_source, DiagArgs, SemanticsArgs, VarArgs};
 use super::Status;
-use crate::api::SourceKind;
+use crate::api::{Options, SourceKind};
 use clap::Args;
 use runtime::{convert, Type};
 use std::io::Write;
@@ -15,6 +15,8 @@ pub struct RenderArgs {
     template: String,
     #[command(flatten)]
     vars: VarArgs,
+    #[command(flatten)]
+    semantics: SemanticsArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -28,7 +30,8 @@ pub fn run(args: RenderArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("render"),
     };
-    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output) {
+    let options = args.semantics.apply(Options::new());
+    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output, options) {
         Ok(c) => c,
         Err(status) => return status,
     };
