@@ -1,8 +1,10 @@
 //! What a source is compiled against: functions, variable names, budgets.
 
+use super::CancelToken;
 use runtime::func::{FunctionTable, Functions};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 use vm::Limits;
 
 /// Compilation settings: the function table, the names of the variables the
@@ -28,6 +30,8 @@ pub struct Options {
     pub(crate) limits: Limits,
     pub(crate) filename: String,
     pub(crate) short_circuit: bool,
+    pub(crate) deadline: Option<Duration>,
+    pub(crate) cancel: Option<CancelToken>,
 }
 
 /// Which functions calls resolve against.
@@ -56,6 +60,8 @@ impl fmt::Debug for Options {
             .field("limits", &self.limits)
             .field("filename", &self.filename)
             .field("short_circuit", &self.short_circuit)
+            .field("deadline", &self.deadline)
+            .field("cancel", &self.cancel.as_ref().map(CancelToken::is_cancelled))
             .finish()
     }
 }
@@ -77,6 +83,8 @@ impl Options {
             limits: Limits::default(),
             filename: compiler::DEFAULT_FILENAME.to_string(),
             short_circuit: false,
+            deadline: None,
+            cancel: None,
         }
     }
 
@@ -190,6 +198,53 @@ impl Options {
     /// ```
     pub fn max_size(mut self, units: u64) -> Options {
         self.limits.max_size = units;
+        self
+    }
+
+    /// At most `time` per evaluation: an evaluation still running when it
+    /// has passed fails with "Evaluation limit exceeded" ("The expression
+    /// needs more time than this evaluation allows."). The clock starts
+    /// when the evaluation does (a body's attributes share one deadline)
+    /// and is read where the step budget is counted, every thousand or so
+    /// steps (block runs, loop iterations), so the evaluation ends within a
+    /// few microseconds of the deadline unless one function call takes
+    /// longer. Without it (the default) no clock is read.
+    ///
+    /// ```
+    /// use hclvm::{Compiled, Options, Value, Variables};
+    /// use std::time::Duration;
+    ///
+    /// let options = Options::new().deadline(Duration::from_millis(10)).max_steps(u64::MAX).max_size(u64::MAX);
+    /// // Ten billion loop iterations: hours, were it not for the deadline.
+    /// let e = Compiled::expression("[for x in xs : x if length([for y in xs : y if y < 0]) > 0]", &options)?;
+    /// let xs = Value::tuple((0..100_000).map(Value::int).collect());
+    /// let out = e.evaluate(&Variables::new().with("xs", xs));
+    /// assert_eq!(out.diagnostics()[0].summary, "Evaluation limit exceeded");
+    /// assert_eq!(out.diagnostics()[0].detail, "The expression needs more time than this evaluation allows.");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn deadline(mut self, time: Duration) -> Options {
+        self.deadline = Some(time);
+        self
+    }
+
+    /// Every evaluation of what these options compile watches `token`:
+    /// once it is cancelled (from any thread), running evaluations end
+    /// with the error "Evaluation cancelled", and so do later ones (to
+    /// cancel one evaluation of a shared program, give a token to
+    /// [`Compiled::evaluate_cancellable`](crate::Compiled::evaluate_cancellable) instead).
+    ///
+    /// ```
+    /// let shutdown = hclvm::CancelToken::new();
+    /// let e = hclvm::Compiled::expression("[for x in xs : x * 2]", &hclvm::Options::new().cancel_token(shutdown.clone()))?;
+    /// let vars = hclvm::Variables::from_json_str(r#"{"xs": [1, 2, 3]}"#)?;
+    /// assert!(!e.evaluate(&vars).has_errors());
+    /// shutdown.cancel();
+    /// assert_eq!(e.evaluate(&vars).diagnostics()[0].summary, "Evaluation cancelled");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn cancel_token(mut self, token: CancelToken) -> Options {
+        self.cancel = Some(token);
         self
     }
 
