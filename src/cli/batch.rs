@@ -11,7 +11,7 @@
 //! variables do not convert, gets a phase `case` result line; nothing ends
 //! the batch early except an I/O error.
 
-use super::eval::{compile_source, display_name, DiagArgs, Failure, SemanticsArgs};
+use super::eval::{compile_source, display_name, DiagArgs, EvalOptionArgs, Failure};
 use super::ParseAs;
 use super::{fnv1a, Status, FNV_OFFSET, WORKER_STACK_SIZE};
 use crate::api::result_format::{panic_message, write_case_error, write_panic};
@@ -51,7 +51,7 @@ pub struct BatchArgs {
     #[arg(long)]
     checksum: bool,
     #[command(flatten)]
-    semantics: SemanticsArgs,
+    evaluation: EvalOptionArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -97,7 +97,7 @@ pub fn run(args: BatchArgs) -> Status {
         let (compiled_tx, compiled_rx) = std::sync::mpsc::channel();
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
         let (file, output) = (&args.file, &args.output);
-        let options = args.semantics.apply(Options::new());
+        let options = args.evaluation.apply(Options::new());
         let fallback_options = options.clone();
         let src = &src;
         let keeper =

@@ -31,27 +31,57 @@ pub struct EvalArgs {
     #[command(flatten)]
     vars: VarArgs,
     #[command(flatten)]
-    semantics: SemanticsArgs,
+    evaluation: EvalOptionArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
 
-/// Evaluation options beyond the reference's semantics (off by default).
+/// Evaluation options beyond the reference's semantics and the default
+/// budgets (all off by default).
 #[derive(Args, Debug, Default, Clone)]
-pub struct SemanticsArgs {
+pub struct EvalOptionArgs {
     /// Evaluate `&&` and `||` with short-circuit, as hcl does since v2.21
     /// (the operand that decides gives the result and its diagnostics:
     /// `v != null && v.x > 0` is false for a null `v`), instead of as the
     /// reference, hcl v2.20.0, does.
     #[arg(long)]
     pub short_circuit: bool,
+    /// At most this long per evaluation (`batch`: per input line), e.g.
+    /// `50ms`, `2s`, `1.5m` (units ns, us, ms, s, m, h); an evaluation
+    /// still running then fails with "Evaluation limit exceeded".
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<std::time::Duration>,
 }
 
-impl SemanticsArgs {
+impl EvalOptionArgs {
     /// `options` with these settings.
     pub fn apply(&self, options: Options) -> Options {
-        options.short_circuit(self.short_circuit)
+        let options = options.short_circuit(self.short_circuit);
+        match self.timeout {
+            Some(t) => options.deadline(t),
+            None => options,
+        }
     }
+}
+
+/// A duration written as a decimal number and a unit: `50ms`, `2s`,
+/// `1.5m`, `100us` (`ns`, `us` or `µs`, `ms`, `s`, `m`, `h`).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let seconds_per_unit = match unit.trim() {
+        "ns" => 1e-9,
+        "us" | "µs" => 1e-6,
+        "ms" => 1e-3,
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "" => return Err(format!("{text:?} has no unit (ns, us, ms, s, m or h, as in 50ms)")),
+        other => return Err(format!("unknown unit {other:?} (ns, us, ms, s, m or h, as in 50ms)")),
+    };
+    let n: f64 = number.parse().map_err(|_| format!("{text:?} is not a number followed by a unit (as in 50ms)"))?;
+    std::time::Duration::try_from_secs_f64(n * seconds_per_unit).map_err(|e| format!("{text:?}: {e}"))
 }
 
 /// Where variables come from.
@@ -253,7 +283,7 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("eval"),
     };
-    let compiled = match compile_source(&name, &src, kind, &args.output, args.semantics.apply(Options::new())) {
+    let compiled = match compile_source(&name, &src, kind, &args.output, args.evaluation.apply(Options::new())) {
         Ok(c) => c,
         Err(status) => return status,
     };
@@ -284,4 +314,23 @@ pub fn run(args: EvalArgs) -> Status {
         }
     }
     status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_need_a_number_and_a_unit() {
+        assert_eq!(parse_duration("50ms"), Ok(Duration::from_millis(50)));
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("100us"), Ok(Duration::from_micros(100)));
+        assert_eq!(parse_duration("7ns"), Ok(Duration::from_nanos(7)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["50", "ms", "-1s", "1.2.3s", "5 parsecs", "1e3s", ""] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 }

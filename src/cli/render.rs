@@ -1,7 +1,7 @@
 //! `hclvm render TEMPLATE`: render a standalone template and print the
 //! string, exactly (no newline added).
 
-use super::eval::{compile_source, read_source, DiagArgs, SemanticsArgs, VarArgs};
+use super::eval::{compile_source, read_source, DiagArgs, EvalOptionArgs, VarArgs};
 use super::Status;
 use crate::api::{Options, SourceKind};
 use clap::Args;
@@ -16,7 +16,7 @@ pub struct RenderArgs {
     #[command(flatten)]
     vars: VarArgs,
     #[command(flatten)]
-    semantics: SemanticsArgs,
+    evaluation: EvalOptionArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -30,7 +30,7 @@ pub fn run(args: RenderArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("render"),
     };
-    let options = args.semantics.apply(Options::new());
+    let options = args.evaluation.apply(Options::new());
     let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output, options) {
         Ok(c) => c,
         Err(status) => return status,
