@@ -522,3 +522,75 @@ fn running_out_of_memory_is_an_error_not_an_abort() {
     assert!(stderr.starts_with("hclvm: out of memory"), "{stderr}");
     let _ = std::fs::remove_file(&src);
 }
+
+// ---- --short-circuit ----
+
+#[test]
+fn short_circuit_flag_on_eval_render_batch_bench_and_disasm() {
+    let guard = "v != null && v.x > 0";
+    // The reference's semantics by default: both operands are evaluated.
+    let out = hclvm(&["eval", "-e", guard, "--var", "v=null"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("Attempt to get attribute from null value"), "{}", text(&out.stderr));
+    let out = hclvm(&["eval", "--short-circuit", "-e", guard, "--var", "v=null"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "false\n");
+    assert_eq!(text(&out.stderr), "");
+
+    let template = scratch("sc.tmpl", "%{ if v == null || v.admin }all%{ else }some%{ endif }");
+    let out = hclvm(&["render", &template, "--var", "v=null"], b"");
+    assert_exit(&out, 1);
+    let out = hclvm(&["render", "--short-circuit", &template, "--var", "v=null"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "all");
+
+    let body = scratch("sc.hcl", &format!("allow = {guard}\n"));
+    let lines = b"{\"v\": null}\n{\"v\": {\"x\": 2}}\n";
+    let out = hclvm(&["batch", &body, "--vars-jsonl", "-", "--short-circuit"], lines);
+    assert_exit(&out, 0);
+    let results = text(&out.stdout);
+    assert!(results.lines().next().is_some_and(|l| l.contains(r#""allow":{"ok":true,"type":"bool","value":false"#)), "{results}");
+    assert!(results.lines().nth(1).is_some_and(|l| l.contains(r#""allow":{"ok":true,"type":"bool","value":true"#)), "{results}");
+    let out = hclvm(&["batch", &body, "--vars-jsonl", "-"], lines);
+    assert_exit(&out, 1);
+
+    let vars = scratch("sc-vars.jsonl", "{\"v\": null}\n");
+    let out = hclvm(&["bench", "--mode", "body", "--src", &body, "--vars-jsonl", &vars, "--short-circuit"], b"");
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains(r#""first_pass_errors":0"#), "{}", text(&out.stdout));
+
+    let out = hclvm(&["disasm", "--short-circuit", &body], b"");
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains("ANDTHEN"), "{}", text(&out.stdout));
+    let out = hclvm(&["disasm", &body], b"");
+    assert!(text(&out.stdout).contains("AND "), "{}", text(&out.stdout));
+}
+
+// ---- --timeout ----
+
+#[test]
+fn batch_timeout_ends_the_slow_lines_only() {
+    let body = scratch("slow.hcl", "r = length([for x in xs : x if length([for y in xs : y if y < 0]) > 0])\n");
+    // The second line would take hours (its default budgets run out only
+    // after millions of iterations); the others take microseconds.
+    let large: Vec<String> = (0..100_000).map(|i| i.to_string()).collect();
+    let lines = format!("{{\"xs\": [1, 2]}}\n{{\"xs\": [{}]}}\n{{\"xs\": []}}\n", large.join(","));
+    let started = std::time::Instant::now();
+    let out = hclvm(&["batch", &body, "--vars-jsonl", "-", "--timeout", "50ms", "--jobs", "1"], lines.as_bytes());
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert_exit(&out, 1);
+    let results = text(&out.stdout);
+    let results: Vec<&str> = results.lines().collect();
+    assert_eq!(results.len(), 3, "{results:?}");
+    assert!(results[0].contains(r#""r":{"ok":true,"type":"number","value":0"#), "{}", results[0]);
+    assert!(results[1].contains("The expression needs more time than this evaluation allows."), "{}", results[1]);
+    assert!(results[2].contains(r#""r":{"ok":true,"type":"number","value":0"#), "{}", results[2]);
+    assert!(text(&out.stderr).contains("3 lines, 1 with errors"), "{}", text(&out.stderr));
+
+    let out = hclvm(&["eval", "-e", "1", "--timeout", "50"], b"");
+    assert_exit(&out, 2);
+    assert!(text(&out.stderr).contains("has no unit"), "{}", text(&out.stderr));
+    let out = hclvm(&["eval", "-e", "[for x in [1] : x]", "--timeout", "2s"], b"");
+    assert_exit(&out, 0);
+    assert_eq!(text(&out.stdout), "[1]\n");
+}

@@ -11,7 +11,7 @@
 
 mod support;
 
-use hclvm::conformance::run_line;
+use hclvm::conformance::{run_line, run_line_with, RunOptions};
 use std::collections::BTreeSet;
 
 struct Mismatch {
@@ -67,4 +67,39 @@ fn conformance_results_are_the_references_byte_for_byte() {
         fixed.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
     );
     println!("{} cases, {} known differences left", cases, known.len());
+}
+
+/// The opt-in short-circuit `&&` and `||` (`Options::short_circuit`, hclvm
+/// `conformance --short-circuit`) against an oracle built with hcl
+/// v2.24.0's operators (tests/data/short_circuit/regen.sh): every pair of
+/// operand kinds (bools, nulls, unknowns, failures, values that do not
+/// convert), chains, contexts and random nests, byte for byte. No known
+/// differences.
+#[test]
+fn short_circuit_results_are_those_of_hcl_v2_24s_operators() {
+    let run = RunOptions { short_circuit: true };
+    let mismatches = support::with_cli_stack(move || {
+        let mut mismatches = Vec::new();
+        let mut cases = 0;
+        for (name, case_file, expected_file) in support::short_circuit_files() {
+            let expected = support::lines(&expected_file);
+            let lines = support::lines(&case_file);
+            assert_eq!(lines.len(), expected.len(), "{name}: case and expectation counts differ");
+            for ((line_no, line), (_, want)) in lines.iter().zip(&expected) {
+                let got = run_line_with(line, *line_no, run);
+                cases += 1;
+                if got.as_bytes() != want.as_slice() {
+                    mismatches.push(format!("{name}:{line_no}:\n  expected {}\n  got      {got}", String::from_utf8_lossy(want)));
+                }
+            }
+        }
+        assert!(cases > 3000, "expected the short-circuit cases, ran {cases}");
+        mismatches
+    });
+    assert!(
+        mismatches.is_empty(),
+        "{} short-circuit cases differ:\n{}",
+        mismatches.len(),
+        mismatches.iter().take(20).cloned().collect::<Vec<_>>().join("\n")
+    );
 }

@@ -408,3 +408,102 @@ fn subexpressions_a_body_repeats_are_shared_between_its_attributes() {
         "#]],
     );
 }
+
+/// The listing of expression `src` compiled with `Options::short_circuit`.
+fn check_short_circuit(src: &str, vars: &[&str], want: Expect) {
+    let options = Options::new().variables(vars.iter().copied()).short_circuit(true);
+    let compiled = Compiled::compile(SourceKind::Expression, src.as_bytes(), &options).expect("parses");
+    want.assert_eq(compiled.disassemble().strip_prefix("expr:\n").expect("one program"));
+}
+
+#[test]
+fn short_circuit_operators_run_their_right_operand_as_a_block() {
+    // The right operand is a comparison, so it always converts to bool:
+    // skipped when the left operand decides.
+    check_short_circuit(
+        r#"request.amount <= 1000 && request.currency == "USD""#,
+        &["request"],
+        expect![[r#"
+            ; 4 instructions, 3 registers (0 locals), 1 marks
+            ; K0 = 1000: "number"
+            ; K1 = "USD": "string"
+            ; V0 = request (slot 0).amount
+            ; V1 = request (slot 0).currency
+            0000  EQ         R2 V1 K1
+            0001  MARK       M0
+            0002  LE         R1 V0 K0
+            0003  ANDTHEN    R0 R1 then 0..1 -> R2 (skipped when decided) since M0
+            entry 1..4 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn short_circuit_right_operands_that_may_not_be_bools_run_for_their_type() {
+    // `v.enabled` might be a string that does not convert ("Invalid
+    // operand" even when `v` is null and the left operand decides).
+    check_short_circuit(
+        "v != null && v.enabled",
+        &["v"],
+        expect![[r#"
+            ; 3 instructions, 2 registers (0 locals), 1 marks
+            ; K0 = null: "dynamic"
+            ; V0 = v (slot 0)
+            ; V1 = v (slot 0).enabled
+            0000  MARK       M0
+            0001  NE         R1 V0 K0
+            0002  ANDTHEN    R0 R1 then V1 (run for its type when decided) since M0
+            entry 0..3 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn short_circuit_chains_nest_blocks() {
+    check_short_circuit(
+        "(a || b.c > 1) && !d || e",
+        &["a", "b", "d", "e"],
+        expect![[r#"
+            ; 7 instructions, 4 registers (0 locals), 2 marks
+            ; K0 = 1: "number"
+            ; V0 = a (slot 0)
+            ; V1 = b (slot 1).c
+            ; V2 = d (slot 2)
+            ; V3 = e (slot 3)
+            0000  GT         R3 V1 K0
+            0001  NOT        R3 V2
+            0002  MARK       M0
+            0003  MARK       M1
+            0004  ORELSE     R2 V0 then 0..1 -> R3 (skipped when decided)
+            0005  ANDTHEN    R1 R2 then 1..2 -> R3 (skipped when decided) since M1
+            0006  ORELSE     R0 R1 then V3 (run for its type when decided) since M0
+            entry 2..7 -> R0
+        "#]],
+    );
+}
+
+#[test]
+fn without_short_circuit_both_operands_are_straight_line_code() {
+    check(
+        "(a || b.c > 1) && !d || e",
+        &["a", "b", "d", "e"],
+        expect![[r#"
+            ; 9 instructions, 5 registers (0 locals), 3 marks
+            ; K0 = 1: "number"
+            ; V0 = a (slot 0)
+            ; V1 = b (slot 1).c
+            ; V2 = d (slot 2)
+            ; V3 = e (slot 3)
+            0000  MARK       M0
+            0001  MARK       M1
+            0002  MARK       M2
+            0003  MOVE       R3 V0
+            0004  GT         R4 V1 K0
+            0005  OR         R2 R3 R4 since M2
+            0006  NOT        R3 V2
+            0007  AND        R1 R2 R3 since M1
+            0008  OR         R0 R1 V3 since M0
+            entry 0..9 -> R0
+        "#]],
+    );
+}

@@ -4,7 +4,7 @@ use super::error::{Diagnostics, Error, SourceInfo};
 use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome};
 use super::result_format::{self, write_value_result, ResultWriter};
 use super::variables::Variables;
-use super::Options;
+use super::{CancelToken, Options};
 use crate::diagnostic_text::SourceFile;
 use compiler::analysis::{render_traversal, variables};
 use compiler::lower::{compile_all_noting, CompileEnv};
@@ -12,9 +12,10 @@ use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::{Diagnostic, Value};
 use std::cell::RefCell;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use vm::{Limits, Program, Scratch, Vars};
+use std::time::{Duration, Instant};
+use vm::{Interrupts, Limits, Program, Scratch, Vars};
 
 /// How a source is read.
 ///
@@ -68,6 +69,9 @@ pub struct Compiled {
     /// Variable names in slot order, sorted.
     var_names: Vec<String>,
     limits: Limits,
+    /// [`Options::deadline`] and [`Options::cancel_token`], when either
+    /// is set (one test tells evaluations without them apart).
+    watch: Option<Box<Watch>>,
     /// Parser warnings.
     warnings: Vec<Diagnostic>,
     source: Arc<SourceInfo>,
@@ -87,6 +91,13 @@ const _: () = {
     const fn assert_send_sync<T: Send + Sync>() {}
     assert_send_sync::<Compiled>();
 };
+
+/// What else ends an evaluation early ([`Options::deadline`],
+/// [`Options::cancel_token`]).
+struct Watch {
+    deadline: Option<Duration>,
+    cancel: Option<CancelToken>,
+}
 
 enum Code {
     Single(Program),
@@ -360,6 +371,7 @@ impl Compiled {
         };
         let mut env = CompileEnv::new(var_names.iter(), options.function_table());
         env.filename = source.filename.clone();
+        env.short_circuit = options.short_circuit;
         let lines = Arc::new(compiler::lower::source_lines(src, source.lex_mode()));
         // One chunk of bytecode for the whole file, sealed when `file`
         // drops.
@@ -390,6 +402,8 @@ impl Compiled {
             code,
             var_names,
             limits: options.limits,
+            watch: (options.deadline.is_some() || options.cancel.is_some())
+                .then(|| Box::new(Watch { deadline: options.deadline, cancel: options.cancel.clone() })),
             warnings: diags,
             source,
             declared: options.variables.is_some() || typed.is_some(),
@@ -468,7 +482,7 @@ impl Compiled {
         for d in self.typed.iter().flat_map(|t| t.iter()) {
             slots.set(d.slot, d.unknown.clone());
         }
-        let evaluation = with_scratch(|scratch| self.evaluate_slots(&slots, scratch));
+        let evaluation = with_scratch(|scratch| self.evaluate_slots(&slots, scratch, None));
         let mut list: Vec<Diagnostic> = evaluation.diagnostics().into_iter().cloned().collect();
         let seen = list.len();
         for d in &self.static_diags {
@@ -607,11 +621,74 @@ impl Compiled {
     /// Evaluates with variables taken by [`Compiled::bind`] (from this
     /// program: variables bound for another one are all missing).
     pub fn evaluate_bound(&self, vars: &BoundVariables) -> Evaluation<'_> {
+        self.evaluate_bound_watching(vars, None)
+    }
+
+    /// Evaluates bound variables, or reports the values a declared type
+    /// rejected when they were bound; `cancel` is an evaluation's own token.
+    fn evaluate_bound_watching(&self, vars: &BoundVariables, cancel: Option<&AtomicBool>) -> Evaluation<'_> {
         if !vars.rejected.is_empty() && vars.program == self.id {
             return Evaluation { compiled: self, result: Evaluated::Rejected(vars.rejected.clone()) };
         }
         let slots = self.slots(vars);
-        with_scratch(|scratch| self.evaluate_slots(&slots, scratch))
+        with_scratch(|scratch| self.evaluate_slots(&slots, scratch, cancel))
+    }
+
+    /// [`Compiled::evaluate`], ended early (with the error "Evaluation
+    /// cancelled") once `token` is cancelled, from any thread: one
+    /// evaluation of a program that other evaluations share can be
+    /// cancelled alone. See [`CancelToken`] for when the token is checked.
+    ///
+    /// ```
+    /// use hclvm::{CancelToken, Compiled, Options, Variables};
+    ///
+    /// let e = Compiled::expression("[for x in xs : x + 1]", &Options::new())?;
+    /// let vars = Variables::from_json_str(r#"{"xs": [1, 2]}"#)?;
+    /// let token = CancelToken::new();
+    /// assert_eq!(e.evaluate_cancellable(&vars, &token).deserialize::<Vec<u8>>()?, [2, 3]);
+    /// token.cancel();
+    /// assert_eq!(e.evaluate_cancellable(&vars, &token).diagnostics()[0].summary, "Evaluation cancelled");
+    /// // Other evaluations do not watch this token.
+    /// assert!(!e.evaluate(&vars).has_errors());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn evaluate_cancellable(&self, vars: &Variables, token: &CancelToken) -> Evaluation<'_> {
+        self.evaluate_bound_cancellable(&self.bind(vars), token)
+    }
+
+    /// [`Compiled::evaluate_bound`], ended early once `token` is cancelled
+    /// (see [`Compiled::evaluate_cancellable`]).
+    ///
+    /// ```
+    /// let e = hclvm::Compiled::expression("[for i in range(n) : i * i]", &hclvm::Options::new())?;
+    /// let bound = e.bind(&hclvm::Variables::new().with("n", hclvm::Value::int(3)));
+    /// let token = hclvm::CancelToken::new();
+    /// assert!(!e.evaluate_bound_cancellable(&bound, &token).has_errors());
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn evaluate_bound_cancellable(&self, vars: &BoundVariables, token: &CancelToken) -> Evaluation<'_> {
+        self.evaluate_bound_watching(vars, Some(token.flag()))
+    }
+
+    /// What may end an evaluation early: the options' deadline (from now)
+    /// and token, and `extra` (an evaluation's own token); `None` when
+    /// nothing may, so that evaluating checks nothing.
+    #[inline]
+    fn interrupts<'s>(&'s self, extra: Option<&'s AtomicBool>) -> Option<Interrupts<'s>> {
+        if self.watch.is_none() && extra.is_none() {
+            return None;
+        }
+        Some(self.watch_interrupts(extra))
+    }
+
+    #[cold]
+    fn watch_interrupts<'s>(&'s self, extra: Option<&'s AtomicBool>) -> Interrupts<'s> {
+        let watch = self.watch.as_deref();
+        Interrupts {
+            // A deadline too far to represent is none.
+            deadline: watch.and_then(|w| w.deadline).and_then(|d| Instant::now().checked_add(d)),
+            cancel: [watch.and_then(|w| w.cancel.as_ref()).map(CancelToken::flag), extra],
+        }
     }
 
     /// The slots of `vars`, or none set when they were bound for another
@@ -695,18 +772,26 @@ impl Compiled {
     /// [`Evaluation::write_result_json`].
     fn write_slots_result(&self, slots: &Vars, scratch: &mut Scratch, out: &mut String) -> bool {
         scratch.limits = self.limits;
+        let stop = self.interrupts(None);
         let mut lent = Lent { w: self.source.result_writer(std::mem::take(out)), out };
         let w = &mut lent.w;
         match &self.code {
             Code::Single(program) => {
-                let value = vm::evaluate(program, slots, scratch);
+                let value = match &stop {
+                    None => vm::evaluate(program, slots, scratch),
+                    Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
+                };
                 let diagnostics = self.with_warnings(scratch);
                 write_value_result(w, &value, &diagnostics, Some("eval"));
                 diagnostics.has_errors()
             }
             Code::Body(plan) => {
                 w.raw("\"ok\":true,\"body\":");
-                let errors = write_body_result(plan, &mut vm::BodyEvaluation::new(scratch, slots), w);
+                let mut run = match &stop {
+                    None => vm::BodyEvaluation::new(scratch, slots),
+                    Some(stop) => vm::BodyEvaluation::with_interrupts(scratch, slots, stop),
+                };
+                let errors = write_body_result(plan, &mut run, w);
                 if !self.warnings.is_empty() {
                     w.raw(",\"diags\":");
                     w.diags(&self.warnings);
@@ -727,16 +812,24 @@ impl Compiled {
         diagnostics
     }
 
-    fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch) -> Evaluation<'_> {
+    fn evaluate_slots(&self, slots: &Vars, scratch: &mut Scratch, cancel: Option<&AtomicBool>) -> Evaluation<'_> {
         scratch.limits = self.limits;
+        let stop = self.interrupts(cancel);
         let result = match &self.code {
             Code::Single(program) => {
-                let value = vm::evaluate(program, slots, scratch);
+                let value = match &stop {
+                    None => vm::evaluate(program, slots, scratch),
+                    Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
+                };
                 Evaluated::Value(Outcome { value, diagnostics: self.with_warnings(scratch) })
             }
             Code::Body(plan) => {
                 let mut outcomes = Vec::with_capacity(plan.attribute_count);
-                evaluate_body(plan, &mut vm::BodyEvaluation::new(scratch, slots), &mut outcomes);
+                let mut run = match &stop {
+                    None => vm::BodyEvaluation::new(scratch, slots),
+                    Some(stop) => vm::BodyEvaluation::with_interrupts(scratch, slots, stop),
+                };
+                evaluate_body(plan, &mut run, &mut outcomes);
                 Evaluated::Body(outcomes)
             }
         };
@@ -751,6 +844,7 @@ impl std::fmt::Debug for Compiled {
             .field("filename", &self.source.filename)
             .field("variables", &self.var_names)
             .field("limits", &self.limits)
+            .field("deadline", &self.watch.as_ref().and_then(|w| w.deadline))
             .finish_non_exhaustive()
     }
 }

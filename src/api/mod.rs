@@ -51,6 +51,7 @@
 //! # Ok::<(), hclvm::Error>(())
 //! ```
 
+mod cancel;
 mod compiled;
 mod de;
 mod error;
@@ -59,6 +60,7 @@ mod outcome;
 pub(crate) mod result_format;
 mod variables;
 
+pub use cancel::CancelToken;
 pub use compiled::{BoundVariables, Compiled, SourceKind};
 pub use de::{from_value, DeError, ValueDeserializer};
 pub use error::{Diagnostics, Error};

@@ -1,8 +1,10 @@
 //! What a source is compiled against: functions, variable names, budgets.
 
+use super::CancelToken;
 use runtime::func::{FunctionTable, Functions};
 use std::fmt;
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 use vm::Limits;
 
 /// Compilation settings: the function table, the names of the variables the
@@ -29,6 +31,9 @@ pub struct Options {
     pub(crate) filename: String,
     /// Declared variable types, sorted by name (one per name).
     pub(crate) declarations: Vec<Declaration>,
+    pub(crate) short_circuit: bool,
+    pub(crate) deadline: Option<Duration>,
+    pub(crate) cancel: Option<CancelToken>,
 }
 
 /// One variable declared with a type constraint ([`Options::declare`]).
@@ -67,6 +72,9 @@ impl fmt::Debug for Options {
             .field("limits", &self.limits)
             .field("filename", &self.filename)
             .field("declarations", &self.declarations.iter().map(|d| (&d.name, &d.constraint)).collect::<Vec<_>>())
+            .field("short_circuit", &self.short_circuit)
+            .field("deadline", &self.deadline)
+            .field("cancel", &self.cancel.as_ref().map(CancelToken::is_cancelled))
             .finish()
     }
 }
@@ -88,6 +96,9 @@ impl Options {
             limits: Limits::default(),
             filename: compiler::DEFAULT_FILENAME.to_string(),
             declarations: Vec::new(),
+            short_circuit: false,
+            deadline: None,
+            cancel: None,
         }
     }
 
@@ -296,6 +307,53 @@ impl Options {
         self
     }
 
+    /// At most `time` per evaluation: an evaluation still running when it
+    /// has passed fails with "Evaluation limit exceeded" ("The expression
+    /// needs more time than this evaluation allows."). The clock starts
+    /// when the evaluation does (a body's attributes share one deadline)
+    /// and is read where the step budget is counted, every thousand or so
+    /// steps (block runs, loop iterations), so the evaluation ends within a
+    /// few microseconds of the deadline unless one function call takes
+    /// longer. Without it (the default) no clock is read.
+    ///
+    /// ```
+    /// use hclvm::{Compiled, Options, Value, Variables};
+    /// use std::time::Duration;
+    ///
+    /// let options = Options::new().deadline(Duration::from_millis(10)).max_steps(u64::MAX).max_size(u64::MAX);
+    /// // Ten billion loop iterations: hours, were it not for the deadline.
+    /// let e = Compiled::expression("[for x in xs : x if length([for y in xs : y if y < 0]) > 0]", &options)?;
+    /// let xs = Value::tuple((0..100_000).map(Value::int).collect());
+    /// let out = e.evaluate(&Variables::new().with("xs", xs));
+    /// assert_eq!(out.diagnostics()[0].summary, "Evaluation limit exceeded");
+    /// assert_eq!(out.diagnostics()[0].detail, "The expression needs more time than this evaluation allows.");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn deadline(mut self, time: Duration) -> Options {
+        self.deadline = Some(time);
+        self
+    }
+
+    /// Every evaluation of what these options compile watches `token`:
+    /// once it is cancelled (from any thread), running evaluations end
+    /// with the error "Evaluation cancelled", and so do later ones (to
+    /// cancel one evaluation of a shared program, give a token to
+    /// [`Compiled::evaluate_cancellable`](crate::Compiled::evaluate_cancellable) instead).
+    ///
+    /// ```
+    /// let shutdown = hclvm::CancelToken::new();
+    /// let e = hclvm::Compiled::expression("[for x in xs : x * 2]", &hclvm::Options::new().cancel_token(shutdown.clone()))?;
+    /// let vars = hclvm::Variables::from_json_str(r#"{"xs": [1, 2, 3]}"#)?;
+    /// assert!(!e.evaluate(&vars).has_errors());
+    /// shutdown.cancel();
+    /// assert_eq!(e.evaluate(&vars).diagnostics()[0].summary, "Evaluation cancelled");
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn cancel_token(mut self, token: CancelToken) -> Options {
+        self.cancel = Some(token);
+        self
+    }
+
     /// The file name diagnostics mention (default `input.hcl`).
     ///
     /// ```
@@ -306,6 +364,54 @@ impl Options {
     /// ```
     pub fn filename(mut self, name: impl Into<String>) -> Options {
         self.filename = name.into();
+        self
+    }
+
+    /// Short-circuit `&&` and `||`, as hcl evaluates them since v2.21
+    /// (hashicorp/hcl #713 and #719) instead of as the reference, hcl
+    /// v2.20.0, does (off by default; results are then the reference's).
+    ///
+    /// With it, the operand that decides the result makes it, and only
+    /// that operand's diagnostics are reported: `v != null && v.x > 0`
+    /// is `false` when `v` is null, where v2.20 reports "Attempt to get
+    /// attribute from null value". In detail, after both operands are
+    /// converted to bool (an operand that does not convert is still an
+    /// error, `false && "x"` included):
+    ///
+    /// - a known `false` (for `&&`) or `true` (for `||`) on either side
+    ///   decides, left first, with that side's diagnostics; a `null`
+    ///   counts as false, so `null && x` is `false`;
+    /// - with one side unknown and the other known and not deciding, the
+    ///   result is an unknown bool (known not to be null) with the unknown
+    ///   side's diagnostics;
+    /// - with both sides unknown, the result is an unknown bool with the
+    ///   left side's diagnostics, unless the left side reported errors:
+    ///   then both sides' diagnostics are reported.
+    ///
+    /// The right operand is not evaluated when the left one decides and
+    /// the right one is sure to give a bool (a comparison, `!`, `&&`,
+    /// `||`, `can(...)`, a bool constant, or a conditional of these);
+    /// other right operands are evaluated for their type, as hcl does,
+    /// and their diagnostics dropped. Every other binary operator then also
+    /// lists an operand's conversion error ("Invalid operand") before the
+    /// operands' own diagnostics, as hcl's later `BinaryOpExpr` does.
+    ///
+    /// ```
+    /// use hclvm::{Compiled, Options, Value, Variables};
+    ///
+    /// let guard = "v != null && v.x > 0";
+    /// let vars = Variables::new().with("v", Value::null(hclvm::Type::Dynamic));
+    ///
+    /// // hcl v2.20.0 (the default) evaluates both sides.
+    /// let both = Compiled::expression(guard, &Options::new())?;
+    /// assert_eq!(both.evaluate(&vars).diagnostics()[0].summary, "Attempt to get attribute from null value");
+    ///
+    /// let short = Compiled::expression(guard, &Options::new().short_circuit(true))?;
+    /// assert_eq!(short.evaluate(&vars).value().and_then(|v| v.as_bool()), Some(false));
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn short_circuit(mut self, on: bool) -> Options {
+        self.short_circuit = on;
         self
     }
 

@@ -12,11 +12,11 @@
 //! the batch early except an I/O error.
 
 use super::declare::DeclareArgs;
-use super::eval::{compile_source, display_name, DiagArgs, Failure};
+use super::eval::{compile_source, display_name, DiagArgs, EvalOptionArgs, Failure};
 use super::ParseAs;
 use super::{fnv1a, Status, FNV_OFFSET, WORKER_STACK_SIZE};
 use crate::api::result_format::{panic_message, write_case_error, write_panic};
-use crate::api::{Compiled, SourceKind};
+use crate::api::{Compiled, Options, SourceKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::collections::BTreeMap;
@@ -53,6 +53,8 @@ pub struct BatchArgs {
     checksum: bool,
     #[command(flatten)]
     declare: DeclareArgs,
+    #[command(flatten)]
+    evaluation: EvalOptionArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -98,17 +100,19 @@ pub fn run(args: BatchArgs) -> Status {
         let (compiled_tx, compiled_rx) = std::sync::mpsc::channel();
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
         let (file, output, declare) = (&args.file, &args.output, &args.declare);
+        let options = args.evaluation.apply(Options::new());
+        let fallback_options = options.clone();
         let src = &src;
         let keeper =
             std::thread::Builder::new().name("hclvm-compile".into()).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, move || {
-                let _ = compiled_tx.send(compile_source(file, src, kind, output, declare));
+                let _ = compiled_tx.send(compile_source(file, src, kind, output, declare, options));
                 // Idle (allocating nothing) until the batch ends.
                 let _ = done_rx.recv();
             });
         let compiled = match keeper {
             Ok(_) => compiled_rx.recv().unwrap_or(Err(Status::UsageOrIo)),
             // No thread for it: compiled here, which only costs scaling.
-            Err(_) => compile_source(file, src, kind, output, declare),
+            Err(_) => compile_source(file, src, kind, output, declare, fallback_options),
         };
         let status = match compiled {
             Ok(compiled) => run_compiled(&args, &compiled),

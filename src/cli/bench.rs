@@ -26,6 +26,10 @@ pub struct BenchArgs {
     /// stdlib | none
     #[arg(long, default_value = "stdlib")]
     funcs: String,
+    /// Evaluate `&&` and `||` with short-circuit, as hcl does since v2.21
+    /// (not the reference's semantics: the checksum may differ from its).
+    #[arg(long)]
+    short_circuit: bool,
 }
 
 fn fail(msg: impl std::fmt::Display) -> Status {
@@ -80,7 +84,7 @@ pub fn run(args: BenchArgs) -> Status {
         return fail("vars file has no lines");
     }
     // The oracle's contexts hold every name the lines set.
-    let mut options = Options::new().variables(names);
+    let mut options = Options::new().variables(names).short_circuit(args.short_circuit);
     if let Some(table) = table {
         options = options.functions(table);
     }

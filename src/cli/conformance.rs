@@ -3,7 +3,7 @@
 //! was not a valid case (it still gets its phase `case` result line).
 
 use super::Status;
-use crate::conformance::run_cases;
+use crate::conformance::{run_cases_with, RunOptions};
 use clap::Args;
 use std::io::{BufRead, BufReader, BufWriter, Read};
 
@@ -12,16 +12,21 @@ pub struct ConformanceArgs {
     /// Case file (JSON Lines); `-` or nothing reads standard input.
     #[arg(value_name = "CASES", default_value = "-")]
     cases: String,
+    /// Evaluate `&&` and `||` as hcl ≥ v2.21 does (short-circuit), not as
+    /// the reference (v2.20.0) does.
+    #[arg(long)]
+    short_circuit: bool,
 }
 
 pub fn run(args: ConformanceArgs) -> Status {
     let stdout = std::io::stdout();
     let output = BufWriter::new(stdout.lock());
+    let run = RunOptions { short_circuit: args.short_circuit };
     let result = if args.cases == "-" {
-        run_cases(Named { inner: std::io::stdin().lock(), name: "<stdin>" }, output)
+        run_cases_with(Named { inner: std::io::stdin().lock(), name: "<stdin>" }, output, run)
     } else {
         match std::fs::File::open(&args.cases) {
-            Ok(f) => run_cases(BufReader::new(Named { inner: f, name: &args.cases }), output),
+            Ok(f) => run_cases_with(BufReader::new(Named { inner: f, name: &args.cases }), output, run),
             Err(e) => {
                 eprintln!("hclvm conformance: cannot read {}: {e}", args.cases);
                 return Status::UsageOrIo;

@@ -19,6 +19,10 @@ pub struct DisasmArgs {
     mode: ParseAs,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Compile `&&` and `||` with short-circuit, as hcl evaluates them since
+    /// v2.21 (`ANDTHEN`, `ORELSE`).
+    #[arg(long)]
+    short_circuit: bool,
 }
 
 pub fn run(args: DisasmArgs) -> Status {
@@ -29,7 +33,7 @@ pub fn run(args: DisasmArgs) -> Status {
             return Status::UsageOrIo;
         }
     };
-    let options = Options::new().filename(display_name(&args.file));
+    let options = Options::new().filename(display_name(&args.file)).short_circuit(args.short_circuit);
     let compiled = match Compiled::compile(args.mode.kind_for(&args.file), &src, &options) {
         Ok(c) => c,
         Err(Error::Compile(diags)) => {

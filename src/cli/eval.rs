@@ -34,7 +34,57 @@ pub struct EvalArgs {
     #[command(flatten)]
     declare: DeclareArgs,
     #[command(flatten)]
+    evaluation: EvalOptionArgs,
+    #[command(flatten)]
     output: DiagArgs,
+}
+
+/// Evaluation options beyond the reference's semantics and the default
+/// budgets (all off by default).
+#[derive(Args, Debug, Default, Clone)]
+pub struct EvalOptionArgs {
+    /// Evaluate `&&` and `||` with short-circuit, as hcl does since v2.21
+    /// (the operand that decides gives the result and its diagnostics:
+    /// `v != null && v.x > 0` is false for a null `v`), instead of as the
+    /// reference, hcl v2.20.0, does.
+    #[arg(long)]
+    pub short_circuit: bool,
+    /// At most this long per evaluation (`batch`: per input line), e.g.
+    /// `50ms`, `2s`, `1.5m` (units ns, us, ms, s, m, h); an evaluation
+    /// still running then fails with "Evaluation limit exceeded".
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub timeout: Option<std::time::Duration>,
+}
+
+impl EvalOptionArgs {
+    /// `options` with these settings.
+    pub fn apply(&self, options: Options) -> Options {
+        let options = options.short_circuit(self.short_circuit);
+        match self.timeout {
+            Some(t) => options.deadline(t),
+            None => options,
+        }
+    }
+}
+
+/// A duration written as a decimal number and a unit: `50ms`, `2s`,
+/// `1.5m`, `100us` (`ns`, `us` or `µs`, `ms`, `s`, `m`, `h`).
+pub fn parse_duration(text: &str) -> Result<std::time::Duration, String> {
+    let text = text.trim();
+    let split = text.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(text.len());
+    let (number, unit) = text.split_at(split);
+    let seconds_per_unit = match unit.trim() {
+        "ns" => 1e-9,
+        "us" | "µs" => 1e-6,
+        "ms" => 1e-3,
+        "s" => 1.0,
+        "m" => 60.0,
+        "h" => 3600.0,
+        "" => return Err(format!("{text:?} has no unit (ns, us, ms, s, m or h, as in 50ms)")),
+        other => return Err(format!("unknown unit {other:?} (ns, us, ms, s, m or h, as in 50ms)")),
+    };
+    let n: f64 = number.parse().map_err(|_| format!("{text:?} is not a number followed by a unit (as in 50ms)"))?;
+    std::time::Duration::try_from_secs_f64(n * seconds_per_unit).map_err(|e| format!("{text:?}: {e}"))
 }
 
 /// Where variables come from.
@@ -208,10 +258,18 @@ fn plain(e: Error) -> String {
     }
 }
 
-/// Compiles a source argument with its declarations, printing syntax
-/// errors and invalid type constraints.
-pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, output: &DiagArgs, declare: &DeclareArgs) -> Result<Compiled, Status> {
-    let options = match declare.apply(Options::new().filename(display_name(name)), output.color.for_stderr()) {
+/// Compiles a source argument with `options` (whose file name it sets)
+/// and its declarations, printing syntax errors and invalid type
+/// constraints.
+pub fn compile_source(
+    name: &str,
+    src: &[u8],
+    kind: SourceKind,
+    output: &DiagArgs,
+    declare: &DeclareArgs,
+    options: Options,
+) -> Result<Compiled, Status> {
+    let options = match declare.apply(options.filename(display_name(name)), output.color.for_stderr()) {
         Ok(o) => o,
         Err(f) => return Err(f.report("compile")),
     };
@@ -245,7 +303,7 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("eval"),
     };
-    let compiled = match compile_source(&name, &src, kind, &args.output, &args.declare) {
+    let compiled = match compile_source(&name, &src, kind, &args.output, &args.declare, args.evaluation.apply(Options::new())) {
         Ok(c) => c,
         Err(status) => return status,
     };
@@ -276,4 +334,23 @@ pub fn run(args: EvalArgs) -> Status {
         }
     }
     status
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_duration;
+    use std::time::Duration;
+
+    #[test]
+    fn durations_need_a_number_and_a_unit() {
+        assert_eq!(parse_duration("50ms"), Ok(Duration::from_millis(50)));
+        assert_eq!(parse_duration("2s"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1.5m"), Ok(Duration::from_secs(90)));
+        assert_eq!(parse_duration("100us"), Ok(Duration::from_micros(100)));
+        assert_eq!(parse_duration("7ns"), Ok(Duration::from_nanos(7)));
+        assert_eq!(parse_duration("1h"), Ok(Duration::from_secs(3600)));
+        for bad in ["50", "ms", "-1s", "1.2.3s", "5 parsecs", "1e3s", ""] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -2,9 +2,9 @@
 //! string, exactly (no newline added).
 
 use super::declare::DeclareArgs;
-use super::eval::{compile_source, read_source, DiagArgs, VarArgs};
+use super::eval::{compile_source, read_source, DiagArgs, EvalOptionArgs, VarArgs};
 use super::Status;
-use crate::api::SourceKind;
+use crate::api::{Options, SourceKind};
 use clap::Args;
 use runtime::{convert, Type};
 use std::io::Write;
@@ -19,6 +19,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     declare: DeclareArgs,
     #[command(flatten)]
+    evaluation: EvalOptionArgs,
+    #[command(flatten)]
     output: DiagArgs,
 }
 
@@ -31,7 +33,8 @@ pub fn run(args: RenderArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("render"),
     };
-    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output, &args.declare) {
+    let options = args.evaluation.apply(Options::new());
+    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output, &args.declare, options) {
         Ok(c) => c,
         Err(status) => return status,
     };

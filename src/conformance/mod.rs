@@ -26,10 +26,23 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 /// dereferences the missing expression of a malformed function selector.
 pub const REFERENCE_NIL_PANIC: &str = "panic: runtime error: invalid memory address or nil pointer dereference";
 
+/// How cases are run: as the reference runs them (the default), or with
+/// a later hcl's semantics the API offers as an option.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RunOptions {
+    /// [`Options::short_circuit`]: `&&` and `||` as hcl ≥ v2.21 evaluates
+    /// them (compare with an oracle built with that release's
+    /// `hclsyntax/expression_ops.go`, `tests/data/short_circuit/`).
+    pub short_circuit: bool,
+}
+
 /// The compile options a case asks for: its function table, and its
 /// variables (those it sets) as the declared names.
-fn case_options(case: &Case, names: impl IntoIterator<Item = String>) -> Options {
-    let options = Options::new().variables(names).declarations(case.declare.iter().map(|(n, t)| (n.as_str(), t.as_str())));
+fn case_options(case: &Case, names: impl IntoIterator<Item = String>, run: RunOptions) -> Options {
+    let options = Options::new()
+        .variables(names)
+        .declarations(case.declare.iter().map(|(n, t)| (n.as_str(), t.as_str())))
+        .short_circuit(run.short_circuit);
     match case.funcs {
         FuncTable::Stdlib => options,
         FuncTable::None => options.functions(runtime::func::Functions::empty()),
@@ -41,8 +54,13 @@ fn case_options(case: &Case, names: impl IntoIterator<Item = String>) -> Options
 /// `Err` is a malformed case (its variables do not convert), with the
 /// oracle's message.
 pub fn run_case(case: &Case) -> Result<String, String> {
+    run_case_with(case, RunOptions::default())
+}
+
+/// [`run_case`] with [`RunOptions`].
+pub fn run_case_with(case: &Case, run: RunOptions) -> Result<String, String> {
     let bindings = bind_values(case)?;
-    let options = case_options(case, bindings.iter().map(|(n, _)| n.clone()));
+    let options = case_options(case, bindings.iter().map(|(n, _)| n.clone()), run);
     let kind = match case.mode {
         Mode::Expr => SourceKind::Expression,
         Mode::Template => SourceKind::Template,
@@ -110,11 +128,16 @@ fn rejected_before_parsing(case: &Case, options: &Options, bindings: &[(String, 
 /// is reported as phase `panic`, as the oracle reports a crash, so one bad
 /// case does not end a run.
 pub fn run_line(line: &[u8], line_no: usize) -> String {
-    run_line_counted(line, line_no).0
+    run_line_counted(line, line_no, RunOptions::default()).0
+}
+
+/// [`run_line`] with [`RunOptions`].
+pub fn run_line_with(line: &[u8], line_no: usize, run: RunOptions) -> String {
+    run_line_counted(line, line_no, run).0
 }
 
 /// [`run_line`], also telling whether the line was a malformed case.
-fn run_line_counted(line: &[u8], line_no: usize) -> (String, bool) {
+fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> (String, bool) {
     let mut out = String::from("{\"id\":");
     let case = match decode_case(line) {
         Ok(case) => case,
@@ -126,7 +149,7 @@ fn run_line_counted(line: &[u8], line_no: usize) -> (String, bool) {
         }
     };
     push_id(&mut out, Some(&case.id));
-    let malformed = match catch_unwind(AssertUnwindSafe(|| run_case(&case))) {
+    let malformed = match catch_unwind(AssertUnwindSafe(|| run_case_with(&case, run))) {
         Ok(Ok(fields)) => {
             out.push_str(&fields);
             false
@@ -164,7 +187,12 @@ pub struct RunStats {
 /// Reads cases from `input` (one per line; blank lines skipped, trailing
 /// `\r` ignored) and writes one result line per case to `output`, flushing
 /// after each so that partial output survives an abort.
-pub fn run_cases(mut input: impl BufRead, mut output: impl Write) -> io::Result<RunStats> {
+pub fn run_cases(input: impl BufRead, output: impl Write) -> io::Result<RunStats> {
+    run_cases_with(input, output, RunOptions::default())
+}
+
+/// [`run_cases`] with [`RunOptions`].
+pub fn run_cases_with(mut input: impl BufRead, mut output: impl Write, run: RunOptions) -> io::Result<RunStats> {
     let mut stats = RunStats::default();
     let mut line = Vec::new();
     let mut line_no = 0usize;
@@ -180,7 +208,7 @@ pub fn run_cases(mut input: impl BufRead, mut output: impl Write) -> io::Result<
         if line.iter().all(|b| b.is_ascii_whitespace()) {
             continue;
         }
-        let (result, malformed) = run_line_counted(&line, line_no);
+        let (result, malformed) = run_line_counted(&line, line_no, run);
         stats.malformed += usize::from(malformed);
         stats.cases += 1;
         output.write_all(result.as_bytes())?;

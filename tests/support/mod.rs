@@ -25,6 +25,13 @@ pub fn row_files() -> Vec<(String, PathBuf, PathBuf)> {
     case_files("rows").into_iter().map(|(n, c, e)| (format!("rows/{n}"), c, e)).collect()
 }
 
+/// `(name, cases file, expected file)` for the opt-in short-circuit mode's
+/// cases under tests/data/short_circuit (results of an oracle with hcl
+/// v2.24.0's operators, made by its regen.sh), sorted.
+pub fn short_circuit_files() -> Vec<(String, PathBuf, PathBuf)> {
+    case_files("short_circuit").into_iter().map(|(n, c, e)| (format!("short_circuit/{n}"), c, e)).collect()
+}
+
 fn case_files(sub: &str) -> Vec<(String, PathBuf, PathBuf)> {
     let dir = data_dir().join(sub);
     let mut out = Vec::new();

@@ -254,6 +254,29 @@ fn all_read_only<'n>(ns: impl IntoIterator<Item = &'n Node>, bound: &[u32], pure
     ns.into_iter().all(|c| reads_only(c, bound, pure))
 }
 
+/// Whether `n`'s value converts to bool in every evaluation, errors
+/// included: it is a bool, an unknown, or a null of a type that converts
+/// (operators that give bools, `can`, constants that convert, a name that
+/// did not resolve (`DynamicVal`), and conditionals and `try`s of these).
+/// A short-circuit `&&` or `||` skips such a right operand when the left
+/// one decides: hcl evaluates it, but nothing of it can show.
+fn always_converts_to_bool(n: &Node) -> bool {
+    match n {
+        Node::Const(v) => runtime::convert(v, &runtime::Type::Bool).is_ok(),
+        Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) | Node::Can(_) => true,
+        Node::Binary(b) => {
+            matches!(b.op, BinOp::Eq | BinOp::NotEq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or)
+        }
+        Node::Unary(u) => u.op == UnOp::Not,
+        // The selected result converted to the results' unified type, an
+        // unknown of it, or `DynamicVal`: values of these kinds still.
+        Node::Cond(c) => always_converts_to_bool(&c.true_result) && always_converts_to_bool(&c.false_result),
+        // The first argument that succeeds, or `DynamicVal`.
+        Node::Try(t) => !t.expand_final && t.args.iter().all(|a| always_converts_to_bool(&a.node)),
+        _ => false,
+    }
+}
+
 /// Nodes whose value is always a string or an unknown string.
 fn is_string_node(n: &Node) -> bool {
     match n {
@@ -512,6 +535,24 @@ impl<'b> Gen<'b> {
                 let (l, k) = self.operands2(&ix.collection, &ix.key);
                 self.emit(Op::Index, a, l.0, k.0, Site::Span(ix.bracket));
             }
+            Node::Binary(b) if b.short_circuit && matches!(b.op, BinOp::And | BinOp::Or) => {
+                // The left operand as usual (read when the instruction
+                // runs, its diagnostics since the mark), the right one a
+                // block the instruction may skip.
+                let mark = self.mark_unless(is_direct(&b.lhs));
+                let l = self.expr(&b.lhs);
+                let rhs = self.block(&b.rhs);
+                let op = if b.op == BinOp::And { Op::AndThen } else { Op::OrElse };
+                let site = LogicSite {
+                    mark,
+                    rhs,
+                    rhs_converts: always_converts_to_bool(&b.rhs),
+                    lhs: b.lhs_span,
+                    rhs_span: b.rhs_span,
+                    span: b.span,
+                };
+                self.emit(op, a, l.0, 0, Site::Logic(Box::new(site)));
+            }
             Node::Binary(b) => {
                 let mark = self.mark_unless(is_direct(&b.lhs) && is_direct(&b.rhs));
                 let (l, r) = self.operands2(&b.lhs, &b.rhs);
@@ -530,7 +571,7 @@ impl<'b> Gen<'b> {
                     BinOp::Div => Op::Div,
                     BinOp::Mod => Op::Mod,
                 };
-                let site = OperatorSite { mark, lhs: b.lhs_span, rhs: b.rhs_span, span: b.span };
+                let site = OperatorSite { mark, lhs: b.lhs_span, rhs: b.rhs_span, span: b.span, conversion_errors_first: b.short_circuit };
                 self.emit(op, a, l.0, r.0, Site::Operator(site));
             }
             Node::Unary(u) => {
@@ -540,7 +581,7 @@ impl<'b> Gen<'b> {
                     UnOp::Neg => Op::Neg,
                     UnOp::Not => Op::Not,
                 };
-                let site = OperatorSite { mark, lhs: u.operand_span, rhs: Span::default(), span: u.span };
+                let site = OperatorSite { mark, lhs: u.operand_span, rhs: Span::default(), span: u.span, conversion_errors_first: false };
                 self.emit(op, a, o.0, 0, Site::Operator(site));
             }
             Node::Tuple(items) => {

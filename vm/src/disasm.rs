@@ -186,6 +186,12 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
             let expand = if t.expand_final { "..." } else { "" };
             format!("{a} ({}){expand}", args.join(", "))
         }
+        (Op::AndThen | Op::OrElse, Site::Logic(l)) => {
+            // When the right operand's block may be skipped: when the left
+            // operand decides and the right one surely converts to bool.
+            let skip = if l.rhs_converts { "skipped when decided" } else { "run for its type when decided" };
+            format!("{a} {b:?} then {} ({skip}){}", block_text(&l.rhs), mark_text(l.mark))
+        }
         (_, Site::Operator(s)) => format!("{a} {b:?} {c:?}{}", mark_text(s.mark)),
         _ => format!("{a} {b:?} {c:?}"),
     };

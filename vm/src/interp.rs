@@ -11,6 +11,8 @@ use crate::program::*;
 use runtime::func::{CallError, SizeBudget};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Type, Value};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// The host's variable values, by slot (see [`Program::var_slot`]). A slot
 /// left unset is a variable this evaluation does not define: referencing it
@@ -89,6 +91,66 @@ impl Default for Limits {
     }
 }
 
+/// What else may end an evaluation early: a deadline, and flags another
+/// thread sets to cancel it. They are checked where the step budget is
+/// charged (each block run, each loop iteration, each template part that
+/// has code), every [`Interrupts::CHECK_INTERVAL`] steps and at the
+/// start, not per instruction, so a check costs nothing in between; one
+/// long function call is not interrupted. An evaluation they end fails
+/// with an error diagnostic, as one that exceeds a [`Limits`] budget
+/// does. The flags are borrowed: setting one another thread shares costs
+/// the evaluation one relaxed load per check, and the evaluation writes
+/// nothing they share.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Interrupts<'a> {
+    /// The evaluation fails once this instant has passed.
+    pub deadline: Option<Instant>,
+    /// The evaluation fails once any of these is set (for instance one
+    /// flag per evaluation and one for everything a host runs).
+    pub cancel: [Option<&'a AtomicBool>; 2],
+}
+
+impl Interrupts<'_> {
+    /// Steps between two checks (a few microseconds of evaluation).
+    pub const CHECK_INTERVAL: u64 = 1024;
+
+    /// Why the evaluation must end now, if it must.
+    fn triggered(&self) -> Option<Abort> {
+        if self.cancel.iter().flatten().any(|flag| flag.load(Ordering::Relaxed)) {
+            return Some(Abort::Cancelled);
+        }
+        match self.deadline {
+            Some(deadline) if Instant::now() >= deadline => Some(Abort::Time),
+            _ => None,
+        }
+    }
+}
+
+/// Why an evaluation ended before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Abort {
+    /// [`Limits::max_steps`].
+    Steps,
+    /// [`Limits::max_size`].
+    Memory,
+    /// [`Interrupts::deadline`].
+    Time,
+    /// [`Interrupts::cancel`].
+    Cancelled,
+}
+
+impl Abort {
+    fn diagnostic(self) -> Diagnostic {
+        let (summary, detail) = match self {
+            Abort::Steps => ("Evaluation limit exceeded", "The expression needs more steps than this evaluation allows."),
+            Abort::Memory => ("Evaluation limit exceeded", "The expression needs more memory than this evaluation allows."),
+            Abort::Time => ("Evaluation limit exceeded", "The expression needs more time than this evaluation allows."),
+            Abort::Cancelled => ("Evaluation cancelled", "The evaluation was cancelled before the expression was evaluated."),
+        };
+        Diagnostic::error(summary, detail, None)
+    }
+}
+
 /// Reusable per-thread evaluation state.
 pub struct Scratch {
     regs: Vec<Value>,
@@ -106,10 +168,18 @@ pub struct Scratch {
     /// This thread's copies of program constants ([`ConstCopies`]).
     consts: ConstCopies,
     steps: u64,
+    /// The step count past which [`Machine::checkpoint`] runs:
+    /// [`Limits::max_steps`], or sooner when [`Interrupts`] are to be
+    /// checked.
+    check_at: u64,
+    /// With [`Interrupts`]: the steps left before the next check when the
+    /// last program ended (the checks' rhythm goes on across the programs
+    /// of a body).
+    until_check: u64,
     /// The evaluation's size budget (limit [`Limits::max_size`]), which
     /// function calls charge too.
     size: SizeBudget,
-    aborted: Option<&'static str>,
+    aborted: Option<Abort>,
     pub limits: Limits,
 }
 
@@ -132,6 +202,8 @@ impl Scratch {
             diags: Vec::new(),
             consts: ConstCopies { current: (0, Vec::new()), recent: Vec::new() },
             steps: 0,
+            check_at: Limits::DEFAULT.max_steps,
+            until_check: 0,
             size: SizeBudget::new(Limits::DEFAULT.max_size),
             aborted: None,
             limits: Limits::DEFAULT,
@@ -225,12 +297,22 @@ pub struct BodyEvaluation<'a> {
     vars: &'a Vars,
     /// The chunk the shared values belong to (its address).
     chunk: usize,
+    stop: Option<&'a Interrupts<'a>>,
 }
 
 impl<'a> BodyEvaluation<'a> {
     pub fn new(scratch: &'a mut Scratch, vars: &'a Vars) -> BodyEvaluation<'a> {
         // No chunk yet: the first program evaluated resets the values.
-        BodyEvaluation { scratch, vars, chunk: 0 }
+        BodyEvaluation { scratch, vars, chunk: 0, stop: None }
+    }
+
+    /// [`BodyEvaluation::new`] for an evaluation that `stop` may end
+    /// early: once it does, the program running fails, and so does each
+    /// later one that has code to run.
+    pub fn with_interrupts(scratch: &'a mut Scratch, vars: &'a Vars, stop: &'a Interrupts<'a>) -> BodyEvaluation<'a> {
+        // Checked as soon as the first program runs.
+        scratch.until_check = 0;
+        BodyEvaluation { scratch, vars, chunk: 0, stop: Some(stop) }
     }
 
     /// Evaluates `program`; its diagnostics are left in the scratch
@@ -246,7 +328,12 @@ impl<'a> BodyEvaluation<'a> {
             }
             self.chunk = id;
         }
-        run_program(program, chunk, self.vars, self.scratch)
+        // Two copies of the evaluation loop's entry: the one without
+        // interrupts checks nothing more than before they existed.
+        match self.stop {
+            None => run_program(program, chunk, self.vars, self.scratch, None),
+            Some(stop) => run_program(program, chunk, self.vars, self.scratch, Some(stop)),
+        }
     }
 
     pub fn scratch(&mut self) -> &mut Scratch {
@@ -263,7 +350,18 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     if chunk.n_shared > 0 {
         reset_shared(scratch, chunk);
     }
-    run_program(program, chunk, vars, scratch)
+    run_program(program, chunk, vars, scratch, None)
+}
+
+/// [`evaluate`] for an evaluation that `stop` may end early (see
+/// [`Interrupts`]).
+pub fn evaluate_with_interrupts(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: &Interrupts<'_>) -> Value {
+    let chunk = program.chunk();
+    if chunk.n_shared > 0 {
+        reset_shared(scratch, chunk);
+    }
+    scratch.until_check = 0;
+    run_program(program, chunk, vars, scratch, Some(stop))
 }
 
 /// No shared value computed yet, a slot for each of `chunk`'s.
@@ -273,9 +371,13 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
 }
 
 #[inline(always)]
-fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch) -> Value {
+fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch, stop: Option<&Interrupts<'_>>) -> Value {
     scratch.diags.clear();
     scratch.steps = 0;
+    scratch.check_at = match stop {
+        None => scratch.limits.max_steps,
+        Some(_) => scratch.until_check.min(scratch.limits.max_steps),
+    };
     scratch.size = SizeBudget::new(scratch.limits.max_size);
     scratch.aborted = None;
     scratch.consts.enter(chunk);
@@ -293,13 +395,14 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
         scratch.memos.resize(program.n_memos as usize, None);
     }
     let entry = program.entry;
-    let v = Machine { depth: 0, probing: 0, prog: program, chunk, vars, s: scratch }.block(&entry);
-    if let Some(what) = scratch.aborted {
-        scratch.diags.push(Diagnostic::error(
-            "Evaluation limit exceeded",
-            format!("The expression needs more {what} than this evaluation allows."),
-            None,
-        ));
+    let v = Machine { depth: 0, probing: 0, prog: program, chunk, vars, s: scratch, stop }.block(&entry);
+    if stop.is_some() {
+        // An interrupted program leaves no steps: the next one checks at
+        // once, and fails too.
+        scratch.until_check = scratch.check_at.saturating_sub(scratch.steps);
+    }
+    if let Some(why) = scratch.aborted {
+        scratch.diags.push(why.diagnostic());
         return Value::dynamic_unknown();
     }
     v
@@ -321,6 +424,7 @@ struct Machine<'a> {
     chunk: &'a Chunk,
     vars: &'a Vars,
     s: &'a mut Scratch,
+    stop: Option<&'a Interrupts<'a>>,
 }
 
 fn err(summary: &str, detail: impl Into<String>, subject: Span) -> Diagnostic {
@@ -382,22 +486,41 @@ fn binary_op(op: Op) -> crate::ops::BinaryOp {
     }
 }
 
-static NO_OPERATOR: OperatorSite = OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0) };
+static NO_OPERATOR: OperatorSite =
+    OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0), conversion_errors_first: false };
 
 impl<'a> Machine<'a> {
     #[inline]
     fn tick(&mut self) -> bool {
         self.s.steps += 1;
-        if self.s.steps > self.s.limits.max_steps {
-            self.s.aborted.get_or_insert("steps");
+        if self.s.steps > self.s.check_at {
+            self.checkpoint();
         }
         self.s.aborted.is_none()
+    }
+
+    /// The step count passed [`Scratch::check_at`]: the step budget is
+    /// exhausted, or it is time to check the [`Interrupts`].
+    #[cold]
+    #[inline(never)]
+    fn checkpoint(&mut self) {
+        if self.s.aborted.is_some() {
+            return;
+        }
+        if self.s.steps > self.s.limits.max_steps {
+            self.s.aborted = Some(Abort::Steps);
+            return;
+        }
+        match self.stop.and_then(Interrupts::triggered) {
+            Some(why) => self.s.aborted = Some(why),
+            None => self.s.check_at = self.s.steps.saturating_add(Interrupts::CHECK_INTERVAL).min(self.s.limits.max_steps),
+        }
     }
 
     #[inline]
     fn grow(&mut self, n: usize) -> bool {
         if !self.s.size.charge(n as u64) {
-            self.s.aborted.get_or_insert("memory");
+            self.s.aborted.get_or_insert(Abort::Memory);
         }
         self.s.aborted.is_none()
     }
@@ -406,7 +529,7 @@ impl<'a> Machine<'a> {
     #[inline]
     fn grow_elems(&mut self, n: usize) -> bool {
         if !self.s.size.charge_elements(n as u64) {
-            self.s.aborted.get_or_insert("memory");
+            self.s.aborted.get_or_insert(Abort::Memory);
         }
         self.s.aborted.is_none()
     }
@@ -583,8 +706,8 @@ impl<'a> Machine<'a> {
         // A block is straight-line code: its instructions are charged at
         // once (loops charge each run of their body).
         self.s.steps += code.len() as u64;
-        if self.s.steps > self.s.limits.max_steps {
-            self.s.aborted.get_or_insert("steps");
+        if self.s.steps > self.s.check_at {
+            self.checkpoint();
         }
         if self.s.aborted.is_some() {
             return;
@@ -723,6 +846,10 @@ impl<'a> Machine<'a> {
                     let v = self.call_op(*ins, prog.site(pc));
                     self.set(a, v);
                 }
+                Op::AndThen | Op::OrElse => {
+                    let v = self.logic(*ins, prog.site(pc));
+                    self.set(a, v);
+                }
                 Op::CallExpand | Op::Object | Op::Template | Op::Cond | Op::For | Op::Splat | Op::Try | Op::Can | Op::Memo => {
                     let v = self.structured(*ins, prog.site(pc));
                     self.set(a, v);
@@ -748,6 +875,68 @@ impl<'a> Machine<'a> {
             Site::Call(c) => self.call(c, usize::from(ins.b), usize::from(ins.c)),
             _ => dynamic(),
         }
+    }
+
+    /// `ANDTHEN` / `ORELSE`: hcl ≥ v2.21's short-circuit `&&` / `||`
+    /// ([`crate::ops::logical_short_circuit`]). The left operand's
+    /// diagnostics are those since the site's mark (its code ran before
+    /// this instruction) plus those of reading it; the right operand's are
+    /// those of its block.
+    #[inline(never)]
+    fn logic(&mut self, ins: Instr, site: &Site) -> Value {
+        let Site::Logic(s) = site else { return dynamic() };
+        let or = ins.op == Op::OrElse;
+        let mark_l = self.mark_at(s.mark);
+        // The common case: a known bool, read in place.
+        let lhs = match self.peek(ins.ob()) {
+            Some(Value::Bool(l)) => {
+                let l = *l;
+                if l == or && s.rhs_converts {
+                    // Decided by the left operand, with its diagnostics.
+                    return Value::Bool(l);
+                }
+                Value::Bool(l)
+            }
+            _ => self.read(ins.ob()),
+        };
+        if s.rhs_converts && crate::ops::left_decides(or, &lhs) {
+            return Value::Bool(or);
+        }
+        let mark_r = self.s.diags.len();
+        let rhs = self.block(&s.rhs);
+        if mark_l == self.s.diags.len() {
+            if let (Value::Bool(l), Value::Bool(r)) = (&lhs, &rhs) {
+                return Value::Bool(if or { *l || *r } else { *l && *r });
+            }
+        }
+        let lhs_failed = self.errors_between(mark_l, mark_r);
+        let rhs_failed = self.errors_since(mark_r);
+        let span_of = |blame| match blame {
+            Blame::Operand(0) => Some(s.lhs),
+            Blame::Operand(1) => Some(s.rhs_span),
+            _ => Some(s.span),
+        };
+        match crate::ops::logical_short_circuit(or, &lhs, &rhs, lhs_failed, rhs_failed) {
+            crate::ops::Logic::Decided(v, crate::ops::Keep::Left) => {
+                self.s.diags.truncate(mark_r);
+                v
+            }
+            crate::ops::Logic::Decided(v, crate::ops::Keep::Right) => {
+                self.s.diags.drain(mark_l..mark_r);
+                v
+            }
+            crate::ops::Logic::Invalid(e) => {
+                let operands = self.s.diags.split_off(mark_l);
+                let v = self.op_result(Err(e), span_of);
+                self.s.diags.extend(operands);
+                v
+            }
+            crate::ops::Logic::Applied(r) => self.op_result(r, span_of),
+        }
+    }
+
+    fn errors_between(&self, from: usize, to: usize) -> bool {
+        self.s.diags.get(from..to).is_some_and(|ds| ds.iter().any(|d| d.is_error()))
     }
 
     /// A structured instruction: its site holds the blocks it runs. Kept
@@ -856,11 +1045,24 @@ impl<'a> Machine<'a> {
         let r = self.read(ro);
         let had_errors = self.errors_since(mark);
         let res = crate::ops::binary_checked(op, &l, &r, had_errors);
-        self.op_result(res, |blame| match blame {
+        let span_of = |blame| match blame {
             Blame::Operand(0) => Some(site.lhs),
             Blame::Operand(1) => Some(site.rhs),
             _ => Some(site.span),
-        })
+        };
+        match res {
+            Err(e)
+                if site.conversion_errors_first && self.s.diags.len() > mark && e.diags.iter().any(crate::ops::is_operand_conversion) =>
+            {
+                // hcl ≥ v2.21: the conversion errors, then the operands'
+                // diagnostics.
+                let operands = self.s.diags.split_off(mark);
+                let v = self.op_result(Err(e), span_of);
+                self.s.diags.extend(operands);
+                v
+            }
+            res => self.op_result(res, span_of),
+        }
     }
 
     fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
@@ -927,7 +1129,7 @@ impl<'a> Machine<'a> {
         let mut kept_len = None;
         for part in parts {
             if buf.len() as u64 > self.s.size.limit() {
-                self.s.aborted.get_or_insert("memory");
+                self.s.aborted.get_or_insert(Abort::Memory);
             }
             if self.s.aborted.is_some() {
                 break;
@@ -979,7 +1181,7 @@ impl<'a> Machine<'a> {
     fn stream_parts(&mut self, parts: &[PartSite], buf: &mut String, known: &mut bool) {
         for part in parts {
             if buf.len() as u64 > self.s.size.limit() {
-                self.s.aborted.get_or_insert("memory");
+                self.s.aborted.get_or_insert(Abort::Memory);
             }
             if self.s.aborted.is_some() {
                 return;
@@ -1064,7 +1266,7 @@ impl<'a> Machine<'a> {
             }
             self.stream_part(body, buf, known);
             if buf.len() as u64 > self.s.size.limit() {
-                self.s.aborted.get_or_insert("memory");
+                self.s.aborted.get_or_insert(Abort::Memory);
                 return;
             }
         }
@@ -1077,7 +1279,7 @@ impl<'a> Machine<'a> {
         let v = self.op_result(crate::ops::template_join(t), |_| Some(span));
         let len = v.as_str().map_or(0, str::len);
         if len as u64 > self.s.size.limit() {
-            self.s.aborted.get_or_insert("memory");
+            self.s.aborted.get_or_insert(Abort::Memory);
             return dynamic();
         }
         self.grow(len);

@@ -182,6 +182,12 @@ pub struct BinaryNode {
     pub lhs_span: Span,
     pub rhs_span: Span,
     pub span: Span,
+    /// hcl ≥ v2.21's `BinaryOpExpr` instead of v2.20's (opt-in: the
+    /// compiler's `CompileEnv::short_circuit`): `&&` and `||` short-circuit
+    /// ([`crate::ops::logical_short_circuit`]), and every binary operator
+    /// lists its operands' conversion errors before the operands' own
+    /// diagnostics.
+    pub short_circuit: bool,
 }
 
 #[derive(Clone, Debug)]

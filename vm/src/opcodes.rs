@@ -8,8 +8,10 @@
 //! them as the reference evaluates subexpressions: some more than once
 //! (loop bodies), some conditionally (a template's selected branch), some
 //! with their diagnostics captured (`try`, `can`, the unselected branch of
-//! a conditional). HCL has no short-circuit operators and no statements, so
-//! there are no jumps: control flow is the nesting of blocks.
+//! a conditional). HCL v2.20 has no short-circuit operators and no
+//! statements, so there are no jumps: control flow is the nesting of
+//! blocks; the opt-in short-circuit `&&` and `||` of later hcl releases
+//! (`ANDTHEN`, `ORELSE`) run their right operand as a block too.
 //!
 //! Notation (after Lua's `lopcodes.h`):
 //! - `R[x]`: register `x`; registers `0..locals` hold `for` iterators and
@@ -102,8 +104,8 @@ pub struct Block {
 
 /// Opcodes. One line of semantics each; `B`/`C` are operands unless said.
 /// Structured instructions (`CallExpand`, `Object`, `Template`, `Cond`,
-/// `For`, `Splat`, `Try`, `Can`, `Memo`) run the blocks their
-/// site lists; the others are straight-line.
+/// `For`, `Splat`, `Try`, `Can`, `Memo`, `AndThen`, `OrElse`) run the
+/// blocks their site lists; the others are straight-line.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[repr(u8)]
 pub enum Op {
@@ -147,6 +149,15 @@ pub enum Op {
     And,
     /// `R[A] := O[B] || O[C]`
     Or,
+    /// `R[A] := O[B] && (block S[pc])`, hcl ≥ v2.21's short-circuit `&&`:
+    /// the right operand's block is skipped when `O[B]` is false (or null)
+    /// and the block's value always converts to bool; else run, and the
+    /// operand that decides keeps its diagnostics (see
+    /// [`crate::ops::logical_short_circuit`])
+    AndThen,
+    /// `R[A] := O[B] || (block S[pc])`, the same for `||` (skipped when
+    /// `O[B]` is true)
+    OrElse,
     /// `R[A] := -O[B]`
     Neg,
     /// `R[A] := !O[B]`

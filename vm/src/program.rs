@@ -49,6 +49,8 @@ pub enum Site {
     /// The name and span of an [`crate::ir::Node::UnknownVariable`].
     UnknownVariable(Box<(Arc<str>, Span)>),
     Operator(OperatorSite),
+    /// A short-circuit `&&` or `||` (`ANDTHEN`, `ORELSE`).
+    Logic(Box<LogicSite>),
     Call(Box<CallSite>),
     Object(Box<[ObjectItemSite]>),
     Template(Box<[PartSite]>),
@@ -69,6 +71,30 @@ pub struct OperatorSite {
     pub lhs: Span,
     /// The right operand's span (unused by unary operators).
     pub rhs: Span,
+    pub span: Span,
+    /// hcl ≥ v2.21's order of a binary operator's diagnostics: operands'
+    /// conversion errors ("Invalid operand") before the operands' own
+    /// diagnostics (v2.20 lists them after).
+    pub conversion_errors_first: bool,
+}
+
+/// A short-circuit `&&` or `||`: the left operand is the instruction's
+/// `B`, read when it runs; the right operand is a block.
+#[derive(Debug)]
+pub struct LogicSite {
+    /// Diagnostics mark set before the left operand's code, or
+    /// [`NO_MARK`] when it has none (its diagnostics are then those of
+    /// reading it).
+    pub mark: u16,
+    pub rhs: Block,
+    /// Whether the right operand's value always converts to bool (it is a
+    /// comparison, `!`, `&&`, `||`, `can`, a bool constant, ...), so that
+    /// skipping it when the left operand decides changes nothing. Otherwise
+    /// it runs even then, as hcl evaluates it, for the error a value that
+    /// is not a bool gives (`false && "x"`), its other diagnostics dropped.
+    pub rhs_converts: bool,
+    pub lhs: Span,
+    pub rhs_span: Span,
     pub span: Span,
 }
 

@@ -252,6 +252,7 @@ impl Walk<'_, '_> {
             Node::Binary(b) => {
                 Self::tag(h, 10);
                 b.op.hash(h);
+                b.short_circuit.hash(h);
                 self.node(&b.lhs, h)?;
                 self.node(&b.rhs, h)?;
             }

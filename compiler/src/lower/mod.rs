@@ -35,12 +35,22 @@ pub struct CompileEnv {
     /// No variables at all (hcl evaluating without an `EvalContext`): a
     /// reference outside every `for` is "Variables not allowed".
     pub no_variables: bool,
+    /// Binary operators as hcl ≥ v2.21 evaluates them (short-circuit `&&`
+    /// and `||`, see [`vm::ir::BinaryNode::short_circuit`]) instead of as
+    /// the reference, hcl v2.20.0, does. Off by default.
+    pub short_circuit: bool,
 }
 
 impl CompileEnv {
     pub fn new<S: AsRef<str>>(var_names: impl IntoIterator<Item = S>, funcs: Option<Arc<dyn FunctionTable>>) -> CompileEnv {
         let var_names: Vec<Arc<str>> = var_names.into_iter().map(|s| Arc::from(s.as_ref())).collect();
-        CompileEnv { var_names: var_names.into(), funcs, filename: Arc::from(crate::DEFAULT_FILENAME), no_variables: false }
+        CompileEnv {
+            var_names: var_names.into(),
+            funcs,
+            filename: Arc::from(crate::DEFAULT_FILENAME),
+            no_variables: false,
+            short_circuit: false,
+        }
     }
 }
 
@@ -394,6 +404,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                     lhs_span: b.lhs.span,
                     rhs_span: b.rhs.span,
                     span: e.span,
+                    short_circuit: self.env.short_circuit,
                 })))
             }
             ExprKind::Unary(u) => {

@@ -59,7 +59,10 @@ pub use access::{get_attr, index, index_ref, legacy_index};
 pub use conditional::{condition_choice, conditional, conditional_plan, CondBranch, CondPlan, Conditional};
 pub use construct::{make_tuple, ObjectBuilder};
 pub use for_expr::{for_element, for_source, ForCollector, ForKind, ForSource};
-pub use operator::{binary, binary_checked, binary_fast, unary, unary_checked, BinaryOp, UnaryOp};
+pub use operator::{
+    binary, binary_checked, binary_fast, is_operand_conversion, left_decides, logical_short_circuit, unary, unary_checked, BinaryOp, Keep,
+    Logic, UnaryOp,
+};
 pub use splat::{splat_source, SplatFinish, SplatPlan, SplatSource};
 pub use template::{push_template_part, template_join, template_part, TemplatePart};
 

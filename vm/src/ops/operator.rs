@@ -190,6 +190,114 @@ fn apply_known(op: BinaryOp, l: &Value, r: &Value) -> OpResult {
     n.map(Value::Number).map_err(|e| operation_failed(&e, op.result_type()))
 }
 
+/// Whether an operator diagnostic is an operand's conversion error
+/// ("Invalid operand"), which hcl ≥ v2.21 lists before the operands' own
+/// diagnostics ([`logical_short_circuit`]).
+pub fn is_operand_conversion(d: &OpDiag) -> bool {
+    d.summary == INVALID_OPERAND
+}
+
+/// Which operand's diagnostics a short-circuit result keeps (hcl's
+/// `Operation.ShortCircuit` returns the diagnostics "of the side which was
+/// taken" and drops the other side's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Keep {
+    Left,
+    Right,
+}
+
+/// The outcome of `&&` or `||` with hcl ≥ v2.21's short-circuit
+/// (`BinaryOpExpr.Value` with `OpLogicalAnd`/`OpLogicalOr.ShortCircuit`,
+/// hashicorp/hcl #713 and #719).
+#[derive(Debug)]
+pub enum Logic {
+    /// One operand decides: this value, with that operand's diagnostics
+    /// only.
+    Decided(Value, Keep),
+    /// An operand does not convert to bool: these conversion errors come
+    /// first, then both operands' diagnostics; the value is the fallback.
+    Invalid(Box<OpError>),
+    /// Neither decides: both operands' diagnostics, then this result (an
+    /// unknown bool without refinements when an operand reported errors,
+    /// else the operator function's result or its failure).
+    Applied(OpResult),
+}
+
+/// Whether `&&` (`or` false) or `||` (`or` true) is decided by its left
+/// operand `lhs` alone, whatever the right operand is, provided that the
+/// right operand converts to bool: a known `false` (or `null`, which cty's
+/// `False()` counts as false) for `&&`, a known `true` for `||`.
+#[inline]
+pub fn left_decides(or: bool, lhs: &Value) -> bool {
+    match lhs {
+        Value::Bool(b) => *b == or,
+        _ if !lhs.is_known() => false,
+        _ => match convert(lhs, &Type::Bool) {
+            Ok(Value::Bool(b)) => b == or,
+            Ok(v) => !or && v.is_null(),
+            Err(_) => false,
+        },
+    }
+}
+
+/// `lhs && rhs` (`or` false) or `lhs || rhs` (`or` true) as hcl ≥ v2.21
+/// evaluates it, both operands evaluated; `lhs_failed` / `rhs_failed`:
+/// that operand's evaluation reported errors.
+///
+/// After converting both operands to bool (a failure is [`Logic::Invalid`]),
+/// the first rule that applies decides (`&&` shown; `||` swaps true and
+/// false):
+/// 1. both unknown: an unknown bool known not to be null with the left
+///    operand's diagnostics, unless the left operand failed (then no rule
+///    decides, so that both sides' diagnostics are kept);
+/// 2. the left operand is known and false (or null): `false`, left's;
+/// 3. the right operand is known and false (or null): `false`, right's;
+/// 4. the left operand is unknown and the right one true: an unknown
+///    known not to be null, left's;
+/// 5. the right operand is unknown and the left one true: the same,
+///    right's;
+///
+/// and otherwise [`Logic::Applied`]: `true && true`, `||` of two known
+/// operands that are false or null (null fails as in v2.20), or both
+/// unknown with the left one failed.
+pub fn logical_short_circuit(or: bool, lhs: &Value, rhs: &Value, lhs_failed: bool, rhs_failed: bool) -> Logic {
+    let l = convert_operand(lhs, &Type::Bool, "left", 0);
+    let r = convert_operand(rhs, &Type::Bool, "right", 1);
+    let (l, r) = match (l, r) {
+        (Ok(l), Ok(r)) => (l, r),
+        (l, r) => {
+            let diags = [l.err(), r.err()].into_iter().flatten().collect();
+            return Logic::Invalid(Box::new(OpError { diags, fallback: Value::unknown(Type::Bool) }));
+        }
+    };
+    // cty's `True()` of a known bool; `False()` is its negation, so true
+    // of null too.
+    let is_true = |v: &Value| matches!(v, Value::Bool(true));
+    // The value that decides: `true` for `||`, `false` (or null) for `&&`.
+    let decides = |v: &Value| if or { is_true(v) } else { !is_true(v) };
+    let unknown = || Value::unknown(Type::Bool).refine_not_null();
+    let (lk, rk) = (l.is_known(), r.is_known());
+    if !lk && !rk {
+        if !lhs_failed {
+            return Logic::Decided(unknown(), Keep::Left);
+        }
+    } else if lk && decides(&l) {
+        return Logic::Decided(Value::Bool(or), Keep::Left);
+    } else if rk && decides(&r) {
+        return Logic::Decided(Value::Bool(or), Keep::Right);
+    } else if !lk {
+        // The right operand is known and does not decide.
+        return Logic::Decided(unknown(), Keep::Left);
+    } else if !rk {
+        return Logic::Decided(unknown(), Keep::Right);
+    }
+    if lhs_failed || rhs_failed {
+        return Logic::Applied(Err(Box::new(OpError { diags: Vec::new(), fallback: Value::unknown(Type::Bool) })));
+    }
+    let op = if or { BinaryOp::Or } else { BinaryOp::And };
+    Logic::Applied(binary_checked(op, &l, &r, false))
+}
+
 /// Applies a unary operator to an operand whose evaluation succeeded.
 pub fn unary(op: UnaryOp, v: &Value) -> OpResult {
     unary_checked(op, v, false)
