@@ -51,6 +51,8 @@ pub struct BatchArgs {
     #[arg(long)]
     checksum: bool,
     #[command(flatten)]
+    funcs: super::FuncArgs,
+    #[command(flatten)]
     output: DiagArgs,
 }
 
@@ -94,18 +96,18 @@ pub fn run(args: BatchArgs) -> Status {
     std::thread::scope(|scope| {
         let (compiled_tx, compiled_rx) = std::sync::mpsc::channel();
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let (file, output) = (&args.file, &args.output);
+        let (file, funcs, output) = (&args.file, &args.funcs, &args.output);
         let src = &src;
         let keeper =
             std::thread::Builder::new().name("hclvm-compile".into()).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, move || {
-                let _ = compiled_tx.send(compile_source(file, src, kind, output));
+                let _ = compiled_tx.send(compile_source(file, src, kind, funcs, output));
                 // Idle (allocating nothing) until the batch ends.
                 let _ = done_rx.recv();
             });
         let compiled = match keeper {
             Ok(_) => compiled_rx.recv().unwrap_or(Err(Status::UsageOrIo)),
             // No thread for it: compiled here, which only costs scaling.
-            Err(_) => compile_source(file, src, kind, output),
+            Err(_) => compile_source(file, src, kind, funcs, output),
         };
         let status = match compiled {
             Ok(compiled) => run_compiled(&args, &compiled),

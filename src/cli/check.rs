@@ -18,6 +18,10 @@ pub struct CheckArgs {
     mode: ParseAs,
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto)]
     color: ColorChoice,
+    /// Accepted as the other commands take them; parsing does not depend
+    /// on the function table.
+    #[command(flatten)]
+    funcs: super::FuncArgs,
 }
 
 pub fn run(args: CheckArgs) -> Status {

@@ -4,7 +4,7 @@
 //! diagnostics.
 
 use super::ParseAs;
-use super::{ColorChoice, Status};
+use super::{ColorChoice, FuncArgs, Status};
 use crate::api::result_format::ResultWriter;
 use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
 use clap::{Args, ValueEnum};
@@ -30,6 +30,8 @@ pub struct EvalArgs {
     typed: bool,
     #[command(flatten)]
     vars: VarArgs,
+    #[command(flatten)]
+    funcs: FuncArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -206,8 +208,8 @@ fn plain(e: Error) -> String {
 }
 
 /// Compiles a source argument, printing syntax errors.
-pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, output: &DiagArgs) -> Result<Compiled, Status> {
-    let options = Options::new().filename(display_name(name));
+pub fn compile_source(name: &str, src: &[u8], kind: SourceKind, funcs: &FuncArgs, output: &DiagArgs) -> Result<Compiled, Status> {
+    let options = funcs.apply(Options::new().filename(display_name(name)));
     match Compiled::compile(kind, src, &options) {
         // Warnings come back with every evaluation.
         Ok(c) => Ok(c),
@@ -232,7 +234,7 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("eval"),
     };
-    let compiled = match compile_source(&name, &src, kind, &args.output) {
+    let compiled = match compile_source(&name, &src, kind, &args.funcs, &args.output) {
         Ok(c) => c,
         Err(status) => return status,
     };

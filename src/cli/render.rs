@@ -16,6 +16,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     vars: VarArgs,
     #[command(flatten)]
+    funcs: super::FuncArgs,
+    #[command(flatten)]
     output: DiagArgs,
 }
 
@@ -28,7 +30,7 @@ pub fn run(args: RenderArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("render"),
     };
-    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output) {
+    let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.funcs, &args.output) {
         Ok(c) => c,
         Err(status) => return status,
     };
