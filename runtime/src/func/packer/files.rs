@@ -293,7 +293,7 @@ pub fn fileexists(access: &FileAccess, args: &[Value]) -> Result<Value, FnError>
     let path = str_arg(&args[0]);
     let r = resolve(access, path)?;
     match std::fs::metadata(&r.open) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound || e.raw_os_error() == Some(20) => Ok(Value::Bool(false)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Value::Bool(false)),
         Err(_) => Err(FnError::new(format!("failed to stat {}", r.shown))),
         Ok(md) if md.is_file() => Ok(Value::Bool(true)),
         Ok(md) => Err(FnError::new(format!("{} is not a regular file, but {}", r.shown, crate::strings::go_quote(&mode_string(&md))))),

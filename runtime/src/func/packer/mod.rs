@@ -161,10 +161,10 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("legacy_isotime", vec![], Some(p("format", S)), S, false, isotime_fn),
         fixed("legacy_strftime", vec![], Some(p("format", S)), S, false, strftime_fn),
     ];
-    // Packer's own functions declare their results not null; go-cty-funcs'
-    // functions declare nothing.
+    // Packer's own functions (and go-cty's ReverseListFunc) declare their
+    // results not null; go-cty-funcs' functions declare nothing.
     for (def, _) in &mut own {
-        if matches!(def.name.as_str(), "index" | "length" | "timestamp" | "legacy_isotime" | "legacy_strftime") {
+        if matches!(def.name.as_str(), "index" | "length" | "reverse" | "timestamp" | "legacy_isotime" | "legacy_strftime") {
             def.refine = Some(not_null);
         }
     }
