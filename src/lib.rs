@@ -39,8 +39,8 @@ pub mod diagnostic_text;
 
 pub use api::{
     convert, from_value, refine_not_null, AttributeOutcome, BlockOutcome, BodyOutcome, BoundVariables, CallCtx, CallError, Compiled,
-    ConvError, DeError, Diagnostic, Diagnostics, Error, ErrorSite, Evaluation, Facts, FnError, FuncId, FunctionDef, FunctionTable,
-    Functions, ImplFn, Limits, Number, ObjectType, Options, Outcome, Param, Pos, RangeBound, RefineFn, Refinement, RefinementBuilder,
-    RegisterError, Severity, Signature, SizeBudget, SourceKind, Span, Str, TupleType, Type, TypeFn, Unknown, Value, ValueDeserializer,
-    Variables,
+    ConvError, DeError, Diagnostic, Diagnostics, Error, ErrorSite, Evaluation, Facts, FileAccess, FnError, FuncId, FunctionDef,
+    FunctionTable, Functions, ImplFn, Limits, Number, ObjectType, Options, Outcome, Param, Pos, RangeBound, RefineFn, Refinement,
+    RefinementBuilder, RegisterError, Severity, Signature, SizeBudget, SourceKind, Span, Str, TupleType, Type, TypeFn, Unknown, Value,
+    ValueDeserializer, Variables,
 };
