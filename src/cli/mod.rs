@@ -78,8 +78,8 @@ pub struct FuncArgs {
     /// What Packer's file functions may read: `none` (the default),
     /// `all` (any file, relative to the working directory, as Packer), or
     /// a directory (only files under it).
-    #[arg(long, value_name = "none|all|DIR", default_value = "none")]
-    pub files: String,
+    #[arg(long = "files", value_name = "none|all|DIR", default_value = "none")]
+    pub file_access: String,
 }
 
 /// The function tables of `--funcs`.
@@ -94,7 +94,7 @@ impl FuncArgs {
     /// The file policy `--files` names.
     pub fn file_access(&self) -> runtime::func::FileAccess {
         use runtime::func::FileAccess;
-        match self.files.as_str() {
+        match self.file_access.as_str() {
             "none" => FileAccess::None,
             "all" => FileAccess::Unrestricted,
             dir => FileAccess::root(dir),

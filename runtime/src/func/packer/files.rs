@@ -43,6 +43,16 @@ pub enum FileAccess {
 
 impl FileAccess {
     /// Access under `dir` only ([`FileAccess::Root`]).
+    ///
+    /// ```
+    /// use runtime::func::{FileAccess, FunctionTable, Functions, SizeBudget};
+    /// use runtime::value::Value;
+    ///
+    /// let table = Functions::packer(FileAccess::root(std::env::temp_dir()));
+    /// let file = table.lookup("file").unwrap();
+    /// let err = table.call_unconverted(file, &[Value::string("../etc/passwd")], &mut SizeBudget::unlimited()).unwrap_err();
+    /// assert!(err[0].detail.contains("outside the directory the host allows file access to"));
+    /// ```
     pub fn root(dir: impl Into<PathBuf>) -> FileAccess {
         FileAccess::Root(dir.into())
     }
