@@ -39,7 +39,7 @@ pub mod diagnostic_text;
 
 pub use api::{
     convert, from_value, refine_not_null, AttributeOutcome, BlockOutcome, BodyOutcome, BoundVariables, CallCtx, CallError, CancelToken,
-    Compiled, ConvError, DeError, Diagnostic, Diagnostics, Error, ErrorSite, Evaluation, Facts, FnError, FuncId, FunctionDef,
+    Compiled, ConvError, DeError, Diagnostic, Diagnostics, Error, ErrorSite, Evaluation, Facts, FileAccess, FnError, FuncId, FunctionDef,
     FunctionTable, Functions, ImplFn, Limits, Number, ObjectType, Options, Outcome, Param, Pos, RangeBound, RefineFn, Refinement,
     RefinementBuilder, RegisterError, Severity, Signature, SizeBudget, SourceKind, Span, Str, TupleType, Type, TypeFn, Unknown, Value,
     ValueDeserializer, Variables,

@@ -291,7 +291,7 @@ fn compare_all_cases() -> (usize, usize) {
             let options = match case.funcs {
                 FuncTable::Stdlib => Options::new(),
                 FuncTable::Nil => Options::new().without_functions(),
-                FuncTable::None => continue,
+                FuncTable::None | FuncTable::Packer => continue,
             };
             let options = options.variables(bindings.iter().map(|(n, _)| n.clone()));
             let kind = match case.mode {

@@ -69,8 +69,8 @@ pub use outcome::{AttributeOutcome, BlockOutcome, BodyOutcome, Evaluation, Outco
 pub use variables::Variables;
 
 pub use runtime::func::{
-    refine_not_null, CallCtx, CallError, ErrorSite, FnError, FuncId, FunctionDef, FunctionTable, Functions, ImplFn, Param, RefineFn,
-    RegisterError, Signature, SizeBudget, TypeFn,
+    refine_not_null, CallCtx, CallError, ErrorSite, FileAccess, FnError, FuncId, FunctionDef, FunctionTable, Functions, ImplFn, Param,
+    RefineFn, RegisterError, Signature, SizeBudget, TypeFn,
 };
 pub use runtime::value::{Facts, RangeBound, Refinement, RefinementBuilder, Unknown};
 pub use runtime::{convert, ConvError, Diagnostic, Number, ObjectType, Pos, Severity, Span, Str, TupleType, Type, Value};

@@ -56,6 +56,8 @@ pub struct BatchArgs {
     #[command(flatten)]
     evaluation: EvalOptionArgs,
     #[command(flatten)]
+    funcs: super::FuncArgs,
+    #[command(flatten)]
     output: DiagArgs,
 }
 
@@ -100,7 +102,7 @@ pub fn run(args: BatchArgs) -> Status {
         let (compiled_tx, compiled_rx) = std::sync::mpsc::channel();
         let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
         let (file, output, declare) = (&args.file, &args.output, &args.declare);
-        let options = args.evaluation.apply(Options::new());
+        let options = args.funcs.apply(args.evaluation.apply(Options::new()));
         let fallback_options = options.clone();
         let src = &src;
         let keeper =

@@ -23,9 +23,8 @@ pub struct BenchArgs {
     /// Parse (and compile) the source this many times; parse_ns is the mean.
     #[arg(long = "parse-iters", default_value_t = 1)]
     parse_iters: u64,
-    /// stdlib | none
-    #[arg(long, default_value = "stdlib")]
-    funcs: String,
+    #[command(flatten)]
+    funcs: super::FuncArgs,
     /// Evaluate `&&` and `||` with short-circuit, as hcl does since v2.21
     /// (not the reference's semantics: the checksum may differ from its).
     #[arg(long)]
@@ -50,11 +49,6 @@ pub fn run(args: BenchArgs) -> Status {
         "template" => SourceKind::Template,
         "body" => SourceKind::Body,
         _ => return usage("--mode must be expr, template or body"),
-    };
-    let table = match args.funcs.as_str() {
-        "stdlib" => None,
-        "none" => Some(runtime::func::Functions::empty()),
-        other => return usage(format!("unknown --funcs {other:?} (stdlib or none)")),
     };
     let src = match std::fs::read(&args.src) {
         Ok(s) => s,
@@ -84,10 +78,7 @@ pub fn run(args: BenchArgs) -> Status {
         return fail("vars file has no lines");
     }
     // The oracle's contexts hold every name the lines set.
-    let mut options = Options::new().variables(names).short_circuit(args.short_circuit);
-    if let Some(table) = table {
-        options = options.functions(table);
-    }
+    let options = args.funcs.apply(Options::new().variables(names).short_circuit(args.short_circuit));
 
     let parse_iters = args.parse_iters.max(1);
     let t0 = Instant::now();

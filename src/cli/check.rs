@@ -27,6 +27,9 @@ pub struct CheckArgs {
     /// errors, wrong calls, undeclared names).
     #[command(flatten)]
     declare: DeclareArgs,
+    /// The function table validation calls resolve against.
+    #[command(flatten)]
+    funcs: super::FuncArgs,
 }
 
 pub fn run(args: CheckArgs) -> Status {
@@ -48,7 +51,7 @@ pub fn run(args: CheckArgs) -> Status {
         };
         let display_name = if name == "-" { "<stdin>" } else { name.as_str() };
         let text = if args.declare.any() {
-            match validate_source(display_name, &src, args.mode.kind_for(name), &args.declare, color) {
+            match validate_source(display_name, &src, args.mode.kind_for(name), &args.declare, &args.funcs, color) {
                 Ok(t) => t,
                 Err(f) => {
                     status = status.max(f.report("check"));
@@ -87,8 +90,15 @@ struct Checked {
 /// Compiles with the declarations and validates (`Compiled::validate`):
 /// syntax errors, invalid type constraints, then what fails for every
 /// input.
-fn validate_source(name: &str, src: &[u8], kind: SourceKind, declare: &DeclareArgs, color: bool) -> Result<Checked, Failure> {
-    let options = declare.apply(Options::new().filename(name), color)?;
+fn validate_source(
+    name: &str,
+    src: &[u8],
+    kind: SourceKind,
+    declare: &DeclareArgs,
+    funcs: &super::FuncArgs,
+    color: bool,
+) -> Result<Checked, Failure> {
+    let options = declare.apply(funcs.apply(Options::new().filename(name)), color)?;
     let rendered = match Compiled::compile(kind, src, &options) {
         Ok(compiled) => compiled.validate(),
         Err(Error::Compile(diags)) => diags,

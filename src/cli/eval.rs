@@ -5,7 +5,7 @@
 
 use super::declare::DeclareArgs;
 use super::ParseAs;
-use super::{ColorChoice, Status};
+use super::{ColorChoice, FuncArgs, Status};
 use crate::api::result_format::ResultWriter;
 use crate::api::{Compiled, Diagnostics, Error, Evaluation, Options, SourceKind, Variables};
 use clap::{Args, ValueEnum};
@@ -35,6 +35,8 @@ pub struct EvalArgs {
     declare: DeclareArgs,
     #[command(flatten)]
     evaluation: EvalOptionArgs,
+    #[command(flatten)]
+    funcs: FuncArgs,
     #[command(flatten)]
     output: DiagArgs,
 }
@@ -303,7 +305,8 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("eval"),
     };
-    let compiled = match compile_source(&name, &src, kind, &args.output, &args.declare, args.evaluation.apply(Options::new())) {
+    let options = args.funcs.apply(args.evaluation.apply(Options::new()));
+    let compiled = match compile_source(&name, &src, kind, &args.output, &args.declare, options) {
         Ok(c) => c,
         Err(status) => return status,
     };

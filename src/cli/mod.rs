@@ -67,6 +67,52 @@ impl ColorChoice {
     }
 }
 
+/// Which function table calls resolve against (`--funcs`), and what the
+/// file functions of Packer's table may read (`--files`).
+#[derive(clap::Args, Debug, Clone)]
+pub struct FuncArgs {
+    /// `stdlib`: go-cty's standard functions; `packer`: Packer v1.11.2's
+    /// table (stdlib plus cidrsubnet, sha256, uuidv5, file, ...);
+    /// `none`: no functions.
+    #[arg(long, value_enum, default_value_t = FuncTableChoice::Stdlib)]
+    pub funcs: FuncTableChoice,
+    /// What Packer's file functions may read: `none` (the default),
+    /// `all` (any file, relative to the working directory, as Packer), or
+    /// a directory (only files under it).
+    #[arg(long = "files", value_name = "none|all|DIR", default_value = "none")]
+    pub file_access: String,
+}
+
+/// The function tables of `--funcs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FuncTableChoice {
+    Stdlib,
+    Packer,
+    None,
+}
+
+impl FuncArgs {
+    /// The file policy `--files` names.
+    pub fn file_access(&self) -> runtime::func::FileAccess {
+        use runtime::func::FileAccess;
+        match self.file_access.as_str() {
+            "none" => FileAccess::None,
+            "all" => FileAccess::Unrestricted,
+            dir => FileAccess::root(dir),
+        }
+    }
+
+    /// `options` with the chosen function table.
+    pub fn apply(&self, options: crate::api::Options) -> crate::api::Options {
+        use runtime::func::Functions;
+        match self.funcs {
+            FuncTableChoice::Stdlib => options,
+            FuncTableChoice::Packer => options.functions(Functions::packer(self.file_access())),
+            FuncTableChoice::None => options.functions(Functions::empty()),
+        }
+    }
+}
+
 /// Outcome of a subcommand, as the process exit status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Status {

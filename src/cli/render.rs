@@ -21,6 +21,8 @@ pub struct RenderArgs {
     #[command(flatten)]
     evaluation: EvalOptionArgs,
     #[command(flatten)]
+    funcs: super::FuncArgs,
+    #[command(flatten)]
     output: DiagArgs,
 }
 
@@ -33,7 +35,7 @@ pub fn run(args: RenderArgs) -> Status {
         Ok(v) => v,
         Err(f) => return f.report("render"),
     };
-    let options = args.evaluation.apply(Options::new());
+    let options = args.funcs.apply(args.evaluation.apply(Options::new()));
     let compiled = match compile_source(&args.template, &src, SourceKind::Template, &args.output, &args.declare, options) {
         Ok(c) => c,
         Err(status) => return status,

@@ -21,6 +21,9 @@ pub enum Mode {
 pub enum FuncTable {
     /// The oracle's `stdlib` table (the default).
     Stdlib,
+    /// Packer's table, file functions unrestricted (relative to the working
+    /// directory), as the oracle builds it.
+    Packer,
     /// An empty table: every call is "Call to unknown function".
     None,
     /// No table at all: every call is "Function calls not allowed".
@@ -157,9 +160,10 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
     };
     let funcs = match funcs_text.as_str() {
         "stdlib" => FuncTable::Stdlib,
+        "packer" => FuncTable::Packer,
         "none" => FuncTable::None,
         "nil" => FuncTable::Nil,
-        other => return Err(fail(&id, format!("\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not {}", go_quote(other)))),
+        other => return Err(fail(&id, format!("\"funcs\" must be \"stdlib\", \"packer\", \"none\" or \"nil\", not {}", go_quote(other)))),
     };
 
     Ok(Case { id: id.unwrap_or_default(), mode, src, vars, unknowns, declare, funcs })
@@ -260,7 +264,7 @@ mod tests {
             (
                 r#"{"id":"f","mode":"expr","src":"1","funcs":"all"}"#,
                 Some("f"),
-                "\"funcs\" must be \"stdlib\", \"none\" or \"nil\", not \"all\"",
+                "\"funcs\" must be \"stdlib\", \"packer\", \"none\" or \"nil\", not \"all\"",
             ),
             (r#"{"id":"f","mode":"expr","src":"1","funcs":1}"#, Some("f"), "\"funcs\" must be a string"),
             // Quoted as Go's %q quotes them (the oracle's messages).

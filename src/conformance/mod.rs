@@ -45,9 +45,17 @@ fn case_options(case: &Case, names: impl IntoIterator<Item = String>, run: RunOp
         .short_circuit(run.short_circuit);
     match case.funcs {
         FuncTable::Stdlib => options,
+        FuncTable::Packer => options.functions(packer_table()),
         FuncTable::None => options.functions(runtime::func::Functions::empty()),
         FuncTable::Nil => options.without_functions(),
     }
+}
+
+/// Packer's table as the oracle has it (file functions unrestricted),
+/// built once per process.
+fn packer_table() -> std::sync::Arc<runtime::func::Functions> {
+    static T: std::sync::OnceLock<std::sync::Arc<runtime::func::Functions>> = std::sync::OnceLock::new();
+    T.get_or_init(|| std::sync::Arc::new(runtime::func::Functions::packer(runtime::func::FileAccess::Unrestricted))).clone()
 }
 
 /// Runs one decoded case and returns the result fields after `"id":..,`;

@@ -66,12 +66,14 @@ mod encoding;
 mod format;
 mod gomath;
 mod numeric;
+pub mod packer;
 mod regex;
 mod set;
 mod string;
 mod table;
 
 pub use budget::{SizeBudget, ELEMENT_COST};
+pub use packer::FileAccess;
 pub use table::stdlib_defs;
 
 use crate::strings::go_quote;
@@ -423,6 +425,39 @@ impl Functions {
         t
     }
 
+    /// Packer's function table (Packer v1.11.2, the oracle's `"funcs":
+    /// "packer"`), with `try` and `can`: go-cty's stdlib functions and
+    /// Packer's own (`cidrsubnet`, `sha256`, `uuidv5`, `file`, ...; see
+    /// [`packer`]), with Packer's choices where the two differ (`length`
+    /// measures strings too, `reverse` reverses a list, `strrev` a string,
+    /// `coalesce` skips empty strings, `regex_replace` is the stdlib's
+    /// `regexreplace`). The file functions read files only as `files`
+    /// allows ([`FileAccess::None`], the default, reads none).
+    ///
+    /// ```
+    /// use runtime::func::{FileAccess, FunctionTable, Functions, SizeBudget};
+    /// use runtime::value::Value;
+    ///
+    /// let packer = Functions::packer(FileAccess::None);
+    /// let id = packer.lookup("cidrsubnet").unwrap();
+    /// let args = [Value::string("10.0.0.0/16"), Value::int(8), Value::int(3)];
+    /// let v = packer.call_unconverted(id, &args, &mut SizeBudget::unlimited()).unwrap();
+    /// assert_eq!(v.as_str(), Some("10.0.3.0/24"));
+    ///
+    /// let file = packer.lookup("file").unwrap();
+    /// let err = packer.call_unconverted(file, &[Value::string("/etc/passwd")], &mut SizeBudget::unlimited()).unwrap_err();
+    /// assert!(err[0].detail.contains("file access is not allowed"));
+    /// ```
+    pub fn packer(files: FileAccess) -> Functions {
+        let mut t = Functions::empty();
+        for (def, static_ret) in packer::packer_entries(files) {
+            // The names are distinct, valid identifiers.
+            let _ = t.register_entry(def, static_ret);
+        }
+        t.try_can = true;
+        t
+    }
+
     /// Adds `try` and `can` (hcl's `ext/tryfunc`) to a table that lacks
     /// them, such as [`Functions::empty`]. Fails if the table already
     /// has a function of either name.
@@ -717,4 +752,29 @@ pub(crate) fn str_arg(v: &Value) -> &str {
 /// cty's `Value.Equals(...).True()`.
 pub(crate) fn values_equal(a: &Value, b: &Value) -> bool {
     a.equals_tri(b) == crate::value::Tri::True
+}
+
+/// A shared table is a table (hosts keep one table for many programs).
+impl<T: FunctionTable + ?Sized> FunctionTable for Arc<T> {
+    #[inline]
+    fn lookup(&self, name: &str) -> Option<FuncId> {
+        (**self).lookup(name)
+    }
+    fn names(&self) -> Vec<&str> {
+        (**self).names()
+    }
+    #[inline]
+    fn signature(&self, id: FuncId) -> &Signature {
+        (**self).signature(id)
+    }
+    fn name(&self, id: FuncId) -> &str {
+        (**self).name(id)
+    }
+    fn has_try_can(&self) -> bool {
+        (**self).has_try_can()
+    }
+    #[inline]
+    fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>> {
+        (**self).call(id, args, budget)
+    }
 }

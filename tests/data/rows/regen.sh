@@ -15,6 +15,9 @@ repo_root="$(cd "$here/../../.." && pwd)"
 oracle="${1:-$repo_root/../shared/oracle/bin/hcl-oracle}"
 [ -x "$oracle" ] || { echo "regen.sh: no oracle at $oracle (build it with its build.sh)" >&2; exit 2; }
 "$oracle" --version | grep -q "hcl v2.20.0" || { echo "regen.sh: $oracle is not hcl v2.20.0" >&2; exit 2; }
+# File paths in the cases (packer.jsonl: tests/data/rows/files/...) are
+# relative to the repository root, where tests/conformance.rs runs too.
+cd "$repo_root"
 for cases in "$here"/cases/*.jsonl; do
   name="$(basename "$cases" .jsonl)"
   # (the oracle logs the Go stack of the cases where the reference crashes)

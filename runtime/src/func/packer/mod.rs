@@ -1,0 +1,173 @@
+//! Packer's function table (Packer v1.11.2, `hcl2template/functions.go`),
+//! the oracle's `"funcs": "packer"`.
+//!
+//! Beside go-cty's stdlib functions (the same implementations as in
+//! [`Functions::stdlib`](super::Functions::stdlib)) Packer has functions of
+//! its own and of hashicorp/go-cty-funcs, reproduced here with their
+//! results, types, refinements and error wording:
+//!
+//! - `cidrhost cidrnetmask cidrsubnet cidrsubnets` ([`cidr`]): Go's
+//!   `net.ParseCIDR`, `net.IP.String` and apparentlymart/go-cidr, quirks
+//!   included (negative host and network numbers, IPv4-mapped IPv6
+//!   prefixes);
+//! - `md5 sha1 sha256 sha512 bcrypt uuidv4 uuidv5` ([`crypto`]);
+//! - `base64encode base64decode urlencode` ([`encoding`]);
+//! - `abspath basename dirname file fileexists pathexpand`
+//!   ([`files`]), which read the file system only as the host's
+//!   [`FileAccess`] policy allows;
+//! - `index length reverse coalesce` ([`collection`]): Packer's choices
+//!   (`length` measures strings too, `reverse` reverses lists, `coalesce`
+//!   skips empty strings);
+//! - `timestamp legacy_isotime legacy_strftime` ([`time`]);
+//! - `strrev` and `regex_replace`: the stdlib's `reverse` and
+//!   `regexreplace` under Packer's names.
+//!
+//! `setsubtract`, `setsymmetricdifference`, `regexreplace` and the `to*`
+//! conversion functions are not in Packer's table. The functions that read
+//! the clock, randomness or the file system are impure
+//! ([`Signature::pure`](super::Signature::pure) false): the compiler never
+//! shares, memoizes or calls them ahead of evaluation.
+//!
+//! Not here (yet): `fileset`, `convert`, `templatefile`, `rsadecrypt`, `yamldecode`,
+//! `yamlencode`, `textencodebase64` and `textdecodebase64`; a call to any
+//! of them is "Call to unknown function".
+
+pub mod cidr;
+pub mod collection;
+pub mod crypto;
+pub mod encoding;
+pub mod files;
+pub mod time;
+
+pub use files::FileAccess;
+
+use super::{FnError, FunctionDef, ImplFn, Param, Signature, TypeFn};
+use crate::types::Type;
+use crate::value::Value;
+use std::sync::Arc;
+
+/// A definition plus its return type when that is fixed (as in `table.rs`).
+type Entry = (FunctionDef, Option<Type>);
+
+type Imp = fn(&[Value], &Type, &mut super::CallCtx) -> Result<Value, FnError>;
+
+fn p(name: &str, ty: Type) -> Param {
+    Param::new(name, ty)
+}
+
+/// A function with a fixed return type.
+fn fixed(name: &str, params: Vec<Param>, var_param: Option<Param>, ret: Type, pure: bool, imp: ImplFn) -> Entry {
+    let sig = Signature { params, var_param, pure };
+    (FunctionDef::with_static_type(name, sig, ret.clone(), imp), Some(ret))
+}
+
+/// A function whose return type depends on its arguments.
+fn typed(name: &str, params: Vec<Param>, var_param: Option<Param>, ty: TypeFn, imp: ImplFn) -> Entry {
+    let def =
+        FunctionDef { name: name.to_string(), signature: Signature { params, var_param, pure: true }, return_type: ty, imp, refine: None };
+    (def, None)
+}
+
+fn imp(f: Imp) -> ImplFn {
+    Arc::new(f)
+}
+
+/// The stdlib functions Packer's table does not have, or has in a version
+/// of its own.
+const NOT_FROM_STDLIB: &[&str] = &[
+    "length",
+    "coalesce",
+    "reverse",
+    "regexreplace",
+    "setsubtract",
+    "setsymmetricdifference",
+    "tostring",
+    "tonumber",
+    "tobool",
+    "tolist",
+    "toset",
+    "tomap",
+];
+
+/// Every function of Packer's table but `try` and `can` (special forms of
+/// the VM), with the given file policy.
+pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
+    use Type::{Bool as B, Dynamic as D, Number as N, String as S};
+    let files = Arc::new(files);
+    let mut out = Vec::new();
+    for (mut def, ret) in super::table::stdlib_entries() {
+        match def.name.as_str() {
+            "reverse" => def.name = "strrev".to_string(),
+            "regexreplace" => {
+                def.name = "regex_replace".to_string();
+                out.push((def, ret));
+                continue;
+            }
+            n if NOT_FROM_STDLIB.contains(&n) => continue,
+            _ => {}
+        }
+        out.push((def, ret));
+    }
+    let not_null = super::refine_not_null;
+    let init_time = time::UtcTime::now();
+    let f = files.clone();
+    let file_fn: ImplFn = Arc::new(move |args, _, ctx| files::file(&f, args, ctx));
+    let f = files.clone();
+    let exists_fn: ImplFn = Arc::new(move |args, _, _| files::fileexists(&f, args));
+    let f = files.clone();
+    let abspath_fn: ImplFn = Arc::new(move |args, _, _| files::abspath(&f, args));
+    let f = files.clone();
+    let pathexpand_fn: ImplFn = Arc::new(move |args, _, _| files::pathexpand(&f, args));
+    let isotime_fn: ImplFn = Arc::new(move |args, _, ctx| time::legacy_isotime(init_time, args, ctx));
+    let strftime_fn: ImplFn = Arc::new(move |args, _, ctx| time::legacy_strftime(init_time, args, ctx));
+    let mut own = vec![
+        // collections: Packer's versions
+        fixed("index", vec![p("list", D), p("value", D)], None, N, true, imp(collection::index)),
+        typed("length", vec![p("value", D).dynamic().unknown()], None, Arc::new(collection::length_type), imp(collection::length)),
+        typed("reverse", vec![p("list", D)], None, Arc::new(collection::reverse_type), imp(collection::reverse)),
+        typed(
+            "coalesce",
+            vec![],
+            Some(p("vals", D).unknown().dynamic().null()),
+            Arc::new(collection::coalesce_type),
+            imp(collection::coalesce),
+        ),
+        // cidr
+        fixed("cidrhost", vec![p("prefix", S), p("hostnum", N)], None, S, true, imp(cidr::cidrhost)),
+        fixed("cidrnetmask", vec![p("prefix", S)], None, S, true, imp(cidr::cidrnetmask)),
+        fixed("cidrsubnet", vec![p("prefix", S), p("newbits", N), p("netnum", N)], None, S, true, imp(cidr::cidrsubnet)),
+        fixed("cidrsubnets", vec![p("prefix", S)], Some(p("newbits", N)), Type::list(S), true, imp(cidr::cidrsubnets)),
+        // crypto
+        fixed("md5", vec![p("str", S)], None, S, true, imp(crypto::md5)),
+        fixed("sha1", vec![p("str", S)], None, S, true, imp(crypto::sha1)),
+        fixed("sha256", vec![p("str", S)], None, S, true, imp(crypto::sha256)),
+        fixed("sha512", vec![p("str", S)], None, S, true, imp(crypto::sha512)),
+        fixed("bcrypt", vec![p("str", S)], Some(p("cost", N)), S, false, imp(crypto::bcrypt)),
+        fixed("uuidv4", vec![], None, S, false, imp(crypto::uuidv4)),
+        fixed("uuidv5", vec![p("namespace", S), p("name", S)], None, S, true, imp(crypto::uuidv5)),
+        // encoding
+        fixed("base64encode", vec![p("str", S)], None, S, true, imp(encoding::base64encode)),
+        fixed("base64decode", vec![p("str", S)], None, S, true, imp(encoding::base64decode)),
+        fixed("urlencode", vec![p("str", S)], None, S, true, imp(encoding::urlencode)),
+        // files and paths
+        fixed("basename", vec![p("path", S)], None, S, true, imp(files::basename)),
+        fixed("dirname", vec![p("path", S)], None, S, true, imp(files::dirname)),
+        fixed("abspath", vec![p("path", S)], None, S, false, abspath_fn),
+        fixed("pathexpand", vec![p("path", S)], None, S, false, pathexpand_fn),
+        fixed("file", vec![p("path", S)], None, S, false, file_fn),
+        fixed("fileexists", vec![p("path", S)], None, B, false, exists_fn),
+        // time
+        fixed("timestamp", vec![], None, S, false, imp(time::timestamp)),
+        fixed("legacy_isotime", vec![], Some(p("format", S)), S, false, isotime_fn),
+        fixed("legacy_strftime", vec![], Some(p("format", S)), S, false, strftime_fn),
+    ];
+    // Packer's own functions (and go-cty's ReverseListFunc) declare their
+    // results not null; go-cty-funcs' functions declare nothing.
+    for (def, _) in &mut own {
+        if matches!(def.name.as_str(), "index" | "length" | "reverse" | "timestamp" | "legacy_isotime" | "legacy_strftime") {
+            def.refine = Some(not_null);
+        }
+    }
+    out.extend(own);
+    out
+}

@@ -1,0 +1,147 @@
+//! Packer's function table through the embedding API: the file policies
+//! (no access, one root, unrestricted) and the budgets that bound the
+//! functions a hostile configuration could make expensive (bcrypt's cost,
+//! huge cidrsubnets lists, endless files). The results themselves are
+//! checked against the oracle in tests/data/rows (packer.jsonl).
+
+use hclvm::{Compiled, FileAccess, Functions, Options, Variables};
+use std::path::PathBuf;
+
+fn eval(src: &str, options: &Options) -> Result<String, String> {
+    let e = Compiled::expression(src, options).map_err(|e| e.to_string())?;
+    let out = e.evaluate(&Variables::new());
+    match out.value() {
+        Some(v) if out.diagnostics().is_empty() => Ok(match v.as_str() {
+            Some(s) => s.to_string(),
+            None => format!("{v:?}"),
+        }),
+        _ => Err(out.diagnostics().iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect::<Vec<_>>().join("\n")),
+    }
+}
+
+fn packer(files: FileAccess) -> Options {
+    Options::new().functions(Functions::packer(files))
+}
+
+fn files_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/rows/files")
+}
+
+#[test]
+fn no_file_access_is_the_default_and_reveals_nothing() {
+    let o = packer(FileAccess::default());
+    for src in [r#"file("tests/data/rows/files/hello.txt")"#, r#"fileexists("/etc/passwd")"#, r#"abspath("x")"#, r#"pathexpand("~/x")"#] {
+        let err = eval(src, &o).unwrap_err();
+        assert!(err.contains("file access is not allowed here"), "{src}: {err}");
+    }
+    // What needs no file system still works.
+    assert_eq!(eval(r#"abspath("/a/b/../c")"#, &o).unwrap(), "/a/c");
+    assert_eq!(eval(r#"pathexpand("a/b")"#, &o).unwrap(), "a/b");
+    assert_eq!(eval(r#"basename("/a/b.txt")"#, &o).unwrap(), "b.txt");
+}
+
+#[test]
+fn a_root_allows_what_is_under_it_only() {
+    let o = packer(FileAccess::root(files_dir()));
+    assert_eq!(eval(r#"file("hello.txt")"#, &o).unwrap(), "hello, world\n");
+    assert_eq!(eval(r#"file("sub/../hello.txt")"#, &o).unwrap(), "hello, world\n");
+    assert_eq!(eval(r#"fileexists("sub/template.tpl")"#, &o).unwrap(), "true : \"bool\"");
+    assert_eq!(eval(r#"fileexists("nope.txt")"#, &o).unwrap(), "false : \"bool\"");
+    let missing = eval(r#"file("nope.txt")"#, &o).unwrap_err();
+    assert!(missing.ends_with("no file exists at nope.txt."), "{missing}");
+    assert!(eval(r#"abspath("sub")"#, &o).unwrap().ends_with("/tests/data/rows/files/sub"));
+    for src in [
+        r#"file("../gen_packer.py")"#,
+        r#"file("sub/../../gen_packer.py")"#,
+        r#"file("/etc/hostname")"#,
+        r#"file("~/.bashrc")"#,
+        r#"fileexists("..")"#,
+        r#"abspath("../x")"#,
+        r#"pathexpand("~/x")"#,
+    ] {
+        let err = eval(src, &o).unwrap_err();
+        assert!(err.contains("is outside the directory the host allows file access to"), "{src}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn a_root_refuses_symbolic_links_that_lead_out() {
+    let dir = std::env::temp_dir().join(format!("hclvm-packer-root-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("inner")).unwrap();
+    std::fs::write(dir.join("inner/ok.txt"), "ok").unwrap();
+    std::fs::write(dir.join("secret.txt"), "secret").unwrap();
+    std::os::unix::fs::symlink(dir.join("secret.txt"), dir.join("inner/link.txt")).unwrap();
+    std::os::unix::fs::symlink(&dir, dir.join("inner/up")).unwrap();
+    std::os::unix::fs::symlink("ok.txt", dir.join("inner/same.txt")).unwrap();
+    let o = packer(FileAccess::root(dir.join("inner")));
+    assert_eq!(eval(r#"file("ok.txt")"#, &o).unwrap(), "ok");
+    assert_eq!(eval(r#"file("same.txt")"#, &o).unwrap(), "ok", "a link that stays inside is followed");
+    for src in [r#"file("link.txt")"#, r#"file("up/secret.txt")"#, r#"fileexists("up/nothing")"#] {
+        let err = eval(src, &o).unwrap_err();
+        assert!(err.contains("is outside the directory"), "{src}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn unrestricted_is_packers_behaviour() {
+    let o = packer(FileAccess::Unrestricted);
+    let text = eval(&format!("file({:?})", files_dir().join("hello.txt").display().to_string()), &o).unwrap();
+    assert_eq!(text, "hello, world\n");
+    let err = eval(r#"file("/nonexistent/x")"#, &o).unwrap_err();
+    assert_eq!(err, "Error in function call: Call to function \"file\" failed: no file exists at /nonexistent/x.");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_endless_file_ends_at_the_size_budget() {
+    let o = packer(FileAccess::Unrestricted).max_size(1 << 20);
+    let err = eval(r#"file("/dev/zero")"#, &o).unwrap_err();
+    assert!(err.contains("the result is too large"), "{err}");
+}
+
+#[test]
+fn bcrypt_cost_is_bounded_by_the_size_budget() {
+    let o = packer(FileAccess::None);
+    // The default budget allows the default cost...
+    assert_eq!(eval(r#"length(bcrypt("pw"))"#, &o).unwrap(), "60 : \"number\"");
+    // ...but not hours of work: cost 31 is refused at once.
+    let t = std::time::Instant::now();
+    let err = eval(r#"bcrypt("pw", 31)"#, &o).unwrap_err();
+    assert!(err.contains("the result is too large"), "{err}");
+    assert!(t.elapsed().as_secs() < 5);
+    // A smaller budget lowers the ceiling.
+    let small = packer(FileAccess::None).max_size(1 << 20);
+    assert!(eval(r#"bcrypt("pw", 10)"#, &small).is_err());
+    assert!(eval(r#"bcrypt("pw", 4)"#, &small).is_ok());
+}
+
+#[test]
+fn huge_cidrsubnets_lists_are_bounded() {
+    let o = packer(FileAccess::None).max_size(1 << 20);
+    let err = eval(r#"cidrsubnets("10.0.0.0/8", flatten([for i in range(1000) : [for j in range(1000) : 24]])...)"#, &o).unwrap_err();
+    assert!(err.contains("too large") || err.contains("Evaluation limit exceeded"), "{err}");
+    let o = packer(FileAccess::None);
+    assert_eq!(
+        eval(r#"length(cidrsubnets("10.0.0.0/8", flatten([for i in range(16) : [for j in range(256) : 20]])...))"#, &o).unwrap(),
+        "4096 : \"number\""
+    );
+}
+
+#[test]
+fn clock_and_randomness_are_impure() {
+    use hclvm::FunctionTable;
+    let t = Functions::packer(FileAccess::None);
+    for name in ["timestamp", "legacy_isotime", "legacy_strftime", "uuidv4", "bcrypt", "file", "fileexists", "abspath", "pathexpand"] {
+        let id = t.lookup(name).unwrap_or_else(|| panic!("{name}"));
+        assert!(!t.signature(id).pure, "{name} must not be pure");
+    }
+    for name in ["sha256", "cidrsubnet", "uuidv5", "length", "index"] {
+        assert!(t.signature(t.lookup(name).unwrap()).pure, "{name}");
+    }
+    // Not memoized in a loop: each iteration draws a new UUID.
+    let o = packer(FileAccess::None);
+    assert_eq!(eval("length(distinct([for i in range(20) : uuidv4()]))", &o).unwrap(), "20 : \"number\"");
+}
