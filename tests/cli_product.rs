@@ -439,7 +439,7 @@ fn bench_bad_inputs_exit_nonzero_with_a_message() {
     let err = err_of(&["bench", "--mode", "yaml", "--src", &file, "--vars-jsonl", &vars], 2);
     assert!(err.contains("--mode must be expr, template or body"), "{err}");
     let err = err_of(&["bench", "--funcs", "some", "--src", &file, "--vars-jsonl", &vars], 2);
-    assert!(err.contains("unknown --funcs \"some\""), "{err}");
+    assert!(err.contains("invalid value 'some' for '--funcs <FUNCS>'") && err.contains("stdlib, packer, none"), "{err}");
     let bad_json = scratch("bench-bad.jsonl", "{\"x\": 1}\n{\"x\": \n");
     let err = err_of(&["bench", "--src", &file, "--vars-jsonl", &bad_json], 1);
     assert!(err.starts_with(&format!("hclvm bench: {bad_json}:2: ")), "{err}");
