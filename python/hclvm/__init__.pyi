@@ -65,13 +65,14 @@ class Program:
     def evaluate_jsonl(
         self, lines: Iterable[Union[str, bytes]], *, jobs: Optional[int] = None, numbers: Numbers = "decimal"
     ) -> list[Evaluation]: ...
+    def validate(self) -> list[Diagnostic]: ...
     def disassemble(self) -> str: ...
 
 def compile_body(
     src: str,
     *,
     filename: Optional[str] = None,
-    declared: Optional[Sequence[str]] = None,
+    declared: Optional[Union[Sequence[str], Mapping[str, str]]] = None,
     functions: Optional[Mapping[str, Function]] = None,
     max_steps: Optional[int] = None,
     max_size: Optional[int] = None,
@@ -80,7 +81,7 @@ def compile_template(
     src: str,
     *,
     filename: Optional[str] = None,
-    declared: Optional[Sequence[str]] = None,
+    declared: Optional[Union[Sequence[str], Mapping[str, str]]] = None,
     functions: Optional[Mapping[str, Function]] = None,
     max_steps: Optional[int] = None,
     max_size: Optional[int] = None,
@@ -89,7 +90,7 @@ def compile_expression(
     src: str,
     *,
     filename: Optional[str] = None,
-    declared: Optional[Sequence[str]] = None,
+    declared: Optional[Union[Sequence[str], Mapping[str, str]]] = None,
     functions: Optional[Mapping[str, Function]] = None,
     max_steps: Optional[int] = None,
     max_size: Optional[int] = None,

@@ -193,10 +193,18 @@ struct State {
     kind: SourceKind,
     src: String,
     filename: Option<String>,
-    declared: Option<Vec<String>>,
+    declared: Option<Declared>,
     functions: Option<Py<PyDict>>,
     max_steps: Option<u64>,
     max_size: Option<u64>,
+}
+
+/// `declared=`: the variables' names, or a mapping of names to type
+/// constraints in HCL's type syntax (`Options::declare`).
+#[derive(Clone, FromPyObject, IntoPyObject)]
+pub enum Declared {
+    Types(std::collections::BTreeMap<String, String>),
+    Names(Vec<String>),
 }
 
 impl State {
@@ -205,8 +213,10 @@ impl State {
         if let Some(f) = &self.filename {
             options = options.filename(f.clone());
         }
-        if let Some(names) = &self.declared {
-            options = options.variables(names.iter().cloned());
+        match &self.declared {
+            Some(Declared::Names(names)) => options = options.variables(names.iter().cloned()),
+            Some(Declared::Types(types)) => options = options.declarations(types.iter().map(|(n, t)| (n.as_str(), t.as_str()))),
+            None => {}
         }
         if let Some(n) = self.max_steps {
             options = options.max_steps(n);
@@ -250,6 +260,15 @@ fn compile(py: Python<'_>, state: State) -> PyResult<Program> {
             let list: Vec<Diagnostic> = diags.as_slice().iter().map(|d| diagnostic(d, diags.filename(), |s| diags.range(s))).collect();
             Err(hclvm_error(py, "CompileError", &diags.to_string(), &list, &diags.render(false)))
         }
+        Err(hclvm::Error::Declaration(each)) => {
+            let list: Vec<Diagnostic> = each
+                .iter()
+                .flat_map(|diags| diags.as_slice().iter().map(|d| diagnostic(d, diags.filename(), |s| diags.range(s))))
+                .collect();
+            let text = each.iter().map(|d| d.to_string()).collect::<Vec<_>>().join("\n");
+            let rendered = each.iter().map(|d| d.render(false)).collect::<Vec<_>>().join("");
+            Err(hclvm_error(py, "CompileError", &text, &list, &rendered))
+        }
         Err(e) => Err(PyValueError::new_err(e.to_string())),
     }
 }
@@ -259,7 +278,7 @@ fn state(
     kind: SourceKind,
     src: String,
     filename: Option<String>,
-    declared: Option<Vec<String>>,
+    declared: Option<Declared>,
     functions: Option<Bound<'_, PyDict>>,
     max_steps: Option<u64>,
     max_size: Option<u64>,
@@ -274,7 +293,7 @@ pub fn compile_body(
     py: Python<'_>,
     src: String,
     filename: Option<String>,
-    declared: Option<Vec<String>>,
+    declared: Option<Declared>,
     functions: Option<Bound<'_, PyDict>>,
     max_steps: Option<u64>,
     max_size: Option<u64>,
@@ -289,7 +308,7 @@ pub fn compile_template(
     py: Python<'_>,
     src: String,
     filename: Option<String>,
-    declared: Option<Vec<String>>,
+    declared: Option<Declared>,
     functions: Option<Bound<'_, PyDict>>,
     max_steps: Option<u64>,
     max_size: Option<u64>,
@@ -304,7 +323,7 @@ pub fn compile_expression(
     py: Python<'_>,
     src: String,
     filename: Option<String>,
-    declared: Option<Vec<String>>,
+    declared: Option<Declared>,
     functions: Option<Bound<'_, PyDict>>,
     max_steps: Option<u64>,
     max_size: Option<u64>,
@@ -321,7 +340,7 @@ pub fn program_from_state(
     kind: &str,
     src: String,
     filename: Option<String>,
-    declared: Option<Vec<String>>,
+    declared: Option<Declared>,
     functions: Option<Bound<'_, PyDict>>,
     max_steps: Option<u64>,
     max_size: Option<u64>,
@@ -438,6 +457,16 @@ impl Program {
     #[getter]
     fn variable_names(&self) -> Vec<String> {
         self.compiled.variable_names().map(str::to_string).collect()
+    }
+
+    /// The errors that hold for every input, found without any: the
+    /// program evaluated with every declared variable an unknown of its
+    /// type (see `declared=`), plus what compiling found in parts that
+    /// evaluation does not reach (unknown functions, wrong argument
+    /// counts, undeclared names).
+    fn validate(&self, py: Python<'_>) -> Vec<Diagnostic> {
+        let diags = py.allow_threads(|| self.compiled.validate());
+        diags.as_slice().iter().map(|d| diagnostic(d, diags.filename(), |s| diags.range(s))).collect()
     }
 
     /// `"body"`, `"template"` or `"expression"`.

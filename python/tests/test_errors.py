@@ -55,3 +55,36 @@ def test_declared_names():
 def test_variables_must_be_a_dict():
     with pytest.raises(TypeError, match="dict"):
         hclvm.compile_expression("1").evaluate([1])
+
+
+def test_declared_types_convert_validate_and_reject():
+    request = 'object({user=string, amount=number, tags=optional(list(string), [])})'
+    policy = hclvm.compile_expression("request.amount * 2 > 100 && length(request.tags) == 0", declared={"request": request})
+    assert policy.variable_names == ["request"]
+    # Given values get the defaults and are converted to the type.
+    assert policy.evaluate({"request": {"user": "ann", "amount": "60"}}).value is True
+    # A value that does not fit is an error before anything is evaluated.
+    out = policy.evaluate({"request": {"user": "ann", "amount": "lots"}})
+    assert [d.summary for d in out.diagnostics] == ["Invalid value for variable"]
+    assert "a number is required" in out.diagnostics[0].detail
+    assert out.diagnostics[0].start is None
+    with pytest.raises(hclvm.EvaluationError):
+        out.check()
+    # Without inputs, the declared variable is an unknown of its type.
+    assert policy.validate() == []
+    typo = hclvm.compile_expression("request.ammount > uper(1)", declared={"request": request})
+    assert [(d.summary, d.start[:2]) for d in typo.validate()] == [
+        ("Unsupported attribute", (1, 8)),
+        ("Call to unknown function", (1, 19)),
+    ]
+    # Pickled programs keep their declarations.
+    import pickle
+
+    again = pickle.loads(pickle.dumps(policy))
+    assert again.evaluate({"request": {"user": "bo", "amount": 10, "tags": ["x"]}}).value is False
+
+
+def test_invalid_type_constraints_are_compile_errors():
+    with pytest.raises(hclvm.CompileError) as info:
+        hclvm.compile_expression("x", declared={"x": "lisst(string)"})
+    assert info.value.diagnostics[0].summary == "Invalid type specification"
