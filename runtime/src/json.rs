@@ -181,6 +181,14 @@ pub const MAX_VALUE_TEXT: usize = 256 << 20;
 /// Scalars other than strings are never too long, so results that are
 /// scalars skip the walk.
 pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
+    encoded_len_within(v, limit).is_none()
+}
+
+/// About how many bytes the oracle encoding of `v` takes (escapes not
+/// counted, numbers estimated), or `None` when that is over `limit`
+/// ([`encoding_exceeds`]): what a writer reserves so that its buffer does
+/// not grow by doubling past the text.
+pub fn encoded_len_within(v: &Value, limit: usize) -> Option<usize> {
     fn walk(v: &Value, left: &mut usize) -> bool {
         if v.is_collection() {
             return crate::stack::guarded(|| walk_here(v, left));
@@ -239,9 +247,12 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
         }
     }
     match v {
-        Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => walk(v, &mut limit.clone()),
-        Value::String(s) => s.len() + 2 > limit,
-        _ => false,
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => {
+            let mut left = limit;
+            (!walk(v, &mut left)).then_some(limit - left)
+        }
+        Value::String(s) => (s.len() + 2 <= limit).then_some(s.len() + 2),
+        _ => Some(0),
     }
 }
 

@@ -308,6 +308,11 @@ impl Compiled {
         stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))
     }
 
+    /// The source text, as compiled (for printing diagnostics).
+    pub(crate) fn source_bytes(&self) -> &[u8] {
+        &self.source.src
+    }
+
     fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> (Result<Compiled, Error>, bool) {
         // Declarations first, as a host reads its variable declarations
         // before the configuration.
@@ -372,7 +377,7 @@ impl Compiled {
         let mut env = CompileEnv::new(var_names.iter(), options.function_table());
         env.filename = source.filename.clone();
         env.short_circuit = options.short_circuit;
-        let lines = Arc::new(compiler::lower::source_lines(src, source.lex_mode()));
+        let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
         // One chunk of bytecode for the whole file, sealed when `file`
         // drops.
         let mut file = vm::codegen::FileCode::new();

@@ -542,9 +542,12 @@ impl<'c> Evaluation<'c> {
     /// ```
     pub fn write_plain_json(&self, out: &mut String) -> Result<(), Error> {
         let v = self.to_value()?;
-        if runtime::json::encoding_exceeds(&v, runtime::json::MAX_VALUE_TEXT) {
+        let Some(len) = runtime::json::encoded_len_within(&v, runtime::json::MAX_VALUE_TEXT) else {
             return Err(Error::Shape(format!("the value's JSON text would be over {} MiB", runtime::json::MAX_VALUE_TEXT >> 20)));
-        }
+        };
+        // The text at once (and a little for escapes and a line end), not
+        // by doubling: a large result would otherwise take twice its size.
+        out.reserve(len + len / 64 + 16);
         runtime::json::write_value(out, &v).map_err(|e| Error::Shape(e.to_string()))
     }
 }

@@ -310,9 +310,11 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(c) => c,
         Err(status) => return status,
     };
+    // The program keeps the source (for diagnostics): one copy is enough.
+    drop(src);
     let evaluation = compiled.evaluate(&vars);
     if !evaluation.diagnostics().is_empty() {
-        args.output.print_evaluation(&evaluation, &src);
+        args.output.print_evaluation(&evaluation, compiled.source_bytes());
     }
     let mut out = String::new();
     let status = if args.typed {

@@ -40,7 +40,7 @@ struct ChunkBuilder {
     paths: Vec<PathRef>,
     /// String constants already in the pool (templates repeat their
     /// literal parts: `""`, `"\n"`, ...).
-    strings: ahash::AHashMap<String, u32>,
+    strings: ahash::AHashMap<runtime::value::Str, u32>,
     /// Attribute names of the steps, each stored once per file.
     names: AttrNames,
     /// `for` conditions checked at compile time so far (see
@@ -380,7 +380,7 @@ impl<'b> Gen<'b> {
                 return self.pool_operand(k, Opnd::constant, Op::LoadK);
             }
             let k = self.b.consts.len() as u32;
-            self.b.strings.insert(text.to_string(), k);
+            self.b.strings.insert(text.clone(), k);
         }
         let k = self.b.consts.len() as u32;
         self.b.consts.push(v.clone());

@@ -290,7 +290,8 @@ static EMPTY_CHUNK: OnceLock<Chunk> = OnceLock::new();
 /// The source, for the positions `try` prints.
 #[derive(Debug, Default)]
 pub struct SourceLines {
-    pub src: Box<[u8]>,
+    /// Shared with whatever else keeps the source (the API's diagnostics).
+    pub src: Arc<[u8]>,
     /// Where columns count grapheme clusters anew (token boundaries next
     /// to non-ASCII text: `runtime::LineIndex::with_breaks`).
     pub breaks: Box<[u32]>,

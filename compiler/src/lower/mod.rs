@@ -57,13 +57,14 @@ impl CompileEnv {
 /// Compiles one expression (or, with `mode` [`LexMode::Template`], a
 /// bare template) of `src`.
 pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], mode: LexMode, interner: &Interner, env: &CompileEnv) -> Program {
-    compile_with_lines(expr, interner, env, Arc::new(source_lines(src, mode)))
+    compile_with_lines(expr, interner, env, Arc::new(source_lines(Arc::from(src), mode)))
 }
 
 /// The source as programs keep it, scanned as `mode` (its token
 /// boundaries decide the columns of positions).
-pub fn source_lines(src: &[u8], mode: LexMode) -> SourceLines {
-    SourceLines { src: src.into(), breaks: crate::lexer::cluster_breaks(src, mode).into() }
+pub fn source_lines(src: Arc<[u8]>, mode: LexMode) -> SourceLines {
+    let breaks = crate::lexer::cluster_breaks(&src, mode).into();
+    SourceLines { src, breaks }
 }
 
 /// [`compile_expr`] sharing one copy of the source among many programs.
@@ -416,6 +417,11 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
             ExprKind::Template(parts) => {
                 let parts: Box<[TemplatePart]> = parts.iter().map(|p| TemplatePart { node: self.lower(p), span: p.span }).collect();
+                // A quoted string without interpolations is its one
+                // literal: no template to fold, so no second copy of it.
+                if let [TemplatePart { node: Node::Const(Value::String(_)), .. }] = &*parts {
+                    return parts.into_vec().swap_remove(0).node;
+                }
                 fold(Node::Template(parts, e.span))
             }
             ExprKind::TemplateJoin(inner) => Node::TemplateJoin(Box::new(self.lower(inner)), inner.span),

@@ -81,6 +81,14 @@ impl Str {
     }
 }
 
+/// Hashes and compares as its text (a map keyed by `Str` is looked up by
+/// `&str`).
+impl std::borrow::Borrow<str> for Str {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
 impl Deref for Str {
     type Target = str;
     fn deref(&self) -> &str {
@@ -214,18 +222,37 @@ iterative_drop!(MapVal, vals);
 iterative_drop!(ObjectVal, vals);
 iterative_drop!(TupleVal, elems);
 
+/// The length (bytes of a string, elements of a collection) from which
+/// [`Value::deep_copy`] shares a part instead of copying it.
+pub const SHARED_COPY_LEN: usize = 1024;
+
 impl Value {
-    /// An equal value (same type, same content) that shares no allocation
-    /// with this one: reference counts of the copy are its own. A thread
-    /// that clones parts of a value many times (the VM, with a program's
-    /// constants) clones them from its own copy, so threads do not contend
-    /// on one counter.
+    /// An equal value (same type, same content) whose reference counts are
+    /// its own: a thread that clones parts of a value many times (the VM,
+    /// with a program's constants) clones them from its own copy, so
+    /// threads do not contend on one counter. Large parts (strings of at
+    /// least [`SHARED_COPY_LEN`] bytes, collections of at least as many
+    /// elements) stay shared: whatever uses them spends far longer on
+    /// their contents than on their counter, and a copy per thread would
+    /// multiply the memory a large constant takes.
     pub fn deep_copy(&self) -> Value {
         self.deep_copy_at(0)
     }
 
     fn deep_copy_at(&self, depth: usize) -> Value {
         let all = |vals: &[Value]| -> Box<[Value]> { vals.iter().map(|v| v.deep_copy_at(depth + 1)).collect() };
+        let large = match self {
+            Value::String(s) => s.0.len() >= SHARED_COPY_LEN,
+            Value::List(l) => l.elems.len() >= SHARED_COPY_LEN,
+            Value::Set(s) => s.elems.len() >= SHARED_COPY_LEN,
+            Value::Map(m) => m.vals.len() >= SHARED_COPY_LEN,
+            Value::Tuple(t) => t.elems.len() >= SHARED_COPY_LEN,
+            Value::Object(o) => o.vals.len() >= SHARED_COPY_LEN,
+            _ => false,
+        };
+        if large {
+            return self.clone();
+        }
         crate::stack::deeper(depth, || match self {
             Value::Null(t) => Value::Null(t.deep_copy()),
             Value::Unknown(u) => Value::Unknown(u.deep_copy()),
