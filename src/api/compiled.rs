@@ -901,15 +901,15 @@ impl Drop for Lent<'_, '_> {
 /// taking the attributes' programs from `programs` in the order of
 /// [`ast::Body::all_attribute_exprs`].
 fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    let attrs: Vec<(AttrInfo, Program)> = body
-        .attributes_in_order()
-        .into_iter()
-        .filter_map(|a| {
-            let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
-            let info = AttrInfo::new(interner.resolve(a.name.name), references);
-            Some((info, programs.next()?))
-        })
-        .collect();
+    let in_order = body.attributes_in_order();
+    // Sized at once: this is the largest part of a large body's program.
+    let mut attrs: Vec<(AttrInfo, Program)> = Vec::with_capacity(in_order.len());
+    for a in in_order {
+        let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
+        let info = AttrInfo::new(interner.resolve(a.name.name), references);
+        let Some(program) = programs.next() else { break };
+        attrs.push((info, program));
+    }
     let blocks: Vec<(BlockInfo, BodyPlan)> = body
         .blocks
         .iter()

@@ -64,19 +64,20 @@ impl Outcome {
 pub(crate) struct AttrInfo {
     pub(crate) name: Arc<str>,
     /// `Variables()` of the expression, rendered as the reference does.
-    pub(crate) references: Vec<String>,
-    /// The name as a JSON string, and the references as a JSON array: the
-    /// static parts of every result line, encoded once.
-    json_name: String,
-    json_references: String,
+    pub(crate) references: Box<[String]>,
+    /// The name as a JSON string, and the references as a JSON array
+    /// (`None`: none, `[]`): the static parts of every result line,
+    /// encoded once. Boxed, as a body may have a million attributes.
+    json_name: Box<str>,
+    json_references: Option<Box<str>>,
 }
 
 impl AttrInfo {
     pub(crate) fn new(name: &str, references: Vec<String>) -> AttrInfo {
         let mut json_name = String::new();
         write_json_string(&mut json_name, name);
-        let json_references = json_string_array(references.iter().map(String::as_str));
-        AttrInfo { name: Arc::from(name), references, json_name, json_references }
+        let json_references = (!references.is_empty()).then(|| json_string_array(references.iter().map(String::as_str)).into());
+        AttrInfo { name: Arc::from(name), references: references.into(), json_name: json_name.into(), json_references }
     }
 
     /// `NAME:{RESULT,"vars":[..]}`: this attribute's member of a body
@@ -86,7 +87,7 @@ impl AttrInfo {
         w.raw(":{");
         write_value_result(w, value, diagnostics, None);
         w.raw(",\"vars\":");
-        w.raw(&self.json_references);
+        w.raw(self.json_references.as_deref().unwrap_or("[]"));
         w.raw("}");
     }
 }

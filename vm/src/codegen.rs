@@ -29,6 +29,9 @@ const MAX_REGS: u32 = u16::MAX as u32;
 pub struct FileCode {
     b: ChunkBuilder,
     cell: Arc<OnceLock<Chunk>>,
+    /// The shared part of the last program compiled, for the next one
+    /// compiled with the same names, functions and source.
+    last_file: Option<Arc<ProgramFile>>,
 }
 
 #[derive(Default)]
@@ -79,7 +82,7 @@ impl Default for FileCode {
 
 impl FileCode {
     pub fn new() -> FileCode {
-        FileCode { b: ChunkBuilder::default(), cell: Arc::new(OnceLock::new()) }
+        FileCode { b: ChunkBuilder::default(), cell: Arc::new(OnceLock::new()), last_file: None }
     }
 
     /// Declares the subexpressions of the file's expressions (all of them,
@@ -134,19 +137,15 @@ impl FileCode {
             consts: start.1..self.b.consts.len() as u32,
             paths: start.2..self.b.paths.len() as u32,
         };
-        Program {
-            chunk: self.cell.clone(),
-            entry,
-            extent,
-            n_regs: max_reg,
-            n_locals,
-            n_marks: max_mark,
-            n_memos,
-            var_names,
-            funcs,
-            filename,
-            src_lines,
-        }
+        let file = match &self.last_file {
+            Some(f) if f.same(&var_names, &funcs, &filename, &src_lines) => f.clone(),
+            _ => {
+                let f = Arc::new(ProgramFile { chunk: self.cell.clone(), var_names, funcs, filename, src_lines });
+                self.last_file = Some(f.clone());
+                f
+            }
+        };
+        Program { file, entry, extent, n_regs: max_reg, n_locals, n_marks: max_mark, n_memos }
     }
 
     /// Seals the chunk (also done on drop).

@@ -1499,7 +1499,7 @@ impl<'a> Machine<'a> {
     /// Converts argument register `r` (argument `i` of call `c`) to its
     /// parameter's type, reporting a failed conversion at the argument.
     fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
-        let Some(funcs) = self.prog.funcs.as_deref() else { return };
+        let Some(funcs) = self.prog.file.funcs.as_deref() else { return };
         let Some(v) = self.s.regs.get(usize::from(r)) else { return };
         match funcs.signature(c.func).convert_arg(i, v) {
             Ok(None) => {}
@@ -1511,7 +1511,7 @@ impl<'a> Machine<'a> {
     /// A call whose converted arguments are in registers `base..base+n`.
     fn call(&mut self, c: &CallSite, base: usize, n: usize) -> Value {
         let prog: &'a Program = self.prog;
-        let Some(funcs) = prog.funcs.as_deref() else { return dynamic() };
+        let Some(funcs) = prog.file.funcs.as_deref() else { return dynamic() };
         let mark = self.mark_at(c.mark);
         if self.errors_since(mark) {
             return dynamic();
@@ -1551,7 +1551,7 @@ impl<'a> Machine<'a> {
     /// the other arguments are evaluated and converted in order.
     fn call_expand(&mut self, c: &CallSite) -> Value {
         let prog: &'a Program = self.prog;
-        let Some(funcs) = prog.funcs.as_deref() else { return dynamic() };
+        let Some(funcs) = prog.file.funcs.as_deref() else { return dynamic() };
         let sig = funcs.signature(c.func);
         let Some(last) = c.args.last() else { return dynamic() };
         let expanded = match self.expand(&last.block, last.span) {
@@ -1670,11 +1670,11 @@ impl<'a> Machine<'a> {
             return dynamic();
         }
         let mut msg = String::from("no expression succeeded:\n");
-        let lines = self.prog.src_lines.line_index();
+        let lines = self.prog.file.src_lines.line_index();
         for d in &failures {
             match d.subject {
                 Some(span) => {
-                    let range = lines.range_text(&self.prog.src_lines.src, &self.prog.filename, span);
+                    let range = lines.range_text(&self.prog.file.src_lines.src, &self.prog.file.filename, span);
                     msg.push_str(&format!("- {} (at {})\n  {}\n", d.summary, range, d.detail));
                 }
                 None => msg.push_str(&format!("- {}\n  {}\n", d.summary, d.detail)),

@@ -261,8 +261,9 @@ impl Chunk {
 /// A compiled expression or template: an entry block in its file's
 /// [`Chunk`] plus what evaluating it needs.
 pub struct Program {
-    /// Set when the file's compilation ends ([`crate::codegen::FileCode`]).
-    pub(crate) chunk: Arc<OnceLock<Chunk>>,
+    /// What the programs of a file have in common (one allocation for all
+    /// of them: a body of a million attributes has a million programs).
+    pub(crate) file: Arc<ProgramFile>,
     pub(crate) entry: Block,
     /// What this program added to the chunk (for listings).
     pub(crate) extent: Extent,
@@ -270,11 +271,38 @@ pub struct Program {
     pub(crate) n_locals: u32,
     pub(crate) n_marks: u32,
     pub(crate) n_memos: u32,
+}
+
+/// The parts of [`Program`] that every program of a file shares.
+pub(crate) struct ProgramFile {
+    /// Set when the file's compilation ends ([`crate::codegen::FileCode`]).
+    pub(crate) chunk: Arc<OnceLock<Chunk>>,
     pub(crate) var_names: Arc<[Arc<str>]>,
     pub(crate) funcs: Option<Arc<dyn FunctionTable>>,
     /// File name used in `try` error texts (`input.hcl:1,2-3`).
     pub(crate) filename: Arc<str>,
     pub(crate) src_lines: Arc<SourceLines>,
+}
+
+impl ProgramFile {
+    /// Whether programs compiled with these parts can share this one.
+    pub(crate) fn same(
+        &self,
+        var_names: &Arc<[Arc<str>]>,
+        funcs: &Option<Arc<dyn FunctionTable>>,
+        filename: &Arc<str>,
+        src_lines: &Arc<SourceLines>,
+    ) -> bool {
+        let same_funcs = match (&self.funcs, funcs) {
+            (None, None) => true,
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        };
+        same_funcs
+            && Arc::ptr_eq(&self.var_names, var_names)
+            && Arc::ptr_eq(&self.filename, filename)
+            && Arc::ptr_eq(&self.src_lines, src_lines)
+    }
 }
 
 /// The ranges of a chunk's tables one program added.
@@ -309,17 +337,17 @@ impl Program {
     pub fn chunk(&self) -> &Chunk {
         // Always set once the file's compilation ended; an empty chunk
         // (every read yields `DynamicVal`) otherwise.
-        self.chunk.get().unwrap_or_else(|| EMPTY_CHUNK.get_or_init(Chunk::default))
+        self.file.chunk.get().unwrap_or_else(|| EMPTY_CHUNK.get_or_init(Chunk::default))
     }
 
     /// The variable names, in slot order.
     pub fn var_names(&self) -> &[Arc<str>] {
-        &self.var_names
+        &self.file.var_names
     }
 
     /// The slot of variable `name`.
     pub fn var_slot(&self, name: &str) -> Option<u32> {
-        self.var_names.iter().position(|n| &**n == name).map(|i| i as u32)
+        self.file.var_names.iter().position(|n| &**n == name).map(|i| i as u32)
     }
 
     /// The folded value when the whole program is a constant.
