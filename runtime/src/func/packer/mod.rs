@@ -38,6 +38,7 @@ pub mod crypto;
 pub mod encoding;
 pub mod files;
 pub mod time;
+pub mod yaml;
 
 pub use files::FileAccess;
 
@@ -160,6 +161,9 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("timestamp", vec![], None, S, false, imp(time::timestamp)),
         fixed("legacy_isotime", vec![], Some(p("format", S)), S, false, isotime_fn),
         fixed("legacy_strftime", vec![], Some(p("format", S)), S, false, strftime_fn),
+        // YAML (zclconf/go-cty-yaml)
+        typed("yamldecode", vec![p("src", S)], None, Arc::new(|_| Ok(Type::Dynamic)), imp(yaml::yamldecode)),
+        fixed("yamlencode", vec![p("value", D).dynamic().null()], None, S, true, imp(yaml::yamlencode)),
     ];
     // Packer's own functions (and go-cty's ReverseListFunc) declare their
     // results not null; go-cty-funcs' functions declare nothing.
