@@ -436,6 +436,8 @@ struct Decoder<'p, 'c, 'a> {
     p: Parser<'p>,
     ctx: &'c mut CallCtx<'a>,
     anchors: Anchors,
+    /// The first error only go-cty-yaml's value step would find.
+    deferred: Option<FnError>,
 }
 
 /// A missing event (after the end of the stream) is Go's zero event.
@@ -589,9 +591,27 @@ impl Decoder<'_, '_, '_> {
                     self.anchors.begin(&ev.anchor);
                 }
                 let src = lossy(&ev.value);
+                // An untagged scalar that is not plain has type string in
+                // go-cty-yaml's type step, whatever its value step resolves
+                // it to (a block scalar `|-` of `1` is a number there):
+                // the value is converted to string, and an error of the
+                // value step comes only after the whole type step.
+                let typed_string = ev.tag.is_empty() && !ev.implicit;
                 let v = match resolve_scalar(&lossy(&ev.tag), &src, ev.style) {
+                    Ok(Resolved::Val(v)) if typed_string => match v {
+                        Value::Bool(b) => Value::string(if b { "true" } else { "false" }),
+                        Value::Number(n) => Value::from_string(n.to_text().map_err(|e| FnError::new(e.to_string()))?),
+                        Value::Null(_) => Value::null(Type::String),
+                        v => v,
+                    },
                     Ok(Resolved::Val(v)) => v,
                     Ok(Resolved::Merge) => Value::string("<<"),
+                    Err(e) if typed_string => {
+                        if self.deferred.is_none() {
+                            self.deferred = Some(event_error(ev.start, &e));
+                        }
+                        Value::null(Type::String)
+                    }
                     Err(e) => return Err(event_error(ev.start, &e)),
                 };
                 if !ev.anchor.is_empty() {
@@ -637,12 +657,15 @@ pub fn yamldecode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
     let src = super::super::str_arg(&args[0]);
     ctx.charge(src.len() as u64)?;
     let input: &[u8] = if src.is_empty() { b"\n" } else { src.as_bytes() };
-    let mut d = Decoder { p: Parser::new(input), ctx, anchors: Anchors::default() };
+    let mut d = Decoder { p: Parser::new(input), ctx, anchors: Anchors::default(), deferred: None };
     let v = crate::stack::guarded(|| d.decode())?;
+    if let Some(e) = d.deferred.take() {
+        return Err(e);
+    }
     drop(d);
     // The type step's result for a null document is the dynamic
     // pseudo-type, for which go-cty-yaml's implementation gives an unknown.
-    if v.is_null() {
+    if matches!(v, Value::Null(Type::Dynamic)) {
         return Ok(Value::dynamic_unknown());
     }
     Ok(v)
