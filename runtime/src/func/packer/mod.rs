@@ -20,7 +20,11 @@
 //!   skips empty strings);
 //! - `timestamp legacy_isotime legacy_strftime` ([`time`]);
 //! - `strrev` and `regex_replace`: the stdlib's `reverse` and
-//!   `regexreplace` under Packer's names.
+//!   `regexreplace` under Packer's names;
+//! - `yamldecode yamlencode` ([`yaml`]): zclconf/go-cty-yaml's `Standard`
+//!   converter and its libyaml port (syntax, implicit types, tags,
+//!   anchors and merge keys, error texts and line numbers, the emitter's
+//!   layout), with nesting and alias expansion bounded.
 //!
 //! `setsubtract`, `setsymmetricdifference`, `regexreplace` and the `to*`
 //! conversion functions are not in Packer's table. The functions that read
@@ -28,9 +32,9 @@
 //! ([`Signature::pure`](super::Signature::pure) false): the compiler never
 //! shares, memoizes or calls them ahead of evaluation.
 //!
-//! Not here (yet): `fileset`, `convert`, `templatefile`, `rsadecrypt`, `yamldecode`,
-//! `yamlencode`, `textencodebase64` and `textdecodebase64`; a call to any
-//! of them is "Call to unknown function".
+//! Not here (yet): `fileset`, `convert`, `templatefile`, `rsadecrypt`,
+//! `textencodebase64` and `textdecodebase64`; a call to any of them is
+//! "Call to unknown function".
 
 pub mod cidr;
 pub mod collection;

@@ -714,7 +714,11 @@ impl Emitter<'_> {
             let c = value[i];
             if !is_printable(value, i) || bom || is_break(value, i) || c == b'"' || c == b'\\' {
                 let w = width(c).max(1);
-                let v = std::str::from_utf8(&value[i..(i + w).min(value.len())]).ok().and_then(|s| s.chars().next()).map(|c| c as u32).unwrap_or(c as u32);
+                let v = std::str::from_utf8(&value[i..(i + w).min(value.len())])
+                    .ok()
+                    .and_then(|s| s.chars().next())
+                    .map(|c| c as u32)
+                    .unwrap_or(c as u32);
                 i += w;
                 self.put(b'\\');
                 match v {

@@ -126,11 +126,11 @@ fn go_parse_uint(s: &str, base: u32) -> Option<u64> {
     let b = s.as_bytes();
     let (base, digits) = if base == 0 {
         if b[0] == b'0' {
-            if b.len() >= 3 && b[1].to_ascii_lowercase() == b'b' {
+            if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'b') {
                 (2, &s[2..])
-            } else if b.len() >= 3 && b[1].to_ascii_lowercase() == b'o' {
+            } else if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'o') {
                 (8, &s[2..])
-            } else if b.len() >= 3 && b[1].to_ascii_lowercase() == b'x' {
+            } else if b.len() >= 3 && b[1].eq_ignore_ascii_case(&b'x') {
                 (16, &s[2..])
             } else {
                 (8, &s[1..])

@@ -162,7 +162,9 @@ impl<'a> Parser<'a> {
                 (typ, start, _) = self.peek_typ()?;
             }
         }
-        if implicit && !matches!(typ, TokenType::VersionDirective | TokenType::TagDirective | TokenType::DocumentStart | TokenType::StreamEnd) {
+        if implicit
+            && !matches!(typ, TokenType::VersionDirective | TokenType::TagDirective | TokenType::DocumentStart | TokenType::StreamEnd)
+        {
             self.process_directives()?;
             self.states.push(State::DocumentEnd);
             self.state = State::BlockNode;
@@ -189,7 +191,11 @@ impl<'a> Parser<'a> {
         let (typ, start, _) = self.peek_typ()?;
         if matches!(
             typ,
-            TokenType::VersionDirective | TokenType::TagDirective | TokenType::DocumentStart | TokenType::DocumentEnd | TokenType::StreamEnd
+            TokenType::VersionDirective
+                | TokenType::TagDirective
+                | TokenType::DocumentStart
+                | TokenType::DocumentEnd
+                | TokenType::StreamEnd
         ) {
             self.pop_state();
             return Ok(Some(empty_scalar(start)));

@@ -1179,7 +1179,8 @@ impl<'a> Scanner<'a> {
 
     fn is_document_indicator(&self) -> bool {
         self.mark.column == 0
-            && ((self.c() == b'-' && self.ca(1) == b'-' && self.ca(2) == b'-') || (self.c() == b'.' && self.ca(1) == b'.' && self.ca(2) == b'.'))
+            && ((self.c() == b'-' && self.ca(1) == b'-' && self.ca(2) == b'-')
+                || (self.c() == b'.' && self.ca(1) == b'.' && self.ca(2) == b'.'))
             && self.is_blankz_at(3)
     }
 
@@ -1205,9 +1206,7 @@ impl<'a> Scanner<'a> {
                     s.push(b'\'');
                     self.skip();
                     self.skip();
-                } else if single && c == b'\'' {
-                    break;
-                } else if !single && c == b'"' {
+                } else if (single && c == b'\'') || (!single && c == b'"') {
                     break;
                 } else if !single && c == b'\\' && self.is_break_at(1) {
                     self.cache(3)?;
