@@ -464,7 +464,7 @@ impl<'a> Parser<'a> {
                 return self.parse_node(false, false);
             }
         }
-        // Go keeps the mark of the token it first looked at.
+        // The empty value takes the mark of the `:` token, not of the one after it.
         self.state = State::FlowSequenceEntryMappingEnd;
         Ok(Some(empty_scalar(start)))
     }

@@ -7,7 +7,7 @@
 
 use std::collections::{BTreeSet, VecDeque};
 
-/// A position: byte-free character index, 0-based line and column.
+/// A position: character index, 0-based line and column.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mark {
     pub index: usize,
