@@ -46,7 +46,9 @@ def main():
             args.append(a)
     show = int(opts.get("--show", 10))
     oracle = opts.get("--oracle")
-    cases, ours, ref = (open(p, encoding="utf-8").read().splitlines() for p in args[:3])
+    # Split at "\n" only: str.splitlines() would also split inside results
+    # that carry a raw U+0085, U+2028 or U+2029 (YAML line breaks).
+    cases, ours, ref = (open(p, encoding="utf-8").read().rstrip("\n").split("\n") for p in args[:3])
     if len(ours) != len(ref):
         print("line counts differ: ours %d, ref %d" % (len(ours), len(ref)))
     bad = 0

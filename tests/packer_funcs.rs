@@ -145,3 +145,100 @@ fn clock_and_randomness_are_impure() {
     let o = packer(FileAccess::None);
     assert_eq!(eval("length(distinct([for i in range(20) : uuidv4()]))", &o).unwrap(), "20 : \"number\"");
 }
+
+fn eval_yaml(src: &str, yaml: &str, options: &Options) -> Result<String, String> {
+    let e = Compiled::expression(src, options).map_err(|e| e.to_string())?;
+    let out = e.evaluate(&Variables::new().with("y", hclvm::Value::string(yaml)));
+    match out.value() {
+        Some(v) if out.diagnostics().is_empty() => Ok(match v.as_str() {
+            Some(s) => s.to_string(),
+            None => format!("{v:?}"),
+        }),
+        _ => Err(out.diagnostics().iter().map(|d| format!("{}: {}", d.summary, d.detail)).collect::<Vec<_>>().join("\n")),
+    }
+}
+
+#[test]
+fn deep_yaml_is_an_error_not_a_stack_overflow() {
+    let o = packer(FileAccess::None);
+    // Nesting up to the limit decodes (each construct in a thread of its
+    // own default stack size, as a host would call it).
+    let ok = format!("{}{}", "[".repeat(9_000), "]".repeat(9_000));
+    let handle = std::thread::spawn(move || eval_yaml("length(yamldecode(y))", &ok, &packer(FileAccess::None)));
+    assert_eq!(handle.join().unwrap().unwrap(), "1 : \"number\"");
+    for deep in [
+        "[".repeat(200_000),
+        format!("{}x{}", "[".repeat(50_000), "]".repeat(50_000)),
+        "- ".repeat(20_000) + "x",
+        "{a: ".repeat(30_000),
+        (0..12_000).map(|i| format!("{}k:\n", " ".repeat(i))).collect::<String>(),
+    ] {
+        let t = std::time::Instant::now();
+        let err = eval_yaml("yamldecode(y)", &deep, &o).unwrap_err();
+        assert!(err.contains("nested too deeply") || err.contains("did not find expected"), "{err}");
+        assert!(t.elapsed().as_secs() < 10, "{:?}", t.elapsed());
+    }
+    // Encoding a deep value recurses on guarded stack segments.
+    let deep_value = format!("{}1{}", "[".repeat(9_000), "]".repeat(9_000));
+    assert!(eval_yaml("yamlencode(yamldecode(y))", &deep_value, &o).unwrap().starts_with("- - - "));
+}
+
+#[test]
+fn yaml_alias_expansion_is_bounded_by_the_size_budget() {
+    let o = packer(FileAccess::None);
+    // "Billion laughs": every level repeats the previous one ten times.
+    let mut doc = String::from("a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for i in 1..12 {
+        let refs = vec![format!("*a{}", i - 1); 10].join(", ");
+        doc.push_str(&format!("a{i}: &a{i} [{refs}]\n"));
+    }
+    let t = std::time::Instant::now();
+    let err = eval_yaml("yamldecode(y)", &doc, &o).unwrap_err();
+    assert!(err.contains("the result is too large"), "{err}");
+    assert!(t.elapsed().as_secs() < 5);
+    // A few levels are fine.
+    let small: String = doc.lines().take(3).map(|l| format!("{l}\n")).collect();
+    assert_eq!(eval_yaml("length(yamldecode(y).a2)", &small, &o).unwrap(), "10 : \"number\"");
+    // Many aliases of one large anchor are charged each time.
+    let big = format!("a: &a [{}]\nb: [{}]\n", vec!["x"; 10_000].join(", "), vec!["*a"; 10_000].join(", "));
+    let err = eval_yaml("yamldecode(y)", &big, &packer(FileAccess::None).max_size(1 << 20)).unwrap_err();
+    assert!(err.contains("the result is too large"), "{err}");
+}
+
+#[test]
+fn hostile_yaml_never_panics() {
+    let o = packer(FileAccess::None);
+    let mut inputs: Vec<String> = vec![
+        "\u{0}".into(),
+        "\"\\".into(),
+        "'".into(),
+        "!<".into(),
+        "!".into(),
+        "&".into(),
+        "*".into(),
+        "%TAG".into(),
+        "%YAML 99999.1".into(),
+        "|9\n x".into(),
+        "? ? ? ?".into(),
+        ": : :".into(),
+        "!%zz x".into(),
+        "!%C3 x".into(),
+        "!%C3%28 x".into(),
+        "\u{feff}".repeat(3),
+        "\r".into(),
+        "a:\r b".into(),
+        "\"\\U0010FFFF\\UFFFFFFFF\"".into(),
+        format!("[{}]", "a, ".repeat(100_000)),
+        format!("{{{}}}", "a: b, ".repeat(50_000)),
+        "x ".repeat(500_000),
+    ];
+    for c in [0u32, 0x7f, 0x85, 0x2028, 0xfffe, 0xfeff] {
+        let ch = char::from_u32(c).unwrap();
+        inputs.push(format!("a: [1, {ch}]\n- b"));
+        inputs.push(format!("{}{ch}", "k: v\n".repeat(110)));
+    }
+    for y in &inputs {
+        let _ = eval_yaml("yamldecode(y)", y, &o);
+        let _ = eval_yaml("yamlencode(y)", y, &o);
+    }
+}

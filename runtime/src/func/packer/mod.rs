@@ -20,7 +20,11 @@
 //!   skips empty strings);
 //! - `timestamp legacy_isotime legacy_strftime` ([`time`]);
 //! - `strrev` and `regex_replace`: the stdlib's `reverse` and
-//!   `regexreplace` under Packer's names.
+//!   `regexreplace` under Packer's names;
+//! - `yamldecode yamlencode` ([`yaml`]): zclconf/go-cty-yaml's `Standard`
+//!   converter and its libyaml port (syntax, implicit types, tags,
+//!   anchors and merge keys, error texts and line numbers, the emitter's
+//!   layout), with nesting and alias expansion bounded.
 //!
 //! `setsubtract`, `setsymmetricdifference`, `regexreplace` and the `to*`
 //! conversion functions are not in Packer's table. The functions that read
@@ -28,9 +32,9 @@
 //! ([`Signature::pure`](super::Signature::pure) false): the compiler never
 //! shares, memoizes or calls them ahead of evaluation.
 //!
-//! Not here (yet): `fileset`, `convert`, `templatefile`, `rsadecrypt`, `yamldecode`,
-//! `yamlencode`, `textencodebase64` and `textdecodebase64`; a call to any
-//! of them is "Call to unknown function".
+//! Not here (yet): `fileset`, `convert`, `templatefile`, `rsadecrypt`,
+//! `textencodebase64` and `textdecodebase64`; a call to any of them is
+//! "Call to unknown function".
 
 pub mod cidr;
 pub mod collection;
@@ -38,6 +42,7 @@ pub mod crypto;
 pub mod encoding;
 pub mod files;
 pub mod time;
+pub mod yaml;
 
 pub use files::FileAccess;
 
@@ -160,6 +165,9 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("timestamp", vec![], None, S, false, imp(time::timestamp)),
         fixed("legacy_isotime", vec![], Some(p("format", S)), S, false, isotime_fn),
         fixed("legacy_strftime", vec![], Some(p("format", S)), S, false, strftime_fn),
+        // YAML (zclconf/go-cty-yaml)
+        typed("yamldecode", vec![p("src", S)], None, Arc::new(|_| Ok(Type::Dynamic)), imp(yaml::yamldecode)),
+        fixed("yamlencode", vec![p("value", D).dynamic().null()], None, S, true, imp(yaml::yamlencode)),
     ];
     // Packer's own functions (and go-cty's ReverseListFunc) declare their
     // results not null; go-cty-funcs' functions declare nothing.
