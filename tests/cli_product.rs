@@ -4,20 +4,8 @@
 mod support;
 
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-use support::{example, hclvm, text};
-
-/// [`support::scratch`], as a command line argument.
-fn scratch(name: &str, content: &str) -> String {
-    support::scratch(name, content).to_string_lossy().into_owned()
-}
-
-/// Asserts the exit code, and that nothing panicked.
-fn assert_exit(out: &Output, code: i32) {
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "stdout: {}\nstderr: {err}", text(&out.stdout));
-    assert!(!err.contains("panicked"), "{err}");
-}
+use std::process::{Command, Stdio};
+use support::{assert_exit, example, hclvm, scratch_arg as scratch, text};
 
 // ---- eval ----
 

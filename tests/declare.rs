@@ -6,20 +6,9 @@
 mod support;
 
 use hclvm::{Compiled, Error, Options, SourceKind, Type, Value, Variables};
-use std::process::Output;
-use support::{hclvm, text};
+use support::{assert_exit, hclvm, scratch_arg as scratch, text};
 
 const REQUEST: &str = "object({user = string, amount = number, currency = optional(string, \"USD\"), tags = optional(map(string), {})})";
-
-fn scratch(name: &str, content: &str) -> String {
-    support::scratch(name, content).to_string_lossy().into_owned()
-}
-
-fn assert_exit(out: &Output, code: i32) {
-    let err = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(code), "stdout: {}\nstderr: {err}", text(&out.stdout));
-    assert!(!err.contains("panicked"), "{err}");
-}
 
 fn result_line(e: &hclvm::Evaluation) -> String {
     let mut s = String::new();

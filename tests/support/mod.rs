@@ -120,3 +120,15 @@ pub fn scratch(name: &str, content: impl AsRef<[u8]>) -> PathBuf {
     std::fs::write(&path, content).expect("write scratch file");
     path
 }
+
+/// [`scratch`], as a command line argument.
+pub fn scratch_arg(name: &str, content: &str) -> String {
+    scratch(name, content).to_string_lossy().into_owned()
+}
+
+/// Asserts a command's exit code, and that nothing panicked.
+pub fn assert_exit(out: &Output, code: i32) {
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "stdout: {}\nstderr: {err}", text(&out.stdout));
+    assert!(!err.contains("panicked"), "{err}");
+}

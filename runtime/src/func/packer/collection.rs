@@ -7,7 +7,6 @@ use crate::convert::convert;
 use crate::graphemes::{graphemes, Textseg};
 use crate::number::Number;
 use crate::types::Type;
-use crate::unify::unify_unsafe;
 use crate::value::{BoundArg, Tri, Value};
 
 /// Packer's `index(list, value)`: the index of the first element equal to
@@ -90,15 +89,7 @@ pub fn reverse(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, F
 }
 
 /// go-cty-funcs' `coalesce`: the first argument that is neither null nor
-/// an empty string.
-pub fn coalesce_type(args: &[Value]) -> Result<Type, FnError> {
-    let tys: Vec<Type> = args.iter().map(Value::ty).collect();
-    match unify_unsafe(&tys) {
-        Some((t, _)) if !tys.is_empty() => Ok(t),
-        _ => Err(FnError::new("all arguments must have the same type")),
-    }
-}
-
+/// an empty string (its type step is the stdlib's `coalesce_type`).
 pub fn coalesce(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
     for a in args {
         // The type step unified the types: the conversion succeeds.

@@ -134,7 +134,7 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
             "coalesce",
             vec![],
             Some(p("vals", D).unknown().dynamic().null()),
-            Arc::new(collection::coalesce_type),
+            Arc::new(crate::func::collection::coalesce_type),
             imp(collection::coalesce),
         ),
         // cidr

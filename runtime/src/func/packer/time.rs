@@ -8,6 +8,7 @@
 //! (`legacy_strftime`), both ported here for UTC.
 
 use super::super::{str_arg, CallCtx, FnError};
+use crate::func::datetime::civil_from_days;
 use crate::types::Type;
 use crate::value::Value;
 
@@ -24,19 +25,6 @@ pub struct UtcTime {
     weekday: u32,
     /// Day of the year, 1-based.
     yday: u32,
-}
-
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 fn is_leap(y: i64) -> bool {
