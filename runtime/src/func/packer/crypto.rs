@@ -164,3 +164,187 @@ mod tests {
         assert_eq!(parse_uuid(b"6ba7b810x9dad-11d1-80b4-00c04fd430c8").unwrap_err(), "invalid UUID format");
     }
 }
+
+// ----- rsadecrypt -----------------------------------------------------------
+
+/// Go's `pem.Decode` (Go 1.19): the first PEM block of `data`, as its type,
+/// headers and bytes.
+struct PemBlock {
+    headers: Vec<(Vec<u8>, Vec<u8>)>,
+    bytes: Vec<u8>,
+}
+
+fn go_trim_space(b: &[u8]) -> &[u8] {
+    let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);
+    &b[start..end.max(start)]
+}
+
+/// Go's `pem.getLine`.
+fn pem_line(data: &[u8]) -> (&[u8], &[u8]) {
+    let (mut i, j) = match data.iter().position(|&c| c == b'\n') {
+        None => (data.len(), data.len()),
+        Some(i) => (i, i + 1),
+    };
+    if j != i && i > 0 && data[i - 1] == b'\r' {
+        i -= 1;
+    }
+    let mut line = &data[..i];
+    while let [rest @ .., b' ' | b'\t'] = line {
+        line = rest;
+    }
+    (line, &data[j..])
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn pem_decode(data: &[u8]) -> Option<PemBlock> {
+    let mut rest = data;
+    loop {
+        if rest.starts_with(b"-----BEGIN ") {
+            rest = &rest[11..];
+        } else if let Some(i) = find(rest, b"\n-----BEGIN ") {
+            rest = &rest[i + 12..];
+        } else {
+            return None;
+        }
+        let (type_line, after) = pem_line(rest);
+        rest = after;
+        let Some(type_line) = type_line.strip_suffix(b"-----") else { continue };
+        let mut headers: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        loop {
+            if rest.is_empty() {
+                return None;
+            }
+            let (line, next) = pem_line(rest);
+            let Some(colon) = line.iter().position(|&c| c == b':') else { break };
+            let (key, val) = (go_trim_space(&line[..colon]).to_vec(), go_trim_space(&line[colon + 1..]).to_vec());
+            match headers.iter_mut().find(|(k, _)| *k == key) {
+                Some(h) => h.1 = val,
+                None => headers.push((key, val)),
+            }
+            rest = next;
+        }
+        let (end_index, trailer_index) = if headers.is_empty() && rest.starts_with(b"-----END ") {
+            (0, 9)
+        } else {
+            match find(rest, b"\n-----END ") {
+                Some(i) => (i, i + 10),
+                None => continue,
+            }
+        };
+        let trailer = &rest[trailer_index..];
+        let trailer_len = type_line.len() + 5;
+        if trailer.len() < trailer_len {
+            continue;
+        }
+        let (end_line, rest_of_end_line) = trailer.split_at(trailer_len);
+        if !end_line.starts_with(type_line) || !end_line.ends_with(b"-----") {
+            continue;
+        }
+        if !pem_line(rest_of_end_line).0.is_empty() {
+            continue;
+        }
+        let b64: Vec<u8> = rest[..end_index].iter().copied().filter(|&c| c != b' ' && c != b'\t').collect();
+        let Ok(bytes) = super::encoding::go_base64_decode(&b64) else { continue };
+        return Some(PemBlock { headers, bytes });
+    }
+}
+
+/// A DER element: tag byte, content, and the rest.
+fn der_next(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
+    let (&tag, b) = b.split_first()?;
+    let (&l0, mut b) = b.split_first()?;
+    let len = if l0 < 0x80 {
+        l0 as usize
+    } else {
+        let n = (l0 & 0x7f) as usize;
+        if n == 0 || n > 4 || b.len() < n {
+            return None;
+        }
+        let len = b[..n].iter().fold(0usize, |a, &x| (a << 8) | x as usize);
+        b = &b[n..];
+        len
+    };
+    (b.len() >= len).then(|| (tag, &b[..len], &b[len..]))
+}
+
+/// Whether `der` reads as Go's `ecPrivateKey` (version, octet string, ...).
+fn looks_ec(der: &[u8]) -> bool {
+    let Some((0x30, body, _)) = der_next(der) else { return false };
+    let Some((0x02, _, body)) = der_next(body) else { return false };
+    matches!(der_next(body), Some((0x04, ..)))
+}
+
+/// Whether `der` reads as Go's `pkcs8` (version, algorithm, octet string).
+fn looks_pkcs8(der: &[u8]) -> bool {
+    let Some((0x30, body, _)) = der_next(der) else { return false };
+    let Some((0x02, _, body)) = der_next(body) else { return false };
+    let Some((0x30, algo, body)) = der_next(body) else { return false };
+    matches!(der_next(algo), Some((0x06, ..))) && matches!(der_next(body), Some((0x04, ..)))
+}
+
+/// Go's `x509.ParsePKCS1PrivateKey`, with its errors where they are
+/// x509's own (asn1's detailed structure errors are approximated).
+fn parse_pkcs1(der: &[u8]) -> Result<rsa::RsaPrivateKey, String> {
+    use rsa::pkcs1::DecodeRsaPrivateKey;
+    let outer = der_next(der);
+    if let Some((_, _, rest)) = outer {
+        if !rest.is_empty() && outer.map(|o| o.0) == Some(0x30) {
+            return Err("asn1: syntax error: trailing data".into());
+        }
+    }
+    match rsa::RsaPrivateKey::from_pkcs1_der(der) {
+        Ok(k) => Ok(k),
+        Err(e) => {
+            if looks_ec(der) && !looks_pkcs1(der) {
+                return Err("x509: failed to parse private key (use ParseECPrivateKey instead for this key format)".into());
+            }
+            if looks_pkcs8(der) {
+                return Err("x509: failed to parse private key (use ParsePKCS8PrivateKey instead for this key format)".into());
+            }
+            Err(match outer {
+                None => "asn1: syntax error: sequence truncated".to_string(),
+                Some((tag, content, _)) if tag != 0x30 => format!(
+                    "asn1: structure error: tags don't match (16 vs {{class:{} tag:{} length:{} isCompound:{}}}) {{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}} pkcs1PrivateKey @{}",
+                    tag >> 6,
+                    tag & 0x1f,
+                    content.len(),
+                    tag & 0x20 != 0,
+                    der.len() - content.len() - der_next(der).map_or(0, |o| o.2.len()),
+                ),
+                Some(_) => match e {
+                    rsa::pkcs1::Error::Version => "x509: unsupported private key version".into(),
+                    _ => "asn1: syntax error: sequence truncated".into(),
+                },
+            })
+        }
+    }
+}
+
+/// PKCS#1's RSAPrivateKey: version, then at least two integers.
+fn looks_pkcs1(der: &[u8]) -> bool {
+    let Some((0x30, body, _)) = der_next(der) else { return false };
+    let Some((0x02, _, body)) = der_next(body) else { return false };
+    matches!(der_next(body), Some((0x02, ..)))
+}
+
+/// `rsadecrypt(ciphertext, privatekey)`: go-cty-funcs' RsaDecrypt
+/// (PKCS#1 v1.5).
+pub fn rsadecrypt(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let s = str_arg(&args[0]);
+    let key = str_arg(&args[1]);
+    let b = super::encoding::go_base64_decode(s.as_bytes())
+        .map_err(|_| FnError::new(format!("failed to decode input {}: cipher text must be base64-encoded", crate::strings::go_quote(s))))?;
+    let block = pem_decode(key.as_bytes()).ok_or_else(|| FnError::new("failed to parse key: no key found"))?;
+    if block.headers.iter().any(|(k, v)| k == b"Proc-Type" && v == b"4,ENCRYPTED") {
+        return Err(FnError::new("failed to parse key: password protected keys are not supported. Please decrypt the key prior to use"));
+    }
+    let k = parse_pkcs1(&block.bytes).map_err(FnError::new)?;
+    ctx.charge(b.len() as u64)?;
+    let out = k.decrypt(rsa::Pkcs1v15Encrypt, &b).map_err(|_| FnError::new("crypto/rsa: decryption error"))?;
+    Ok(Value::from_string(String::from_utf8_lossy(&out).into_owned()))
+}

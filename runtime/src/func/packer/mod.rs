@@ -37,6 +37,8 @@ pub mod collection;
 pub mod crypto;
 pub mod encoding;
 pub mod files;
+pub mod textencoding;
+mod textencoding_tables;
 pub mod time;
 
 pub use files::FileAccess;
@@ -144,11 +146,14 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("sha512", vec![p("str", S)], None, S, true, imp(crypto::sha512)),
         fixed("bcrypt", vec![p("str", S)], Some(p("cost", N)), S, false, imp(crypto::bcrypt)),
         fixed("uuidv4", vec![], None, S, false, imp(crypto::uuidv4)),
+        fixed("rsadecrypt", vec![p("ciphertext", S), p("privatekey", S)], None, S, true, imp(crypto::rsadecrypt)),
         fixed("uuidv5", vec![p("namespace", S), p("name", S)], None, S, true, imp(crypto::uuidv5)),
         // encoding
         fixed("base64encode", vec![p("str", S)], None, S, true, imp(encoding::base64encode)),
         fixed("base64decode", vec![p("str", S)], None, S, true, imp(encoding::base64decode)),
         fixed("urlencode", vec![p("str", S)], None, S, true, imp(encoding::urlencode)),
+        fixed("textencodebase64", vec![p("string", S), p("encoding", S)], None, S, true, imp(textencoding::textencodebase64)),
+        fixed("textdecodebase64", vec![p("source", S), p("encoding", S)], None, S, true, imp(textencoding::textdecodebase64)),
         // files and paths
         fixed("basename", vec![p("path", S)], None, S, true, imp(files::basename)),
         fixed("dirname", vec![p("path", S)], None, S, true, imp(files::dirname)),
@@ -164,7 +169,10 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
     // Packer's own functions (and go-cty's ReverseListFunc) declare their
     // results not null; go-cty-funcs' functions declare nothing.
     for (def, _) in &mut own {
-        if matches!(def.name.as_str(), "index" | "length" | "reverse" | "timestamp" | "legacy_isotime" | "legacy_strftime") {
+        if matches!(
+            def.name.as_str(),
+            "index" | "length" | "reverse" | "timestamp" | "legacy_isotime" | "legacy_strftime" | "textencodebase64" | "textdecodebase64"
+        ) {
             def.refine = Some(not_null);
         }
     }
