@@ -58,9 +58,9 @@ impl FileAccess {
     }
 }
 
-const NO_ACCESS: &str = "file access is not allowed here (the host allows no file access)";
+pub(super) const NO_ACCESS: &str = "file access is not allowed here (the host allows no file access)";
 
-fn outside(path: &str) -> FnError {
+pub(super) fn outside(path: &str) -> FnError {
     FnError::new(format!("{} is outside the directory the host allows file access to", crate::strings::go_quote(path)))
 }
 
@@ -117,7 +117,7 @@ pub fn go_clean(path: &str) -> String {
 }
 
 /// Go's `filepath.Join`.
-fn go_join(elems: &[&str]) -> String {
+pub(super) fn go_join(elems: &[&str]) -> String {
     match elems.iter().position(|e| !e.is_empty()) {
         Some(i) => go_clean(&elems[i..].join("/")),
         None => String::new(),

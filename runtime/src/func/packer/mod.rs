@@ -37,6 +37,7 @@ pub mod collection;
 pub mod crypto;
 pub mod encoding;
 pub mod files;
+pub mod glob;
 pub mod textencoding;
 mod textencoding_tables;
 pub mod time;
@@ -115,6 +116,8 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
     let f = files.clone();
     let file_fn: ImplFn = Arc::new(move |args, _, ctx| files::file(&f, args, ctx));
     let f = files.clone();
+    let fileset_fn: ImplFn = Arc::new(move |args, _, ctx| glob::fileset(&f, args, ctx));
+    let f = files.clone();
     let exists_fn: ImplFn = Arc::new(move |args, _, _| files::fileexists(&f, args));
     let f = files.clone();
     let abspath_fn: ImplFn = Arc::new(move |args, _, _| files::abspath(&f, args));
@@ -161,6 +164,7 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("pathexpand", vec![p("path", S)], None, S, false, pathexpand_fn),
         fixed("file", vec![p("path", S)], None, S, false, file_fn),
         fixed("fileexists", vec![p("path", S)], None, B, false, exists_fn),
+        fixed("fileset", vec![p("path", S), p("pattern", S)], None, Type::set(S), false, fileset_fn),
         // time
         fixed("timestamp", vec![], None, S, false, imp(time::timestamp)),
         fixed("legacy_isotime", vec![], Some(p("format", S)), S, false, isotime_fn),
