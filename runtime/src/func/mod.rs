@@ -95,12 +95,23 @@ pub struct Param {
     pub allow_null: bool,
     pub allow_unknown: bool,
     pub allow_dynamic: bool,
+    /// The argument is a type constraint expression, not a value (hcl's
+    /// `customdecode` of `typeexpr.TypeConstraintType`, the second
+    /// parameter of `convert`): the compiler reads the argument's source
+    /// as `typeexpr.TypeConstraint` does and passes a null of that type,
+    /// or fails the call with the reader's diagnostics. Such a parameter
+    /// has type dynamic and allows nulls and dynamic types.
+    pub type_constraint: bool,
 }
 
 impl Param {
     /// A parameter that accepts neither null, unknown nor dynamic-typed values.
     pub fn new(name: &str, ty: Type) -> Param {
-        Param { name: name.to_string(), ty, allow_null: false, allow_unknown: false, allow_dynamic: false }
+        Param { name: name.to_string(), ty, allow_null: false, allow_unknown: false, allow_dynamic: false, type_constraint: false }
+    }
+    /// A type constraint parameter ([`Param::type_constraint`](Param#structfield.type_constraint)).
+    pub fn type_constraint(name: &str) -> Param {
+        Param { type_constraint: true, ..Param::new(name, Type::Dynamic).null().dynamic() }
     }
     pub fn null(mut self) -> Param {
         self.allow_null = true;

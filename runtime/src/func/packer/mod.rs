@@ -137,6 +137,14 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
             Arc::new(collection::coalesce_type),
             imp(collection::coalesce),
         ),
+        // hcl's typeexpr.ConvertFunc
+        typed(
+            "convert",
+            vec![p("value", D).null().dynamic(), Param::type_constraint("type")],
+            None,
+            Arc::new(convert_type),
+            imp(convert_value),
+        ),
         // cidr
         fixed("cidrhost", vec![p("prefix", S), p("hostnum", N)], None, S, true, imp(cidr::cidrhost)),
         fixed("cidrnetmask", vec![p("prefix", S)], None, S, true, imp(cidr::cidrnetmask)),
@@ -182,4 +190,24 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
     }
     out.extend(own);
     out
+}
+
+/// The type a `convert` argument holds (the compiler passes a null of the
+/// type constraint, [`Param::type_constraint`]).
+fn wanted_type(v: &Value) -> Result<&Type, FnError> {
+    match v {
+        Value::Null(t) => Ok(t),
+        _ => Err(FnError::arg(1, "a type constraint is required")),
+    }
+}
+
+/// `convert`'s type: the type of the converted value.
+fn convert_type(args: &[Value]) -> Result<Type, FnError> {
+    let want = wanted_type(&args[1])?;
+    crate::convert::convert(&args[0], want).map(|v| v.ty()).map_err(|e| FnError::arg(0, e.to_string()))
+}
+
+/// `convert(value, type)`: cty's `convert.Convert` to the type computed.
+fn convert_value(args: &[Value], ret: &Type, _: &mut super::CallCtx) -> Result<Value, FnError> {
+    crate::convert::convert(&args[0], ret).map_err(|e| FnError::arg(0, e.to_string()))
 }
