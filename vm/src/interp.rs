@@ -214,6 +214,16 @@ impl Scratch {
         Scratch { limits, ..Scratch::default() }
     }
 
+    /// The steps the last evaluation took.
+    pub fn steps_used(&self) -> u64 {
+        self.steps
+    }
+
+    /// The size budget units the last evaluation used.
+    pub fn size_used(&self) -> u64 {
+        self.size.used()
+    }
+
     /// The diagnostics of the last evaluation.
     pub fn diags(&self) -> &[Diagnostic] {
         &self.diags

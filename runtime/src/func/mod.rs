@@ -461,8 +461,19 @@ impl Functions {
     /// ```
     pub fn packer(files: FileAccess) -> Functions {
         let mut t = Functions::empty();
-        for (def, static_ret) in packer::packer_entries(files) {
+        for (def, static_ret) in packer::packer_entries(files, false) {
             // The names are distinct, valid identifiers.
+            let _ = t.register_entry(def, static_ret);
+        }
+        t.try_can = true;
+        t
+    }
+
+    /// The table templates of Packer's `templatefile` run with: Packer's,
+    /// with `templatefile` a stub that fails.
+    pub(crate) fn packer_nested(files: FileAccess) -> Functions {
+        let mut t = Functions::empty();
+        for (def, static_ret) in packer::packer_entries(files, true) {
             let _ = t.register_entry(def, static_ret);
         }
         t.try_can = true;

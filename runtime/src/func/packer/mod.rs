@@ -38,11 +38,13 @@ pub mod crypto;
 pub mod encoding;
 pub mod files;
 pub mod glob;
+pub mod template;
 pub mod textencoding;
 mod textencoding_tables;
 pub mod time;
 
 pub use files::FileAccess;
+pub use template::{set_template_renderer, TemplateRenderer};
 
 use super::{FnError, FunctionDef, ImplFn, Param, Signature, TypeFn};
 use crate::types::Type;
@@ -93,8 +95,9 @@ const NOT_FROM_STDLIB: &[&str] = &[
 ];
 
 /// Every function of Packer's table but `try` and `can` (special forms of
-/// the VM), with the given file policy.
-pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
+/// the VM), with the given file policy; `nested`: the table templates of
+/// `templatefile` run with, where `templatefile` is Packer's stub.
+pub(super) fn packer_entries(files: FileAccess, nested: bool) -> Vec<Entry> {
     use Type::{Bool as B, Dynamic as D, Number as N, String as S};
     let files = Arc::new(files);
     let mut out = Vec::new();
@@ -123,6 +126,20 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
     let abspath_fn: ImplFn = Arc::new(move |args, _, _| files::abspath(&f, args));
     let f = files.clone();
     let pathexpand_fn: ImplFn = Arc::new(move |args, _, _| files::pathexpand(&f, args));
+    let templatefile_fn: ImplFn = if nested {
+        Arc::new(|_, _, _| Err(FnError::new(template::RECURSIVE)))
+    } else {
+        let f = files.clone();
+        let inner = Arc::new(std::sync::OnceLock::new());
+        Arc::new(move |args, _, ctx| template::templatefile(&f, &inner, || super::Functions::packer_nested((*f).clone()), args, ctx))
+    };
+    let templatefile_type: TypeFn = if nested {
+        Arc::new(|_| Err(FnError::new(template::RECURSIVE)))
+    } else {
+        // cty's type step renders the template to learn the type; here
+        // the result is checked against dynamic, which any value is.
+        Arc::new(|_| Ok(Type::Dynamic))
+    };
     let isotime_fn: ImplFn = Arc::new(move |args, _, ctx| time::legacy_isotime(init_time, args, ctx));
     let strftime_fn: ImplFn = Arc::new(move |args, _, ctx| time::legacy_strftime(init_time, args, ctx));
     let mut own = vec![
@@ -172,6 +189,16 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("pathexpand", vec![p("path", S)], None, S, false, pathexpand_fn),
         fixed("file", vec![p("path", S)], None, S, false, file_fn),
         fixed("fileexists", vec![p("path", S)], None, B, false, exists_fn),
+        (
+            FunctionDef {
+                name: "templatefile".into(),
+                signature: Signature { params: vec![p("path", S), p("vars", D)], var_param: None, pure: false },
+                return_type: templatefile_type,
+                imp: templatefile_fn,
+                refine: None,
+            },
+            None,
+        ),
         fixed("fileset", vec![p("path", S), p("pattern", S)], None, Type::set(S), false, fileset_fn),
         // time
         fixed("timestamp", vec![], None, S, false, imp(time::timestamp)),
