@@ -15,7 +15,18 @@ collections, nulls and unknowns, sometimes nested in another call or
 spread with `...`. File paths point into tests/data/rows/files (run both
 from the repository root). The functions that read the clock or
 randomness appear only inside shape checks whose result cannot vary.
+
+Also the text encodings under random IANA names and aliases (from
+runtime/src/func/packer/textencoding_tables.rs, in random letter case)
+with random text and bytes, convert to random type expressions (good and
+bad), fileset with random patterns over tests/data/rows/files/tree,
+templatefile with the templates of tests/data/rows/files/tmpl and random
+variables, and rsadecrypt with the keys and ciphertexts of
+tests/data/rows/files/rsa and broken ones.
 """
+import base64
+import os
+import re
 import json
 import random
 import sys
@@ -83,7 +94,84 @@ def arg():
         return coll()
     return call(depth=1)
 
+ALIASES = re.findall(r'^    \("((?:[^"\\]|\\.)*)", \d+\),', open("runtime/src/func/packer/textencoding_tables.rs", encoding="utf-8").read(), re.M)
+ENC_TEXTS = ["", "abc", "héllo", "Grüße", "日本語", "中文", "한국어", "Ελληνικά", "Кириллица", "עברית", "العربية", "ไทย", "€", "~{x}~",
+             "\U0001F600", "e\u0301", "½ ¾", "ÿ", "\u00a0", "カナ", "ｶﾅ", "\\", "¥", "‾", "−", "〜", "\u3000"]
+
+def enc_name():
+    k = R.random()
+    if k < 0.85:
+        n = R.choice(ALIASES)
+        return q("".join(c.upper() if R.random() < 0.3 else c for c in n))
+    return q(R.choice(["UTF-32", "utf-7", "", "nope", " utf-8 ", "IBM290", "ISO-8859-11", "latin9x", "cp1252"]))
+
+def enc_text():
+    if R.random() < 0.3:
+        return q("".join(R.choice(ENC_TEXTS) for _ in range(R.randint(1, 3))))
+    return q(R.choice(ENC_TEXTS)) if R.random() < 0.8 else scalar()
+
+def enc_bytes():
+    if R.random() < 0.15:
+        return scalar()
+    n = R.randint(0, 6)
+    b = bytes(R.choice([R.randint(0, 255), R.randint(0x20, 0x7e), R.randint(0x80, 0xff), 0x1b, 0x7e, 0x7b, 0x7d, 0x0a]) for _ in range(n))
+    return q(base64.b64encode(b).decode())
+
+TYPES = ["string", "number", "bool", "any", "list(string)", "list(number)", "set(string)", "map(string)", "map(any)", "list(any)",
+         "tuple([string, number])", "tuple([])", "object({a = number})", "object({a = string, b = optional(number)})",
+         "object({})", "set(any)", "map(list(string))", "list(object({a = string}))", "foo", "list", "optional(string)",
+         "object({a = optional(string, \"x\")})", "\"string\"", "map(string, number)", "list(foo)", "tuple(string)"]
+
+TREE = "tests/data/rows/files/tree"
+PATTERN_PARTS = ["*", "**", "?", "a", "b", "dir1", "dir2", "deep", "[ab]", "[^a]", "[a-c]", "{a,b}", "{dir1,dir2}", ".txt", ".md",
+                 "*.txt", "x", "z.txt", "link1", ".hidden", "\\[x]", ",", "[", "{", "..", "."]
+
+def pattern():
+    parts = []
+    for _ in range(R.randint(1, 3)):
+        parts.append("".join(R.choice(PATTERN_PARTS) for _ in range(R.randint(1, 2))))
+    return "/".join(parts)
+
+TEMPLATES = ["hello", "loop", "funcs", "single", "recursive", "badparse", "evalerr", "twoerrs", "nested", "unknownvar", "if", "obj",
+             "try", "text", "attrs", "file", "deep", "multiline", "warn", "nope"]
+
+def tvars():
+    names = R.sample(["name", "items", "cond", "m", "n", "x", "y", "xs", "depth", "string", "bad name", "1x", "_u"], R.randint(0, 5))
+    # Packer checks the names in Go map order: with two bad ones, the one
+    # it names varies from run to run.
+    if "bad name" in names and "1x" in names:
+        names.remove("1x")
+    vals = {"name": ["\"w\"", "1", "null", "[\"x\"]", "us"], "items": ["[1, \"a\"]", "[]", "\"s\"", "uls"], "cond": ["true", "false", "\"x\""],
+            "m": ["{a = 1}", "{}", "[1]"], "n": ["5", "\"n\""], "x": ["1", "null"], "y": ["{z = 2}", "{w = 1}"], "xs": ["{a = 1, b = 2}", "[]"],
+            "depth": ["2", "0", "-1", "\"3\""], "string": ["1"], "bad name": ["1"], "1x": ["1"], "_u": ["2"]}
+    if R.random() < 0.1:
+        return R.choice(["\"str\"", "null", "[1]", "m", "ud", "uo", "{}"])
+    return "{%s}" % ", ".join("%s = %s" % (q(n) if " " in n or n[0].isdigit() else n, R.choice(vals[n])) for n in names)
+
+RSA = "tests/data/rows/files/rsa/"
+def rsa_ct():
+    k = R.random()
+    if k < 0.6:
+        return q(open(RSA + "ct1_%d.b64" % R.randint(0, 4)).read())
+    if k < 0.75:
+        return q(open(RSA + "ct2_%d.b64" % R.randint(0, 2)).read())
+    return scalar()
+
+def rsa_key():
+    k = R.random()
+    if k < 0.5:
+        return q(open(RSA + "k1024.pem").read())
+    if k < 0.85:
+        return q(open(RSA + R.choice(["k2048.pem", "k_pkcs8.pem", "ec.pem", "k_encrypted.pem"])).read())
+    return scalar()
+
 CALLS = [
+    ("textencodebase64", lambda: [enc_text(), enc_name()]),
+    ("textdecodebase64", lambda: [enc_bytes(), enc_name()]),
+    ("convert", lambda: [arg(), R.choice(TYPES)]),
+    ("fileset", lambda: [q(R.choice([TREE, TREE + "/dir1", TREE + "/", "tests/data/rows/files", TREE + "/nomatch", ""])), q(pattern())]),
+    ("templatefile", lambda: [q("tests/data/rows/files/tmpl/%s.tpl" % R.choice(TEMPLATES)), tvars()]),
+    ("rsadecrypt", lambda: [rsa_ct(), rsa_key()]),
     ("cidrhost", lambda: [q(cidr()), str(rint())]),
     ("cidrnetmask", lambda: [q(cidr())]),
     ("cidrsubnet", lambda: [q(cidr()), str(R.choice([-1, 0, 1, 2, 4, 8, 16, 24, 32, 33, R.randint(-40, 40)])), str(rint())]),
