@@ -103,6 +103,22 @@ for src in [
     'textdecodebase64("YX4KYg==", "HZ-GB-2312")', 'textdecodebase64("fnhh", "HZ-GB-2312")', 'textencodebase64("~{}", "HZ-GB-2312")',
 ]:
     add(src)
+# Where x/text 0.7 departs from the WHATWG standard (and encoding_rs).
+for text, names in [("é日", ["EUC-JP"]), ("~{x}~−", ["ISO-2022-JP", "HZ-GB-2312"]), ("\x1b\x0e\x0f", ["ISO-2022-JP"]),
+                    ("ｶﾅ ｱ", ["ISO-2022-JP", "EUC-JP", "Shift_JIS"]), ("€", ["GBK", "GB18030", "windows-1252", "Big5", "EUC-KR"]),
+                    ("¥‾", ["Shift_JIS", "EUC-JP", "ISO-2022-JP"]), ("ⅰ∵", ["Shift_JIS", "EUC-JP"]), ("\u0080", ["Shift_JIS"]),
+                    ("𠀋𡈽", ["Big5", "GB18030", "EUC-JP"]), ("ḿ\ue5e5", ["GB18030", "GBK"]), ("丂", ["GBK", "HZ-GB-2312"]),
+                    ("Ê̄ê̌", ["Big5"]), ("한\uac02", ["EUC-KR"]), ("\U0010ffff", ["GB18030"])]:
+    for n in names:
+        add("textencodebase64(%s, %s)" % (q(text), q(n)), note="x/text, not WHATWG")
+for raw, names in [(b"\x8f\xa2\xc2", ["EUC-JP"]), (b"\x80", ["Shift_JIS", "GBK", "GB18030", "Big5"]), (b"\x88\x62\x88\x64", ["Big5"]),
+                   (b"\x81\x30\x81\x30\x84\x31\xa4\x39", ["GB18030"]), (b"\x90\x30\x81\x30\xe3\x32\x9a\x35", ["GB18030"]),
+                   (b"\x81\x3f\xfe\x39", ["GB18030"]), (b"\x1b$B0!\x1b(B", ["ISO-2022-JP"]), (b"\x1b$(D0!\x1b(I1\n", ["ISO-2022-JP"]),
+                   (b"\x1b(Ia", ["ISO-2022-JP"]), (b"~{0!~}~\n~~", ["HZ-GB-2312"]), (b"\xa4\xa2\x8e\xb1", ["EUC-JP"]),
+                   (b"\x81\x41\xc7\xa1", ["EUC-KR"]), (b"\xf0\x40", ["Shift_JIS"]), (b"\xa1\x40\xf9\xfe", ["Big5"])]:
+    for n in names:
+        add("textdecodebase64(%s, %s)" % (q(b64(raw)), q(n)), note="x/text, not WHATWG")
+
 add("textencodebase64(s, \"UTF-8\")", unknowns={"s": "string"})
 add("textdecodebase64(s, e)", unknowns={"s": "string", "e": "string"})
 add("textencodebase64(\"x\", e)", unknowns={"e": "string"})

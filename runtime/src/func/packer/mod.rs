@@ -40,6 +40,9 @@ pub mod files;
 pub mod glob;
 pub mod template;
 pub mod textencoding;
+#[rustfmt::skip]
+mod textencoding_cjk_tables;
+mod textencoding_cjk;
 mod textencoding_tables;
 pub mod time;
 
