@@ -275,6 +275,17 @@ for name, key in bad_keys.items():
     add("rsadecrypt(c, k)", vars={"c": cts1[0], "k": key}, note="key: " + name)
 for c in ["!!", "aGVsbG8=", "", "YQ", cts1[0][:-4], cts1[0] + "AAAA", cts1[0].replace("A", "B", 1), cts2[0]]:
     add("rsadecrypt(c, k)", vars={"c": c, "k": K1})
+# A ciphertext whose first byte is 0 (found by trying; kept, not remade):
+# Go reads the ciphertext as a number, so shorter and zero-padded forms
+# decrypt too.
+zero = open(os.path.join(R, "ct1_zero_lead.b64")).read().strip()
+raw = base64.b64decode(zero)
+for c in [zero, b64(raw[1:]), b64(b"\x00" + raw), b64(b"\xff" * 128), b64(b"\x00" * 128), b64(b"\x01")]:
+    add("rsadecrypt(c, k)", vars={"c": c, "k": K1}, note="ciphertext length")
+der = base64.b64decode("".join(K1.strip().split("\n")[1:-1]))
+for name, d in [("trailing data", der + b"\x00\x00"), ("truncated", der[:40]), ("version 2", der[:4] + b"\x02\x01\x02" + der[7:])]:
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + b64(d) + "\n-----END RSA PRIVATE KEY-----\n"
+    add("rsadecrypt(c, k)", vars={"c": cts1[0], "k": pem}, note="key: " + name)
 add("rsadecrypt(c, k)", vars={"k": K1}, unknowns={"c": "string"})
 add("rsadecrypt(null, k)", vars={"k": K1})
 add("rsadecrypt(\"x\")")

@@ -306,8 +306,15 @@ fn parse_pkcs1(der: &[u8]) -> Result<rsa::RsaPrivateKey, String> {
             if looks_pkcs8(der) {
                 return Err("x509: failed to parse private key (use ParsePKCS8PrivateKey instead for this key format)".into());
             }
+            if let Some(v) = pkcs1_version(der) {
+                if v > 1 {
+                    return Err("x509: unsupported private key version".into());
+                }
+            }
             Err(match outer {
-                None => "asn1: syntax error: sequence truncated".to_string(),
+                None if der.is_empty() => "asn1: syntax error: sequence truncated".to_string(),
+                None if der_header_fits(der) => "asn1: syntax error: data truncated".to_string(),
+                None => "asn1: syntax error: truncated tag or length".to_string(),
                 Some((tag, content, _)) if tag != 0x30 => format!(
                     "asn1: structure error: tags don't match (16 vs {{class:{} tag:{} length:{} isCompound:{}}}) {{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}} pkcs1PrivateKey @{}",
                     tag >> 6,
@@ -323,6 +330,29 @@ fn parse_pkcs1(der: &[u8]) -> Result<rsa::RsaPrivateKey, String> {
             })
         }
     }
+}
+
+/// Whether `der` starts with a whole tag and length (its content may be
+/// cut short).
+fn der_header_fits(der: &[u8]) -> bool {
+    match der {
+        [_, l0, rest @ ..] if *l0 >= 0x80 => {
+            let n = (l0 & 0x7f) as usize;
+            n > 0 && n <= 4 && rest.len() >= n
+        }
+        [_, _, ..] => true,
+        _ => false,
+    }
+}
+
+/// The version of what reads as a PKCS#1 RSAPrivateKey, when small.
+fn pkcs1_version(der: &[u8]) -> Option<u64> {
+    if !looks_pkcs1(der) {
+        return None;
+    }
+    let (_, body, _) = der_next(der)?;
+    let (_, v, _) = der_next(body)?;
+    (v.len() <= 4).then(|| v.iter().fold(0u64, |a, &b| (a << 8) | b as u64))
 }
 
 /// PKCS#1's RSAPrivateKey: version, then at least two integers.
