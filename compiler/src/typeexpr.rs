@@ -174,10 +174,7 @@ impl<'r> Reader<'r> {
             };
         }
         let Some(call) = self.call(e) else {
-            return failed(invalid(
-                "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).",
-                range,
-            ));
+            return failed(invalid(runtime::func::NOT_A_TYPE_SPECIFICATION, range));
         };
         match call.name {
             "bool" | "string" | "number" => {

@@ -104,7 +104,31 @@ pub struct Param {
     pub type_constraint: bool,
 }
 
+/// hcl's `typeexpr` detail for an expression that is neither a type
+/// keyword nor a type constructor call (also what a value expanded into a
+/// type constraint parameter with `...` gets).
+pub const NOT_A_TYPE_SPECIFICATION: &str =
+    "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).";
+
 impl Param {
+    /// The error of value `v` reaching a type constraint parameter through
+    /// `...` expansion (argument `i`): hcl reads it as a literal
+    /// expression, which is no type constraint, or, for a null, `true` or
+    /// `false`, as the keyword it was written as.
+    pub fn not_a_type_constraint(i: usize, v: &Value) -> CallError {
+        let keyword = match v {
+            Value::Null(_) => Some("null"),
+            Value::Bool(true) => Some("true"),
+            Value::Bool(false) => Some("false"),
+            _ => None,
+        };
+        let detail = match keyword {
+            Some(k) => format!("The keyword {} is not a valid type specification.", go_quote(k)),
+            None => NOT_A_TYPE_SPECIFICATION.into(),
+        };
+        CallError { site: ErrorSite::Argument(i), summary: "Invalid type specification".into(), detail }
+    }
+
     /// A parameter that accepts neither null, unknown nor dynamic-typed values.
     pub fn new(name: &str, ty: Type) -> Param {
         Param { name: name.to_string(), ty, allow_null: false, allow_unknown: false, allow_dynamic: false, type_constraint: false }

@@ -149,9 +149,15 @@ for src in ['convert(1, foo)', 'convert(1, list)', 'convert(1, list(foo))', 'con
             'convert(jsondecode("{\\"a\\": [1, 2]}"), object({a = list(string)}))', 'convert([1, null], list(string))',
             'convert({a = null}, map(string))', 'convert([{a = 1}, {b = 2}], list(map(number)))',
             'convert([{a = 1}, {a = "x"}], list(object({a = string})))', 'convert(1, list(string))[0]', 'length(convert([1, 1], set(number)))',
-            'convert(tuple, list(string))', 'convert("a", list(string)...)', 'convert(1, string...)']:
+            'convert(tuple, list(string))', 'convert("a", list(string)...)', 'convert(1, string...)',
+            # A value expanded into the type parameter is a literal there.
+            'convert(64, ["string"]...)', 'convert(64, [string]...)', 'convert(["a", string]...)', 'convert([1, "x"]...)',
+            'convert(1, [number, 2]...)', 'convert(1, []...)', 'convert(1, [null]...)', 'convert(1, [true]...)',
+            'convert(1, [false, 1]...)', 'convert(foo, [1]...)', 'convert([1, tostring(1)]...)']:
     add(src)
 add("convert(u, number)", unknowns={"u": "string"})
+add("convert(1, u...)", unknowns={"u": ["list", "string"]})
+add("convert(1, [u]...)", unknowns={"u": "bool"})
 add("convert(u, list(string))", unknowns={"u": ["list", "number"]})
 add("convert(u, string)", unknowns={"u": "dynamic"})
 add("convert(u, map(string))", unknowns={"u": "bool"})

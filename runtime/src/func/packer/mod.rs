@@ -10,11 +10,18 @@
 //!   `net.ParseCIDR`, `net.IP.String` and apparentlymart/go-cidr, quirks
 //!   included (negative host and network numbers, IPv4-mapped IPv6
 //!   prefixes);
-//! - `md5 sha1 sha256 sha512 bcrypt uuidv4 uuidv5` ([`crypto`]);
+//! - `md5 sha1 sha256 sha512 bcrypt rsadecrypt uuidv4 uuidv5` ([`crypto`]);
 //! - `base64encode base64decode urlencode` ([`encoding`]);
+//! - `textencodebase64 textdecodebase64` ([`textencoding`]): every name
+//!   and alias golang.org/x/text's `ianaindex` accepts, with x/text's own
+//!   encodings (its charmap tables, UTF-16, its CJK codecs);
 //! - `abspath basename dirname file fileexists pathexpand`
-//!   ([`files`]), which read the file system only as the host's
-//!   [`FileAccess`] policy allows;
+//!   ([`files`]), `fileset` ([`glob`]) and `templatefile` ([`template`]),
+//!   which read the file system only as the host's [`FileAccess`] policy
+//!   allows (templates are rendered by the `hclvm` crate, through a
+//!   [`TemplateRenderer`]);
+//! - `convert` (hcl's `typeexpr.ConvertFunc`), whose type argument the
+//!   compiler reads as a type constraint ([`Param::type_constraint`]);
 //! - `index length reverse coalesce` ([`collection`]): Packer's choices
 //!   (`length` measures strings too, `reverse` reverses lists, `coalesce`
 //!   skips empty strings);
@@ -28,9 +35,8 @@
 //! ([`Signature::pure`](super::Signature::pure) false): the compiler never
 //! shares, memoizes or calls them ahead of evaluation.
 //!
-//! Not here (yet): `fileset`, `convert`, `templatefile`, `rsadecrypt`, `yamldecode`,
-//! `yamlencode`, `textencodebase64` and `textdecodebase64`; a call to any
-//! of them is "Call to unknown function".
+//! Not here (yet): `yamldecode` and `yamlencode`; a call to either is
+//! "Call to unknown function".
 
 pub mod cidr;
 pub mod collection;
