@@ -145,26 +145,6 @@ pub fn uuidv5(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     Ok(Value::from_string(uuid_string(&u)))
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn verifies_a_hash_go_made() {
-        // bcrypt("a") from the oracle (golang.org/x/crypto/bcrypt).
-        assert!(bcrypt::verify("a", "$2a$10$awV08PSVj7Dwitb5TXpD/OggnBJEYToanlp.HPgcmMFYffPeLNW4S").unwrap());
-    }
-
-    #[test]
-    fn parses_namespaces_as_google_uuid() {
-        use super::parse_uuid;
-        assert!(parse_uuid(b"6ba7b810-9dad-11d1-80b4-00c04fd430c8").is_ok());
-        assert!(parse_uuid(b"{6ba7b810-9dad-11d1-80b4-00c04fd430c8}").is_ok());
-        assert!(parse_uuid(b"URN:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8").is_ok());
-        assert!(parse_uuid(b"6ba7b8109dad11d180b400c04fd430c8").is_ok());
-        assert_eq!(parse_uuid(b"zz").unwrap_err(), "invalid UUID length: 2");
-        assert_eq!(parse_uuid(b"6ba7b810x9dad-11d1-80b4-00c04fd430c8").unwrap_err(), "invalid UUID format");
-    }
-}
-
 // ----- rsadecrypt -----------------------------------------------------------
 
 /// Go's `pem.Decode` (Go 1.19): the first PEM block of `data`, as its type,
@@ -377,4 +357,24 @@ pub fn rsadecrypt(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
     ctx.charge(b.len() as u64)?;
     let out = k.decrypt(rsa::Pkcs1v15Encrypt, &b).map_err(|_| FnError::new("crypto/rsa: decryption error"))?;
     Ok(Value::from_string(String::from_utf8_lossy(&out).into_owned()))
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn verifies_a_hash_go_made() {
+        // bcrypt("a") from the oracle (golang.org/x/crypto/bcrypt).
+        assert!(bcrypt::verify("a", "$2a$10$awV08PSVj7Dwitb5TXpD/OggnBJEYToanlp.HPgcmMFYffPeLNW4S").unwrap());
+    }
+
+    #[test]
+    fn parses_namespaces_as_google_uuid() {
+        use super::parse_uuid;
+        assert!(parse_uuid(b"6ba7b810-9dad-11d1-80b4-00c04fd430c8").is_ok());
+        assert!(parse_uuid(b"{6ba7b810-9dad-11d1-80b4-00c04fd430c8}").is_ok());
+        assert!(parse_uuid(b"URN:uuid:6ba7b810-9dad-11d1-80b4-00c04fd430c8").is_ok());
+        assert!(parse_uuid(b"6ba7b8109dad11d180b400c04fd430c8").is_ok());
+        assert_eq!(parse_uuid(b"zz").unwrap_err(), "invalid UUID length: 2");
+        assert_eq!(parse_uuid(b"6ba7b810x9dad-11d1-80b4-00c04fd430c8").unwrap_err(), "invalid UUID format");
+    }
 }
