@@ -94,11 +94,11 @@ pub fn textencodebase64(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<V
     let name = str_arg(&args[1]);
     let (canon, kind) = lookup(name).ok_or_else(|| not_supported(name))?;
     let s = str_arg(&args[0]);
-    // Encodings produce at most four bytes per byte of UTF-8 (UTF-16 of
-    // ASCII is two, HZ's escapes add a few), base64 adds a third.
-    ctx.charge((s.len() as u64).saturating_mul(6).saturating_add(8))?;
     let bytes = encode(kind, s)
         .ok_or_else(|| FnError::arg(0, format!("the given string contains characters that cannot be represented in {canon}")))?;
+    // The encoded bytes (at most about twice the text: UTF-16 of ASCII,
+    // HZ's escapes) are transient; the base64 text is the result.
+    ctx.charge((bytes.len() as u64).div_ceil(3) * 4)?;
     Ok(Value::from_string(base64::engine::general_purpose::STANDARD.encode(bytes)))
 }
 
@@ -109,12 +109,12 @@ pub fn textdecodebase64(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<V
     let s = str_arg(&args[0]);
     let bytes = go_base64_decode(s.as_bytes())
         .map_err(|at| FnError::arg(0, format!("the given value is has an invalid base64 symbol at offset {at}")))?;
-    ctx.charge((bytes.len() as u64).saturating_mul(3))?;
     let undefined = || FnError::arg(0, format!("the given string contains symbols that are not defined for {canon}"));
     let text = decode(kind, &bytes).ok_or_else(undefined)?;
     if text.contains('\u{fffd}') {
         return Err(undefined());
     }
+    ctx.charge(text.len() as u64)?;
     Ok(Value::from_string(text))
 }
 
