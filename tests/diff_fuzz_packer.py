@@ -2,7 +2,7 @@
 """Random calls of Packer's functions ("funcs": "packer"), for differential
 testing against the reference:
 
-    python3 tests/diff_fuzz_packer.py SEED COUNT > cases.jsonl
+    python3 tests/diff_fuzz_packer.py SEED COUNT [NAME,...] > cases.jsonl
     hclvm conformance cases.jsonl > ours
     hcl-oracle --in-process cases.jsonl > ref      # from the repository root
     python3 tests/diff_compare.py cases.jsonl ours ref
@@ -16,7 +16,8 @@ spread with `...`. File paths point into tests/data/rows/files (run both
 from the repository root). The functions that read the clock or
 randomness appear only inside shape checks whose result cannot vary.
 
-Also the text encodings under random IANA names and aliases (from
+NAME,... keeps only calls to those functions (e.g.
+`textencodebase64,textdecodebase64`). Also the text encodings under random IANA names and aliases (from
 runtime/src/func/packer/textencoding_tables.rs, in random letter case)
 with random text and bytes, convert to random type expressions (good and
 bad), fileset with random patterns over tests/data/rows/files/tree,
@@ -187,11 +188,15 @@ CALLS = [
     ("regex_replace", lambda: [scalar(), q(R.choice(["a", "b+", "(.)", "[", "^", "é", "(?P<x>a)"])), q(R.choice(["x", "$1", "${x}", ""]))]),
 ]
 
+if len(sys.argv) > 3:
+    only = sys.argv[3].split(",")
+    CALLS = [c for c in CALLS if c[0] in only]
+
 SHAPES = ["length(uuidv4())", "substr(bcrypt(%s, 4), 0, 7)", "length(timestamp())", "legacy_isotime(\"2006\") == legacy_strftime(\"%%Y\")",
           "length(legacy_strftime(%s)) >= 0"]
 
 def call(depth=0):
-    if depth == 0 and R.random() < 0.04:
+    if depth == 0 and R.random() < 0.04 and len(sys.argv) <= 3:
         shape = R.choice(SHAPES)
         return shape % q(text()) if "%s" in shape else shape.replace("%%", "%")
     name, gen = R.choice(CALLS)
