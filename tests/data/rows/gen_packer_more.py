@@ -300,6 +300,15 @@ add("rsadecrypt(null, k)", vars={"k": K1})
 add("rsadecrypt(\"x\")")
 add("try(rsadecrypt(\"!!\", \"\"), \"failed\")")
 
+# ----- unknown arguments: what the results say (refinements) ---------------------
+U = {"u": "string", "l": ["list", "string"], "ud": "dynamic"}
+for src in ['convert("a${u}", string)', 'convert(length(l), string)', 'convert(l, set(string))', 'convert(u, any)',
+            'convert([u], list(string))', 'convert({a = u}, map(string))', 'textencodebase64("a${u}", "UTF-8")',
+            'textdecodebase64(u, "UTF-8")', 'templatefile("%shello.tpl", {name = "a${u}"})' % M, 'templatefile("%sloop.tpl", {items = l})' % M,
+            'fileset("a${u}", "*")', 'rsadecrypt(u, u)', 'convert(ud, object({a = string}))', 'convert(null, object({a = string}))',
+            'convert(u == "x", string)', 'length(convert(l, list(any)))', 'textencodebase64(ud, "UTF-8")', 'templatefile(ud, {})']:
+    add(src, unknowns=U)
+
 # ----- mixed ---------------------------------------------------------------------
 add('templatefile("%stext.tpl", {name = convert(1, string)})' % M)
 add('convert(fileset("%s", "*.md"), list(string))' % T)
