@@ -243,6 +243,11 @@ k1 = ensure("k1024.pem", lambda: openssl("genrsa", "-traditional", "1024"))
 k2 = ensure("k2048.pem", lambda: openssl("genrsa", "-traditional", "2048"))
 k8 = ensure("k_pkcs8.pem", lambda: openssl("genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:1024"))
 ec = ensure("ec.pem", lambda: openssl("ecparam", "-genkey", "-name", "prime256v1", "-noout"))
+# Keys the rsa crate would refuse or that take other paths in Go: a
+# 5120-bit modulus, three primes, public exponent 3.
+k5120 = ensure("k5120.pem", lambda: openssl("genrsa", "-traditional", "5120"))
+k3p = ensure("k3primes.pem", lambda: openssl("genrsa", "-traditional", "-primes", "3", "2048"))
+ke3 = ensure("k_e3.pem", lambda: openssl("genrsa", "-traditional", "-3", "1024"))
 enc = ensure("k_encrypted.pem", lambda: openssl("rsa", "-traditional", "-aes128", "-passout", "pass:secret", input=k1))
 
 
@@ -260,6 +265,9 @@ plain = ["hello world", "", "é ünïcödé ✓", "x" * 100, "line1\nline2"]
 cts1 = [ct(k1, "ct1_%d.b64" % i, t.encode()) for i, t in enumerate(plain)]
 cts2 = [ct(k2, "ct2_%d.b64" % i, t.encode()) for i, t in enumerate(plain[:3])]
 K1, K2, K8, EC, ENC = (k.decode() for k in (k1, k2, k8, ec, enc))
+for key, name in [(k5120, "k5120"), (k3p, "k3primes"), (ke3, "k_e3")]:
+    for i, t in enumerate(plain[:2]):
+        add("rsadecrypt(c, k)", vars={"c": ct(key, "ct_%s_%d.b64" % (name, i), t.encode()), "k": key.decode()}, note=name)
 for c in cts1:
     add("rsadecrypt(c, k)", vars={"c": c, "k": K1})
 for c in cts2:
@@ -295,6 +303,25 @@ der = base64.b64decode("".join(K1.strip().split("\n")[1:-1]))
 for name, d in [("trailing data", der + b"\x00\x00"), ("truncated", der[:40]), ("version 2", der[:4] + b"\x02\x01\x02" + der[7:])]:
     pem = "-----BEGIN RSA PRIVATE KEY-----\n" + b64(d) + "\n-----END RSA PRIVATE KEY-----\n"
     add("rsadecrypt(c, k)", vars={"c": cts1[0], "k": pem}, note="key: " + name)
+# Broken DER, made by seeded random edits of the 1024-bit key: asn1's and
+# rsa.Validate's errors.
+MR = __import__("random").Random(20261125)
+for i in range(60):
+    d = bytearray(der)
+    for _ in range(MR.randint(1, 2)):
+        op = MR.random()
+        if op < 0.35:
+            j = MR.randrange(len(d)); d[j] = MR.randrange(256)
+        elif op < 0.6:
+            j = MR.randrange(min(len(d), 24)); d[j] = MR.randrange(256)
+        elif op < 0.75:
+            d = d[:MR.randrange(1, len(d))]
+        elif op < 0.88:
+            j = MR.randrange(len(d) + 1); d[j:j] = bytes(MR.randrange(256) for _ in range(MR.randint(1, 3)))
+        else:
+            j = MR.randrange(len(d)); del d[j:j + MR.randint(1, 4)]
+    pem = "-----BEGIN RSA PRIVATE KEY-----\n" + b64(bytes(d)) + "\n-----END RSA PRIVATE KEY-----\n"
+    add("rsadecrypt(c, k)", vars={"c": cts1[0], "k": pem}, note="broken DER")
 add("rsadecrypt(c, k)", vars={"k": K1}, unknowns={"c": "string"})
 add("rsadecrypt(null, k)", vars={"k": K1})
 add("rsadecrypt(\"x\")")

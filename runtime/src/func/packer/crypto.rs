@@ -234,114 +234,6 @@ fn pem_decode(data: &[u8]) -> Option<PemBlock> {
     }
 }
 
-/// A DER element: tag byte, content, and the rest.
-fn der_next(b: &[u8]) -> Option<(u8, &[u8], &[u8])> {
-    let (&tag, b) = b.split_first()?;
-    let (&l0, mut b) = b.split_first()?;
-    let len = if l0 < 0x80 {
-        l0 as usize
-    } else {
-        let n = (l0 & 0x7f) as usize;
-        if n == 0 || n > 4 || b.len() < n {
-            return None;
-        }
-        let len = b[..n].iter().fold(0usize, |a, &x| (a << 8) | x as usize);
-        b = &b[n..];
-        len
-    };
-    (b.len() >= len).then(|| (tag, &b[..len], &b[len..]))
-}
-
-/// Whether `der` reads as Go's `ecPrivateKey` (version, octet string, ...).
-fn looks_ec(der: &[u8]) -> bool {
-    let Some((0x30, body, _)) = der_next(der) else { return false };
-    let Some((0x02, _, body)) = der_next(body) else { return false };
-    matches!(der_next(body), Some((0x04, ..)))
-}
-
-/// Whether `der` reads as Go's `pkcs8` (version, algorithm, octet string).
-fn looks_pkcs8(der: &[u8]) -> bool {
-    let Some((0x30, body, _)) = der_next(der) else { return false };
-    let Some((0x02, _, body)) = der_next(body) else { return false };
-    let Some((0x30, algo, body)) = der_next(body) else { return false };
-    matches!(der_next(algo), Some((0x06, ..))) && matches!(der_next(body), Some((0x04, ..)))
-}
-
-/// Go's `x509.ParsePKCS1PrivateKey`, with its errors where they are
-/// x509's own (asn1's detailed structure errors are approximated).
-fn parse_pkcs1(der: &[u8]) -> Result<rsa::RsaPrivateKey, String> {
-    use rsa::pkcs1::DecodeRsaPrivateKey;
-    let outer = der_next(der);
-    if let Some((_, _, rest)) = outer {
-        if !rest.is_empty() && outer.map(|o| o.0) == Some(0x30) {
-            return Err("asn1: syntax error: trailing data".into());
-        }
-    }
-    match rsa::RsaPrivateKey::from_pkcs1_der(der) {
-        Ok(k) => Ok(k),
-        Err(e) => {
-            if looks_ec(der) && !looks_pkcs1(der) {
-                return Err("x509: failed to parse private key (use ParseECPrivateKey instead for this key format)".into());
-            }
-            if looks_pkcs8(der) {
-                return Err("x509: failed to parse private key (use ParsePKCS8PrivateKey instead for this key format)".into());
-            }
-            if let Some(v) = pkcs1_version(der) {
-                if v > 1 {
-                    return Err("x509: unsupported private key version".into());
-                }
-            }
-            Err(match outer {
-                None if der.is_empty() => "asn1: syntax error: sequence truncated".to_string(),
-                None if der_header_fits(der) => "asn1: syntax error: data truncated".to_string(),
-                None => "asn1: syntax error: truncated tag or length".to_string(),
-                Some((tag, content, _)) if tag != 0x30 => format!(
-                    "asn1: structure error: tags don't match (16 vs {{class:{} tag:{} length:{} isCompound:{}}}) {{optional:false explicit:false application:false private:false defaultValue:<nil> tag:<nil> stringType:0 timeType:0 set:false omitEmpty:false}} pkcs1PrivateKey @{}",
-                    tag >> 6,
-                    tag & 0x1f,
-                    content.len(),
-                    tag & 0x20 != 0,
-                    der.len() - content.len() - der_next(der).map_or(0, |o| o.2.len()),
-                ),
-                Some(_) => match e {
-                    rsa::pkcs1::Error::Version => "x509: unsupported private key version".into(),
-                    _ => "asn1: syntax error: sequence truncated".into(),
-                },
-            })
-        }
-    }
-}
-
-/// Whether `der` starts with a whole tag and length (its content may be
-/// cut short).
-fn der_header_fits(der: &[u8]) -> bool {
-    match der {
-        [_, l0, rest @ ..] if *l0 >= 0x80 => {
-            let n = (l0 & 0x7f) as usize;
-            n > 0 && n <= 4 && rest.len() >= n
-        }
-        [_, _, ..] => true,
-        _ => false,
-    }
-}
-
-/// The version of what reads as a PKCS#1 RSAPrivateKey, when small.
-fn pkcs1_version(der: &[u8]) -> Option<u64> {
-    if !looks_pkcs1(der) {
-        return None;
-    }
-    let (_, body, _) = der_next(der)?;
-    let (_, v, _) = der_next(body)?;
-    (v.len() <= 4).then(|| v.iter().fold(0u64, |a, &b| (a << 8) | b as u64))
-}
-
-/// PKCS#1's RSAPrivateKey: version, then at least two integers.
-fn looks_pkcs1(der: &[u8]) -> bool {
-    let Some((0x30, body, _)) = der_next(der) else { return false };
-    let Some((0x02, _, body)) = der_next(body) else { return false };
-    matches!(der_next(body), Some((0x02, ..)))
-}
-
 /// `rsadecrypt(ciphertext, privatekey)`: go-cty-funcs' RsaDecrypt
 /// (PKCS#1 v1.5).
 pub fn rsadecrypt(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
@@ -353,9 +245,12 @@ pub fn rsadecrypt(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
     if block.headers.iter().any(|(k, v)| k == b"Proc-Type" && v == b"4,ENCRYPTED") {
         return Err(FnError::new("failed to parse key: password protected keys are not supported. Please decrypt the key prior to use"));
     }
-    let k = parse_pkcs1(&block.bytes).map_err(FnError::new)?;
-    ctx.charge(b.len() as u64)?;
-    let out = k.decrypt(rsa::Pkcs1v15Encrypt, &b).map_err(|_| FnError::new("crypto/rsa: decryption error"))?;
+    let k = super::rsa::parse_pkcs1(&block.bytes).map_err(FnError::new)?;
+    // Modular exponentiation takes time cubic in the key's size: charged
+    // (a 2048-bit key costs 256 KiB of units, a 16384-bit one half the
+    // default budget).
+    ctx.charge((k.size() as u64).pow(3) / 64)?;
+    let out = k.decrypt_pkcs1v15(&b).map_err(|_| FnError::new("crypto/rsa: decryption error"))?;
     Ok(Value::from_string(String::from_utf8_lossy(&out).into_owned()))
 }
 

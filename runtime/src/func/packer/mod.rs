@@ -44,6 +44,7 @@ pub mod crypto;
 pub mod encoding;
 pub mod files;
 pub mod glob;
+mod rsa;
 pub mod template;
 pub mod textencoding;
 #[rustfmt::skip]
