@@ -1,5 +1,5 @@
-//! md5 sha1 sha256 sha512 bcrypt uuidv4 uuidv5 (hashicorp/go-cty-funcs
-//! `crypto` and `uuid`).
+//! md5 sha1 sha256 sha512 bcrypt rsadecrypt uuidv4 uuidv5
+//! (hashicorp/go-cty-funcs `crypto` and `uuid`).
 //!
 //! The hashes are RustCrypto's (`md-5`, `sha1`, `sha2`); `bcrypt` is the
 //! `bcrypt` crate's Blowfish hash, in the `$2a$` form Go's
@@ -7,6 +7,9 @@
 //! password with its terminating NUL). UUIDs are made here: the namespace
 //! of `uuidv5` is read as google/uuid's `Parse` reads it (with its error
 //! texts), and the version 5 UUID is google/uuid's `NewSHA1`.
+//! `rsadecrypt` reads the key with Go's `pem.Decode` (ported here) and
+//! `x509.ParsePKCS1PrivateKey`, and decrypts as Go's `rsa` package does
+//! (both in [`rsa`](super::rsa)).
 
 use super::super::{go_int, str_arg, CallCtx, FnError};
 use crate::strings::go_quote_bytes;
