@@ -214,6 +214,11 @@ for src in [
     'templatefile("%s", {})', 'templatefile("%s../tmpl/hello.tpl", {name = "dots"})', 'templatefile("%shello.tpl", {name = 1, extra = [1, 2]})',
 ]:
     add(src.replace("%s", M))
+for src in ['templatefile("%smultilineerr.tpl", {})', 'templatefile("%sforerr.tpl", {xs = [{a = 1}, {b = 2}]})',
+            'templatefile("%sforerr.tpl", {xs = [{a = 1}, {a = "x"}]})', 'templatefile("%sforif.tpl", {m = {a = 1, b = null, c = "x"}})',
+            'templatefile("%sunicode.tpl", {x = "ü", y = 1})', 'templatefile("%sunicode.tpl", {x = 1, y = 2})',
+            'templatefile("%sunicode.tpl", {x = 1})', 'templatefile("%sspan.tpl", {c = true})', 'templatefile("%sspan.tpl", {c = "x"})']:
+    add(src.replace("%s", M), note="error positions in the template file")
 add('templatefile("%shello.tpl", u)' % M, unknowns={"u": ["map", "string"]})
 add('templatefile(p, {name = 1})', unknowns={"p": "string"})
 add('templatefile("%shello.tpl", {name = u})' % M, unknowns={"u": "string"})
