@@ -158,12 +158,32 @@ def rsa_ct():
         return q(open(RSA + "ct2_%d.b64" % R.randint(0, 2)).read())
     return scalar()
 
+def broken_der():
+    """The 1024-bit key's DER with a few random edits, as PEM."""
+    text = open(RSA + "k1024.pem").read()
+    d = bytearray(base64.b64decode("".join(text.strip().split("\n")[1:-1])))
+    for _ in range(R.randint(1, 3)):
+        k = R.random()
+        if k < 0.4:
+            j = R.randrange(len(d)); d[j] = R.randrange(256)
+        elif k < 0.6:
+            j = R.randrange(min(len(d), 24)); d[j] = R.randrange(256)
+        elif k < 0.75:
+            d = d[:R.randrange(1, len(d))]
+        elif k < 0.88:
+            j = R.randrange(len(d) + 1); d[j:j] = bytes(R.randrange(256) for _ in range(R.randint(1, 4)))
+        else:
+            j = R.randrange(len(d)); del d[j:j + R.randint(1, 5)]
+    return q("-----BEGIN RSA PRIVATE KEY-----\n" + base64.b64encode(bytes(d)).decode() + "\n-----END RSA PRIVATE KEY-----\n")
+
 def rsa_key():
     k = R.random()
-    if k < 0.5:
+    if k < 0.35:
         return q(open(RSA + "k1024.pem").read())
-    if k < 0.85:
-        return q(open(RSA + R.choice(["k2048.pem", "k_pkcs8.pem", "ec.pem", "k_encrypted.pem"])).read())
+    if k < 0.65:
+        return q(open(RSA + R.choice(["k2048.pem", "k_pkcs8.pem", "ec.pem", "k_encrypted.pem", "k3primes.pem", "k_e3.pem"])).read())
+    if k < 0.9:
+        return broken_der()
     return scalar()
 
 CALLS = [
