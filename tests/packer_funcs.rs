@@ -242,3 +242,110 @@ fn hostile_yaml_never_panics() {
         let _ = eval_yaml("yamlencode(y)", y, &o);
     }
 }
+
+#[test]
+fn fileset_and_templatefile_follow_the_file_policy() {
+    let none = packer(FileAccess::None);
+    for src in [r#"fileset(".", "*")"#, r#"templatefile("tmpl/hello.tpl", {name = "x"})"#] {
+        let err = eval(src, &none).unwrap_err();
+        assert!(err.contains("file access is not allowed here"), "{src}: {err}");
+    }
+    let o = packer(FileAccess::root(files_dir()));
+    assert_eq!(eval(r#"join(",", fileset("tree", "*.md"))"#, &o).unwrap(), "b.md");
+    assert_eq!(eval(r#"join(",", fileset("tree/dir1", "**/*.txt"))"#, &o).unwrap(), "deep/z.txt,x.txt");
+    assert_eq!(eval(r#"templatefile("tmpl/hello.tpl", {name = "root"})"#, &o).unwrap(), "Hello, root!");
+    for src in [
+        r#"fileset("..", "*")"#,
+        r#"fileset("tree", "../../*")"#,
+        r#"fileset(".", "{..,tree}/*")"#,
+        r#"fileset("/etc", "*")"#,
+        r#"fileset("/", "etc/*")"#,
+        r#"templatefile("../gen_packer.py", {})"#,
+        r#"templatefile("/etc/hostname", {})"#,
+        r#"templatefile("~/.profile", {})"#,
+    ] {
+        let err = eval(src, &o).expect_err(src);
+        assert!(err.contains("is outside the directory the host allows file access to"), "{src}: {err}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn fileset_refuses_links_out_of_the_root_and_survives_cycles() {
+    let dir = std::env::temp_dir().join(format!("hclvm-fileset-root-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("inner/a")).unwrap();
+    std::fs::write(dir.join("inner/a/ok.txt"), "ok").unwrap();
+    std::fs::write(dir.join("secret.txt"), "secret").unwrap();
+    let o = packer(FileAccess::root(dir.join("inner")));
+    assert_eq!(eval(r#"join(",", fileset(".", "**"))"#, &o).unwrap(), "a/ok.txt");
+    // Links back into a directory that contains them: a walk with `**`
+    // follows them (as doublestar does) until the budget ends it.
+    std::os::unix::fs::symlink(dir.join("inner"), dir.join("inner/a/loop1")).unwrap();
+    std::os::unix::fs::symlink(dir.join("inner"), dir.join("inner/a/loop2")).unwrap();
+    let t = std::time::Instant::now();
+    let small = packer(FileAccess::root(dir.join("inner"))).max_size(1 << 20);
+    let err = eval(r#"fileset(".", "**")"#, &small).unwrap_err();
+    assert!(err.contains("too large") || err.contains("file name too long"), "{err}");
+    assert!(t.elapsed().as_secs() < 20);
+    std::fs::remove_file(dir.join("inner/a/loop1")).unwrap();
+    std::fs::remove_file(dir.join("inner/a/loop2")).unwrap();
+    // A link that leads out of the root.
+    std::os::unix::fs::symlink(&dir, dir.join("inner/up")).unwrap();
+    for src in [r#"fileset(".", "**")"#, r#"fileset("up", "*")"#, r#"fileset(".", "up/*.txt")"#, r#"fileset(".", "up/nothing/*")"#] {
+        let err = eval(src, &o).unwrap_err();
+        assert!(err.contains("is outside the directory"), "{src}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A directory of templates for the tests below.
+fn template_dir(name: &str, files: &[(&str, &str)]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("hclvm-templatefile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (f, text) in files {
+        std::fs::write(dir.join(f), text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn templatefile_cannot_recurse() {
+    let dir = template_dir(
+        "recursion",
+        &[("self.tpl", r#"${templatefile("self.tpl", {})}"#), ("tryself.tpl", r#"${try(templatefile("self.tpl", {}), "stub")}"#)],
+    );
+    let o = packer(FileAccess::root(&dir));
+    let err = eval(r#"templatefile("self.tpl", {})"#, &o).unwrap_err();
+    assert!(err.contains("cannot recursively call templatefile from inside templatefile call"), "{err}");
+    assert_eq!(eval(r#"templatefile("tryself.tpl", {})"#, &o).unwrap(), "stub");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn templatefile_output_and_work_are_bounded_by_the_budgets() {
+    let dir = template_dir(
+        "budget",
+        &[
+            ("big.tpl", "%{ for i in range(n) }%{ for j in range(n) }${s}%{ endfor }%{ endfor }"),
+            ("slow.tpl", "%{ for i in range(n) }%{ for j in range(n) }%{ for k in range(n) }%{ endfor }%{ endfor }%{ endfor }"),
+            ("small.tpl", "%{ for i in range(50) }${i}%{ endfor }"),
+        ],
+    );
+    let t = std::time::Instant::now();
+    let o = packer(FileAccess::root(&dir)).max_size(1 << 20);
+    // Output larger than the caller's size budget.
+    let err = eval(r#"templatefile("big.tpl", {n = 1000, s = "0123456789abcdef"})"#, &o).unwrap_err();
+    assert!(err.contains("Evaluation limit exceeded") || err.contains("too large"), "{err}");
+    // Work beyond what is left.
+    let err = eval(r#"templatefile("slow.tpl", {n = 1000})"#, &o).unwrap_err();
+    assert!(err.contains("Evaluation limit exceeded") || err.contains("too large"), "{err}");
+    // Many small renders: the steps of each are charged to the caller.
+    let err = eval(r#"length(flatten([for i in range(1000) : [for j in range(1000) : templatefile("small.tpl", {})]]))"#, &o).unwrap_err();
+    assert!(err.contains("Evaluation limit exceeded") || err.contains("too large"), "{err}");
+    assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
+    // Within the budget, all is well.
+    assert_eq!(eval(r#"length(templatefile("small.tpl", {}))"#, &o).unwrap(), "90 : \"number\"");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -285,6 +285,30 @@ fn table_char_len(s: &[u8], table: &[[u8; 8]]) -> usize {
     0
 }
 
+/// hclsyntax's `ValidIdentifier`: `s` is one identifier token, as the
+/// scanner reads identifiers (`true`, `null`, `for` included).
+pub fn valid_identifier(s: &str) -> bool {
+    let b = s.as_bytes();
+    let first = match b.first() {
+        None => return false,
+        Some(&c) if is_ident_start_ascii(c) => 1,
+        Some(&c) if c >= 0x80 => ident_start_len(b),
+        Some(_) => 0,
+    };
+    if first == 0 {
+        return false;
+    }
+    let mut i = first;
+    while i < b.len() {
+        let n = if b[i] < 0x80 { usize::from(is_ident_continue_ascii(b[i])) } else { ident_continue_len(&b[i..]) };
+        if n == 0 {
+            return false;
+        }
+        i += n;
+    }
+    true
+}
+
 /// A non-ASCII character that can start an identifier: its length, or 0.
 fn ident_start_len(s: &[u8]) -> usize {
     table_char_len(s, &ident_tables::ID_START_PATTERNS)

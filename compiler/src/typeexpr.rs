@@ -66,6 +66,15 @@ pub fn type_constraint_with_defaults(src: &[u8], filename: &str) -> TypeConstrai
     TypeConstraint { ty, defaults, diagnostics }
 }
 
+/// hcl's `typeexpr.TypeConstraint` of a parsed expression (optional
+/// attributes without defaults): how the type argument of `convert` is
+/// read ([`runtime::func::Param::type_constraint`]).
+pub fn type_constraint_of(expr: &ast::Expr<'_>, interner: &Interner, src: &[u8], filename: &str) -> (Type, Vec<Diagnostic>) {
+    let reader = Reader { interner, src, filename, constraint: true, with_defaults: false };
+    let (ty, _, diags) = reader.get_type(expr);
+    (ty, diags)
+}
+
 struct Reader<'r> {
     interner: &'r Interner,
     src: &'r [u8],
@@ -165,10 +174,7 @@ impl<'r> Reader<'r> {
             };
         }
         let Some(call) = self.call(e) else {
-            return failed(invalid(
-                "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).",
-                range,
-            ));
+            return failed(invalid(runtime::func::NOT_A_TYPE_SPECIFICATION, range));
         };
         match call.name {
             "bool" | "string" | "number" => {

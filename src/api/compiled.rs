@@ -842,6 +842,23 @@ impl Compiled {
     }
 }
 
+impl Compiled {
+    /// Evaluates on `scratch`, a fresh one: Packer's `templatefile`
+    /// renders its template in the middle of another evaluation
+    /// ([`super::templatefile`]). Returns the outcome and the source the
+    /// diagnostics are placed in.
+    pub(crate) fn evaluate_on(&self, vars: &Variables, scratch: &mut Scratch) -> (Outcome, Arc<SourceInfo>) {
+        let bound = self.bind(vars);
+        let slots = self.slots(&bound);
+        let outcome = match self.evaluate_slots(&slots, scratch, None).result {
+            Evaluated::Value(o) => o,
+            Evaluated::Rejected(diagnostics) => Outcome { value: Value::dynamic_unknown(), diagnostics },
+            Evaluated::Body(_) => Outcome { value: Value::dynamic_unknown(), diagnostics: Vec::new() },
+        };
+        (outcome, self.source.clone())
+    }
+}
+
 impl std::fmt::Debug for Compiled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Compiled")

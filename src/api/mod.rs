@@ -58,6 +58,7 @@ mod error;
 mod options;
 mod outcome;
 pub(crate) mod result_format;
+pub(crate) mod templatefile;
 mod variables;
 
 pub use cancel::CancelToken;

@@ -90,6 +90,7 @@ impl Options {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn new() -> Options {
+        super::templatefile::install();
         Options {
             functions: Calls::Table(stdlib_table()),
             variables: None,

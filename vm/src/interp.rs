@@ -8,7 +8,7 @@ use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::ops::Blame;
 use crate::program::*;
-use runtime::func::{CallError, SizeBudget};
+use runtime::func::{CallError, Param, SizeBudget};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Span, Type, Value};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -212,6 +212,16 @@ impl Scratch {
 
     pub fn with_limits(limits: Limits) -> Scratch {
         Scratch { limits, ..Scratch::default() }
+    }
+
+    /// The steps the last evaluation took.
+    pub fn steps_used(&self) -> u64 {
+        self.steps
+    }
+
+    /// The size budget units the last evaluation used.
+    pub fn size_used(&self) -> u64 {
+        self.size.used()
     }
 
     /// The diagnostics of the last evaluation.
@@ -1578,6 +1588,15 @@ impl<'a> Machine<'a> {
                 break;
             }
             let v = if i < fixed { self.block(&c.args[i].block) } else { expanded.get(i - fixed).cloned().unwrap_or_else(dynamic) };
+            if sig.param_for(i).is_some_and(|p| p.type_constraint) {
+                // The compiler read a written argument; an expanded one
+                // is a value, which hcl's type reader refuses.
+                if i >= fixed {
+                    self.call_error(c, Param::not_a_type_constraint(i, &v), arg_start);
+                }
+                vals.push(v);
+                continue;
+            }
             match sig.convert_arg(i, &v) {
                 Ok(None) => vals.push(v),
                 Ok(Some(conv)) => vals.push(conv),

@@ -11,6 +11,7 @@ use crate::analysis::start_span;
 use crate::ast::{self, BinaryOp, ExprKind, KeyKeyword, Literal, Traverser, UnaryOp};
 use crate::intern::{Interner, Symbol};
 use crate::lexer::LexMode;
+use runtime::diag::DiagnosticsExt;
 use runtime::func::{FuncId, FunctionTable};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Number, Span, Value};
@@ -543,9 +544,14 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             .iter()
             .enumerate()
             .map(|(i, a)| {
+                let param = sig.params.get(i).or(sig.var_param.as_ref());
+                if let (Some(p), true) = (param, i < expanded_from) {
+                    if p.type_constraint {
+                        return CallArg { node: self.type_constraint_arg(a), start: start_span(a), span: a.span, preconverted: true };
+                    }
+                }
                 let mut node = self.lower(a);
                 let mut preconverted = false;
-                let param = sig.params.get(i).or(sig.var_param.as_ref());
                 if let (Node::Const(v), Some(p), true) = (&node, param, i < expanded_from) {
                     if let Some(c) = preconvert(v, &p.ty) {
                         node = Node::Const(c);
@@ -561,6 +567,25 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             args,
             expand_final: c.expand_final,
         }))
+    }
+
+    /// A type constraint argument ([`runtime::func::Param::type_constraint`]):
+    /// a null of the type, or the reader's diagnostics when it fails (hcl
+    /// goes on evaluating the other arguments, then reports them all).
+    fn type_constraint_arg(&mut self, a: &ast::Expr<'_>) -> Node {
+        let (ty, diags) = crate::typeexpr::type_constraint_of(a, self.interner, &self.lines.src, &self.env.filename);
+        if !diags.has_errors() {
+            return Node::Const(Value::null(ty));
+        }
+        if self.guarded == 0 {
+            self.found.extend(diags.iter().cloned());
+        }
+        let mut fails: Vec<Node> = diags.into_iter().map(|d| Node::Fail(Box::new(d))).collect();
+        if fails.len() == 1 {
+            fails.pop().unwrap_or(Node::Const(Value::dynamic_unknown()))
+        } else {
+            Node::Tuple(fails.into())
+        }
     }
 
     fn try_can(&mut self, c: &ast::Call<'_>, name: &str, span: Span, start: Span) -> Node {

@@ -95,12 +95,47 @@ pub struct Param {
     pub allow_null: bool,
     pub allow_unknown: bool,
     pub allow_dynamic: bool,
+    /// The argument is a type constraint expression, not a value (hcl's
+    /// `customdecode` of `typeexpr.TypeConstraintType`, the second
+    /// parameter of `convert`): the compiler reads the argument's source
+    /// as `typeexpr.TypeConstraint` does and passes a null of that type,
+    /// or fails the call with the reader's diagnostics. Such a parameter
+    /// has type dynamic and allows nulls and dynamic types.
+    pub type_constraint: bool,
 }
 
+/// hcl's `typeexpr` detail for an expression that is neither a type
+/// keyword nor a type constructor call (also what a value expanded into a
+/// type constraint parameter with `...` gets).
+pub const NOT_A_TYPE_SPECIFICATION: &str =
+    "A type specification is either a primitive type keyword (bool, number, string) or a complex type constructor call, like list(string).";
+
 impl Param {
+    /// The error of value `v` reaching a type constraint parameter through
+    /// `...` expansion (argument `i`): hcl reads it as a literal
+    /// expression, which is no type constraint, or, for a null, `true` or
+    /// `false`, as the keyword it was written as.
+    pub fn not_a_type_constraint(i: usize, v: &Value) -> CallError {
+        let keyword = match v {
+            Value::Null(_) => Some("null"),
+            Value::Bool(true) => Some("true"),
+            Value::Bool(false) => Some("false"),
+            _ => None,
+        };
+        let detail = match keyword {
+            Some(k) => format!("The keyword {} is not a valid type specification.", go_quote(k)),
+            None => NOT_A_TYPE_SPECIFICATION.into(),
+        };
+        CallError { site: ErrorSite::Argument(i), summary: "Invalid type specification".into(), detail }
+    }
+
     /// A parameter that accepts neither null, unknown nor dynamic-typed values.
     pub fn new(name: &str, ty: Type) -> Param {
-        Param { name: name.to_string(), ty, allow_null: false, allow_unknown: false, allow_dynamic: false }
+        Param { name: name.to_string(), ty, allow_null: false, allow_unknown: false, allow_dynamic: false, type_constraint: false }
+    }
+    /// A type constraint parameter ([`Param::type_constraint`](Param#structfield.type_constraint)).
+    pub fn type_constraint(name: &str) -> Param {
+        Param { type_constraint: true, ..Param::new(name, Type::Dynamic).null().dynamic() }
     }
     pub fn null(mut self) -> Param {
         self.allow_null = true;
@@ -450,8 +485,19 @@ impl Functions {
     /// ```
     pub fn packer(files: FileAccess) -> Functions {
         let mut t = Functions::empty();
-        for (def, static_ret) in packer::packer_entries(files) {
+        for (def, static_ret) in packer::packer_entries(files, false) {
             // The names are distinct, valid identifiers.
+            let _ = t.register_entry(def, static_ret);
+        }
+        t.try_can = true;
+        t
+    }
+
+    /// The table templates of Packer's `templatefile` run with: Packer's,
+    /// with `templatefile` a stub that fails.
+    pub(crate) fn packer_nested(files: FileAccess) -> Functions {
+        let mut t = Functions::empty();
+        for (def, static_ret) in packer::packer_entries(files, true) {
             let _ = t.register_entry(def, static_ret);
         }
         t.try_can = true;

@@ -1,5 +1,5 @@
-//! md5 sha1 sha256 sha512 bcrypt uuidv4 uuidv5 (hashicorp/go-cty-funcs
-//! `crypto` and `uuid`).
+//! md5 sha1 sha256 sha512 bcrypt rsadecrypt uuidv4 uuidv5
+//! (hashicorp/go-cty-funcs `crypto` and `uuid`).
 //!
 //! The hashes are RustCrypto's (`md-5`, `sha1`, `sha2`); `bcrypt` is the
 //! `bcrypt` crate's Blowfish hash, in the `$2a$` form Go's
@@ -7,6 +7,9 @@
 //! password with its terminating NUL). UUIDs are made here: the namespace
 //! of `uuidv5` is read as google/uuid's `Parse` reads it (with its error
 //! texts), and the version 5 UUID is google/uuid's `NewSHA1`.
+//! `rsadecrypt` reads the key with Go's `pem.Decode` (ported here) and
+//! `x509.ParsePKCS1PrivateKey`, and decrypts as Go's `rsa` package does
+//! (both in [`rsa`](super::rsa)).
 
 use super::super::{go_int, str_arg, CallCtx, FnError};
 use crate::strings::go_quote_bytes;
@@ -143,6 +146,115 @@ pub fn uuidv5(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     u[6] = (u[6] & 0x0f) | 0x50;
     u[8] = (u[8] & 0x3f) | 0x80;
     Ok(Value::from_string(uuid_string(&u)))
+}
+
+// ----- rsadecrypt -----------------------------------------------------------
+
+/// Go's `pem.Decode` (Go 1.19): the first PEM block of `data`, as its type,
+/// headers and bytes.
+struct PemBlock {
+    headers: Vec<(Vec<u8>, Vec<u8>)>,
+    bytes: Vec<u8>,
+}
+
+fn go_trim_space(b: &[u8]) -> &[u8] {
+    let ws = |c: &u8| matches!(c, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let start = b.iter().position(|c| !ws(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !ws(c)).map_or(start, |i| i + 1);
+    &b[start..end.max(start)]
+}
+
+/// Go's `pem.getLine`.
+fn pem_line(data: &[u8]) -> (&[u8], &[u8]) {
+    let (mut i, j) = match data.iter().position(|&c| c == b'\n') {
+        None => (data.len(), data.len()),
+        Some(i) => (i, i + 1),
+    };
+    if j != i && i > 0 && data[i - 1] == b'\r' {
+        i -= 1;
+    }
+    let mut line = &data[..i];
+    while let [rest @ .., b' ' | b'\t'] = line {
+        line = rest;
+    }
+    (line, &data[j..])
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}
+
+fn pem_decode(data: &[u8]) -> Option<PemBlock> {
+    let mut rest = data;
+    loop {
+        if rest.starts_with(b"-----BEGIN ") {
+            rest = &rest[11..];
+        } else if let Some(i) = find(rest, b"\n-----BEGIN ") {
+            rest = &rest[i + 12..];
+        } else {
+            return None;
+        }
+        let (type_line, after) = pem_line(rest);
+        rest = after;
+        let Some(type_line) = type_line.strip_suffix(b"-----") else { continue };
+        let mut headers: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        loop {
+            if rest.is_empty() {
+                return None;
+            }
+            let (line, next) = pem_line(rest);
+            let Some(colon) = line.iter().position(|&c| c == b':') else { break };
+            let (key, val) = (go_trim_space(&line[..colon]).to_vec(), go_trim_space(&line[colon + 1..]).to_vec());
+            match headers.iter_mut().find(|(k, _)| *k == key) {
+                Some(h) => h.1 = val,
+                None => headers.push((key, val)),
+            }
+            rest = next;
+        }
+        let (end_index, trailer_index) = if headers.is_empty() && rest.starts_with(b"-----END ") {
+            (0, 9)
+        } else {
+            match find(rest, b"\n-----END ") {
+                Some(i) => (i, i + 10),
+                None => continue,
+            }
+        };
+        let trailer = &rest[trailer_index..];
+        let trailer_len = type_line.len() + 5;
+        if trailer.len() < trailer_len {
+            continue;
+        }
+        let (end_line, rest_of_end_line) = trailer.split_at(trailer_len);
+        if !end_line.starts_with(type_line) || !end_line.ends_with(b"-----") {
+            continue;
+        }
+        if !pem_line(rest_of_end_line).0.is_empty() {
+            continue;
+        }
+        let b64: Vec<u8> = rest[..end_index].iter().copied().filter(|&c| c != b' ' && c != b'\t').collect();
+        let Ok(bytes) = super::encoding::go_base64_decode(&b64) else { continue };
+        return Some(PemBlock { headers, bytes });
+    }
+}
+
+/// `rsadecrypt(ciphertext, privatekey)`: go-cty-funcs' RsaDecrypt
+/// (PKCS#1 v1.5).
+pub fn rsadecrypt(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let s = str_arg(&args[0]);
+    let key = str_arg(&args[1]);
+    let b = super::encoding::go_base64_decode(s.as_bytes())
+        .map_err(|_| FnError::new(format!("failed to decode input {}: cipher text must be base64-encoded", crate::strings::go_quote(s))))?;
+    let block = pem_decode(key.as_bytes()).ok_or_else(|| FnError::new("failed to parse key: no key found"))?;
+    if block.headers.iter().any(|(k, v)| k == b"Proc-Type" && v == b"4,ENCRYPTED") {
+        return Err(FnError::new("failed to parse key: password protected keys are not supported. Please decrypt the key prior to use"));
+    }
+    let k = super::rsa::parse_pkcs1(&block.bytes).map_err(FnError::new)?;
+    // Modular exponentiation takes time cubic in the key's size: charged
+    // (a 2048-bit key costs 256 KiB of units, a 16384-bit one half the
+    // default budget).
+    ctx.charge((k.size() as u64).pow(3) / 64)?;
+    let out = k.decrypt_pkcs1v15(&b).map_err(|_| FnError::new("crypto/rsa: decryption error"))?;
+    Ok(Value::from_string(String::from_utf8_lossy(&out).into_owned()))
 }
 
 #[cfg(test)]

@@ -58,9 +58,9 @@ impl FileAccess {
     }
 }
 
-const NO_ACCESS: &str = "file access is not allowed here (the host allows no file access)";
+pub(super) const NO_ACCESS: &str = "file access is not allowed here (the host allows no file access)";
 
-fn outside(path: &str) -> FnError {
+pub(super) fn outside(path: &str) -> FnError {
     FnError::new(format!("{} is outside the directory the host allows file access to", crate::strings::go_quote(path)))
 }
 
@@ -117,7 +117,7 @@ pub fn go_clean(path: &str) -> String {
 }
 
 /// Go's `filepath.Join`.
-fn go_join(elems: &[&str]) -> String {
+pub(super) fn go_join(elems: &[&str]) -> String {
     match elems.iter().position(|e| !e.is_empty()) {
         Some(i) => go_clean(&elems[i..].join("/")),
         None => String::new(),
@@ -202,24 +202,27 @@ fn resolve(access: &FileAccess, path: &str) -> Result<Resolved, FnError> {
             }
             let root = root.canonicalize().map_err(|e| FnError::new(format!("the host's file root cannot be used: {e}")))?;
             let full = root.join(&shown);
-            // Symbolic links: the deepest part of the path that exists must
-            // be inside the root once links are followed.
-            let mut probe: &Path = &full;
-            loop {
-                match probe.canonicalize() {
-                    Ok(real) => {
-                        if !real.starts_with(&root) {
-                            return Err(outside(path));
-                        }
-                        break;
-                    }
-                    Err(_) => match probe.parent() {
-                        Some(parent) => probe = parent,
-                        None => break,
-                    },
-                }
+            if !stays_inside(&root, &full) {
+                return Err(outside(path));
             }
             Ok(Resolved { open: full, shown })
+        }
+    }
+}
+
+/// Whether `full` (a path under the canonical `root`) stays inside it once
+/// symbolic links are followed: the deepest part of it that exists must.
+/// (Judging only what exists would tell, by the difference between
+/// "refused" and "missing", which paths exist outside the root.)
+pub(super) fn stays_inside(root: &Path, full: &Path) -> bool {
+    let mut probe: &Path = full;
+    loop {
+        match probe.canonicalize() {
+            Ok(real) => return real.starts_with(root),
+            Err(_) => match probe.parent() {
+                Some(parent) => probe = parent,
+                None => return true,
+            },
         }
     }
 }

@@ -10,11 +10,18 @@
 //!   `net.ParseCIDR`, `net.IP.String` and apparentlymart/go-cidr, quirks
 //!   included (negative host and network numbers, IPv4-mapped IPv6
 //!   prefixes);
-//! - `md5 sha1 sha256 sha512 bcrypt uuidv4 uuidv5` ([`crypto`]);
+//! - `md5 sha1 sha256 sha512 bcrypt rsadecrypt uuidv4 uuidv5` ([`crypto`]);
 //! - `base64encode base64decode urlencode` ([`encoding`]);
+//! - `textencodebase64 textdecodebase64` ([`textencoding`]): every name
+//!   and alias golang.org/x/text's `ianaindex` accepts, with x/text's own
+//!   encodings (its charmap tables, UTF-16, its CJK codecs);
 //! - `abspath basename dirname file fileexists pathexpand`
-//!   ([`files`]), which read the file system only as the host's
-//!   [`FileAccess`] policy allows;
+//!   ([`files`]), `fileset` ([`glob`]) and `templatefile` ([`template`]),
+//!   which read the file system only as the host's [`FileAccess`] policy
+//!   allows (templates are rendered by the `hclvm` crate, through a
+//!   [`TemplateRenderer`]);
+//! - `convert` (hcl's `typeexpr.ConvertFunc`), whose type argument the
+//!   compiler reads as a type constraint ([`Param::type_constraint`]);
 //! - `index length reverse coalesce` ([`collection`]): Packer's choices
 //!   (`length` measures strings too, `reverse` reverses lists, `coalesce`
 //!   skips empty strings);
@@ -32,8 +39,9 @@
 //! ([`Signature::pure`](super::Signature::pure) false): the compiler never
 //! shares, memoizes or calls them ahead of evaluation.
 //!
-//! Not here (yet): `fileset`, `convert`, `templatefile`, `rsadecrypt`,
-//! `textencodebase64` and `textdecodebase64`; a call to any of them is
+//! All of Packer's table is here but the three functions that read
+//! secrets over the network, which the oracle leaves out too; a call to
+//! one of them is
 //! "Call to unknown function".
 
 pub mod cidr;
@@ -41,10 +49,19 @@ pub mod collection;
 pub mod crypto;
 pub mod encoding;
 pub mod files;
+pub mod glob;
+mod rsa;
+pub mod template;
+pub mod textencoding;
+#[rustfmt::skip]
+mod textencoding_cjk_tables;
+mod textencoding_cjk;
+mod textencoding_tables;
 pub mod time;
 pub mod yaml;
 
 pub use files::FileAccess;
+pub use template::{set_template_renderer, TemplateRenderer};
 
 use super::{FnError, FunctionDef, ImplFn, Param, Signature, TypeFn};
 use crate::types::Type;
@@ -95,8 +112,9 @@ const NOT_FROM_STDLIB: &[&str] = &[
 ];
 
 /// Every function of Packer's table but `try` and `can` (special forms of
-/// the VM), with the given file policy.
-pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
+/// the VM), with the given file policy; `nested`: the table templates of
+/// `templatefile` run with, where `templatefile` is Packer's stub.
+pub(super) fn packer_entries(files: FileAccess, nested: bool) -> Vec<Entry> {
     use Type::{Bool as B, Dynamic as D, Number as N, String as S};
     let files = Arc::new(files);
     let mut out = Vec::new();
@@ -118,11 +136,27 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
     let f = files.clone();
     let file_fn: ImplFn = Arc::new(move |args, _, ctx| files::file(&f, args, ctx));
     let f = files.clone();
+    let fileset_fn: ImplFn = Arc::new(move |args, _, ctx| glob::fileset(&f, args, ctx));
+    let f = files.clone();
     let exists_fn: ImplFn = Arc::new(move |args, _, _| files::fileexists(&f, args));
     let f = files.clone();
     let abspath_fn: ImplFn = Arc::new(move |args, _, _| files::abspath(&f, args));
     let f = files.clone();
     let pathexpand_fn: ImplFn = Arc::new(move |args, _, _| files::pathexpand(&f, args));
+    let templatefile_fn: ImplFn = if nested {
+        Arc::new(|_, _, _| Err(FnError::new(template::RECURSIVE)))
+    } else {
+        let f = files.clone();
+        let inner = Arc::new(std::sync::OnceLock::new());
+        Arc::new(move |args, _, ctx| template::templatefile(&f, &inner, || super::Functions::packer_nested((*f).clone()), args, ctx))
+    };
+    let templatefile_type: TypeFn = if nested {
+        Arc::new(|_| Err(FnError::new(template::RECURSIVE)))
+    } else {
+        // cty's type step renders the template to learn the type; here
+        // the result is checked against dynamic, which any value is.
+        Arc::new(|_| Ok(Type::Dynamic))
+    };
     let isotime_fn: ImplFn = Arc::new(move |args, _, ctx| time::legacy_isotime(init_time, args, ctx));
     let strftime_fn: ImplFn = Arc::new(move |args, _, ctx| time::legacy_strftime(init_time, args, ctx));
     let mut own = vec![
@@ -137,6 +171,14 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
             Arc::new(crate::func::collection::coalesce_type),
             imp(collection::coalesce),
         ),
+        // hcl's typeexpr.ConvertFunc
+        typed(
+            "convert",
+            vec![p("value", D).null().dynamic(), Param::type_constraint("type")],
+            None,
+            Arc::new(convert_type),
+            imp(convert_value),
+        ),
         // cidr
         fixed("cidrhost", vec![p("prefix", S), p("hostnum", N)], None, S, true, imp(cidr::cidrhost)),
         fixed("cidrnetmask", vec![p("prefix", S)], None, S, true, imp(cidr::cidrnetmask)),
@@ -149,11 +191,14 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("sha512", vec![p("str", S)], None, S, true, imp(crypto::sha512)),
         fixed("bcrypt", vec![p("str", S)], Some(p("cost", N)), S, false, imp(crypto::bcrypt)),
         fixed("uuidv4", vec![], None, S, false, imp(crypto::uuidv4)),
+        fixed("rsadecrypt", vec![p("ciphertext", S), p("privatekey", S)], None, S, true, imp(crypto::rsadecrypt)),
         fixed("uuidv5", vec![p("namespace", S), p("name", S)], None, S, true, imp(crypto::uuidv5)),
         // encoding
         fixed("base64encode", vec![p("str", S)], None, S, true, imp(encoding::base64encode)),
         fixed("base64decode", vec![p("str", S)], None, S, true, imp(encoding::base64decode)),
         fixed("urlencode", vec![p("str", S)], None, S, true, imp(encoding::urlencode)),
+        fixed("textencodebase64", vec![p("string", S), p("encoding", S)], None, S, true, imp(textencoding::textencodebase64)),
+        fixed("textdecodebase64", vec![p("source", S), p("encoding", S)], None, S, true, imp(textencoding::textdecodebase64)),
         // files and paths
         fixed("basename", vec![p("path", S)], None, S, true, imp(files::basename)),
         fixed("dirname", vec![p("path", S)], None, S, true, imp(files::dirname)),
@@ -161,6 +206,17 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
         fixed("pathexpand", vec![p("path", S)], None, S, false, pathexpand_fn),
         fixed("file", vec![p("path", S)], None, S, false, file_fn),
         fixed("fileexists", vec![p("path", S)], None, B, false, exists_fn),
+        (
+            FunctionDef {
+                name: "templatefile".into(),
+                signature: Signature { params: vec![p("path", S), p("vars", D)], var_param: None, pure: false },
+                return_type: templatefile_type,
+                imp: templatefile_fn,
+                refine: None,
+            },
+            None,
+        ),
+        fixed("fileset", vec![p("path", S), p("pattern", S)], None, Type::set(S), false, fileset_fn),
         // time
         fixed("timestamp", vec![], None, S, false, imp(time::timestamp)),
         fixed("legacy_isotime", vec![], Some(p("format", S)), S, false, isotime_fn),
@@ -172,10 +228,33 @@ pub(super) fn packer_entries(files: FileAccess) -> Vec<Entry> {
     // Packer's own functions (and go-cty's ReverseListFunc) declare their
     // results not null; go-cty-funcs' functions declare nothing.
     for (def, _) in &mut own {
-        if matches!(def.name.as_str(), "index" | "length" | "reverse" | "timestamp" | "legacy_isotime" | "legacy_strftime") {
+        if matches!(
+            def.name.as_str(),
+            "index" | "length" | "reverse" | "timestamp" | "legacy_isotime" | "legacy_strftime" | "textencodebase64" | "textdecodebase64"
+        ) {
             def.refine = Some(not_null);
         }
     }
     out.extend(own);
     out
+}
+
+/// The type a `convert` argument holds (the compiler passes a null of the
+/// type constraint, [`Param::type_constraint`]).
+fn wanted_type(v: &Value) -> Result<&Type, FnError> {
+    match v {
+        Value::Null(t) => Ok(t),
+        _ => Err(FnError::arg(1, "a type constraint is required")),
+    }
+}
+
+/// `convert`'s type: the type of the converted value.
+fn convert_type(args: &[Value]) -> Result<Type, FnError> {
+    let want = wanted_type(&args[1])?;
+    crate::convert::convert(&args[0], want).map(|v| v.ty()).map_err(|e| FnError::arg(0, e.to_string()))
+}
+
+/// `convert(value, type)`: cty's `convert.Convert` to the type computed.
+fn convert_value(args: &[Value], ret: &Type, _: &mut super::CallCtx) -> Result<Value, FnError> {
+    crate::convert::convert(&args[0], ret).map_err(|e| FnError::arg(0, e.to_string()))
 }

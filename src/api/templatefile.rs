@@ -1,0 +1,109 @@
+//! The template renderer of Packer's `templatefile`
+//! ([`runtime::func::packer::template`]), registered when options are
+//! first made: Packer's `renderTmpl` on this crate's compiler and VM.
+//!
+//! The template evaluates on a fresh scratch with the caller's size
+//! budget: its limits are what the calling evaluation has left (steps
+//! count as units too, so that many calls in a loop stay bounded), and
+//! what it used, steps included, is charged to the caller afterwards.
+//! Exceeding them is an error of the call ("Evaluation limit exceeded").
+
+use super::compiled::{Compiled, SourceKind};
+use super::error::SourceInfo;
+use super::{Options, Variables};
+use runtime::func::packer::{set_template_renderer, TemplateRenderer};
+use runtime::func::{FnError, Functions, SizeBudget};
+use runtime::strings::go_quote;
+use runtime::{Diagnostic, Value};
+use std::sync::Arc;
+use vm::{Limits, Scratch};
+
+struct Renderer;
+
+static RENDERER: Renderer = Renderer;
+
+/// Registers the renderer (once per process; cheap afterwards).
+pub(crate) fn install() {
+    set_template_renderer(&RENDERER);
+}
+
+/// hcl's `Diagnostics.Error()`: the first diagnostic as
+/// `RANGE: SUMMARY; DETAIL` (`<nil>` for no subject), and how many others.
+fn hcl_error_text(source: &SourceInfo, diags: &[Diagnostic]) -> String {
+    let one = |d: &Diagnostic| {
+        let at = match d.subject {
+            Some(s) => source.line_index().range_text(&source.src, &source.filename, s),
+            None => "<nil>".to_string(),
+        };
+        format!("{at}: {}; {}", d.summary, d.detail)
+    };
+    match diags {
+        [] => "no diagnostics".into(),
+        [d] => one(d),
+        [d, rest @ ..] => format!("{}, and {} other diagnostic(s)", one(d), rest.len()),
+    }
+}
+
+impl TemplateRenderer for Renderer {
+    fn render(&self, src: &str, filename: &str, vars: &Value, funcs: &Arc<Functions>, budget: &mut SizeBudget) -> Result<Value, FnError> {
+        // Packer's loadTmpl: parse errors are the call's error.
+        let source =
+            SourceInfo { filename: Arc::from(filename), src: Arc::from(src.as_bytes()), block_headers: Vec::new(), template: true };
+        let arena = bumpalo::Bump::new();
+        let mut interner = compiler::Interner::new();
+        let parsed = compiler::parse_template_full(&arena, src.as_bytes(), filename, &mut interner);
+        if parsed.diags.iter().any(Diagnostic::is_error) {
+            return Err(FnError::new(hcl_error_text(&source, &parsed.diags)));
+        }
+        // renderTmpl.
+        let pairs: Vec<(String, Value)> = match vars {
+            Value::Object(o) => (0..o.vals().len()).filter_map(|i| Some((o.attr_name(i)?.to_string(), o.vals()[i].clone()))).collect(),
+            Value::Map(m) => m.keys().iter().zip(m.vals()).map(|(k, v)| (k.to_string(), v.clone())).collect(),
+            _ => return Err(FnError::arg(1, "invalid vars value: must be a map")),
+        };
+        // Packer ranges over a Go map (random order); the first bad name
+        // in sorted order here.
+        let mut names: Vec<&str> = pairs.iter().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        if let Some(bad) = names.iter().find(|n| !compiler::lexer::valid_identifier(n)) {
+            return Err(FnError::arg(
+                1,
+                format!(
+                    "invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores",
+                    go_quote(bad)
+                ),
+            ));
+        }
+        for t in compiler::analysis::variables(parsed.tree) {
+            let root = interner.resolve(t.root.name);
+            if names.binary_search(&root).is_err() {
+                let at = source.line_index().range_text(&source.src, &source.filename, t.root.span);
+                return Err(FnError::arg(1, format!("vars map does not contain key {}, referenced at {at}", go_quote(root))));
+            }
+        }
+        // Steps are charged as units too: the evaluation may use what is
+        // left of either.
+        let room = budget.remaining();
+        let limits = Limits { max_steps: room.min(Limits::DEFAULT.max_steps), max_size: room };
+        let options = Options::new().functions(funcs.clone()).filename(filename).variables(names.iter().copied()).limits(limits);
+        let compiled = match Compiled::compile(SourceKind::Template, src.as_bytes(), &options) {
+            Ok(c) => c,
+            Err(super::Error::Compile(d)) => return Err(FnError::new(hcl_error_text(&source, d.as_slice()))),
+            Err(e) => return Err(FnError::new(e.to_string())),
+        };
+        let mut vs = Variables::new();
+        for (n, v) in pairs {
+            vs = vs.with(n, v);
+        }
+        let mut scratch = Scratch::with_limits(limits);
+        let (outcome, source) = compiled.evaluate_on(&vs, &mut scratch);
+        let used = scratch.size_used().saturating_add(scratch.steps_used());
+        if !budget.charge(used) && !outcome.has_errors() {
+            return Err(FnError::new("the result is too large (it exceeds the evaluation size limit)"));
+        }
+        if outcome.has_errors() {
+            return Err(FnError::new(hcl_error_text(&source, &outcome.diagnostics)));
+        }
+        Ok(outcome.value)
+    }
+}

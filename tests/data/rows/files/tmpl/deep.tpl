@@ -1,0 +1,1 @@
+%{ for i in range(depth) }[%{ for j in range(i) }${i * j},%{ endfor }]%{ endfor }

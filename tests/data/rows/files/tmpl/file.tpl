@@ -1,0 +1,1 @@
+${file("tests/data/rows/files/hello.txt")}

@@ -1,0 +1,1 @@
+%{ for x in xs }${x.a}%{ endfor }

@@ -1,0 +1,1 @@
+${ [for k, v in m : "${k}=${v}" if v != null] }

@@ -1,0 +1,1 @@
+${upper(name)} ${jsonencode(items)} ${length(items)} ${strrev(name)}

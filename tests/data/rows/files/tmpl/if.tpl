@@ -1,0 +1,1 @@
+%{ if cond }yes%{ else }no%{ endif }: ${name}

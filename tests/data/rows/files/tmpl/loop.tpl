@@ -1,0 +1,3 @@
+%{ for x in items ~}
+- ${x}
+%{ endfor ~}

@@ -1,0 +1,5 @@
+<<
+%{ for k, v in xs ~}
+  ${k} = ${v}
+%{ endfor ~}
+>>

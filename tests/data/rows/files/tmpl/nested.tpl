@@ -1,0 +1,1 @@
+${join(",", fileset("tests/data/rows/files/tree", "*.md"))}|${convert(n, string)}|${try(tonumber("x"), "no")}|${base64encode(name)}

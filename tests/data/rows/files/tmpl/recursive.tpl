@@ -1,0 +1,1 @@
+before ${templatefile("tests/data/rows/files/tmpl/hello.tpl", {name = "x"})} after

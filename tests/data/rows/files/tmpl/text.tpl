@@ -1,0 +1,1 @@
+${textencodebase64(name, "UTF-16LE")} ${textdecodebase64("aGk=", "US-ASCII")}

@@ -1,0 +1,1 @@
+${try(upper(name), "fallback")}

@@ -1,0 +1,1 @@
+x ${missing} y

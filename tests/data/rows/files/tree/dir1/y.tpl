@@ -1,0 +1,1 @@
+content of tree/dir1/y.tpl
