@@ -121,8 +121,29 @@ impl<'s> ResultWriter<'s> {
 }
 
 fn write_pos(out: &mut String, p: Pos) {
-    use std::fmt::Write as _;
-    let _ = write!(out, "{{\"line\":{},\"column\":{},\"byte\":{}}}", p.line, p.column, p.byte);
+    out.push_str("{\"line\":");
+    push_u32(out, p.line);
+    out.push_str(",\"column\":");
+    push_u32(out, p.column);
+    out.push_str(",\"byte\":");
+    push_u32(out, p.byte);
+    out.push('}');
+}
+
+/// Appends `n` in decimal (a position is written three times per
+/// diagnostic: without the formatting machinery).
+fn push_u32(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
 }
 
 /// The one-diagnostic array the oracle writes for its own problems (a bad

@@ -67,7 +67,7 @@ const KNOWN_KEYS: [&str; 8] = ["id", "mode", "src", "src_base64", "vars", "unkno
 pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
     let text = go_lossy_utf8(line);
     let fail = |id: &Option<String>, message: String| CaseError { id: id.clone(), message };
-    let raw: Map<String, Json> = match runtime::json::parse_json(&text) {
+    let mut raw: Map<String, Json> = match runtime::json::parse_json(&text) {
         Ok(Json::Object(m)) => m,
         Ok(Json::Null) => Map::new(),
         Ok(other) => {
@@ -101,12 +101,12 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
         None => return Err(fail(&id, "\"mode\" must be \"expr\", \"template\" or \"body\"".into())),
     };
 
-    let src = match (raw.get("src"), raw.get("src_base64")) {
+    // The source is taken, not copied: it is most of the line.
+    let src = match (raw.remove("src"), raw.get("src_base64")) {
         (Some(_), Some(_)) => return Err(fail(&id, "give only one of \"src\" and \"src_base64\"".into())),
-        (Some(s), None) => match string_or_null(s) {
-            Some(s) => s.into_bytes(),
-            None => return Err(fail(&id, "\"src\" must be a string".into())),
-        },
+        (Some(Json::String(s)), None) => s.into_bytes(),
+        (Some(Json::Null), None) => Vec::new(),
+        (Some(_), None) => return Err(fail(&id, "\"src\" must be a string".into())),
         (None, Some(b)) => {
             let Some(b) = string_or_null(b) else {
                 return Err(fail(&id, "\"src_base64\" must be a string".into()));
