@@ -249,17 +249,18 @@ pub fn write_body<C, A, B>(
     out.raw("]}");
 }
 
-/// A JSON array of strings.
-pub fn json_string_array<'a>(items: impl Iterator<Item = &'a str>) -> String {
-    let mut out = String::from("[");
-    for (i, item) in items.enumerate() {
+/// A JSON array of strings, appended to `out` (sized at once for strings
+/// without escapes).
+pub fn write_json_string_array<S: AsRef<str>>(out: &mut String, items: &[S]) {
+    out.reserve(2 + items.len().saturating_sub(1) + items.iter().map(|s| s.as_ref().len() + 2).sum::<usize>());
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_json_string(&mut out, item);
+        write_json_string(out, item.as_ref());
     }
     out.push(']');
-    out
 }
 
 #[cfg(test)]

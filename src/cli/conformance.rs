@@ -1,11 +1,20 @@
 //! `hclvm conformance [CASES.jsonl|-]`: run conformance cases and print one
 //! result line per case in the oracle's format. Exit 1 when some input line
 //! was not a valid case (it still gets its phase `case` result line).
+//!
+//! Cases run on `--jobs` threads (default: available cores): a reader
+//! thread hands lines out, each job runs whole cases, and this thread
+//! writes the results in input order, flushing whenever the next result is
+//! not ready yet (a result is never held back waiting for input, so a
+//! program feeding cases one at a time gets each answer).
 
 use super::Status;
-use crate::conformance::{run_cases_with, RunOptions};
+use crate::conformance::{next_case_line, run_cases_with, run_line_counted, RunOptions, RunStats};
 use clap::Args;
-use std::io::{BufRead, BufReader, BufWriter, Read};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::sync::mpsc::{self, TryRecvError};
+use std::sync::{Arc, Mutex};
 
 #[derive(Args, Debug)]
 pub struct ConformanceArgs {
@@ -16,17 +25,27 @@ pub struct ConformanceArgs {
     /// the reference (v2.20.0) does.
     #[arg(long)]
     short_circuit: bool,
+    /// Worker threads (default: available cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
 }
+
+/// More threads than this only cost memory.
+const MAX_JOBS: usize = 256;
+/// Cases read ahead of the results written, per job: enough to keep every
+/// job busy past a slow case, few enough to bound the memory held.
+const AHEAD_PER_JOB: usize = 16;
 
 pub fn run(args: ConformanceArgs) -> Status {
     let stdout = std::io::stdout();
-    let output = BufWriter::new(stdout.lock());
+    let output = BufWriter::with_capacity(1 << 16, stdout.lock());
     let run = RunOptions { short_circuit: args.short_circuit };
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
     let result = if args.cases == "-" {
-        run_cases_with(Named { inner: std::io::stdin().lock(), name: "<stdin>" }, output, run)
+        run_jobs(BufReader::new(Named { inner: std::io::stdin(), name: "<stdin>".into() }), output, run, jobs)
     } else {
         match std::fs::File::open(&args.cases) {
-            Ok(f) => run_cases_with(BufReader::new(Named { inner: f, name: &args.cases }), output, run),
+            Ok(f) => run_jobs(BufReader::new(Named { inner: f, name: args.cases.clone() }), output, run, jobs),
             Err(e) => {
                 eprintln!("hclvm conformance: cannot read {}: {e}", args.cases);
                 return Status::UsageOrIo;
@@ -46,25 +65,107 @@ pub fn run(args: ConformanceArgs) -> Status {
     }
 }
 
+/// What a job (or the reader, for a read error) sends back for the case
+/// numbered `.0`: its result line and whether it was malformed.
+type Done = (usize, std::io::Result<(String, bool)>);
+
+/// Runs the cases of `input` on `jobs` threads, writing each result line
+/// to `output` in input order (one thread: [`run_cases_with`]). The reader
+/// and the jobs are threads of their own that end once the input is read
+/// or the results are no longer wanted (after a write error the reader
+/// may still be waiting for a line of its input; it is left to end then).
+fn run_jobs<R: BufRead + Send + 'static>(input: R, mut output: impl Write, run: RunOptions, jobs: usize) -> std::io::Result<RunStats> {
+    if jobs == 1 {
+        return run_cases_with(input, output, run);
+    }
+    let ahead = jobs * AHEAD_PER_JOB;
+    // Room for `ahead` cases between reading and writing: the reader takes
+    // a permit per case, the writer gives one back per result written.
+    let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(ahead);
+    let (case_tx, case_rx) = mpsc::sync_channel::<(usize, usize, Vec<u8>)>(ahead);
+    let case_rx = Arc::new(Mutex::new(case_rx));
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
+    let reader_done = done_tx.clone();
+    spawn("hclvm-read", move || {
+        let mut input = input;
+        let (mut seq, mut line_no, mut line) = (0, 0, Vec::new());
+        loop {
+            match next_case_line(&mut input, &mut line, &mut line_no) {
+                Ok(true) => {}
+                Ok(false) => break,
+                Err(e) => {
+                    let _ = reader_done.send((seq, Err(e)));
+                    break;
+                }
+            }
+            if permit_tx.send(()).is_err() || case_tx.send((seq, line_no, std::mem::take(&mut line))).is_err() {
+                break;
+            }
+            seq += 1;
+        }
+    })?;
+    for i in 0..jobs {
+        let (cases, done) = (case_rx.clone(), done_tx.clone());
+        spawn(&format!("hclvm-job-{i}"), move || loop {
+            let next = match cases.lock() {
+                Ok(cases) => cases.recv(),
+                Err(_) => break,
+            };
+            let Ok((seq, line_no, line)) = next else { break };
+            if done.send((seq, Ok(run_line_counted(&line, line_no, run)))).is_err() {
+                break;
+            }
+        })?;
+    }
+    drop(done_tx);
+    let mut stats = RunStats::default();
+    let mut pending: BTreeMap<usize, std::io::Result<(String, bool)>> = BTreeMap::new();
+    loop {
+        let (seq, result) = match done_rx.try_recv() {
+            Ok(done) => done,
+            Err(TryRecvError::Empty) => {
+                // Nothing more is ready: what is written so far goes out
+                // before waiting.
+                output.flush()?;
+                match done_rx.recv() {
+                    Ok(done) => done,
+                    Err(_) => break,
+                }
+            }
+            Err(TryRecvError::Disconnected) => break,
+        };
+        pending.insert(seq, result);
+        while let Some(result) = pending.remove(&stats.cases) {
+            let (line, malformed) = result?;
+            output.write_all(line.as_bytes())?;
+            output.write_all(b"\n")?;
+            stats.cases += 1;
+            stats.malformed += usize::from(malformed);
+            let _ = permit_rx.try_recv();
+        }
+    }
+    output.flush()?;
+    if !pending.is_empty() {
+        return Err(std::io::Error::other("a conformance job stopped early"));
+    }
+    Ok(stats)
+}
+
+/// Starts a named thread with the CLI's worker stack (cases recurse as
+/// deep as their nesting).
+fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    std::thread::Builder::new().name(name.into()).stack_size(super::WORKER_STACK_SIZE).spawn(f).map(drop)
+}
+
 /// The case input, whose read errors name it (a directory, a vanished
 /// file), unlike errors writing the results.
-struct Named<'a, R> {
+struct Named<R> {
     inner: R,
-    name: &'a str,
+    name: String,
 }
 
-impl<R: Read> Read for Named<'_, R> {
+impl<R: Read> Read for Named<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         self.inner.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", self.name)))
-    }
-}
-
-impl<R: BufRead> BufRead for Named<'_, R> {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        let name = self.name;
-        self.inner.fill_buf().map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
-    }
-    fn consume(&mut self, amount: usize) {
-        self.inner.consume(amount)
     }
 }
