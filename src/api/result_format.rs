@@ -143,7 +143,7 @@ fn push_u32(out: &mut String, mut n: u32) {
             break;
         }
     }
-    out.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// The one-diagnostic array the oracle writes for its own problems (a bad

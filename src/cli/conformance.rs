@@ -3,16 +3,17 @@
 //! was not a valid case (it still gets its phase `case` result line).
 //!
 //! Cases run on `--jobs` threads (default: available cores): a reader
-//! thread hands lines out, each job runs whole cases, and this thread
-//! writes the results in input order, flushing whenever the next result is
-//! not ready yet (a result is never held back waiting for input, so a
-//! program feeding cases one at a time gets each answer).
+//! thread hands out blocks of lines (as many as the input has at hand, up
+//! to a limit), each job runs whole blocks, and this thread writes the
+//! results in input order, flushing whenever the next result is not ready
+//! yet (a result is never held back waiting for input, so a program
+//! feeding cases one at a time gets each answer).
 
 use super::Status;
 use crate::conformance::{next_case_line, run_cases_with, run_line_counted, RunOptions, RunStats};
 use clap::Args;
 use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{BufReader, BufWriter, Read, Write};
 use std::sync::mpsc::{self, TryRecvError};
 use std::sync::{Arc, Mutex};
 
@@ -32,9 +33,13 @@ pub struct ConformanceArgs {
 
 /// More threads than this only cost memory.
 const MAX_JOBS: usize = 256;
-/// Cases read ahead of the results written, per job: enough to keep every
+/// Blocks read ahead of the results written, per job: enough to keep every
 /// job busy past a slow case, few enough to bound the memory held.
-const AHEAD_PER_JOB: usize = 16;
+const AHEAD_PER_JOB: usize = 4;
+/// Cases a block holds at most.
+const BLOCK_LINES: usize = 64;
+/// A block ends after the case that reaches this many bytes.
+const BLOCK_BYTES: usize = 64 << 10;
 
 pub fn run(args: ConformanceArgs) -> Status {
     let stdout = std::io::stdout();
@@ -42,10 +47,10 @@ pub fn run(args: ConformanceArgs) -> Status {
     let run = RunOptions { short_circuit: args.short_circuit };
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
     let result = if args.cases == "-" {
-        run_jobs(BufReader::new(Named { inner: std::io::stdin(), name: "<stdin>".into() }), output, run, jobs)
+        run_jobs(BufReader::with_capacity(BLOCK_BYTES, Named { inner: std::io::stdin(), name: "<stdin>".into() }), output, run, jobs)
     } else {
         match std::fs::File::open(&args.cases) {
-            Ok(f) => run_jobs(BufReader::new(Named { inner: f, name: args.cases.clone() }), output, run, jobs),
+            Ok(f) => run_jobs(BufReader::with_capacity(BLOCK_BYTES, Named { inner: f, name: args.cases.clone() }), output, run, jobs),
             Err(e) => {
                 eprintln!("hclvm conformance: cannot read {}: {e}", args.cases);
                 return Status::UsageOrIo;
@@ -65,61 +70,114 @@ pub fn run(args: ConformanceArgs) -> Status {
     }
 }
 
-/// What a job (or the reader, for a read error) sends back for the case
-/// numbered `.0`: its result line and whether it was malformed.
-type Done = (usize, std::io::Result<(String, bool)>);
+/// Cases of one block: their line numbers and texts, one after another
+/// in `bytes`.
+#[derive(Default)]
+struct Block {
+    lines: Vec<(usize, std::ops::Range<usize>)>,
+    bytes: Vec<u8>,
+}
+
+/// The result lines of one block (each with its newline) and its counts.
+struct BlockOut {
+    text: String,
+    stats: RunStats,
+}
+
+/// Reads the next block: cases up to [`BLOCK_LINES`] or [`BLOCK_BYTES`],
+/// and no more than the input has at hand (a line not yet buffered ends the
+/// block, so that a case fed alone is run alone). `None` at the end.
+fn next_block<R: std::io::Read>(input: &mut BufReader<R>, line_no: &mut usize) -> std::io::Result<Option<Block>> {
+    let mut block = Block::default();
+    let mut line = Vec::new();
+    loop {
+        if !next_case_line(input, &mut line, line_no)? {
+            break;
+        }
+        let at = block.bytes.len();
+        block.bytes.extend_from_slice(&line);
+        block.lines.push((*line_no, at..block.bytes.len()));
+        if block.lines.len() >= BLOCK_LINES || block.bytes.len() >= BLOCK_BYTES || !input.buffer().contains(&b'\n') {
+            break;
+        }
+    }
+    Ok((!block.lines.is_empty()).then_some(block))
+}
+
+fn run_block(block: &Block, run: RunOptions) -> BlockOut {
+    let mut out = BlockOut { text: String::new(), stats: RunStats::default() };
+    for (line_no, range) in &block.lines {
+        let (line, malformed) = run_line_counted(&block.bytes[range.clone()], *line_no, run);
+        out.text.push_str(&line);
+        out.text.push('\n');
+        out.stats.cases += 1;
+        out.stats.malformed += usize::from(malformed);
+    }
+    out
+}
+
+/// What a job (or the reader, for a read error) sends back for the block
+/// numbered `.0`.
+type Done = (usize, std::io::Result<BlockOut>);
 
 /// Runs the cases of `input` on `jobs` threads, writing each result line
-/// to `output` in input order (one thread: [`run_cases_with`]). The reader
-/// and the jobs are threads of their own that end once the input is read
-/// or the results are no longer wanted (after a write error the reader
-/// may still be waiting for a line of its input; it is left to end then).
-fn run_jobs<R: BufRead + Send + 'static>(input: R, mut output: impl Write, run: RunOptions, jobs: usize) -> std::io::Result<RunStats> {
+/// to `output` in input order (one thread: [`run_cases_with`]). Cases go
+/// in blocks (fewer hand-overs between threads), read, run and written in
+/// turn. The reader and the jobs are threads of their own that end once
+/// the input is read or the results are no longer wanted (after a write
+/// error the reader may still be waiting for a line of its input; it is
+/// left to end then).
+fn run_jobs<R: std::io::Read + Send + 'static>(
+    input: BufReader<R>,
+    mut output: impl Write,
+    run: RunOptions,
+    jobs: usize,
+) -> std::io::Result<RunStats> {
     if jobs == 1 {
         return run_cases_with(input, output, run);
     }
     let ahead = jobs * AHEAD_PER_JOB;
-    // Room for `ahead` cases between reading and writing: the reader takes
-    // a permit per case, the writer gives one back per result written.
+    // Room for `ahead` blocks between reading and writing: the reader takes
+    // a permit per block, the writer gives one back per block written.
     let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(ahead);
-    let (case_tx, case_rx) = mpsc::sync_channel::<(usize, usize, Vec<u8>)>(ahead);
-    let case_rx = Arc::new(Mutex::new(case_rx));
+    let (block_tx, block_rx) = mpsc::sync_channel::<(usize, Block)>(ahead);
+    let block_rx = Arc::new(Mutex::new(block_rx));
     let (done_tx, done_rx) = mpsc::channel::<Done>();
     let reader_done = done_tx.clone();
     spawn("hclvm-read", move || {
         let mut input = input;
-        let (mut seq, mut line_no, mut line) = (0, 0, Vec::new());
+        let (mut seq, mut line_no) = (0, 0);
         loop {
-            match next_case_line(&mut input, &mut line, &mut line_no) {
-                Ok(true) => {}
-                Ok(false) => break,
+            let block = match next_block(&mut input, &mut line_no) {
+                Ok(Some(block)) => block,
+                Ok(None) => break,
                 Err(e) => {
                     let _ = reader_done.send((seq, Err(e)));
                     break;
                 }
-            }
-            if permit_tx.send(()).is_err() || case_tx.send((seq, line_no, std::mem::take(&mut line))).is_err() {
+            };
+            if permit_tx.send(()).is_err() || block_tx.send((seq, block)).is_err() {
                 break;
             }
             seq += 1;
         }
     })?;
     for i in 0..jobs {
-        let (cases, done) = (case_rx.clone(), done_tx.clone());
+        let (blocks, done) = (block_rx.clone(), done_tx.clone());
         spawn(&format!("hclvm-job-{i}"), move || loop {
-            let next = match cases.lock() {
-                Ok(cases) => cases.recv(),
+            let next = match blocks.lock() {
+                Ok(blocks) => blocks.recv(),
                 Err(_) => break,
             };
-            let Ok((seq, line_no, line)) = next else { break };
-            if done.send((seq, Ok(run_line_counted(&line, line_no, run)))).is_err() {
+            let Ok((seq, block)) = next else { break };
+            if done.send((seq, Ok(run_block(&block, run)))).is_err() {
                 break;
             }
         })?;
     }
     drop(done_tx);
     let mut stats = RunStats::default();
-    let mut pending: BTreeMap<usize, std::io::Result<(String, bool)>> = BTreeMap::new();
+    let (mut pending, mut next) = (BTreeMap::new(), 0);
     loop {
         let (seq, result) = match done_rx.try_recv() {
             Ok(done) => done,
@@ -135,12 +193,12 @@ fn run_jobs<R: BufRead + Send + 'static>(input: R, mut output: impl Write, run: 
             Err(TryRecvError::Disconnected) => break,
         };
         pending.insert(seq, result);
-        while let Some(result) = pending.remove(&stats.cases) {
-            let (line, malformed) = result?;
-            output.write_all(line.as_bytes())?;
-            output.write_all(b"\n")?;
-            stats.cases += 1;
-            stats.malformed += usize::from(malformed);
+        while let Some(result) = pending.remove(&next) {
+            let block = result?;
+            output.write_all(block.text.as_bytes())?;
+            stats.cases += block.stats.cases;
+            stats.malformed += block.stats.malformed;
+            next += 1;
             let _ = permit_rx.try_recv();
         }
     }

@@ -124,7 +124,7 @@ pub fn compile_all_noting(
             let mut l = Lowerer {
                 interner,
                 env,
-                globals: globals.clone(),
+                globals: &globals,
                 scopes: Vec::new(),
                 splats: HashMap::new(),
                 splat_eaches: 0,
@@ -193,7 +193,7 @@ struct Scope {
 struct Lowerer<'i, 'e> {
     interner: &'i Interner,
     env: &'e CompileEnv,
-    globals: HashMap<&'e str, u32>,
+    globals: &'e HashMap<&'e str, u32>,
     scopes: Vec<Scope>,
     splats: HashMap<u32, u32>,
     /// How many splat `each` parts enclose the node being lowered.
