@@ -10,6 +10,7 @@
 //! feeding cases one at a time gets each answer).
 
 use super::Status;
+use crate::api::result_format::panic_message;
 use crate::conformance::{next_case_line, run_cases_with, run_line_counted, RunOptions, RunStats};
 use clap::Args;
 use std::collections::BTreeMap;
@@ -170,7 +171,11 @@ fn run_jobs<R: std::io::Read + Send + 'static>(
                 Err(_) => break,
             };
             let Ok((seq, block)) = next else { break };
-            if done.send((seq, Ok(run_block(&block, run)))).is_err() {
+            // A case's panics are its results (`run_line_counted`); one
+            // that escapes is this block's error, not a block never done.
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_block(&block, run)))
+                .map_err(|panic| std::io::Error::other(format!("a conformance job panicked: {}", panic_message(&*panic))));
+            if done.send((seq, out)).is_err() {
                 break;
             }
         })?;
