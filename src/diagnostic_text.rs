@@ -39,18 +39,7 @@ impl<'a> SourceFile<'a> {
     /// Adds the top-level blocks of the file's parsed body, so that a
     /// diagnostic inside one names it (as hcl's `ContextString`).
     pub fn with_blocks(mut self, body: &ast::Body<'_>, interner: &Interner) -> SourceFile<'a> {
-        self.block_headers = body
-            .blocks
-            .iter()
-            .map(|b| {
-                let mut header = interner.resolve(b.block_type.name).to_string();
-                for label in b.labels {
-                    header.push(' ');
-                    header.push_str(&go_quote(label));
-                }
-                (Span::new(b.block_type.span.start, b.close_brace_span.end), header)
-            })
-            .collect();
+        self.block_headers = block_headers(body, interner);
         self
     }
 
@@ -69,6 +58,23 @@ impl<'a> SourceFile<'a> {
     fn context_of(&self, byte: u32) -> Option<&str> {
         self.block_headers.iter().find(|(span, _)| span.start <= byte && byte < span.end).map(|(_, h)| h.as_str())
     }
+}
+
+/// Byte range and header text (`resource "a" "b"`) of each top-level
+/// block of a parsed body: what [`SourceFile::with_blocks`] records, and
+/// what a compiled program keeps for rendering its diagnostics later.
+pub fn block_headers(body: &ast::Body<'_>, interner: &Interner) -> Vec<(Span, String)> {
+    body.blocks
+        .iter()
+        .map(|b| {
+            let mut header = interner.resolve(b.block_type.name).to_string();
+            for label in b.labels {
+                header.push(' ');
+                header.push_str(&go_quote(label));
+            }
+            (Span::new(b.block_type.span.start, b.close_brace_span.end), header)
+        })
+        .collect()
 }
 
 const RED: &str = "\x1b[31m";

@@ -142,9 +142,37 @@ fn check_directory_is_an_io_error_naming_it() {
 #[test]
 fn conformance_file_output_matches_the_library_runner() {
     let (_, cases, _) = support::conformance_files().into_iter().find(|(n, _, _)| n == "hclsyntax_body").expect("hclsyntax_body.jsonl");
-    let out = hclvm(&["conformance", &cases.to_string_lossy()], b"");
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let want: Vec<String> = support::lines(&cases).iter().map(|(n, l)| hclvm::conformance::run_line(l, *n)).collect();
-    let got: Vec<&str> = std::str::from_utf8(&out.stdout).expect("UTF-8 output").lines().collect();
-    assert_eq!(got, want);
+    // In input order whatever the number of jobs.
+    for jobs in ["1", "2", "3"] {
+        let out = hclvm(&["conformance", "--jobs", jobs, &cases.to_string_lossy()], b"");
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let got: Vec<&str> = std::str::from_utf8(&out.stdout).expect("UTF-8 output").lines().collect();
+        assert_eq!(got, want, "--jobs {jobs}");
+    }
+}
+
+#[test]
+fn conformance_answers_each_case_as_it_comes() {
+    use std::io::{BufRead, Write};
+    // A program feeding cases one at a time, waiting for each answer.
+    for jobs in ["1", "2"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hclvm"))
+            .args(["conformance", "--jobs", jobs])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("hclvm runs");
+        let mut input = child.stdin.take().expect("stdin");
+        let mut output = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        for i in 0..3 {
+            writeln!(input, r#"{{"id":"c{i}","mode":"expr","src":"1 + {i}"}}"#).expect("write a case");
+            input.flush().expect("flush");
+            let mut line = String::new();
+            output.read_line(&mut line).expect("read its result");
+            assert_eq!(line, format!("{{\"id\":\"c{i}\",\"ok\":true,\"type\":\"number\",\"value\":{}}}\n", 1 + i), "--jobs {jobs}");
+        }
+        drop(input);
+        assert!(child.wait().expect("hclvm ends").success());
+    }
 }

@@ -96,7 +96,10 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
 /// Renders a traversal as the oracle does: `root.attr[0]["key"]`. Number
 /// keys print in their canonical decimal form, string keys JSON-quoted.
 pub fn render_traversal(t: &Traversal<'_>, interner: &Interner) -> String {
-    let mut out = String::from(interner.resolve(t.root.name));
+    let root = interner.resolve(t.root.name);
+    // Sized for names and short keys at once.
+    let mut out = String::with_capacity(root.len() + t.steps.len() * 12);
+    out.push_str(root);
     render_steps(&mut out, t.steps, interner);
     out
 }

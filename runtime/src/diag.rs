@@ -123,11 +123,7 @@ impl LineIndex {
     /// `compiler::lexer::cluster_breaks`).
     pub fn with_breaks(src: &[u8], breaks: Vec<u32>) -> LineIndex {
         let mut line_starts = vec![0u32];
-        for (i, &b) in src.iter().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
-        }
+        line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
         LineIndex { line_starts, breaks }
     }
 

@@ -150,19 +150,24 @@ fn write_refinement(out: &mut String, r: &crate::value::Refinement) -> Result<()
 /// opening quote), for the checks that look at its structure before it
 /// is parsed (nesting depth, how many values).
 pub fn structural_bytes(bytes: &[u8]) -> impl Iterator<Item = u8> + '_ {
-    let (mut in_string, mut escaped) = (false, false);
-    bytes.iter().copied().filter(move |&b| {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
+    let mut i = 0;
+    std::iter::from_fn(move || {
+        let b = *bytes.get(i)?;
+        i += 1;
+        if b == b'"' {
+            // Skip the string to its closing quote (or the end of the
+            // text), stepping over each escaped byte.
+            while let Some(j) = memchr::memchr2(b'"', b'\\', &bytes[i..]) {
+                let at = i + j;
+                if bytes[at] == b'"' {
+                    i = at + 1;
+                    return Some(b);
+                }
+                i = (at + 2).min(bytes.len());
             }
-            return false;
+            i = bytes.len();
         }
-        in_string = b == b'"';
-        true
+        Some(b)
     })
 }
 
@@ -679,6 +684,16 @@ fn typed(j: &J, ty: &Type, depth: usize, path: &mut String, result_form: bool) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn structural_bytes_skip_strings_and_their_escapes() {
+        let structure = |s: &str| String::from_utf8(structural_bytes(s.as_bytes()).collect()).unwrap();
+        assert_eq!(structure(r#"{"a": [1, "]\"{"], "b\\": {}}"#), r#"{": [1, "], ": {}}"#);
+        // An escape at the end, an unterminated string.
+        assert_eq!(structure(r#"["a\"#), r#"[""#);
+        assert_eq!(structure(r#"["abc"#), r#"[""#);
+        assert_eq!(structure("\"\"\"\"\"\""), "\"\"\"");
+    }
 
     fn parse(s: &str) -> J {
         serde_json::from_str(s).unwrap()

@@ -34,40 +34,89 @@ pub fn write_json_string_html(out: &mut String, s: &str) {
     write_json_string_impl(out, s, true)
 }
 
+/// Bytes [`write_json_string_impl`] must look at: controls, `"`, `\\`, the
+/// HTML characters (`1` plain, `2` HTML only), and 0xE2 (which starts
+/// U+2028 and U+2029). Every other byte is copied as it is.
+const JSON_SPECIAL: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        t[b] = 1;
+        b += 1;
+    }
+    t[b'"' as usize] = 1;
+    t[b'\\' as usize] = 1;
+    t[0xE2] = 1;
+    t[b'<' as usize] = 2;
+    t[b'>' as usize] = 2;
+    t[b'&' as usize] = 2;
+    t
+};
+
+/// Whether any of the eight bytes of `word` may need escaping: a control
+/// byte, `"`, `\\`, a non-ASCII byte (U+2028 and U+2029 start with one),
+/// or with `escape_html` one of `<>&` (false positives are fine: those
+/// bytes are then looked at one by one).
+#[inline]
+fn word_needs_a_look(word: u64, escape_html: bool) -> bool {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
+    let has = |b: u8| has_zero(word ^ (ONES * u64::from(b)));
+    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
+    let mut found = below_space | (word & HIGH) | has(b'"') | has(b'\\');
+    if escape_html {
+        found |= has(b'<') | has(b'>') | has(b'&');
+    }
+    found != 0
+}
+
 fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
+    // Most strings need no escape: room for them at once.
+    out.reserve(s.len() + 2);
     out.push('"');
     let bytes = s.as_bytes();
+    let special = if escape_html { 2 } else { 1 };
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        let b = bytes[i];
-        if b < 0x80 {
-            if b >= 0x20 && b != b'"' && b != b'\\' && !(escape_html && (b == b'<' || b == b'>' || b == b'&')) {
-                i += 1;
+        // Eight plain ASCII bytes at a time.
+        if let Some(word) = bytes.get(i..i + 8) {
+            let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
+            if !word_needs_a_look(word, escape_html) {
+                i += 8;
                 continue;
             }
-            out.push_str(&s[start..i]);
-            match b {
-                b'"' => out.push_str("\\\""),
-                b'\\' => out.push_str("\\\\"),
-                b'\n' => out.push_str("\\n"),
-                b'\r' => out.push_str("\\r"),
-                b'\t' => out.push_str("\\t"),
-                _ => push_hex(out, "\\u00", u32::from(b), 2),
-            }
+        }
+        let b = bytes[i];
+        let kind = JSON_SPECIAL[b as usize];
+        if kind == 0 || kind > special {
             i += 1;
-            start = i;
             continue;
         }
-        // U+2028 and U+2029 are E2 80 A8 / E2 80 A9 in UTF-8.
-        if b == 0xE2 && i + 2 < bytes.len() && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) {
-            out.push_str(&s[start..i]);
-            out.push_str(if bytes[i + 2] == 0xA8 { "\\u2028" } else { "\\u2029" });
-            i += 3;
-            start = i;
+        if b == 0xE2 {
+            // U+2028 and U+2029 are E2 80 A8 / E2 80 A9 in UTF-8.
+            if i + 2 < bytes.len() && bytes[i + 1] == 0x80 && (bytes[i + 2] == 0xA8 || bytes[i + 2] == 0xA9) {
+                out.push_str(&s[start..i]);
+                out.push_str(if bytes[i + 2] == 0xA8 { "\\u2028" } else { "\\u2029" });
+                i += 3;
+                start = i;
+            } else {
+                i += 1;
+            }
             continue;
+        }
+        out.push_str(&s[start..i]);
+        match b {
+            b'"' => out.push_str("\\\""),
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            _ => push_hex(out, "\\u00", u32::from(b), 2),
         }
         i += 1;
+        start = i;
     }
     out.push_str(&s[start..]);
     out.push('"');
@@ -206,6 +255,44 @@ fn push_hex(out: &mut String, prefix: &str, v: u32, digits: u32) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Escaping one character at a time: what the word-at-a-time scan of
+    /// `write_json_string_impl` must agree with.
+    fn escaped_char_by_char(s: &str, escape_html: bool) -> String {
+        let mut out = String::from("\"");
+        for c in s.chars() {
+            match c {
+                '"' => out.push_str("\\\""),
+                '\\' => out.push_str("\\\\"),
+                '\n' => out.push_str("\\n"),
+                '\r' => out.push_str("\\r"),
+                '\t' => out.push_str("\\t"),
+                '\u{2028}' => out.push_str("\\u2028"),
+                '\u{2029}' => out.push_str("\\u2029"),
+                c if (c as u32) < 0x20 || (escape_html && "<>&".contains(c)) => out.push_str(&format!("\\u{:04x}", c as u32)),
+                c => out.push(c),
+            }
+        }
+        out.push('"');
+        out
+    }
+
+    #[test]
+    fn json_escaping_agrees_at_every_offset_of_a_word() {
+        let pieces = ["a", "\"", "\\", "\n", "\u{1}", "\u{7f}", " ", "<", "&", "é", "\u{2028}", "\u{2029}", "\u{2027}", "€", "😀", "~"];
+        for a in pieces {
+            for b in pieces {
+                for pad in 0..10 {
+                    let s = format!("{}{a}{}{b}{}", "x".repeat(pad), "y".repeat(pad % 3), "z".repeat(9 - pad));
+                    for html in [false, true] {
+                        let mut out = String::new();
+                        write_json_string_impl(&mut out, &s, html);
+                        assert_eq!(out, escaped_char_by_char(&s, html), "{s:?} html {html}");
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn json_escaping_matches_go() {

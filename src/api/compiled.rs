@@ -5,7 +5,7 @@ use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome};
 use super::result_format::{self, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
-use crate::diagnostic_text::SourceFile;
+use crate::diagnostic_text::block_headers;
 use compiler::analysis::{render_traversal, variables};
 use compiler::lower::{compile_all_noting, CompileEnv};
 use compiler::{ast, Interner};
@@ -352,7 +352,7 @@ impl Compiled {
     ) -> Result<Compiled, Error> {
         let filename = options.filename.as_str();
         let block_headers = match tree {
-            Tree::Body(body) => SourceFile::new(filename, src).with_blocks(body, interner).block_headers().to_vec(),
+            Tree::Body(body) => block_headers(body, interner),
             Tree::Expr(_) => Vec::new(),
         };
         let source = Arc::new(SourceInfo {

@@ -4,7 +4,7 @@
 use super::compiled::{BodyPlan, Compiled};
 use super::de::from_value;
 use super::error::{render_with, Diagnostics, Error};
-use super::result_format::{self, json_string_array, write_value_result, ResultWriter};
+use super::result_format::{self, write_json_string_array, write_value_result, ResultWriter};
 use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
@@ -76,7 +76,11 @@ impl AttrInfo {
     pub(crate) fn new(name: &str, references: Vec<String>) -> AttrInfo {
         let mut json_name = String::new();
         write_json_string(&mut json_name, name);
-        let json_references = (!references.is_empty()).then(|| json_string_array(references.iter().map(String::as_str)).into());
+        let json_references = (!references.is_empty()).then(|| {
+            let mut json = String::new();
+            write_json_string_array(&mut json, &references);
+            json.into()
+        });
         AttrInfo { name: Arc::from(name), references: references.into(), json_name: json_name.into(), json_references }
     }
 
@@ -105,7 +109,7 @@ impl BlockInfo {
         let mut json_head = String::from("{\"type\":");
         write_json_string(&mut json_head, block_type);
         json_head.push_str(",\"labels\":");
-        json_head.push_str(&json_string_array(labels.iter().map(|l| &**l)));
+        write_json_string_array(&mut json_head, &labels);
         json_head.push_str(",\"body\":");
         BlockInfo { block_type: Arc::from(block_type), labels, json_head }
     }

@@ -121,8 +121,29 @@ impl<'s> ResultWriter<'s> {
 }
 
 fn write_pos(out: &mut String, p: Pos) {
-    use std::fmt::Write as _;
-    let _ = write!(out, "{{\"line\":{},\"column\":{},\"byte\":{}}}", p.line, p.column, p.byte);
+    out.push_str("{\"line\":");
+    push_u32(out, p.line);
+    out.push_str(",\"column\":");
+    push_u32(out, p.column);
+    out.push_str(",\"byte\":");
+    push_u32(out, p.byte);
+    out.push('}');
+}
+
+/// Appends `n` in decimal (a position is written three times per
+/// diagnostic: without the formatting machinery).
+fn push_u32(out: &mut String, mut n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[at..].iter().map(|&d| char::from(d)));
 }
 
 /// The one-diagnostic array the oracle writes for its own problems (a bad
@@ -228,17 +249,18 @@ pub fn write_body<C, A, B>(
     out.raw("]}");
 }
 
-/// A JSON array of strings.
-pub fn json_string_array<'a>(items: impl Iterator<Item = &'a str>) -> String {
-    let mut out = String::from("[");
-    for (i, item) in items.enumerate() {
+/// A JSON array of strings, appended to `out` (sized at once for strings
+/// without escapes).
+pub fn write_json_string_array<S: AsRef<str>>(out: &mut String, items: &[S]) {
+    out.reserve(2 + items.len().saturating_sub(1) + items.iter().map(|s| s.as_ref().len() + 2).sum::<usize>());
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_json_string(&mut out, item);
+        write_json_string(out, item.as_ref());
     }
     out.push(']');
-    out
 }
 
 #[cfg(test)]

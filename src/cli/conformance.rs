@@ -1,11 +1,22 @@
 //! `hclvm conformance [CASES.jsonl|-]`: run conformance cases and print one
 //! result line per case in the oracle's format. Exit 1 when some input line
 //! was not a valid case (it still gets its phase `case` result line).
+//!
+//! Cases run on `--jobs` threads (default: available cores): a reader
+//! thread hands out blocks of lines (as many as the input has at hand, up
+//! to a limit), each job runs whole blocks, and this thread writes the
+//! results in input order, flushing whenever the next result is not ready
+//! yet (a result is never held back waiting for input, so a program
+//! feeding cases one at a time gets each answer).
 
 use super::Status;
-use crate::conformance::{run_cases_with, RunOptions};
+use crate::api::result_format::panic_message;
+use crate::conformance::{next_case_line, run_cases_with, run_line_counted, RunOptions, RunStats};
 use clap::Args;
-use std::io::{BufRead, BufReader, BufWriter, Read};
+use std::collections::BTreeMap;
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::sync::mpsc::{self, TryRecvError};
+use std::sync::{Arc, Mutex};
 
 #[derive(Args, Debug)]
 pub struct ConformanceArgs {
@@ -16,17 +27,31 @@ pub struct ConformanceArgs {
     /// the reference (v2.20.0) does.
     #[arg(long)]
     short_circuit: bool,
+    /// Worker threads (default: available cores).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
 }
+
+/// More threads than this only cost memory.
+const MAX_JOBS: usize = 256;
+/// Blocks read ahead of the results written, per job: enough to keep every
+/// job busy past a slow case, few enough to bound the memory held.
+const AHEAD_PER_JOB: usize = 4;
+/// Cases a block holds at most.
+const BLOCK_LINES: usize = 64;
+/// A block ends after the case that reaches this many bytes.
+const BLOCK_BYTES: usize = 64 << 10;
 
 pub fn run(args: ConformanceArgs) -> Status {
     let stdout = std::io::stdout();
-    let output = BufWriter::new(stdout.lock());
+    let output = BufWriter::with_capacity(1 << 16, stdout.lock());
     let run = RunOptions { short_circuit: args.short_circuit };
+    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
     let result = if args.cases == "-" {
-        run_cases_with(Named { inner: std::io::stdin().lock(), name: "<stdin>" }, output, run)
+        run_jobs(BufReader::with_capacity(BLOCK_BYTES, Named { inner: std::io::stdin(), name: "<stdin>".into() }), output, run, jobs)
     } else {
         match std::fs::File::open(&args.cases) {
-            Ok(f) => run_cases_with(BufReader::new(Named { inner: f, name: &args.cases }), output, run),
+            Ok(f) => run_jobs(BufReader::with_capacity(BLOCK_BYTES, Named { inner: f, name: args.cases.clone() }), output, run, jobs),
             Err(e) => {
                 eprintln!("hclvm conformance: cannot read {}: {e}", args.cases);
                 return Status::UsageOrIo;
@@ -46,25 +71,164 @@ pub fn run(args: ConformanceArgs) -> Status {
     }
 }
 
+/// Cases of one block: their line numbers and texts, one after another
+/// in `bytes`.
+#[derive(Default)]
+struct Block {
+    lines: Vec<(usize, std::ops::Range<usize>)>,
+    bytes: Vec<u8>,
+}
+
+/// The result lines of one block (each with its newline) and its counts.
+struct BlockOut {
+    text: String,
+    stats: RunStats,
+}
+
+/// Reads the next block: cases up to [`BLOCK_LINES`] or [`BLOCK_BYTES`],
+/// and no more than the input has at hand (a line not yet buffered ends the
+/// block, so that a case fed alone is run alone). `None` at the end.
+fn next_block<R: std::io::Read>(input: &mut BufReader<R>, line_no: &mut usize) -> std::io::Result<Option<Block>> {
+    let mut block = Block::default();
+    let mut line = Vec::new();
+    loop {
+        if !next_case_line(input, &mut line, line_no)? {
+            break;
+        }
+        let at = block.bytes.len();
+        block.bytes.extend_from_slice(&line);
+        block.lines.push((*line_no, at..block.bytes.len()));
+        if block.lines.len() >= BLOCK_LINES || block.bytes.len() >= BLOCK_BYTES || !input.buffer().contains(&b'\n') {
+            break;
+        }
+    }
+    Ok((!block.lines.is_empty()).then_some(block))
+}
+
+fn run_block(block: &Block, run: RunOptions) -> BlockOut {
+    let mut out = BlockOut { text: String::new(), stats: RunStats::default() };
+    for (line_no, range) in &block.lines {
+        let (line, malformed) = run_line_counted(&block.bytes[range.clone()], *line_no, run);
+        out.text.push_str(&line);
+        out.text.push('\n');
+        out.stats.cases += 1;
+        out.stats.malformed += usize::from(malformed);
+    }
+    out
+}
+
+/// What a job (or the reader, for a read error) sends back for the block
+/// numbered `.0`.
+type Done = (usize, std::io::Result<BlockOut>);
+
+/// Runs the cases of `input` on `jobs` threads, writing each result line
+/// to `output` in input order (one thread: [`run_cases_with`]). Cases go
+/// in blocks (fewer hand-overs between threads), read, run and written in
+/// turn. The reader and the jobs are threads of their own that end once
+/// the input is read or the results are no longer wanted (after a write
+/// error the reader may still be waiting for a line of its input; it is
+/// left to end then).
+fn run_jobs<R: std::io::Read + Send + 'static>(
+    input: BufReader<R>,
+    mut output: impl Write,
+    run: RunOptions,
+    jobs: usize,
+) -> std::io::Result<RunStats> {
+    if jobs == 1 {
+        return run_cases_with(input, output, run);
+    }
+    let ahead = jobs * AHEAD_PER_JOB;
+    // Room for `ahead` blocks between reading and writing: the reader takes
+    // a permit per block, the writer gives one back per block written.
+    let (permit_tx, permit_rx) = mpsc::sync_channel::<()>(ahead);
+    let (block_tx, block_rx) = mpsc::sync_channel::<(usize, Block)>(ahead);
+    let block_rx = Arc::new(Mutex::new(block_rx));
+    let (done_tx, done_rx) = mpsc::channel::<Done>();
+    let reader_done = done_tx.clone();
+    spawn("hclvm-read", move || {
+        let mut input = input;
+        let (mut seq, mut line_no) = (0, 0);
+        loop {
+            let block = match next_block(&mut input, &mut line_no) {
+                Ok(Some(block)) => block,
+                Ok(None) => break,
+                Err(e) => {
+                    let _ = reader_done.send((seq, Err(e)));
+                    break;
+                }
+            };
+            if permit_tx.send(()).is_err() || block_tx.send((seq, block)).is_err() {
+                break;
+            }
+            seq += 1;
+        }
+    })?;
+    for i in 0..jobs {
+        let (blocks, done) = (block_rx.clone(), done_tx.clone());
+        spawn(&format!("hclvm-job-{i}"), move || loop {
+            let next = match blocks.lock() {
+                Ok(blocks) => blocks.recv(),
+                Err(_) => break,
+            };
+            let Ok((seq, block)) = next else { break };
+            // A case's panics are its results (`run_line_counted`); one
+            // that escapes is this block's error, not a block never done.
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_block(&block, run)))
+                .map_err(|panic| std::io::Error::other(format!("a conformance job panicked: {}", panic_message(&*panic))));
+            if done.send((seq, out)).is_err() {
+                break;
+            }
+        })?;
+    }
+    drop(done_tx);
+    let mut stats = RunStats::default();
+    let (mut pending, mut next) = (BTreeMap::new(), 0);
+    loop {
+        let (seq, result) = match done_rx.try_recv() {
+            Ok(done) => done,
+            Err(TryRecvError::Empty) => {
+                // Nothing more is ready: what is written so far goes out
+                // before waiting.
+                output.flush()?;
+                match done_rx.recv() {
+                    Ok(done) => done,
+                    Err(_) => break,
+                }
+            }
+            Err(TryRecvError::Disconnected) => break,
+        };
+        pending.insert(seq, result);
+        while let Some(result) = pending.remove(&next) {
+            let block = result?;
+            output.write_all(block.text.as_bytes())?;
+            stats.cases += block.stats.cases;
+            stats.malformed += block.stats.malformed;
+            next += 1;
+            let _ = permit_rx.try_recv();
+        }
+    }
+    output.flush()?;
+    if !pending.is_empty() {
+        return Err(std::io::Error::other("a conformance job stopped early"));
+    }
+    Ok(stats)
+}
+
+/// Starts a named thread with the CLI's worker stack (cases recurse as
+/// deep as their nesting).
+fn spawn(name: &str, f: impl FnOnce() + Send + 'static) -> std::io::Result<()> {
+    std::thread::Builder::new().name(name.into()).stack_size(super::WORKER_STACK_SIZE).spawn(f).map(drop)
+}
+
 /// The case input, whose read errors name it (a directory, a vanished
 /// file), unlike errors writing the results.
-struct Named<'a, R> {
+struct Named<R> {
     inner: R,
-    name: &'a str,
+    name: String,
 }
 
-impl<R: Read> Read for Named<'_, R> {
+impl<R: Read> Read for Named<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         self.inner.read(buf).map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {}: {e}", self.name)))
-    }
-}
-
-impl<R: BufRead> BufRead for Named<'_, R> {
-    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
-        let name = self.name;
-        self.inner.fill_buf().map_err(|e| std::io::Error::new(e.kind(), format!("cannot read {name}: {e}")))
-    }
-    fn consume(&mut self, amount: usize) {
-        self.inner.consume(amount)
     }
 }

@@ -66,8 +66,16 @@ const KNOWN_KEYS: [&str; 8] = ["id", "mode", "src", "src_base64", "vars", "unkno
 /// sequence).
 pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
     let text = go_lossy_utf8(line);
+    match serde_json::from_str::<Plain>(&text) {
+        Ok(Plain(case)) => Ok(case),
+        Err(_) => decode_any(&text),
+    }
+}
+
+/// [`decode_case`] of a case of any form (the text read as Go reads it).
+fn decode_any(text: &str) -> Result<Case, CaseError> {
     let fail = |id: &Option<String>, message: String| CaseError { id: id.clone(), message };
-    let raw: Map<String, Json> = match runtime::json::parse_json(&text) {
+    let mut raw: Map<String, Json> = match runtime::json::parse_json(text) {
         Ok(Json::Object(m)) => m,
         Ok(Json::Null) => Map::new(),
         Ok(other) => {
@@ -101,12 +109,12 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
         None => return Err(fail(&id, "\"mode\" must be \"expr\", \"template\" or \"body\"".into())),
     };
 
-    let src = match (raw.get("src"), raw.get("src_base64")) {
+    // The source is taken, not copied: it is most of the line.
+    let src = match (raw.remove("src"), raw.get("src_base64")) {
         (Some(_), Some(_)) => return Err(fail(&id, "give only one of \"src\" and \"src_base64\"".into())),
-        (Some(s), None) => match string_or_null(s) {
-            Some(s) => s.into_bytes(),
-            None => return Err(fail(&id, "\"src\" must be a string".into())),
-        },
+        (Some(Json::String(s)), None) => s.into_bytes(),
+        (Some(Json::Null), None) => Vec::new(),
+        (Some(_), None) => return Err(fail(&id, "\"src\" must be a string".into())),
         (None, Some(b)) => {
             let Some(b) = string_or_null(b) else {
                 return Err(fail(&id, "\"src_base64\" must be a string".into()));
@@ -169,6 +177,65 @@ pub fn decode_case(line: &[u8]) -> Result<Case, CaseError> {
     Ok(Case { id: id.unwrap_or_default(), mode, src, vars, unknowns, declare, funcs })
 }
 
+/// A case of the plainest form, read without building a JSON tree: an
+/// object of `id`, `mode`, `src` and optionally `funcs`, all strings with
+/// valid values, each once (as a file's case, sources being most of the
+/// line). Anything else (other members, nulls, unknown names, duplicates,
+/// trailing text) is an error here, and the line is decoded again by
+/// [`decode_case`]'s general path, which reads every form and words the
+/// errors as the oracle does.
+struct Plain(Case);
+
+impl<'de> serde::Deserialize<'de> for Plain {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Plain, D::Error> {
+        d.deserialize_map(PlainVisitor)
+    }
+}
+
+struct PlainVisitor;
+
+impl<'de> serde::de::Visitor<'de> for PlainVisitor {
+    type Value = Plain;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a case of id, mode, src and funcs")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Plain, A::Error> {
+        use serde::de::Error as _;
+        let (mut id, mut mode, mut src, mut funcs) = (None, None, None, None);
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let slot = match &*key {
+                "id" => &mut id,
+                "mode" => &mut mode,
+                "src" => &mut src,
+                "funcs" => &mut funcs,
+                _ => return Err(A::Error::custom("not a plain case")),
+            };
+            if slot.replace(map.next_value::<String>()?).is_some() {
+                return Err(A::Error::custom("a member given twice"));
+            }
+        }
+        let mode = match mode.as_deref() {
+            Some("expr") => Mode::Expr,
+            Some("template") => Mode::Template,
+            Some("body") => Mode::Body,
+            _ => return Err(A::Error::custom("no valid mode")),
+        };
+        let funcs = match funcs.as_deref() {
+            None | Some("stdlib") => FuncTable::Stdlib,
+            Some("packer") => FuncTable::Packer,
+            Some("none") => FuncTable::None,
+            Some("nil") => FuncTable::Nil,
+            Some(_) => return Err(A::Error::custom("no valid funcs")),
+        };
+        let (Some(id), Some(src)) = (id, src) else {
+            return Err(A::Error::custom("no id or src"));
+        };
+        Ok(Plain(Case { id, mode, src: src.into_bytes(), vars: Vec::new(), unknowns: Vec::new(), declare: Vec::new(), funcs }))
+    }
+}
+
 /// Where decoding failed, for Go's error text.
 fn base64_error_offset(e: &base64::DecodeError) -> usize {
     match *e {
@@ -210,6 +277,35 @@ mod tests {
 
     fn err(line: &str) -> CaseError {
         decode_case(line.as_bytes()).expect_err("line should be rejected")
+    }
+
+    #[test]
+    fn plain_cases_read_as_the_general_path_reads_them() {
+        let lines = [
+            r#"{"id":"a","mode":"body","src":"x = \"\\n\u00e9\"\n"}"#,
+            r#"{"src":"1","mode":"expr","id":"b","funcs":"packer"}"#,
+            r#"{"id":"c","mode":"template","src":"${x}","funcs":"nil"}"#,
+            r#"{"\u0069d":"d","mode":"expr","src":"1"}"#,
+            // Not plain: the general path decides.
+            r#"{"id":"e","mode":"expr","src":"1","funcs":"all"}"#,
+            r#"{"id":"f","mode":"expr","src":"1","id":"g"}"#,
+            r#"{"id":"h","mode":"expr","src":null}"#,
+            r#"{"mode":"expr","src":"1"}"#,
+            r#"{"id":"i","mode":"expr","src":"1","_note":[1]}"#,
+            r#"{"id":"j","mode":"expr","src":"1"} x"#,
+            r#"{"id":"k","mode":"Expr","src":"1"}"#,
+            "null",
+        ];
+        for line in lines {
+            let plain = serde_json::from_str::<Plain>(line).ok().map(|p| format!("{:?}", p.0));
+            let general = format!("{:?}", decode_any(line));
+            if let Some(plain) = &plain {
+                assert_eq!(format!("Ok({plain})"), general, "{line}");
+            }
+            assert_eq!(format!("{:?}", decode_case(line.as_bytes())), general, "{line}");
+        }
+        // The plain lines above are read without the general path.
+        assert_eq!(lines.iter().filter(|l| serde_json::from_str::<Plain>(l).is_ok()).count(), 4);
     }
 
     #[test]

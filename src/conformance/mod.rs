@@ -67,6 +67,14 @@ pub fn run_case(case: &Case) -> Result<String, String> {
 
 /// [`run_case`] with [`RunOptions`].
 pub fn run_case_with(case: &Case, run: RunOptions) -> Result<String, String> {
+    let mut out = String::new();
+    run_case_into(case, run, &mut out)?;
+    Ok(out)
+}
+
+/// [`run_case_with`], appending the result fields to `out` (which is left
+/// as it was when the case is malformed).
+fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), String> {
     let bindings = bind_values(case)?;
     let options = case_options(case, bindings.iter().map(|(n, _)| n.clone()), run);
     let kind = match case.mode {
@@ -75,27 +83,27 @@ pub fn run_case_with(case: &Case, run: RunOptions) -> Result<String, String> {
         Mode::Body => SourceKind::Body,
     };
     let (compiled, reference_crash) = Compiled::compile_noting_crash(kind, &case.src, &options);
-    let mut out = String::new();
     if reference_crash || matches!(compiled, Err(Error::Compile(_))) {
         // The oracle converts the declared variables' values before it
         // parses the source: values that do not fit win.
         if let Some(rejected) = rejected_before_parsing(case, &options, &bindings) {
-            return Ok(rejected);
+            out.push_str(&rejected);
+            return Ok(());
         }
     }
     if reference_crash {
         // The reference crashes on this source (see `compiler::Parse`); the
         // oracle reports the recovered Go panic.
         out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
-        write_simple_diag(&mut out, REFERENCE_NIL_PANIC, "");
-        return Ok(out);
+        write_simple_diag(out, REFERENCE_NIL_PANIC, "");
+        return Ok(());
     }
     match compiled {
         Ok(compiled) => {
             let vars: Variables = bindings.into_iter().collect();
-            compiled.write_result(&compiled.bind(&vars), &mut out);
+            compiled.write_result(&compiled.bind(&vars), out);
         }
-        Err(Error::Compile(diags)) => diags.write_failure("parse", &mut out),
+        Err(Error::Compile(diags)) => diags.write_failure("parse", out),
         Err(Error::Declaration(list)) => {
             // One array of the diagnostics of every declaration (each
             // placed in its own constraint text), as the oracle reports
@@ -105,13 +113,13 @@ pub fn run_case_with(case: &Case, run: RunOptions) -> Result<String, String> {
                 if i > 0 {
                     out.push(',');
                 }
-                diags.write_items(&mut out);
+                diags.write_items(out);
             }
             out.push(']');
         }
         Err(e) => return Err(e.to_string()),
     }
-    Ok(out)
+    Ok(())
 }
 
 /// The result of a case whose declared variables were given values that do
@@ -145,7 +153,7 @@ pub fn run_line_with(line: &[u8], line_no: usize, run: RunOptions) -> String {
 }
 
 /// [`run_line`], also telling whether the line was a malformed case.
-fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> (String, bool) {
+pub(crate) fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> (String, bool) {
     let mut out = String::from("{\"id\":");
     let case = match decode_case(line) {
         Ok(case) => case,
@@ -157,16 +165,22 @@ fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> (String, bo
         }
     };
     push_id(&mut out, Some(&case.id));
-    let malformed = match catch_unwind(AssertUnwindSafe(|| run_case_with(&case, run))) {
-        Ok(Ok(fields)) => {
-            out.push_str(&fields);
-            false
-        }
+    // The result is written in place; a malformed case (or a panic) has
+    // what was written of it taken back.
+    let mark = out.len();
+    let malformed = match catch_unwind(AssertUnwindSafe(|| run_case_into(&case, run, &mut out))) {
+        Ok(Ok(())) => false,
         Ok(Err(message)) => {
+            out.truncate(mark);
             write_case_error(&mut out, line_no, &message);
             true
         }
         Err(payload) => {
+            // The panic may have taken the buffer with it: the line starts
+            // again.
+            out.clear();
+            out.push_str("{\"id\":");
+            push_id(&mut out, Some(&case.id));
             write_panic(&mut out, &panic_message(&*payload));
             false
         }
@@ -204,18 +218,7 @@ pub fn run_cases_with(mut input: impl BufRead, mut output: impl Write, run: RunO
     let mut stats = RunStats::default();
     let mut line = Vec::new();
     let mut line_no = 0usize;
-    loop {
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            break;
-        }
-        line_no += 1;
-        while matches!(line.last(), Some(b'\n' | b'\r')) {
-            line.pop();
-        }
-        if line.iter().all(|b| b.is_ascii_whitespace()) {
-            continue;
-        }
+    while next_case_line(&mut input, &mut line, &mut line_no)? {
         let (result, malformed) = run_line_counted(&line, line_no, run);
         stats.malformed += usize::from(malformed);
         stats.cases += 1;
@@ -224,6 +227,25 @@ pub fn run_cases_with(mut input: impl BufRead, mut output: impl Write, run: RunO
         output.flush()?;
     }
     Ok(stats)
+}
+
+/// Reads the next non-blank line of `input` into `line` (without its line
+/// break; a trailing `\r` is dropped), counting lines in `line_no`;
+/// `false` at the end of the input.
+pub(crate) fn next_case_line(input: &mut impl BufRead, line: &mut Vec<u8>, line_no: &mut usize) -> io::Result<bool> {
+    loop {
+        line.clear();
+        if input.read_until(b'\n', line)? == 0 {
+            return Ok(false);
+        }
+        *line_no += 1;
+        while matches!(line.last(), Some(b'\n' | b'\r')) {
+            line.pop();
+        }
+        if !line.iter().all(|b| b.is_ascii_whitespace()) {
+            return Ok(true);
+        }
+    }
 }
 
 #[cfg(test)]

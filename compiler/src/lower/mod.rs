@@ -15,6 +15,7 @@ use runtime::diag::DiagnosticsExt;
 use runtime::func::{FuncId, FunctionTable};
 use runtime::strings::go_quote;
 use runtime::{Diagnostic, Number, Span, Value};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::sync::Arc;
 use vm::ir::*;
@@ -116,6 +117,7 @@ pub fn compile_all_noting(
     lines: &Arc<SourceLines>,
 ) -> (Vec<Program>, Vec<Diagnostic>) {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
+    let unknown_functions = RefCell::new(UnknownFunctions::default());
     let mut found = Vec::new();
     let lowered: Vec<(vm::ir::Node, u32)> = exprs
         .iter()
@@ -123,14 +125,14 @@ pub fn compile_all_noting(
             let mut l = Lowerer {
                 interner,
                 env,
-                globals: globals.clone(),
+                globals: &globals,
                 scopes: Vec::new(),
                 splats: HashMap::new(),
                 splat_eaches: 0,
                 n_locals: 0,
                 depth: 0,
                 lines: lines.clone(),
-                func_names: None,
+                unknown_functions: &unknown_functions,
                 found: Vec::new(),
                 guarded: 0,
             };
@@ -155,6 +157,35 @@ pub fn compile_all_noting(
     (programs, found)
 }
 
+/// The "Call to unknown function" details of one file (with the calling
+/// context's table), by function name: a file tends to call the same
+/// missing function many times, and each detail measures the name against
+/// every name of the table.
+#[derive(Default)]
+struct UnknownFunctions {
+    /// The table's names, `try` and `can` included, once one is needed.
+    names: Option<Vec<String>>,
+    details: HashMap<String, String>,
+}
+
+impl UnknownFunctions {
+    fn detail(&mut self, name: &str, funcs: &dyn FunctionTable) -> String {
+        if let Some(detail) = self.details.get(name) {
+            return detail.clone();
+        }
+        let names = self.names.get_or_insert_with(|| {
+            let mut names: Vec<String> = funcs.names().into_iter().map(String::from).collect();
+            if funcs.has_try_can() {
+                names.extend(["try".to_string(), "can".to_string()]);
+            }
+            names
+        });
+        let detail = unknown_function_detail(name, names);
+        self.details.insert(name.to_string(), detail.clone());
+        detail
+    }
+}
+
 struct Scope {
     key: Option<(Symbol, u32)>,
     val: (Symbol, u32),
@@ -163,7 +194,7 @@ struct Scope {
 struct Lowerer<'i, 'e> {
     interner: &'i Interner,
     env: &'e CompileEnv,
-    globals: HashMap<&'e str, u32>,
+    globals: &'e HashMap<&'e str, u32>,
     scopes: Vec<Scope>,
     splats: HashMap<u32, u32>,
     /// How many splat `each` parts enclose the node being lowered.
@@ -171,7 +202,9 @@ struct Lowerer<'i, 'e> {
     n_locals: u32,
     depth: u32,
     lines: Arc<SourceLines>,
-    func_names: Option<Vec<String>>,
+    /// The details of calls to unknown functions, shared by the file's
+    /// expressions.
+    unknown_functions: &'e RefCell<UnknownFunctions>,
     /// Static problems found (see [`compile_all_noting`]).
     found: Vec<Diagnostic>,
     /// How many `try`/`can` argument lists enclose the node.
@@ -523,14 +556,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             if !self.scopes.is_empty() {
                 return self.noted(fail("Call to unknown function", in_child, c.name.span));
             }
-            let names = self.func_names.get_or_insert_with(|| {
-                let mut names: Vec<String> = funcs.names().into_iter().map(String::from).collect();
-                if funcs.has_try_can() {
-                    names.extend(["try".to_string(), "can".to_string()]);
-                }
-                names
-            });
-            let here = unknown_function_detail(name, names);
+            let here = self.unknown_functions.borrow_mut().detail(name, &*funcs);
             if self.splat_eaches > 0 && here != in_child {
                 let d = |detail| Diagnostic::error("Call to unknown function", detail, Some(c.name.span));
                 return self.noted(Node::FailByContext(Box::new([d(here), d(in_child)])));
