@@ -343,6 +343,7 @@ impl<'a> BodyEvaluation<'a> {
 
 /// Evaluates `program`; the diagnostics are left in `scratch`
 /// ([`Scratch::diags`]).
+#[inline]
 pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value {
     let chunk = program.chunk();
     // Values left by an earlier evaluation are never read unless the chunk
@@ -553,7 +554,13 @@ impl<'a> Machine<'a> {
             OpndKind::Const(k) => self.s.consts.get(usize::from(k)),
             OpndKind::Var(i) => {
                 let path = self.chunk.paths.get(usize::from(i))?;
-                steps_ref(self.path_root(path)?, &path.steps)
+                let root = self.path_root(path)?;
+                // A bare variable (the most frequent path) needs no walk.
+                if path.steps.is_empty() {
+                    Some(root)
+                } else {
+                    steps_ref(root, &path.steps)
+                }
             }
         }
     }
@@ -653,6 +660,17 @@ impl<'a> Machine<'a> {
                 std::mem::forget(std::mem::replace(slot, v));
             } else {
                 *slot = v;
+            }
+        }
+    }
+
+    /// [`Machine::set`] for a bool.
+    #[inline(always)]
+    fn set_bool(&mut self, r: u16, b: bool) {
+        if let Some(slot) = self.s.regs.get_mut(usize::from(r)) {
+            match slot {
+                Value::Bool(old) => *old = b,
+                _ => self.set(r, Value::Bool(b)),
             }
         }
     }
@@ -778,19 +796,26 @@ impl<'a> Machine<'a> {
                     let v = self.op_result(r, |_| Some(bracket));
                     self.set(a, v);
                 }
-                Op::Add
-                | Op::Sub
-                | Op::Mul
-                | Op::Div
-                | Op::Mod
-                | Op::Eq
-                | Op::Ne
-                | Op::Lt
-                | Op::Le
-                | Op::Gt
-                | Op::Ge
-                | Op::And
-                | Op::Or => {
+                Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::And | Op::Or => {
+                    // The result is a bool: decided inline in the common
+                    // cases, written to its register without a `Value` in
+                    // between.
+                    let op = binary_op(ins.op);
+                    let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
+                        (Some(l), Some(r)) => crate::ops::compare_fast(op, l, r),
+                        _ => None,
+                    };
+                    // As for arithmetic below: the fast result stands only
+                    // if the operands reported nothing.
+                    match fast {
+                        Some(b) if self.s.diags.is_empty() || self.operands_clean(prog.site(pc)) => self.set_bool(a, b),
+                        _ => {
+                            let v = self.binary_slow(op, ins.ob(), ins.oc(), prog.site(pc));
+                            self.set(a, v);
+                        }
+                    }
+                }
+                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod => {
                     let op = binary_op(ins.op);
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
                         (Some(l), Some(r)) => crate::ops::binary_fast(op, l, r),
@@ -1190,7 +1215,24 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Appends one template part to `buf`: a literal or a path holding a
+    /// string (most parts) inline, in the caller's loop; the others out of
+    /// line.
+    #[inline(always)]
     fn stream_part(&mut self, part: &PartSite, buf: &mut String, known: &mut bool) {
+        if let PartKind::Value(b) = &part.kind {
+            if b.start == b.end {
+                if let Some(Value::String(s)) = self.peek(b.out) {
+                    buf.push_str(s.as_str());
+                    return;
+                }
+            }
+        }
+        self.stream_part_other(part, buf, known);
+    }
+
+    #[inline(never)]
+    fn stream_part_other(&mut self, part: &PartSite, buf: &mut String, known: &mut bool) {
         match &part.kind {
             PartKind::Value(b) => {
                 if b.start == b.end {
