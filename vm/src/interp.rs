@@ -584,7 +584,7 @@ impl<'a> Machine<'a> {
     }
 
     /// A block's value, moved out of its register when it is a temporary.
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, o: Opnd) -> Value {
         match o.kind() {
             OpndKind::Temp(r) => match self.s.regs.get_mut(usize::from(r)) {
@@ -675,8 +675,9 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Runs a block and takes its value.
-    #[inline]
+    /// Runs a block and takes its value. (Inlined everywhere: it is small,
+    /// and a frame of its own costs as much as it does.)
+    #[inline(always)]
     fn block(&mut self, b: &Block) -> Value {
         if b.start != b.end {
             self.nested(|m| m.run(b.start as usize, b.end as usize));
