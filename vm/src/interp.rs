@@ -797,25 +797,17 @@ impl<'a> Machine<'a> {
                     let v = self.op_result(r, |_| Some(bracket));
                     self.set(a, v);
                 }
-                Op::Eq | Op::Ne | Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::And | Op::Or => {
-                    // The result is a bool: decided inline in the common
-                    // cases, written to its register without a `Value` in
-                    // between.
-                    let op = binary_op(ins.op);
-                    let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
-                        (Some(l), Some(r)) => crate::ops::compare_fast(op, l, r),
-                        _ => None,
-                    };
-                    // As for arithmetic below: the fast result stands only
-                    // if the operands reported nothing.
-                    match fast {
-                        Some(b) if self.s.diags.is_empty() || self.operands_clean(prog.site(pc)) => self.set_bool(a, b),
-                        _ => {
-                            let v = self.binary_slow(op, ins.ob(), ins.oc(), prog.site(pc));
-                            self.set(a, v);
-                        }
-                    }
-                }
+                // One arm per operator, so that each compares with its own
+                // code (no second dispatch on the operator, whose jump
+                // would be shared by all of them).
+                Op::Eq => self.compare(crate::ops::BinaryOp::Eq, *ins, pc),
+                Op::Ne => self.compare(crate::ops::BinaryOp::NotEq, *ins, pc),
+                Op::Lt => self.compare(crate::ops::BinaryOp::Lt, *ins, pc),
+                Op::Le => self.compare(crate::ops::BinaryOp::Le, *ins, pc),
+                Op::Gt => self.compare(crate::ops::BinaryOp::Gt, *ins, pc),
+                Op::Ge => self.compare(crate::ops::BinaryOp::Ge, *ins, pc),
+                Op::And => self.compare(crate::ops::BinaryOp::And, *ins, pc),
+                Op::Or => self.compare(crate::ops::BinaryOp::Or, *ins, pc),
                 Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod => {
                     let op = binary_op(ins.op);
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
@@ -889,6 +881,27 @@ impl<'a> Machine<'a> {
                     let v = self.template_join(&t, span);
                     self.set(a, v);
                 }
+            }
+        }
+    }
+
+    /// A comparison or logic operator (`EQ` .. `GE`, `AND`, `OR`): its bool
+    /// decided inline in the common cases and written to its register
+    /// without a `Value` in between.
+    #[inline(always)]
+    fn compare(&mut self, op: crate::ops::BinaryOp, ins: Instr, pc: usize) {
+        let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
+            (Some(l), Some(r)) => crate::ops::compare_fast(op, l, r),
+            _ => None,
+        };
+        // As for arithmetic: the fast result stands only if the operands
+        // reported nothing.
+        let chunk: &'a Chunk = self.chunk;
+        match fast {
+            Some(b) if self.s.diags.is_empty() || self.operands_clean(chunk.site(pc)) => self.set_bool(ins.a, b),
+            _ => {
+                let v = self.binary_slow(op, ins.ob(), ins.oc(), chunk.site(pc));
+                self.set(ins.a, v);
             }
         }
     }
