@@ -353,6 +353,7 @@ impl<'a> BodyEvaluation<'a> {
 
 /// Evaluates `program`; the diagnostics are left in `scratch`
 /// ([`Scratch::diags`]).
+#[inline]
 pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value {
     let chunk = program.chunk();
     // Values left by an earlier evaluation are never read unless the chunk
@@ -563,7 +564,13 @@ impl<'a> Machine<'a> {
             OpndKind::Const(k) => self.s.consts.get(usize::from(k)),
             OpndKind::Var(i) => {
                 let path = self.chunk.paths.get(usize::from(i))?;
-                steps_ref(self.path_root(path)?, &path.steps)
+                let root = self.path_root(path)?;
+                // A bare variable (the most frequent path) needs no walk.
+                if path.steps.is_empty() {
+                    Some(root)
+                } else {
+                    steps_ref(root, &path.steps)
+                }
             }
         }
     }
@@ -587,7 +594,7 @@ impl<'a> Machine<'a> {
     }
 
     /// A block's value, moved out of its register when it is a temporary.
-    #[inline]
+    #[inline(always)]
     fn take(&mut self, o: Opnd) -> Value {
         match o.kind() {
             OpndKind::Temp(r) => match self.s.regs.get_mut(usize::from(r)) {
@@ -667,8 +674,20 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Runs a block and takes its value.
-    #[inline]
+    /// [`Machine::set`] for a bool.
+    #[inline(always)]
+    fn set_bool(&mut self, r: u16, b: bool) {
+        if let Some(slot) = self.s.regs.get_mut(usize::from(r)) {
+            match slot {
+                Value::Bool(old) => *old = b,
+                _ => self.set(r, Value::Bool(b)),
+            }
+        }
+    }
+
+    /// Runs a block and takes its value. (Inlined everywhere: it is small,
+    /// and a frame of its own costs as much as it does.)
+    #[inline(always)]
     fn block(&mut self, b: &Block) -> Value {
         if b.start != b.end {
             self.nested(|m| m.run(b.start as usize, b.end as usize));
@@ -788,19 +807,18 @@ impl<'a> Machine<'a> {
                     let v = self.op_result(r, |_| Some(bracket));
                     self.set(a, v);
                 }
-                Op::Add
-                | Op::Sub
-                | Op::Mul
-                | Op::Div
-                | Op::Mod
-                | Op::Eq
-                | Op::Ne
-                | Op::Lt
-                | Op::Le
-                | Op::Gt
-                | Op::Ge
-                | Op::And
-                | Op::Or => {
+                // One arm per operator, so that each compares with its own
+                // code (no second dispatch on the operator, whose jump
+                // would be shared by all of them).
+                Op::Eq => self.compare(crate::ops::BinaryOp::Eq, *ins, pc),
+                Op::Ne => self.compare(crate::ops::BinaryOp::NotEq, *ins, pc),
+                Op::Lt => self.compare(crate::ops::BinaryOp::Lt, *ins, pc),
+                Op::Le => self.compare(crate::ops::BinaryOp::Le, *ins, pc),
+                Op::Gt => self.compare(crate::ops::BinaryOp::Gt, *ins, pc),
+                Op::Ge => self.compare(crate::ops::BinaryOp::Ge, *ins, pc),
+                Op::And => self.compare(crate::ops::BinaryOp::And, *ins, pc),
+                Op::Or => self.compare(crate::ops::BinaryOp::Or, *ins, pc),
+                Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod => {
                     let op = binary_op(ins.op);
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
                         (Some(l), Some(r)) => crate::ops::binary_fast(op, l, r),
@@ -873,6 +891,27 @@ impl<'a> Machine<'a> {
                     let v = self.template_join(&t, span);
                     self.set(a, v);
                 }
+            }
+        }
+    }
+
+    /// A comparison or logic operator (`EQ` .. `GE`, `AND`, `OR`): its bool
+    /// decided inline in the common cases and written to its register
+    /// without a `Value` in between.
+    #[inline(always)]
+    fn compare(&mut self, op: crate::ops::BinaryOp, ins: Instr, pc: usize) {
+        let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
+            (Some(l), Some(r)) => crate::ops::compare_fast(op, l, r),
+            _ => None,
+        };
+        // As for arithmetic: the fast result stands only if the operands
+        // reported nothing.
+        let chunk: &'a Chunk = self.chunk;
+        match fast {
+            Some(b) if self.s.diags.is_empty() || self.operands_clean(chunk.site(pc)) => self.set_bool(ins.a, b),
+            _ => {
+                let v = self.binary_slow(op, ins.ob(), ins.oc(), chunk.site(pc));
+                self.set(ins.a, v);
             }
         }
     }
@@ -1200,7 +1239,24 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Appends one template part to `buf`: a literal or a path holding a
+    /// string (most parts) inline, in the caller's loop; the others out of
+    /// line.
+    #[inline(always)]
     fn stream_part(&mut self, part: &PartSite, buf: &mut String, known: &mut bool) {
+        if let PartKind::Value(b) = &part.kind {
+            if b.start == b.end {
+                if let Some(Value::String(s)) = self.peek(b.out) {
+                    buf.push_str(s.as_str());
+                    return;
+                }
+            }
+        }
+        self.stream_part_other(part, buf, known);
+    }
+
+    #[inline(never)]
+    fn stream_part_other(&mut self, part: &PartSite, buf: &mut String, known: &mut bool) {
         match &part.kind {
             PartKind::Value(b) => {
                 if b.start == b.end {

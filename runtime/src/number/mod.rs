@@ -466,6 +466,18 @@ impl Number {
 
     // ----- comparison ---------------------------------------------------
 
+    /// The value when it is an integer held in a machine word (the
+    /// representation most numbers have): two such compare as their
+    /// values, whatever their precisions ([`Number::cmp`],
+    /// [`Number::equals`]).
+    #[inline]
+    pub fn as_small(&self) -> Option<i64> {
+        match self.0 {
+            Repr::Small { v, .. } => Some(v),
+            Repr::Big(_) => None,
+        }
+    }
+
     /// Numeric order (-0 == +0; -Inf < everything < +Inf). This is Go's
     /// `Cmp`, used by cty for `<`, `>`, and for ordering set elements.
     #[allow(clippy::should_implement_trait)]

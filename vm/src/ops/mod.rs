@@ -19,6 +19,8 @@
 //! - [`binary_fast`]`(op, &lhs, &rhs) -> Option<Value>`: the plain-success
 //!   cases on known primitive operands, by reference and without
 //!   allocating (the evaluator's hot path; `binary` starts with it too).
+//! - [`compare_fast`]`(op, &lhs, &rhs) -> Option<bool>`: the same for the
+//!   comparison and logic operators, giving the bool.
 //!
 //! Accessors (`hcl.Index`, `hcl.GetAttr`; blame [`Blame::Step`]):
 //! - [`index`]`(&collection, &key) -> OpResult` (`c[k]`, `c.0` too: see
@@ -60,8 +62,8 @@ pub use conditional::{condition_choice, conditional, conditional_plan, CondBranc
 pub use construct::{make_tuple, ObjectBuilder};
 pub use for_expr::{for_element, for_source, ForCollector, ForKind, ForSource};
 pub use operator::{
-    binary, binary_checked, binary_fast, is_operand_conversion, left_decides, logical_short_circuit, unary, unary_checked, BinaryOp, Keep,
-    Logic, UnaryOp,
+    binary, binary_checked, binary_fast, compare_fast, is_operand_conversion, left_decides, logical_short_circuit, unary, unary_checked,
+    BinaryOp, Keep, Logic, UnaryOp,
 };
 pub use splat::{splat_source, SplatFinish, SplatPlan, SplatSource};
 pub use template::{push_template_part, template_join, template_part, TemplatePart};

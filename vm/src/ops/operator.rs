@@ -147,19 +147,80 @@ fn not_null_unknown(ty: Type) -> Value {
 /// type that need no conversion (the evaluator's hot path: no allocation,
 /// operands by reference); `None` for everything else, errors included:
 /// use [`binary`] then.
-#[inline]
+#[inline(always)]
 pub fn binary_fast(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<Value> {
+    match op {
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => match (lhs, rhs) {
+            (Value::Number(_), Value::Number(_)) => apply_known(op, lhs, rhs).ok(),
+            _ => None,
+        },
+        _ => compare_fast(op, lhs, rhs).map(Value::Bool),
+    }
+}
+
+/// [`binary_fast`] for the operators whose result is a bool (comparisons
+/// and logic), giving the bool: the common cases decided inline, strings
+/// compared for equality, integers that fit a machine word, bools.
+#[inline(always)]
+pub fn compare_fast(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<bool> {
     use BinaryOp::*;
     use Value::{Bool, Number as Num, String as Str};
-    let eq = match (op, lhs, rhs) {
-        (Eq | NotEq, Str(a), Str(b)) => a.as_str() == b.as_str(),
-        (Eq | NotEq, Num(a), Num(b)) => a.equals(b),
-        (Eq | NotEq, Bool(a), Bool(b)) => a == b,
-        (Eq | NotEq, _, _) => return None,
-        (_, Num(_), Num(_)) | (And | Or, Bool(_), Bool(_)) => return apply_known(op, lhs, rhs).ok(),
+    Some(match (lhs, rhs) {
+        (Str(a), Str(b)) => match op {
+            Eq => str_eq(a.as_str(), b.as_str()),
+            NotEq => !str_eq(a.as_str(), b.as_str()),
+            _ => return None,
+        },
+        (Num(a), Num(b)) => match (a.as_small(), b.as_small()) {
+            // `Number::cmp` and `Number::equals` on two small numbers.
+            (Some(x), Some(y)) => match op {
+                Eq => x == y,
+                NotEq => x != y,
+                Lt => x < y,
+                Le => x <= y,
+                Gt => x > y,
+                Ge => x >= y,
+                _ => return None,
+            },
+            _ => return compare_fast_numbers(op, lhs, rhs),
+        },
+        (Bool(a), Bool(b)) => match op {
+            Eq => a == b,
+            NotEq => a != b,
+            And => *a && *b,
+            Or => *a || *b,
+            _ => return None,
+        },
         _ => return None,
-    };
-    Some(Value::Bool(eq == (op == Eq)))
+    })
+}
+
+/// String equality; short strings (most compared ones: names, enums)
+/// byte by byte inline instead of through `memcmp`.
+#[inline(always)]
+fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 8 {
+        a.iter().zip(b).all(|(x, y)| x == y)
+    } else {
+        a == b
+    }
+}
+
+/// [`compare_fast`] on two numbers that are not both small.
+#[inline(never)]
+fn compare_fast_numbers(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<bool> {
+    match (op, lhs, rhs) {
+        (BinaryOp::Eq | BinaryOp::NotEq, Value::Number(a), Value::Number(b)) => Some(a.equals(b) == (op == BinaryOp::Eq)),
+        (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, _, _) => match apply_known(op, lhs, rhs) {
+            Ok(Value::Bool(b)) => Some(b),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The operator function's body, for known non-null operands of the
