@@ -10,7 +10,10 @@ result checksums agree (equal checksums: identical results).
     python3 benches/vs_reference.py [ROUNDS] [HCLVM] [ORACLE]
 
 Defaults: 3 rounds, target/release/hclvm, ../shared/oracle/bin/hcl-oracle;
-the workloads are read from $HCLVM_BENCH_DIR or ../shared/bench. These
+the workloads are read from $HCLVM_BENCH_DIR or ../shared/bench. With
+$NATIVE_ANCHOR set to the hand-written Rust anchor's binary (built from
+../shared/bench/native, see its README), policy and render also run it in
+each round, and the table shows hclvm's time as a multiple of it. These
 machines are noisy: compare ratios from one run, not absolute times from
 different runs.
 """
@@ -52,6 +55,16 @@ def bench(binary, mode, src, variables, iters):
     return float(result["ns_per_eval"]), result["result_checksum"]
 
 
+def native_bench(binary, workload, variables):
+    out = subprocess.run(
+        [binary, "bench", "--workload", workload, "--vars-jsonl", variables],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return float(json.loads(out.strip().splitlines()[-1])["ns_per_eval"])
+
+
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     hclvm = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "target", "release", "hclvm")
@@ -61,13 +74,21 @@ def main():
         if not os.path.exists(path):
             print(f"skipped: no {what} at {path}")
             return 0
-    print(f"{'workload':<12} {'hclvm ns/eval':>14} {'reference ns/eval':>18} {'speed-up':>9}  checksums")
+    native = os.environ.get("NATIVE_ANCHOR")
+    if native and not os.access(native, os.X_OK):
+        print(f"skipped: NATIVE_ANCHOR={native} is not an executable")
+        return 0
+    native_col = f" {'native ns/eval':>15} {'vs native':>10}" if native else ""
+    print(f"{'workload':<12} {'hclvm ns/eval':>14} {'reference ns/eval':>18} {'speed-up':>9}{native_col}  checksums")
     for name, mode, src, variables, (ours_iters, ref_iters) in WORKLOADS:
         src = os.path.join(bench_dir, src)
         variables = os.path.join(bench_dir, variables)
-        ours, ref = [], []
+        ours, ref, nat = [], [], []
         sums = set()
+        with_native = native and name in ("policy", "render")
         for _ in range(rounds):
+            if with_native:
+                nat.append(native_bench(native, name, variables))
             # The same work per run; hclvm's runs are about 50 times
             # shorter, so a burst of load from elsewhere can spoil a whole
             # one: it runs OURS_RUNS times per round (its median is over
@@ -84,7 +105,11 @@ def main():
         ref_sums = {b for _, b in sums if b is not None}
         agree = len(ours_sums) == 1 and ours_sums == ref_sums
         verdict = "equal" if agree else f"DIFFER hclvm {sorted(ours_sums)} reference {sorted(ref_sums)}"
-        print(f"{name:<12} {o:>14.0f} {r:>18.0f} {r / o:>8.1f}x  {verdict}")
+        cols = ""
+        if native:
+            n = statistics.median(nat) if nat else None
+            cols = f" {n:>15.0f} {o / n:>9.2f}x" if n else f" {'-':>15} {'-':>10}"
+        print(f"{name:<12} {o:>14.0f} {r:>18.0f} {r / o:>8.1f}x{cols}  {verdict}")
     return 0
 
 
