@@ -697,7 +697,12 @@ impl Value {
             Value::Unknown(_) => false,
             Value::Null(_) | Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
             _ if depth % 32 == 31 => crate::stack::guarded(|| self.elements_slice().iter().all(|e| e.is_wholly_known_at(depth + 1))),
-            _ => self.elements_slice().iter().all(|e| e.is_wholly_known_at(depth + 1)),
+            // Primitive elements (most) are decided here, without a call.
+            _ => self.elements_slice().iter().all(|e| match e {
+                Value::Unknown(_) => false,
+                Value::Null(_) | Value::Bool(_) | Value::Number(_) | Value::String(_) => true,
+                _ => e.is_wholly_known_at(depth + 1),
+            }),
         }
     }
     /// `HasWhollyKnownType`: no unknown of dynamic type at any depth.
