@@ -99,9 +99,15 @@ pub fn render_traversal(t: &Traversal<'_>, interner: &Interner) -> String {
     let root = interner.resolve(t.root.name);
     // Sized for names and short keys at once.
     let mut out = String::with_capacity(root.len() + t.steps.len() * 12);
-    out.push_str(root);
-    render_steps(&mut out, t.steps, interner);
+    render_traversal_into(&mut out, t, interner);
     out
+}
+
+/// [`render_traversal`], appended to `out` (to render many through one
+/// buffer).
+pub fn render_traversal_into(out: &mut String, t: &Traversal<'_>, interner: &Interner) {
+    out.push_str(interner.resolve(t.root.name));
+    render_steps(out, t.steps, interner);
 }
 
 fn render_steps(out: &mut String, steps: &[Traverser<'_>], interner: &Interner) {

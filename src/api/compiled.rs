@@ -6,10 +6,11 @@ use super::result_format::{self, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
-use compiler::analysis::{render_traversal, variables};
+use compiler::analysis::{render_traversal_into, variables};
 use compiler::lower::{compile_all_noting, CompileEnv};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
+use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -924,9 +925,9 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
     let in_order = body.attributes_in_order();
     // Sized at once: this is the largest part of a large body's program.
     let mut attrs: Vec<(AttrInfo, Program)> = Vec::with_capacity(in_order.len());
+    let mut scratch = String::new();
     for a in in_order {
-        let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
-        let info = AttrInfo::new(interner.resolve(a.name.name), references);
+        let info = AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner, &mut scratch));
         let Some(program) = programs.next() else { break };
         attrs.push((info, program));
     }
@@ -940,6 +941,28 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
         .collect();
     let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
     BodyPlan { attrs, blocks, attribute_count }
+}
+
+/// `Variables()` of `expr` as the JSON array of its result lines (`None`:
+/// none), each reference rendered into `scratch` and encoded from there:
+/// no string per reference.
+fn references_json(expr: &ast::Expr<'_>, interner: &Interner, scratch: &mut String) -> Option<Box<str>> {
+    let refs = variables(expr);
+    if refs.is_empty() {
+        return None;
+    }
+    let mut json = String::with_capacity(2 + refs.len() * 16);
+    json.push('[');
+    for (i, t) in refs.iter().enumerate() {
+        if i > 0 {
+            json.push(',');
+        }
+        scratch.clear();
+        render_traversal_into(scratch, t, interner);
+        write_json_string(&mut json, scratch);
+    }
+    json.push(']');
+    Some(json.into_boxed_str())
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
