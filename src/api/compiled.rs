@@ -925,9 +925,8 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
     let in_order = body.attributes_in_order();
     // Sized at once: this is the largest part of a large body's program.
     let mut attrs: Vec<(AttrInfo, Program)> = Vec::with_capacity(in_order.len());
-    let mut scratch = String::new();
     for a in in_order {
-        let info = AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner, &mut scratch));
+        let info = AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
         let Some(program) = programs.next() else { break };
         attrs.push((info, program));
     }
@@ -944,23 +943,28 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
 }
 
 /// `Variables()` of `expr` as the JSON array of its result lines (`None`:
-/// none), each reference rendered into `scratch` and encoded from there:
-/// no string per reference.
-fn references_json(expr: &ast::Expr<'_>, interner: &Interner, scratch: &mut String) -> Option<Box<str>> {
+/// none), each reference rendered into the thread's scratch buffer and
+/// encoded from there: no string per reference.
+fn references_json(expr: &ast::Expr<'_>, interner: &Interner) -> Option<Box<str>> {
+    thread_local! {
+        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
     let refs = variables(expr);
     if refs.is_empty() {
         return None;
     }
     let mut json = String::with_capacity(2 + refs.len() * 16);
     json.push('[');
-    for (i, t) in refs.iter().enumerate() {
-        if i > 0 {
-            json.push(',');
+    SCRATCH.with_borrow_mut(|scratch| {
+        for (i, t) in refs.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            scratch.clear();
+            render_traversal_into(scratch, t, interner);
+            write_json_string(&mut json, scratch);
         }
-        scratch.clear();
-        render_traversal_into(scratch, t, interner);
-        write_json_string(&mut json, scratch);
-    }
+    });
     json.push(']');
     Some(json.into_boxed_str())
 }
