@@ -21,9 +21,17 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
         Scoped(&'r ForExpr<'a>, &'r Expr<'a>),
         PopScope,
     }
+    // Most attributes are a literal or one traversal: no work list for
+    // them.
+    match expr.kind {
+        ExprKind::Literal(_) => return Vec::new(),
+        ExprKind::ScopeTraversal(t) => return vec![*t],
+        _ => {}
+    }
     let mut out = Vec::new();
     let mut scopes: Vec<&ForExpr<'a>> = Vec::new();
-    let mut stack = vec![Work::Visit(expr)];
+    let mut stack = Vec::with_capacity(16);
+    stack.push(Work::Visit(expr));
     let local =
         |scopes: &[&ForExpr<'_>], name: Symbol| scopes.iter().any(|f| f.val_var.name == name || f.key_var.is_some_and(|k| k.name == name));
     while let Some(work) = stack.pop() {
