@@ -143,6 +143,7 @@ fn read_declarations(options: &Options) -> Result<Vec<(String, runtime::Type, Op
                 src: Arc::from(d.constraint.as_bytes()),
                 block_headers: Vec::new(),
                 template: false,
+                breaks: Default::default(),
             });
             errors.push(Diagnostics::new(c.diagnostics, source));
             continue;
@@ -361,6 +362,7 @@ impl Compiled {
             src: Arc::from(src),
             block_headers,
             template: kind == SourceKind::Template,
+            breaks: Default::default(),
         });
         if diags.has_errors() {
             return Err(Error::Compile(Diagnostics::new(diags, source)));
@@ -379,6 +381,8 @@ impl Compiled {
         env.filename = source.filename.clone();
         env.short_circuit = options.short_circuit;
         let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
+        // Set once, here, before any result is written.
+        let _ = source.breaks.set(lines.breaks.clone());
         // One chunk of bytecode for the whole file, sealed when `file`
         // drops.
         let mut file = vm::codegen::FileCode::new();

@@ -23,6 +23,8 @@ pub struct ResultWriter<'s> {
     lines: Option<LineIndex>,
     /// How the source was scanned (its token boundaries decide columns).
     lexed_as: compiler::lexer::LexMode,
+    /// The source's cluster breaks when known (else found when needed).
+    breaks: Option<&'s [u32]>,
 }
 
 impl<'s> ResultWriter<'s> {
@@ -32,11 +34,18 @@ impl<'s> ResultWriter<'s> {
 
     /// Appends to `out` (reusing its allocation) instead of a new string.
     pub fn with_buffer(src: &'s [u8], out: String) -> ResultWriter<'s> {
-        ResultWriter { out, src, lines: None, lexed_as: compiler::lexer::LexMode::Normal }
+        ResultWriter { out, src, lines: None, lexed_as: compiler::lexer::LexMode::Normal, breaks: None }
     }
 
     /// The source is a bare template (scanned in template mode; the
     /// default is a config file or an expression).
+    /// Uses `breaks` (the source's `compiler::lexer::cluster_breaks`, when
+    /// known) instead of scanning the source for them.
+    pub fn breaks(mut self, breaks: Option<&'s [u32]>) -> ResultWriter<'s> {
+        self.breaks = breaks;
+        self
+    }
+
     pub fn template(mut self, is_template: bool) -> ResultWriter<'s> {
         if is_template {
             self.lexed_as = compiler::lexer::LexMode::Template;
@@ -105,7 +114,10 @@ impl<'s> ResultWriter<'s> {
                 Some(span) => {
                     let src = self.src;
                     let mode = self.lexed_as;
-                    let lines = self.lines.get_or_insert_with(|| LineIndex::with_breaks(src, compiler::lexer::cluster_breaks(src, mode)));
+                    let known = self.breaks;
+                    let lines = self.lines.get_or_insert_with(|| {
+                        LineIndex::with_breaks(src, known.map_or_else(|| compiler::lexer::cluster_breaks(src, mode), <[u32]>::to_vec))
+                    });
                     let start = lines.pos(src, span.start);
                     let end = lines.pos(src, span.end);
                     self.out.push_str("{\"start\":");
