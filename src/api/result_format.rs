@@ -102,9 +102,10 @@ impl<'s> ResultWriter<'s> {
             if i > 0 {
                 self.out.push(',');
             }
-            self.out.push_str("{\"severity\":");
-            write_json_string(&mut self.out, d.severity.as_str());
-            self.out.push_str(",\"summary\":");
+            // A severity's name needs no escaping.
+            self.out.push_str("{\"severity\":\"");
+            self.out.push_str(d.severity.as_str());
+            self.out.push_str("\",\"summary\":");
             write_json_string(&mut self.out, &d.summary);
             self.out.push_str(",\"detail\":");
             write_json_string(&mut self.out, &d.detail);
@@ -144,18 +145,8 @@ fn write_pos(out: &mut String, p: Pos) {
 
 /// Appends `n` in decimal (a position is written three times per
 /// diagnostic: without the formatting machinery).
-fn push_u32(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+fn push_u32(out: &mut String, n: u32) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// The one-diagnostic array the oracle writes for its own problems (a bad
