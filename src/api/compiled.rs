@@ -948,29 +948,30 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
 
 /// `Variables()` of `expr` as the JSON array of its result lines (`None`:
 /// none), each reference rendered into the thread's scratch buffer and
-/// encoded from there: no string per reference.
+/// encoded from there into its JSON buffer, then copied out at its size:
+/// no string per reference, no regrowing.
 fn references_json(expr: &ast::Expr<'_>, interner: &Interner) -> Option<Box<str>> {
     thread_local! {
-        static SCRATCH: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+        static BUFFERS: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
     }
     let refs = variables(expr);
     if refs.is_empty() {
         return None;
     }
-    let mut json = String::with_capacity(2 + refs.len() * 16);
-    json.push('[');
-    SCRATCH.with_borrow_mut(|scratch| {
+    BUFFERS.with_borrow_mut(|(scratch, json)| {
+        json.clear();
+        json.push('[');
         for (i, t) in refs.iter().enumerate() {
             if i > 0 {
                 json.push(',');
             }
             scratch.clear();
             render_traversal_into(scratch, t, interner);
-            write_json_string(&mut json, scratch);
+            write_json_string(json, scratch);
         }
-    });
-    json.push(']');
-    Some(json.into_boxed_str())
+        json.push(']');
+        Some(Box::from(json.as_str()))
+    })
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
