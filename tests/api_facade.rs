@@ -48,6 +48,20 @@ fn ambiguous_bodies_have_no_single_value() {
 }
 
 #[test]
+fn references_decode_as_rendered() {
+    // Kept as their result-line JSON, decoded when asked for: keys that
+    // need escaping (quotes, backslashes, HTML characters, U+2028, non-ASCII)
+    // come back as rendered.
+    let src = "r = [a[\"q\\\"b\\\\c\"], a[\"<&>\u{2028}é\"].x, b[1.50], a]\nnone = 1\n";
+    let compiled = Compiled::body(src, &Options::new()).expect("valid body");
+    let out = compiled.evaluate(&Variables::new());
+    let body = out.body().expect("a body");
+    let r = body.attributes().find(|a| a.name() == "r").expect("r");
+    assert_eq!(r.references(), ["a[\"q\\\"b\\\\c\"]", "a[\"<&>\\u2028é\"].x", "b[1.5]", "a"]);
+    assert!(body.attributes().find(|a| a.name() == "none").expect("none").references().is_empty());
+}
+
+#[test]
 fn body_outcomes_keep_every_attribute_and_block() {
     let src = "top = x\nsvc \"web\" {\n  port = 80 + x\n  bad  = x.nope\n}\n";
     let out_program = Compiled::body(src, &Options::new()).expect("valid body");

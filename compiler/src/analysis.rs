@@ -21,9 +21,17 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
         Scoped(&'r ForExpr<'a>, &'r Expr<'a>),
         PopScope,
     }
+    // Most attributes are a literal or one traversal: no work list for
+    // them.
+    match expr.kind {
+        ExprKind::Literal(_) => return Vec::new(),
+        ExprKind::ScopeTraversal(t) => return vec![*t],
+        _ => {}
+    }
     let mut out = Vec::new();
     let mut scopes: Vec<&ForExpr<'a>> = Vec::new();
-    let mut stack = vec![Work::Visit(expr)];
+    let mut stack = Vec::with_capacity(16);
+    stack.push(Work::Visit(expr));
     let local =
         |scopes: &[&ForExpr<'_>], name: Symbol| scopes.iter().any(|f| f.val_var.name == name || f.key_var.is_some_and(|k| k.name == name));
     while let Some(work) = stack.pop() {
@@ -99,9 +107,15 @@ pub fn render_traversal(t: &Traversal<'_>, interner: &Interner) -> String {
     let root = interner.resolve(t.root.name);
     // Sized for names and short keys at once.
     let mut out = String::with_capacity(root.len() + t.steps.len() * 12);
-    out.push_str(root);
-    render_steps(&mut out, t.steps, interner);
+    render_traversal_into(&mut out, t, interner);
     out
+}
+
+/// [`render_traversal`], appended to `out` (to render many through one
+/// buffer).
+pub fn render_traversal_into(out: &mut String, t: &Traversal<'_>, interner: &Interner) {
+    out.push_str(interner.resolve(t.root.name));
+    render_steps(out, t.steps, interner);
 }
 
 fn render_steps(out: &mut String, steps: &[Traverser<'_>], interner: &Interner) {

@@ -122,7 +122,9 @@ impl LineIndex {
     /// (the token boundaries next to non-ASCII text, sorted; see
     /// `compiler::lexer::cluster_breaks`).
     pub fn with_breaks(src: &[u8], breaks: Vec<u32>) -> LineIndex {
-        let mut line_starts = vec![0u32];
+        // Sized at once (counting is cheaper than regrowing).
+        let mut line_starts = Vec::with_capacity(memchr::memchr_iter(b'\n', src).count() + 1);
+        line_starts.push(0u32);
         line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
         LineIndex { line_starts, breaks }
     }

@@ -6,10 +6,11 @@ use super::result_format::{self, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
-use compiler::analysis::{render_traversal, variables};
+use compiler::analysis::{render_traversal_into, variables};
 use compiler::lower::{compile_all_noting, CompileEnv};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
+use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
 use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -142,6 +143,7 @@ fn read_declarations(options: &Options) -> Result<Vec<(String, runtime::Type, Op
                 src: Arc::from(d.constraint.as_bytes()),
                 block_headers: Vec::new(),
                 template: false,
+                breaks: Default::default(),
             });
             errors.push(Diagnostics::new(c.diagnostics, source));
             continue;
@@ -360,6 +362,7 @@ impl Compiled {
             src: Arc::from(src),
             block_headers,
             template: kind == SourceKind::Template,
+            breaks: Default::default(),
         });
         if diags.has_errors() {
             return Err(Error::Compile(Diagnostics::new(diags, source)));
@@ -378,6 +381,8 @@ impl Compiled {
         env.filename = source.filename.clone();
         env.short_circuit = options.short_circuit;
         let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
+        // Set once, here, before any result is written.
+        let _ = source.breaks.set(lines.breaks.clone());
         // One chunk of bytecode for the whole file, sealed when `file`
         // drops.
         let mut file = vm::codegen::FileCode::new();
@@ -925,8 +930,7 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
     // Sized at once: this is the largest part of a large body's program.
     let mut attrs: Vec<(AttrInfo, Program)> = Vec::with_capacity(in_order.len());
     for a in in_order {
-        let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
-        let info = AttrInfo::new(interner.resolve(a.name.name), references);
+        let info = AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
         let Some(program) = programs.next() else { break };
         attrs.push((info, program));
     }
@@ -940,6 +944,34 @@ fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>,
         .collect();
     let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
     BodyPlan { attrs, blocks, attribute_count }
+}
+
+/// `Variables()` of `expr` as the JSON array of its result lines (`None`:
+/// none), each reference rendered into the thread's scratch buffer and
+/// encoded from there into its JSON buffer, then copied out at its size:
+/// no string per reference, no regrowing.
+fn references_json(expr: &ast::Expr<'_>, interner: &Interner) -> Option<Box<str>> {
+    thread_local! {
+        static BUFFERS: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
+    }
+    let refs = variables(expr);
+    if refs.is_empty() {
+        return None;
+    }
+    BUFFERS.with_borrow_mut(|(scratch, json)| {
+        json.clear();
+        json.push('[');
+        for (i, t) in refs.iter().enumerate() {
+            if i > 0 {
+                json.push(',');
+            }
+            scratch.clear();
+            render_traversal_into(scratch, t, interner);
+            write_json_string(json, scratch);
+        }
+        json.push(']');
+        Some(Box::from(json.as_str()))
+    })
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the

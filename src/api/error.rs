@@ -91,6 +91,10 @@ pub(crate) struct SourceInfo {
     /// A bare template (scanned in template mode), not a config file or
     /// an expression: token boundaries decide columns.
     pub(crate) template: bool,
+    /// Where columns count grapheme clusters anew (see
+    /// `compiler::lexer::cluster_breaks`), once compiling found them:
+    /// placing diagnostics then scans the source no more.
+    pub(crate) breaks: std::sync::OnceLock<Box<[u32]>>,
 }
 
 impl SourceInfo {
@@ -106,7 +110,7 @@ impl SourceInfo {
     /// A writer of results in the reference's format, placing
     /// diagnostics in this source.
     pub(crate) fn result_writer(&self, buffer: String) -> super::result_format::ResultWriter<'_> {
-        super::result_format::ResultWriter::with_buffer(&self.src, buffer).template(self.template)
+        super::result_format::ResultWriter::with_buffer(&self.src, buffer).template(self.template).breaks(self.breaks.get().map(|b| &**b))
     }
 
     /// Where `span` starts and ends (see [`Diagnostics::range`]).
@@ -117,7 +121,11 @@ impl SourceInfo {
 
     /// Its line index, columns counted token by token as hcl counts them.
     pub(crate) fn line_index(&self) -> LineIndex {
-        LineIndex::with_breaks(&self.src, compiler::lexer::cluster_breaks(&self.src, self.lex_mode()))
+        let breaks = match self.breaks.get() {
+            Some(b) => b.to_vec(),
+            None => compiler::lexer::cluster_breaks(&self.src, self.lex_mode()),
+        };
+        LineIndex::with_breaks(&self.src, breaks)
     }
 }
 

@@ -8,7 +8,7 @@ use super::result_format::{self, write_json_string_array, write_value_result, Re
 use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The value of one expression or template, or of one attribute, with the
 /// diagnostics its evaluation reported. With errors the value is an unknown
@@ -63,8 +63,10 @@ impl Outcome {
 #[derive(Debug)]
 pub(crate) struct AttrInfo {
     pub(crate) name: Arc<str>,
-    /// `Variables()` of the expression, rendered as the reference does.
-    pub(crate) references: Box<[String]>,
+    /// `Variables()` of the expression, rendered as the reference does:
+    /// decoded from `json_references` when first asked for (result lines
+    /// need only the JSON).
+    references: OnceLock<Box<[String]>>,
     /// The name as a JSON string, and the references as a JSON array
     /// (`None`: none, `[]`): the static parts of every result line,
     /// encoded once. Boxed, as a body may have a million attributes.
@@ -73,15 +75,20 @@ pub(crate) struct AttrInfo {
 }
 
 impl AttrInfo {
-    pub(crate) fn new(name: &str, references: Vec<String>) -> AttrInfo {
-        let mut json_name = String::new();
+    /// `json_references`: the JSON array of the rendered references
+    /// (`None` for none), as [`write_json_string_array`] writes it.
+    pub(crate) fn new(name: &str, json_references: Option<Box<str>>) -> AttrInfo {
+        let mut json_name = String::with_capacity(name.len() + 2);
         write_json_string(&mut json_name, name);
-        let json_references = (!references.is_empty()).then(|| {
-            let mut json = String::new();
-            write_json_string_array(&mut json, &references);
-            json.into()
-        });
-        AttrInfo { name: Arc::from(name), references: references.into(), json_name: json_name.into(), json_references }
+        AttrInfo { name: Arc::from(name), references: OnceLock::new(), json_name: json_name.into(), json_references }
+    }
+
+    /// The rendered references, in order.
+    pub(crate) fn references(&self) -> &[String] {
+        self.references.get_or_init(|| match &self.json_references {
+            None => Box::default(),
+            Some(json) => serde_json::from_str::<Vec<String>>(json).expect("a JSON array of strings").into(),
+        })
     }
 
     /// `NAME:{RESULT,"vars":[..]}`: this attribute's member of a body
@@ -106,7 +113,9 @@ pub(crate) struct BlockInfo {
 
 impl BlockInfo {
     pub(crate) fn new(block_type: &str, labels: Vec<Arc<str>>) -> BlockInfo {
-        let mut json_head = String::from("{\"type\":");
+        // Sized at once (escapes aside): `{"type":"T","labels":["L",..],"body":`.
+        let mut json_head = String::with_capacity(33 + block_type.len() + labels.iter().map(|l| l.len() + 3).sum::<usize>());
+        json_head.push_str("{\"type\":");
         write_json_string(&mut json_head, block_type);
         json_head.push_str(",\"labels\":");
         write_json_string_array(&mut json_head, &labels);
@@ -151,7 +160,7 @@ impl<'e> AttributeOutcome<'e> {
     /// The variable references of its expression (hcl's `Variables()`),
     /// rendered like `request.user["name"]`.
     pub fn references(&self) -> &'e [String] {
-        &self.info.references
+        self.info.references()
     }
 }
 

@@ -23,6 +23,8 @@ pub struct ResultWriter<'s> {
     lines: Option<LineIndex>,
     /// How the source was scanned (its token boundaries decide columns).
     lexed_as: compiler::lexer::LexMode,
+    /// The source's cluster breaks when known (else found when needed).
+    breaks: Option<&'s [u32]>,
 }
 
 impl<'s> ResultWriter<'s> {
@@ -32,11 +34,18 @@ impl<'s> ResultWriter<'s> {
 
     /// Appends to `out` (reusing its allocation) instead of a new string.
     pub fn with_buffer(src: &'s [u8], out: String) -> ResultWriter<'s> {
-        ResultWriter { out, src, lines: None, lexed_as: compiler::lexer::LexMode::Normal }
+        ResultWriter { out, src, lines: None, lexed_as: compiler::lexer::LexMode::Normal, breaks: None }
     }
 
     /// The source is a bare template (scanned in template mode; the
     /// default is a config file or an expression).
+    /// Uses `breaks` (the source's `compiler::lexer::cluster_breaks`, when
+    /// known) instead of scanning the source for them.
+    pub fn breaks(mut self, breaks: Option<&'s [u32]>) -> ResultWriter<'s> {
+        self.breaks = breaks;
+        self
+    }
+
     pub fn template(mut self, is_template: bool) -> ResultWriter<'s> {
         if is_template {
             self.lexed_as = compiler::lexer::LexMode::Template;
@@ -93,9 +102,10 @@ impl<'s> ResultWriter<'s> {
             if i > 0 {
                 self.out.push(',');
             }
-            self.out.push_str("{\"severity\":");
-            write_json_string(&mut self.out, d.severity.as_str());
-            self.out.push_str(",\"summary\":");
+            // A severity's name needs no escaping.
+            self.out.push_str("{\"severity\":\"");
+            self.out.push_str(d.severity.as_str());
+            self.out.push_str("\",\"summary\":");
             write_json_string(&mut self.out, &d.summary);
             self.out.push_str(",\"detail\":");
             write_json_string(&mut self.out, &d.detail);
@@ -105,7 +115,10 @@ impl<'s> ResultWriter<'s> {
                 Some(span) => {
                     let src = self.src;
                     let mode = self.lexed_as;
-                    let lines = self.lines.get_or_insert_with(|| LineIndex::with_breaks(src, compiler::lexer::cluster_breaks(src, mode)));
+                    let known = self.breaks;
+                    let lines = self.lines.get_or_insert_with(|| {
+                        LineIndex::with_breaks(src, known.map_or_else(|| compiler::lexer::cluster_breaks(src, mode), <[u32]>::to_vec))
+                    });
                     let start = lines.pos(src, span.start);
                     let end = lines.pos(src, span.end);
                     self.out.push_str("{\"start\":");
@@ -132,18 +145,8 @@ fn write_pos(out: &mut String, p: Pos) {
 
 /// Appends `n` in decimal (a position is written three times per
 /// diagnostic: without the formatting machinery).
-fn push_u32(out: &mut String, mut n: u32) {
-    let mut digits = [0u8; 10];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[at..].iter().map(|&d| char::from(d)));
+fn push_u32(out: &mut String, n: u32) {
+    out.push_str(itoa::Buffer::new().format(n));
 }
 
 /// The one-diagnostic array the oracle writes for its own problems (a bad

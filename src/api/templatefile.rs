@@ -47,8 +47,13 @@ fn hcl_error_text(source: &SourceInfo, diags: &[Diagnostic]) -> String {
 impl TemplateRenderer for Renderer {
     fn render(&self, src: &str, filename: &str, vars: &Value, funcs: &Arc<Functions>, budget: &mut SizeBudget) -> Result<Value, FnError> {
         // Packer's loadTmpl: parse errors are the call's error.
-        let source =
-            SourceInfo { filename: Arc::from(filename), src: Arc::from(src.as_bytes()), block_headers: Vec::new(), template: true };
+        let source = SourceInfo {
+            filename: Arc::from(filename),
+            src: Arc::from(src.as_bytes()),
+            block_headers: Vec::new(),
+            template: true,
+            breaks: Default::default(),
+        };
         let arena = bumpalo::Bump::new();
         let mut interner = compiler::Interner::new();
         let parsed = compiler::parse_template_full(&arena, src.as_bytes(), filename, &mut interner);

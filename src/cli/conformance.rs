@@ -11,7 +11,7 @@
 
 use super::Status;
 use crate::api::result_format::panic_message;
-use crate::conformance::{next_case_line, run_cases_with, run_line_counted, RunOptions, RunStats};
+use crate::conformance::{next_case_line, run_cases_with, run_line_into, RunOptions, RunStats};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::io::{BufReader, BufWriter, Read, Write};
@@ -107,8 +107,11 @@ fn next_block<R: std::io::Read>(input: &mut BufReader<R>, line_no: &mut usize) -
 
 fn run_block(block: &Block, run: RunOptions) -> BlockOut {
     let mut out = BlockOut { text: String::new(), stats: RunStats::default() };
+    // One buffer for every result line (a line's buffer may be lost to a
+    // panic: the block's text is not lent out).
+    let mut line = String::new();
     for (line_no, range) in &block.lines {
-        let (line, malformed) = run_line_counted(&block.bytes[range.clone()], *line_no, run);
+        let malformed = run_line_into(&block.bytes[range.clone()], *line_no, run, &mut line);
         out.text.push_str(&line);
         out.text.push('\n');
         out.stats.cases += 1;

@@ -154,25 +154,35 @@ pub fn run_line_with(line: &[u8], line_no: usize, run: RunOptions) -> String {
 
 /// [`run_line`], also telling whether the line was a malformed case.
 pub(crate) fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> (String, bool) {
-    let mut out = String::from("{\"id\":");
+    let mut out = String::new();
+    let malformed = run_line_into(line, line_no, run, &mut out);
+    (out, malformed)
+}
+
+/// [`run_line_counted`], writing the result line into `out` (cleared
+/// first; a buffer reused from line to line keeps its capacity: no
+/// regrowing it for every line).
+pub(crate) fn run_line_into(line: &[u8], line_no: usize, run: RunOptions, out: &mut String) -> bool {
+    out.clear();
+    out.push_str("{\"id\":");
     let case = match decode_case(line) {
         Ok(case) => case,
         Err(e) => {
-            push_id(&mut out, e.id.as_deref());
-            write_case_error(&mut out, line_no, &e.message);
+            push_id(out, e.id.as_deref());
+            write_case_error(out, line_no, &e.message);
             out.push('}');
-            return (out, true);
+            return true;
         }
     };
-    push_id(&mut out, Some(&case.id));
+    push_id(out, Some(&case.id));
     // The result is written in place; a malformed case (or a panic) has
     // what was written of it taken back.
     let mark = out.len();
-    let malformed = match catch_unwind(AssertUnwindSafe(|| run_case_into(&case, run, &mut out))) {
+    let malformed = match catch_unwind(AssertUnwindSafe(|| run_case_into(&case, run, out))) {
         Ok(Ok(())) => false,
         Ok(Err(message)) => {
             out.truncate(mark);
-            write_case_error(&mut out, line_no, &message);
+            write_case_error(out, line_no, &message);
             true
         }
         Err(payload) => {
@@ -180,13 +190,13 @@ pub(crate) fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> 
             // again.
             out.clear();
             out.push_str("{\"id\":");
-            push_id(&mut out, Some(&case.id));
-            write_panic(&mut out, &panic_message(&*payload));
+            push_id(out, Some(&case.id));
+            write_panic(out, &panic_message(&*payload));
             false
         }
     };
     out.push('}');
-    (out, malformed)
+    malformed
 }
 
 fn push_id(out: &mut String, id: Option<&str>) {
@@ -218,12 +228,13 @@ pub fn run_cases_with(mut input: impl BufRead, mut output: impl Write, run: RunO
     let mut stats = RunStats::default();
     let mut line = Vec::new();
     let mut line_no = 0usize;
+    let mut result = String::new();
     while next_case_line(&mut input, &mut line, &mut line_no)? {
-        let (result, malformed) = run_line_counted(&line, line_no, run);
+        let malformed = run_line_into(&line, line_no, run, &mut result);
         stats.malformed += usize::from(malformed);
         stats.cases += 1;
+        result.push('\n');
         output.write_all(result.as_bytes())?;
-        output.write_all(b"\n")?;
         output.flush()?;
     }
     Ok(stats)
