@@ -22,7 +22,9 @@ pub(crate) fn parse_body_tokens<'a>(p: &mut Parser<'a, '_, '_>) -> Body<'a> {
 /// Finds earlier definitions of an attribute name: a scan for small
 /// bodies, a map once a body grows.
 struct SeenNames {
-    map: Option<HashMap<Symbol, usize, ahash::RandomState>>,
+    /// Name to index (`u32`: half the size of a `usize` entry, and a body
+    /// may have a million names).
+    map: Option<HashMap<Symbol, u32, ahash::RandomState>>,
 }
 
 const SCAN_LIMIT: usize = 16;
@@ -35,16 +37,16 @@ impl SeenNames {
         let map = self.map.get_or_insert_with(|| {
             let mut m = HashMap::with_capacity_and_hasher(attrs.len() * 2, ahash::RandomState::with_seeds(5, 6, 7, 8));
             for (i, a) in attrs.iter().enumerate() {
-                m.entry(a.name.name).or_insert(i);
+                m.entry(a.name.name).or_insert(i as u32);
             }
             m
         });
-        map.get(&name).copied()
+        map.get(&name).map(|&i| i as usize)
     }
 
     fn added(&mut self, name: Symbol, index: usize) {
         if let Some(m) = self.map.as_mut() {
-            m.entry(name).or_insert(index);
+            m.entry(name).or_insert(index as u32);
         }
     }
 }
