@@ -218,7 +218,7 @@ pub struct BodyOutcome<'e> {
 impl<'e> BodyOutcome<'e> {
     /// The attributes in source order.
     pub fn attributes(&self) -> impl ExactSizeIterator<Item = AttributeOutcome<'e>> + 'e {
-        self.plan.attrs.iter().zip(self.outcomes).map(|((info, _), outcome)| AttributeOutcome { info, outcome })
+        self.plan.attrs.iter().zip(self.outcomes).map(|(info, outcome)| AttributeOutcome { info, outcome })
     }
 
     /// The attribute called `name`.
