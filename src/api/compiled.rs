@@ -176,7 +176,7 @@ impl Compiled {
 impl std::fmt::Debug for BodyPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BodyPlan")
-            .field("attrs", &self.attrs.iter().map(|info| &info.name).collect::<Vec<_>>())
+            .field("attrs", &self.attrs.iter().map(|info| info.name()).collect::<Vec<_>>())
             .field("blocks", &self.blocks)
             .finish()
     }
@@ -987,7 +987,7 @@ fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut 
 fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
     for (info, program) in plan.attrs.iter().zip(&plan.programs) {
         out.push_str(path);
-        out.push_str(&info.name);
+        out.push_str(info.name());
         out.push_str(":\n");
         out.push_str(&vm::disasm::disassemble(program));
     }
