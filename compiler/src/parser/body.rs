@@ -14,9 +14,44 @@ enum Item<'a> {
     Block(Block<'a>),
 }
 
-/// Parses a whole file body.
-pub(crate) fn parse_body_tokens<'a>(p: &mut Parser<'a, '_, '_>) -> Body<'a> {
-    p.parse_body(T::Eof)
+/// Parses a whole file body, leaving its attributes and blocks out of the
+/// arena: the caller drops the parser and the tokens, then moves them in
+/// ([`FileBody::into_body`]), so a large file's tokens, its attribute
+/// list and the list's copy in the arena are never all alive at once.
+pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_, '_>) -> FileBody<'a> {
+    let open = p.parse_body_open(T::Eof);
+    let mut attributes = std::mem::take(&mut p.scratch_attrs);
+    let mut blocks = std::mem::take(&mut p.scratch_blocks);
+    attributes.drain(..open.attr_base.min(attributes.len()));
+    blocks.drain(..open.block_base.min(blocks.len()));
+    FileBody { attributes, blocks, span: open.span, end_span: open.end_span }
+}
+
+/// A parsed file body whose lists are still on the heap.
+pub(crate) struct FileBody<'a> {
+    attributes: Vec<Attribute<'a>>,
+    blocks: Vec<Block<'a>>,
+    span: Span,
+    end_span: Span,
+}
+
+impl<'a> FileBody<'a> {
+    pub(crate) fn into_body(self, arena: &'a bumpalo::Bump) -> Body<'a> {
+        Body {
+            attributes: drain_to_arena(arena, &mut { self.attributes }, 0),
+            blocks: drain_to_arena(arena, &mut { self.blocks }, 0),
+            span: self.span,
+            end_span: self.end_span,
+        }
+    }
+}
+
+/// A body parsed up to its end, its items still in the parser's lists.
+struct OpenBody {
+    attr_base: usize,
+    block_base: usize,
+    span: Span,
+    end_span: Span,
 }
 
 /// Finds earlier definitions of an attribute name: a scan for small
@@ -53,6 +88,16 @@ impl SeenNames {
 
 impl<'a, 't, 'i> Parser<'a, 't, 'i> {
     pub fn parse_body(&mut self, end: T) -> Body<'a> {
+        let open = self.parse_body_open(end);
+        Body {
+            attributes: drain_to_arena(self.arena, &mut self.scratch_attrs, open.attr_base),
+            blocks: drain_to_arena(self.arena, &mut self.scratch_blocks, open.block_base),
+            span: open.span,
+            end_span: open.end_span,
+        }
+    }
+
+    fn parse_body_open(&mut self, end: T) -> OpenBody {
         let start = self.prev_span();
         let attr_base = self.scratch_attrs.len();
         let block_base = self.scratch_blocks.len();
@@ -88,12 +133,7 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
                 }
             }
         }
-        Body {
-            attributes: drain_to_arena(self.arena, &mut self.scratch_attrs, attr_base),
-            blocks: drain_to_arena(self.arena, &mut self.scratch_blocks, block_base),
-            span: between(start, end_span),
-            end_span: Span::new(end_span.end, end_span.end),
-        }
+        OpenBody { attr_base, block_base, span: between(start, end_span), end_span: Span::new(end_span.end, end_span.end) }
     }
 
     #[cold]
