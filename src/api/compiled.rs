@@ -393,6 +393,7 @@ impl Compiled {
             Tree::Body(b) => {
                 let exprs = b.all_attribute_exprs();
                 let (programs, found) = compile_all_noting(&mut file, &exprs, interner, &env, &lines);
+                drop(exprs);
                 (Code::Body(plan_file(programs, b, interner)), found)
             }
         };
@@ -939,12 +940,16 @@ fn plan_body(programs: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, i
 
 /// A body's plan with its own programs, and its blocks' from `rest`.
 fn plan_body_with(own: Vec<Program>, rest: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    let in_order = body.attributes_in_order();
     // Sized at once: this is the largest part of a large body's program.
     let mut attrs: Vec<AttrInfo> = Vec::with_capacity(own.len());
-    for a in in_order.into_iter().take(own.len()) {
+    let info = |a: &ast::Attribute<'_>| {
         let references = variables(a.expr).iter().map(|t| render_traversal(t, interner)).collect();
-        attrs.push(AttrInfo::new(interner.resolve(a.name.name), references));
+        AttrInfo::new(interner.resolve(a.name.name), references)
+    };
+    if body.attributes_sorted() {
+        attrs.extend(body.attributes.iter().take(own.len()).map(info));
+    } else {
+        attrs.extend(body.attributes_in_order().into_iter().take(own.len()).map(info));
     }
     let blocks: Vec<(BlockInfo, BodyPlan)> = body
         .blocks
