@@ -228,9 +228,7 @@ fn len_walk_here(v: &Value, left: &mut usize) -> bool {
         Value::Null(_) | Value::Bool(_) => 5,
         // Whole numbers by their digits; others as a typical fraction
         // (any prints within about 100,000 digits, beyond: an error).
-        Value::Number(n) => {
-            n.to_i64().map_or(24, |i| i.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1) + usize::from(i < 0))
-        }
+        Value::Number(n) => n.to_i64().map_or(24, |i| i.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1) + usize::from(i < 0)),
         Value::String(s) => s.len() + 2,
         Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
             for e in v.elements_slice() {

@@ -614,7 +614,7 @@ fn write_flat_body(body: BodyOutcome<'_>, out: &mut String) -> Option<Result<(),
     let value = |i: u32| body.outcomes.get(i as usize).map(|o| &o.value);
     let mut left = limit;
     for &i in &order {
-        let Some(v) = value(i) else { return None };
+        let v = value(i)?;
         if runtime::json::member_len_exceeds(name(i).len(), v, &mut left) {
             return Some(Err(too_long()));
         }
