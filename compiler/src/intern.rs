@@ -16,23 +16,22 @@ impl Symbol {
     }
 }
 
+/// A name's place in `text`, with its first bytes packed.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     start: u32,
     len: u32,
-    hash: u32,
+    /// Names of up to 8 bytes, packed: compared without reading `text`.
+    head: u64,
 }
 
-/// One table slot: the symbol (`sym + 1`, 0 = empty) with its name's hash
-/// and place, so a lookup touches only the slot and the text.
+/// One table slot: the symbol (`sym + 1`, 0 = empty) with its name's
+/// hash. Eight bytes, so a table of a million names stays small; a hit
+/// reads the slot, then the entry.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     sym1: u32,
     hash: u32,
-    start: u32,
-    len: u32,
-    /// Names of up to 8 bytes, packed: compared without reading `text`.
-    head: u64,
 }
 
 #[derive(Debug)]
@@ -141,15 +140,19 @@ impl Interner {
             if s.sym1 == 0 {
                 return Err(i);
             }
-            if s.hash == hash && s.len as usize == name.len() {
-                let same = if name.len() <= 8 {
-                    s.head == load_partial(name)
-                } else {
-                    let stored = self.text.as_bytes().get(s.start as usize..s.start as usize + s.len as usize).unwrap_or(&[]);
-                    short_eq(stored, name)
-                };
-                if same {
-                    return Ok(Symbol(s.sym1 - 1));
+            if s.hash == hash {
+                if let Some(e) = self.entries.get(s.sym1 as usize - 1) {
+                    if e.len as usize == name.len() {
+                        let same = if name.len() <= 8 {
+                            e.head == load_partial(name)
+                        } else {
+                            let stored = self.text.as_bytes().get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(&[]);
+                            short_eq(stored, name)
+                        };
+                        if same {
+                            return Ok(Symbol(s.sym1 - 1));
+                        }
+                    }
                 }
             }
             i = (i + 1) & mask;
@@ -158,10 +161,10 @@ impl Interner {
 
     fn insert(&mut self, name: &str, hash: u32, slot: usize) -> Symbol {
         let sym = Symbol(self.entries.len() as u32);
-        let entry = Entry { start: self.text.len() as u32, len: name.len() as u32, hash };
+        let entry = Entry { start: self.text.len() as u32, len: name.len() as u32, head: load_partial(name.as_bytes()) };
         self.entries.push(entry);
         self.text.push_str(name);
-        self.slots[slot] = Slot { sym1: sym.0 + 1, hash, start: entry.start, len: entry.len, head: load_partial(name.as_bytes()) };
+        self.slots[slot] = Slot { sym1: sym.0 + 1, hash };
         if self.entries.len() * 2 > self.slots.len() {
             self.grow();
         }
@@ -172,13 +175,12 @@ impl Interner {
         let size = self.slots.len() * 2;
         let mut slots = vec![Slot::default(); size];
         let mask = size - 1;
-        for (n, e) in self.entries.iter().enumerate() {
-            let mut i = e.hash as usize & mask;
+        for s in self.slots.iter().filter(|s| s.sym1 != 0) {
+            let mut i = s.hash as usize & mask;
             while slots[i].sym1 != 0 {
                 i = (i + 1) & mask;
             }
-            let name = &self.text.as_bytes()[e.start as usize..e.start as usize + e.len as usize];
-            slots[i] = Slot { sym1: n as u32 + 1, hash: e.hash, start: e.start, len: e.len, head: load_partial(name) };
+            slots[i] = *s;
         }
         self.slots = slots;
     }

@@ -131,8 +131,10 @@ pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
     let mut lx = Lexer {
         src,
         pos: 0,
-        // Real configurations average one token per 6.5 bytes.
-        tokens: Vec::with_capacity(src.len() / 5 + 16),
+        // Real configurations average one token per 6.5 bytes, long
+        // lists of short attributes one per 5; pages reserved and not
+        // written cost no memory, a vector grown by copying does.
+        tokens: Vec::with_capacity(src.len() / 4 + 16),
         stack: Vec::new(),
         braces: 0,
         ret_braces: Vec::new(),
@@ -332,7 +334,25 @@ impl<'s> Lexer<'s> {
 
     #[inline]
     fn emit(&mut self, kind: TokenKind, start: usize, end: usize) {
+        if self.tokens.len() == self.tokens.capacity() {
+            self.more_tokens();
+        }
         self.tokens.push(Token { kind, start: start as u32, end: end as u32 });
+    }
+
+    /// Makes room for the rest of the source's tokens, estimated from the
+    /// density so far (and an eighth more), instead of doubling: a large
+    /// source's token vector is the biggest thing alive while it parses,
+    /// and doubling it would hold the old and the twice-as-large new one
+    /// at once.
+    #[cold]
+    #[inline(never)]
+    fn more_tokens(&mut self) {
+        let n = self.tokens.len();
+        let done = self.pos.max(1) as u64;
+        let left = self.src.len().saturating_sub(self.pos) as u64;
+        let rest = (left * n as u64 / done) as usize;
+        self.tokens.reserve_exact((rest + rest / 8).max(n / 8) + 64);
     }
 
     fn push_state(&mut self, next: State, ret: State) -> State {

@@ -87,10 +87,11 @@ pub fn parse_body_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, in
     }
     let (tokens, mut diags) = lex(src, LexMode::Normal);
     let mut p = Parser::new(arena, src, &tokens, interner, filename);
-    let body = parser::parse_body_tokens(&mut p);
+    let body = parser::parse_file_body(&mut p);
     let reference_crash = p.reference_crash;
     diags.extend(p.into_diags());
-    Parse { tree: body, diags, reference_crash }
+    drop(tokens);
+    Parse { tree: body.into_body(arena), diags, reference_crash }
 }
 
 /// Parses a standalone expression (`hclsyntax.ParseExpression`).

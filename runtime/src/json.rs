@@ -194,70 +194,81 @@ pub fn encoding_exceeds(v: &Value, limit: usize) -> bool {
 /// ([`encoding_exceeds`]): what a writer reserves so that its buffer does
 /// not grow by doubling past the text.
 pub fn encoded_len_within(v: &Value, limit: usize) -> Option<usize> {
-    fn walk(v: &Value, left: &mut usize) -> bool {
-        if v.is_collection() {
-            return crate::stack::guarded(|| walk_here(v, left));
-        }
-        walk_here(v, left)
-    }
-    fn walk_here(v: &Value, left: &mut usize) -> bool {
-        let size = match v {
-            Value::Unknown(_) => 17,
-            Value::Null(_) | Value::Bool(_) => 5,
-            // Whole numbers by their digits; others as a typical fraction
-            // (any prints within about 100,000 digits, beyond: an error).
-            Value::Number(n) => {
-                n.to_i64().map_or(24, |i| i.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1) + usize::from(i < 0))
-            }
-            Value::String(s) => s.len() + 2,
-            Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
-                for e in v.elements_slice() {
-                    if walk(e, left) {
-                        return true;
-                    }
-                }
-                v.elements_slice().len() + 2
-            }
-            Value::Map(m) => {
-                for (k, e) in m.keys().iter().zip(m.vals()) {
-                    *left = match left.checked_sub(k.len() + 4) {
-                        Some(l) => l,
-                        None => return true,
-                    };
-                    if walk(e, left) {
-                        return true;
-                    }
-                }
-                2
-            }
-            Value::Object(o) => {
-                for (k, e) in o.object_type().names().iter().zip(o.vals()) {
-                    *left = match left.checked_sub(k.len() + 4) {
-                        Some(l) => l,
-                        None => return true,
-                    };
-                    if walk(e, left) {
-                        return true;
-                    }
-                }
-                2
-            }
-        };
-        match left.checked_sub(size) {
-            Some(l) => {
-                *left = l;
-                false
-            }
-            None => true,
-        }
-    }
     match v {
         Value::List(_) | Value::Set(_) | Value::Tuple(_) | Value::Map(_) | Value::Object(_) => {
             let mut left = limit;
-            (!walk(v, &mut left)).then_some(limit - left)
+            (!len_walk(v, &mut left)).then_some(limit - left)
         }
         Value::String(s) => (s.len() + 2 <= limit).then_some(s.len() + 2),
         _ => Some(0),
+    }
+}
+
+/// What [`encoded_len_within`] counts for one member of an object (its
+/// name `key_len` bytes long), taken from `left`: whether that goes past
+/// it. With 2 more for the braces, an object's members counted one by one
+/// make its count, for writers that write an object without building it.
+pub fn member_len_exceeds(key_len: usize, v: &Value, left: &mut usize) -> bool {
+    *left = match left.checked_sub(key_len + 4) {
+        Some(l) => l,
+        None => return true,
+    };
+    len_walk(v, left)
+}
+
+fn len_walk(v: &Value, left: &mut usize) -> bool {
+    if v.is_collection() {
+        return crate::stack::guarded(|| len_walk_here(v, left));
+    }
+    len_walk_here(v, left)
+}
+fn len_walk_here(v: &Value, left: &mut usize) -> bool {
+    let size = match v {
+        Value::Unknown(_) => 17,
+        Value::Null(_) | Value::Bool(_) => 5,
+        // Whole numbers by their digits; others as a typical fraction
+        // (any prints within about 100,000 digits, beyond: an error).
+        Value::Number(n) => n.to_i64().map_or(24, |i| i.unsigned_abs().checked_ilog10().map_or(1, |d| d as usize + 1) + usize::from(i < 0)),
+        Value::String(s) => s.len() + 2,
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
+            for e in v.elements_slice() {
+                if len_walk(e, left) {
+                    return true;
+                }
+            }
+            v.elements_slice().len() + 2
+        }
+        Value::Map(m) => {
+            for (k, e) in m.keys().iter().zip(m.vals()) {
+                *left = match left.checked_sub(k.len() + 4) {
+                    Some(l) => l,
+                    None => return true,
+                };
+                if len_walk(e, left) {
+                    return true;
+                }
+            }
+            2
+        }
+        Value::Object(o) => {
+            for (k, e) in o.object_type().names().iter().zip(o.vals()) {
+                *left = match left.checked_sub(k.len() + 4) {
+                    Some(l) => l,
+                    None => return true,
+                };
+                if len_walk(e, left) {
+                    return true;
+                }
+            }
+            2
+        }
+    };
+    match left.checked_sub(size) {
+        Some(l) => {
+            *left = l;
+            false
+        }
+        None => true,
     }
 }
 

@@ -178,7 +178,7 @@ impl Compiled {
 impl std::fmt::Debug for BodyPlan {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BodyPlan")
-            .field("attrs", &self.attrs.iter().map(|(info, _)| &info.name).collect::<Vec<_>>())
+            .field("attrs", &self.attrs.iter().map(|info| info.name()).collect::<Vec<_>>())
             .field("blocks", &self.blocks)
             .finish()
     }
@@ -187,7 +187,7 @@ impl std::fmt::Debug for BodyPlan {
 impl BodyPlan {
     /// Any program of the body: all share the file's chunk.
     fn first_program(&self) -> Option<&Program> {
-        self.attrs.first().map(|(_, p)| p).or_else(|| self.blocks.iter().find_map(|(_, b)| b.first_program()))
+        self.programs.first().or_else(|| self.blocks.iter().find_map(|(_, b)| b.first_program()))
     }
 }
 
@@ -195,7 +195,11 @@ impl BodyPlan {
 /// nested blocks; evaluated (and reported) attributes first, then each
 /// block's, depth first.
 pub(crate) struct BodyPlan {
-    pub(crate) attrs: Vec<(AttrInfo, Program)>,
+    /// Parallel to `programs` (two vectors, not one of pairs: the
+    /// programs of a large body's top level are the very vector code
+    /// generation returned, not a copy of it).
+    pub(crate) attrs: Vec<AttrInfo>,
+    pub(crate) programs: Vec<Program>,
     pub(crate) blocks: Vec<(BlockInfo, BodyPlan)>,
     /// Attributes in this body and its blocks, at any depth.
     pub(crate) attribute_count: usize,
@@ -394,7 +398,8 @@ impl Compiled {
             Tree::Body(b) => {
                 let exprs = b.all_attribute_exprs();
                 let (programs, found) = compile_all_noting(&mut file, &exprs, interner, &env, &lines);
-                (Code::Body(plan_body(&mut programs.into_iter(), b, interner)), found)
+                drop(exprs);
+                (Code::Body(plan_file(programs, b, interner)), found)
             }
         };
         drop(file);
@@ -925,25 +930,39 @@ impl Drop for Lent<'_, '_> {
 /// The plan of every attribute (in source order) and every nested block,
 /// taking the attributes' programs from `programs` in the order of
 /// [`ast::Body::all_attribute_exprs`].
-fn plan_body(programs: &mut impl Iterator<Item = Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    let in_order = body.attributes_in_order();
+/// The plan of a file's body from its programs (in the order of
+/// `all_attribute_exprs`): the top level keeps the vector itself.
+fn plan_file(mut programs: Vec<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
+    let own = body.attributes.len().min(programs.len());
+    let mut rest = programs.split_off(own).into_iter();
+    plan_body_with(programs, &mut rest, body, interner)
+}
+
+fn plan_body(programs: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
+    let own: Vec<Program> = programs.by_ref().take(body.attributes.len()).collect();
+    plan_body_with(own, programs, body, interner)
+}
+
+/// A body's plan with its own programs, and its blocks' from `rest`.
+fn plan_body_with(own: Vec<Program>, rest: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
     // Sized at once: this is the largest part of a large body's program.
-    let mut attrs: Vec<(AttrInfo, Program)> = Vec::with_capacity(in_order.len());
-    for a in in_order {
-        let info = AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
-        let Some(program) = programs.next() else { break };
-        attrs.push((info, program));
+    let mut attrs: Vec<AttrInfo> = Vec::with_capacity(own.len());
+    let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
+    if body.attributes_sorted() {
+        attrs.extend(body.attributes.iter().take(own.len()).map(info));
+    } else {
+        attrs.extend(body.attributes_in_order().into_iter().take(own.len()).map(info));
     }
     let blocks: Vec<(BlockInfo, BodyPlan)> = body
         .blocks
         .iter()
         .map(|b| {
             let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
-            (info, plan_body(programs, &b.body, interner))
+            (info, plan_body(rest, &b.body, interner))
         })
         .collect();
     let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
-    BodyPlan { attrs, blocks, attribute_count }
+    BodyPlan { attrs, programs: own, blocks, attribute_count }
 }
 
 /// `Variables()` of `expr` as the JSON array of its result lines (`None`:
@@ -982,7 +1001,7 @@ fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut 
     result_format::write_body(
         w,
         &mut cx,
-        &plan.attrs,
+        plan.attrs.iter().zip(&plan.programs),
         &plan.blocks,
         |(run, errors), w, (info, program)| {
             let value: Value = run.evaluate(program);
@@ -1001,9 +1020,9 @@ fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut 
 
 /// Each attribute's listing under its path, attributes before blocks.
 fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
-    for (info, program) in &plan.attrs {
+    for (info, program) in plan.attrs.iter().zip(&plan.programs) {
         out.push_str(path);
-        out.push_str(&info.name);
+        out.push_str(info.name());
         out.push_str(":\n");
         out.push_str(&vm::disasm::disassemble(program));
     }
@@ -1019,7 +1038,7 @@ fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
 
 /// Evaluates every attribute of `plan` in its order into `out`.
 fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Vec<Outcome>) {
-    for (_, program) in &plan.attrs {
+    for program in &plan.programs {
         let value: Value = run.evaluate(program);
         let scratch = run.scratch();
         let diagnostics = if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };

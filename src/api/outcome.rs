@@ -59,46 +59,68 @@ impl Outcome {
     }
 }
 
-/// Static facts about one attribute, shared by all its outcomes.
+/// Static facts about one attribute, shared by all its outcomes. 32
+/// bytes and one allocation for an attribute without references: a body
+/// may have a million attributes.
 #[derive(Debug)]
 pub(crate) struct AttrInfo {
-    pub(crate) name: Arc<str>,
-    /// `Variables()` of the expression, rendered as the reference does:
-    /// decoded from `json_references` when first asked for (result lines
-    /// need only the JSON).
-    references: OnceLock<Box<[String]>>,
-    /// The name as a JSON string, and the references as a JSON array
-    /// (`None`: none, `[]`): the static parts of every result line,
-    /// encoded once. Boxed, as a body may have a million attributes.
-    json_name: Box<str>,
-    json_references: Option<Box<str>>,
+    /// The name as a JSON string (the static part of every result line,
+    /// encoded once), then the name itself.
+    text: Box<str>,
+    /// Where the name starts in `text`.
+    name_at: u32,
+    /// `None` when the expression references no variables.
+    references: Option<Box<References>>,
+}
+
+const _: () = assert!(std::mem::size_of::<AttrInfo>() == 32);
+
+#[derive(Debug)]
+struct References {
+    /// `Variables()` of the expression as the JSON array of result lines,
+    /// rendered as the reference does.
+    json: Box<str>,
+    /// The same decoded, when first asked for (result lines need only the
+    /// JSON).
+    list: OnceLock<Box<[String]>>,
 }
 
 impl AttrInfo {
     /// `json_references`: the JSON array of the rendered references
     /// (`None` for none), as [`write_json_string_array`] writes it.
     pub(crate) fn new(name: &str, json_references: Option<Box<str>>) -> AttrInfo {
-        let mut json_name = String::with_capacity(name.len() + 2);
-        write_json_string(&mut json_name, name);
-        AttrInfo { name: Arc::from(name), references: OnceLock::new(), json_name: json_name.into(), json_references }
+        let mut text = String::with_capacity(2 * name.len() + 2);
+        write_json_string(&mut text, name);
+        let name_at = text.len() as u32;
+        text.push_str(name);
+        let references = json_references.map(|json| Box::new(References { json, list: OnceLock::new() }));
+        AttrInfo { text: text.into(), name_at, references }
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        self.text.get(self.name_at as usize..).unwrap_or("")
+    }
+
+    fn json_name(&self) -> &str {
+        self.text.get(..self.name_at as usize).unwrap_or("")
     }
 
     /// The rendered references, in order.
     pub(crate) fn references(&self) -> &[String] {
-        self.references.get_or_init(|| match &self.json_references {
-            None => Box::default(),
-            Some(json) => serde_json::from_str::<Vec<String>>(json).expect("a JSON array of strings").into(),
-        })
+        match &self.references {
+            None => &[],
+            Some(r) => r.list.get_or_init(|| serde_json::from_str::<Vec<String>>(&r.json).unwrap_or_default().into()),
+        }
     }
 
     /// `NAME:{RESULT,"vars":[..]}`: this attribute's member of a body
     /// result line.
     pub(crate) fn write_result(&self, w: &mut ResultWriter<'_>, value: &Value, diagnostics: &[Diagnostic]) {
-        w.raw(&self.json_name);
+        w.raw(self.json_name());
         w.raw(":{");
         write_value_result(w, value, diagnostics, None);
         w.raw(",\"vars\":");
-        w.raw(self.json_references.as_deref().unwrap_or("[]"));
+        w.raw(self.references.as_ref().map_or("[]", |r| &r.json));
         w.raw("}");
     }
 }
@@ -149,7 +171,7 @@ pub struct AttributeOutcome<'e> {
 impl<'e> AttributeOutcome<'e> {
     /// The attribute's name.
     pub fn name(&self) -> &'e str {
-        &self.info.name
+        self.info.name()
     }
 
     /// Its value and diagnostics.
@@ -227,7 +249,7 @@ pub struct BodyOutcome<'e> {
 impl<'e> BodyOutcome<'e> {
     /// The attributes in source order.
     pub fn attributes(&self) -> impl ExactSizeIterator<Item = AttributeOutcome<'e>> + 'e {
-        self.plan.attrs.iter().zip(self.outcomes).map(|((info, _), outcome)| AttributeOutcome { info, outcome })
+        self.plan.attrs.iter().zip(self.outcomes).map(|(info, outcome)| AttributeOutcome { info, outcome })
     }
 
     /// The attribute called `name`.
@@ -555,6 +577,12 @@ impl<'c> Evaluation<'c> {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn write_plain_json(&self, out: &mut String) -> Result<(), Error> {
+        if let (Evaluated::Body(_), Some(body)) = (&self.result, self.body()) {
+            self.check()?;
+            if let Some(done) = write_flat_body(body, out) {
+                return done;
+            }
+        }
         let v = self.to_value()?;
         let Some(len) = runtime::json::encoded_len_within(&v, runtime::json::MAX_VALUE_TEXT) else {
             return Err(Error::Shape(format!("the value's JSON text would be over {} MiB", runtime::json::MAX_VALUE_TEXT >> 20)));
@@ -564,6 +592,58 @@ impl<'c> Evaluation<'c> {
         out.reserve(len + len / 64 + 16);
         runtime::json::write_value(out, &v).map_err(|e| Error::Shape(e.to_string()))
     }
+}
+
+/// Writes a body without blocks as [`Evaluation::write_plain_json`] writes
+/// its natural value, without building that object (a body of a million
+/// attributes would need several copies of its names and values):
+/// members sorted by name, counted against the same limit. `None` (and
+/// nothing written) for bodies with blocks or with names that are not
+/// ASCII (which the object would normalize).
+fn write_flat_body(body: BodyOutcome<'_>, out: &mut String) -> Option<Result<(), Error>> {
+    let limit = runtime::json::MAX_VALUE_TEXT;
+    let too_long = || Error::Shape(format!("the value's JSON text would be over {} MiB", limit >> 20));
+    if !body.plan.blocks.is_empty() {
+        return None;
+    }
+    let attrs = &body.plan.attrs;
+    let n = attrs.len().min(body.outcomes.len());
+    if attrs.iter().take(n).any(|a| !a.name().is_ascii()) {
+        return None;
+    }
+    let name = |i: u32| attrs.get(i as usize).map_or("", |a| a.name()).as_bytes();
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    if !order.windows(2).all(|w| name(w[0]) < name(w[1])) {
+        order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)));
+        if order.windows(2).any(|w| name(w[0]) == name(w[1])) {
+            return None;
+        }
+    }
+    let value = |i: u32| body.outcomes.get(i as usize).map(|o| &o.value);
+    let mut left = limit;
+    for &i in &order {
+        let v = value(i)?;
+        if runtime::json::member_len_exceeds(name(i).len(), v, &mut left) {
+            return Some(Err(too_long()));
+        }
+    }
+    let Some(left) = left.checked_sub(2) else { return Some(Err(too_long())) };
+    let len = limit - left;
+    out.reserve(len + len / 64 + 16);
+    out.push('{');
+    for (k, &i) in order.iter().enumerate() {
+        let (Some(a), Some(v)) = (attrs.get(i as usize), value(i)) else { return None };
+        if k > 0 {
+            out.push(',');
+        }
+        write_json_string(out, a.name());
+        out.push(':');
+        if let Err(e) = runtime::json::write_value(out, v) {
+            return Some(Err(Error::Shape(e.to_string())));
+        }
+    }
+    out.push('}');
+    Some(Ok(()))
 }
 
 /// Blocks of one type on the way to the natural shape: one object level
@@ -611,17 +691,17 @@ impl Nest {
 }
 
 fn natural_value(body: BodyOutcome<'_>) -> Result<Value, Error> {
-    let mut members: Vec<(Arc<str>, Value)> = body.attributes().map(|a| (a.info.name.clone(), a.outcome.value.clone())).collect();
-    let mut types: Vec<(Arc<str>, Nest)> = Vec::new();
+    let mut members: Vec<(&str, Value)> = body.attributes().map(|a| (a.name(), a.outcome.value.clone())).collect();
+    let mut types: Vec<(&str, Nest)> = Vec::new();
     for b in body.blocks() {
-        let name = &b.info.block_type;
-        if members.iter().any(|(n, _)| n == name) {
+        let name: &str = &b.info.block_type;
+        if members.iter().any(|(n, _)| *n == name) {
             return Err(Error::Shape(format!("{name:?} is both an attribute and a block type")));
         }
-        let i = match types.iter().position(|(t, _)| t == name) {
+        let i = match types.iter().position(|(t, _)| *t == name) {
             Some(i) => i,
             None => {
-                types.push((name.clone(), Nest::new(b.info.labels.len())));
+                types.push((name, Nest::new(b.info.labels.len())));
                 types.len() - 1
             }
         };

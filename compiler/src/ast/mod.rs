@@ -59,15 +59,29 @@ impl<'a> Body<'a> {
     /// and list them). Recursion follows block nesting, which the parser
     /// bounds.
     pub fn all_attribute_exprs(&self) -> Vec<&'a Expr<'a>> {
+        fn count(b: &Body<'_>) -> usize {
+            b.attributes.len() + b.blocks.iter().map(|blk| count(&blk.body)).sum::<usize>()
+        }
         fn walk<'a>(b: &Body<'a>, out: &mut Vec<&'a Expr<'a>>) {
-            out.extend(b.attributes_in_order().into_iter().map(|a| a.expr));
+            if b.attributes_sorted() {
+                out.extend(b.attributes.iter().map(|a| a.expr));
+            } else {
+                out.extend(b.attributes_in_order().into_iter().map(|a| a.expr));
+            }
             for blk in b.blocks {
                 walk(&blk.body, out);
             }
         }
-        let mut out = Vec::new();
+        // Sized at once: a body may have a million attributes.
+        let mut out = Vec::with_capacity(count(self));
         walk(self, &mut out);
         out
+    }
+
+    /// Whether `attributes` is in source order already (as the parser
+    /// leaves it), so that [`Body::attributes_in_order`] need not sort.
+    pub fn attributes_sorted(&self) -> bool {
+        self.attributes.windows(2).all(|w| w[0].span.start <= w[1].span.start)
     }
 }
 

@@ -147,10 +147,12 @@ pub fn compile_all_noting(
         occurrences.add(root, &pure);
     }
     file.share(occurrences);
+    // Each tree is dropped once compiled: a large body's trees and its
+    // programs are not all alive at once.
     let programs = lowered
-        .iter()
+        .into_iter()
         .map(|(root, n_locals)| {
-            file.compile(root, *n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
+            file.compile(&root, n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
         })
         .collect();
     file.end_sharing();

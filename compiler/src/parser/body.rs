@@ -14,47 +14,129 @@ enum Item<'a> {
     Block(Block<'a>),
 }
 
-/// Parses a whole file body.
-pub(crate) fn parse_body_tokens<'a>(p: &mut Parser<'a, '_, '_>) -> Body<'a> {
-    p.parse_body(T::Eof)
+/// Parses a whole file body, leaving its attributes and blocks out of the
+/// arena: the caller drops the parser and the tokens, then moves them in
+/// ([`FileBody::into_body`]), so a large file's tokens, its attribute
+/// list and the list's copy in the arena are never all alive at once.
+pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_, '_>) -> FileBody<'a> {
+    let open = p.parse_body_open(T::Eof);
+    let mut attributes = std::mem::take(&mut p.scratch_attrs);
+    let mut blocks = std::mem::take(&mut p.scratch_blocks);
+    attributes.drain(..open.attr_base.min(attributes.len()));
+    blocks.drain(..open.block_base.min(blocks.len()));
+    FileBody { attributes, blocks, span: open.span, end_span: open.end_span }
+}
+
+/// A parsed file body whose lists are still on the heap.
+pub(crate) struct FileBody<'a> {
+    attributes: Vec<Attribute<'a>>,
+    blocks: Vec<Block<'a>>,
+    span: Span,
+    end_span: Span,
+}
+
+impl<'a> FileBody<'a> {
+    pub(crate) fn into_body(self, arena: &'a bumpalo::Bump) -> Body<'a> {
+        Body {
+            attributes: drain_to_arena(arena, &mut { self.attributes }, 0),
+            blocks: drain_to_arena(arena, &mut { self.blocks }, 0),
+            span: self.span,
+            end_span: self.end_span,
+        }
+    }
+}
+
+/// A body parsed up to its end, its items still in the parser's lists.
+struct OpenBody {
+    attr_base: usize,
+    block_base: usize,
+    span: Span,
+    end_span: Span,
 }
 
 /// Finds earlier definitions of an attribute name: a scan for small
-/// bodies, a map once a body grows.
+/// bodies, a map once a body grows. A file's own body, which may have a
+/// million attributes, maps by symbol number in a vector (4 bytes a name
+/// instead of a hash table's 9 at twice the names, and no rehashing):
+/// symbols are dense, and there is one such body per parse.
 struct SeenNames {
-    map: Option<HashMap<Symbol, usize, ahash::RandomState>>,
+    /// Name to index (`u32`: half the size of a `usize` entry).
+    map: Option<HashMap<Symbol, u32, ahash::RandomState>>,
+    /// For the file's body: index + 1 by symbol number (0: not seen).
+    dense: Option<Vec<u32>>,
+    use_dense: bool,
 }
 
 const SCAN_LIMIT: usize = 16;
 
 impl SeenNames {
+    fn new(file_body: bool) -> SeenNames {
+        SeenNames { map: None, dense: None, use_dense: file_body }
+    }
+
     fn find(&mut self, attrs: &[Attribute<'_>], name: Symbol) -> Option<usize> {
         if attrs.len() <= SCAN_LIMIT {
             return attrs.iter().position(|a| a.name.name == name);
         }
+        if self.use_dense {
+            if self.dense.is_none() {
+                let mut d = Vec::new();
+                for (i, a) in attrs.iter().enumerate() {
+                    dense_add(&mut d, a.name.name, i);
+                }
+                self.dense = Some(d);
+            }
+            let d = self.dense.as_ref()?;
+            return d.get(name.index() as usize).and_then(|&i| (i as usize).checked_sub(1));
+        }
         let map = self.map.get_or_insert_with(|| {
             let mut m = HashMap::with_capacity_and_hasher(attrs.len() * 2, ahash::RandomState::with_seeds(5, 6, 7, 8));
             for (i, a) in attrs.iter().enumerate() {
-                m.entry(a.name.name).or_insert(i);
+                m.entry(a.name.name).or_insert(i as u32);
             }
             m
         });
-        map.get(&name).copied()
+        map.get(&name).map(|&i| i as usize)
     }
 
     fn added(&mut self, name: Symbol, index: usize) {
-        if let Some(m) = self.map.as_mut() {
-            m.entry(name).or_insert(index);
+        if let Some(d) = self.dense.as_mut() {
+            dense_add(d, name, index);
+        } else if let Some(m) = self.map.as_mut() {
+            m.entry(name).or_insert(index as u32);
+        }
+    }
+}
+
+/// Records the first index of `name` in a by-symbol vector.
+fn dense_add(d: &mut Vec<u32>, name: Symbol, index: usize) {
+    let k = name.index() as usize;
+    if k >= d.len() {
+        d.resize(k + 1, 0);
+    }
+    if let Some(slot) = d.get_mut(k) {
+        if *slot == 0 {
+            *slot = index as u32 + 1;
         }
     }
 }
 
 impl<'a, 't, 'i> Parser<'a, 't, 'i> {
     pub fn parse_body(&mut self, end: T) -> Body<'a> {
+        let open = self.parse_body_open(end);
+        Body {
+            attributes: drain_to_arena(self.arena, &mut self.scratch_attrs, open.attr_base),
+            blocks: drain_to_arena(self.arena, &mut self.scratch_blocks, open.block_base),
+            span: open.span,
+            end_span: open.end_span,
+        }
+    }
+
+    fn parse_body_open(&mut self, end: T) -> OpenBody {
         let start = self.prev_span();
         let attr_base = self.scratch_attrs.len();
         let block_base = self.scratch_blocks.len();
-        let mut seen = SeenNames { map: None };
+        let mut seen = SeenNames::new(end == T::Eof);
         let end_span;
         loop {
             let next = self.peek();
@@ -86,12 +168,7 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
                 }
             }
         }
-        Body {
-            attributes: drain_to_arena(self.arena, &mut self.scratch_attrs, attr_base),
-            blocks: drain_to_arena(self.arena, &mut self.scratch_blocks, block_base),
-            span: between(start, end_span),
-            end_span: Span::new(end_span.end, end_span.end),
-        }
+        OpenBody { attr_base, block_base, span: between(start, end_span), end_span: Span::new(end_span.end, end_span.end) }
     }
 
     #[cold]

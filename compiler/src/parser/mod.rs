@@ -20,7 +20,7 @@ use bumpalo::Bump;
 use runtime::strings::go_lossy_utf8;
 use runtime::{Diagnostic, LineIndex, Span};
 
-pub(crate) use body::parse_body_tokens;
+pub(crate) use body::parse_file_body;
 
 /// How deeply expressions, template sequences and blocks may nest. Deep
 /// enough for any real configuration (the conformance suite nests 1000
