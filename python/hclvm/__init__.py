@@ -36,9 +36,6 @@ from ._hclvm import (
     Program,
     Unknown,
     __version__,
-    compile_body,
-    compile_expression,
-    compile_template,
 )
 from . import _hclvm
 
@@ -77,6 +74,24 @@ class CompileError(HclError):
 
 class EvaluationError(HclError):
     """An evaluation reported errors (raised by ``Evaluation.check()``)."""
+
+
+def compile_body(src, *, filename=None, declared=None, functions=None, max_steps=None, max_size=None):
+    """Compiles a configuration body (attributes and blocks) into a :class:`Program`.
+
+    ``declared``: the variable names the host supplies, or a dict of names to
+    type constraints. Raises :class:`CompileError`."""
+    return _hclvm.program_from_state("body", src, filename, declared, functions, max_steps, max_size)
+
+
+def compile_template(src, *, filename=None, declared=None, functions=None, max_steps=None, max_size=None):
+    """Compiles a standalone template (such as a ``.tftpl`` file); see :func:`compile_body`."""
+    return _hclvm.program_from_state("template", src, filename, declared, functions, max_steps, max_size)
+
+
+def compile_expression(src, *, filename=None, declared=None, functions=None, max_steps=None, max_size=None):
+    """Compiles one expression; see :func:`compile_body`."""
+    return _hclvm.program_from_state("expression", src, filename, declared, functions, max_steps, max_size)
 
 
 def render(template_src, variables=None, *, filename=None):

@@ -21,9 +21,6 @@ fn _hclvm(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<program::Diagnostic>()?;
     m.add_class::<convert::Unknown>()?;
     m.add_class::<functions::Function>()?;
-    m.add_function(wrap_pyfunction!(program::compile_body, m)?)?;
-    m.add_function(wrap_pyfunction!(program::compile_template, m)?)?;
-    m.add_function(wrap_pyfunction!(program::compile_expression, m)?)?;
     m.add_function(wrap_pyfunction!(program::program_from_state, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

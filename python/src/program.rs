@@ -273,65 +273,9 @@ fn compile(py: Python<'_>, state: State) -> PyResult<Program> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn state(
-    kind: SourceKind,
-    src: String,
-    filename: Option<String>,
-    declared: Option<Declared>,
-    functions: Option<Bound<'_, PyDict>>,
-    max_steps: Option<u64>,
-    max_size: Option<u64>,
-) -> State {
-    State { kind, src, filename, declared, functions: functions.map(Bound::unbind), max_steps, max_size }
-}
-
-/// Compiles a configuration body (attributes and blocks).
-#[pyfunction]
-#[pyo3(signature = (src, *, filename = None, declared = None, functions = None, max_steps = None, max_size = None))]
-pub fn compile_body(
-    py: Python<'_>,
-    src: String,
-    filename: Option<String>,
-    declared: Option<Declared>,
-    functions: Option<Bound<'_, PyDict>>,
-    max_steps: Option<u64>,
-    max_size: Option<u64>,
-) -> PyResult<Program> {
-    compile(py, state(SourceKind::Body, src, filename, declared, functions, max_steps, max_size))
-}
-
-/// Compiles a standalone template (such as a `.tftpl` file).
-#[pyfunction]
-#[pyo3(signature = (src, *, filename = None, declared = None, functions = None, max_steps = None, max_size = None))]
-pub fn compile_template(
-    py: Python<'_>,
-    src: String,
-    filename: Option<String>,
-    declared: Option<Declared>,
-    functions: Option<Bound<'_, PyDict>>,
-    max_steps: Option<u64>,
-    max_size: Option<u64>,
-) -> PyResult<Program> {
-    compile(py, state(SourceKind::Template, src, filename, declared, functions, max_steps, max_size))
-}
-
-/// Compiles one expression.
-#[pyfunction]
-#[pyo3(signature = (src, *, filename = None, declared = None, functions = None, max_steps = None, max_size = None))]
-pub fn compile_expression(
-    py: Python<'_>,
-    src: String,
-    filename: Option<String>,
-    declared: Option<Declared>,
-    functions: Option<Bound<'_, PyDict>>,
-    max_steps: Option<u64>,
-    max_size: Option<u64>,
-) -> PyResult<Program> {
-    compile(py, state(SourceKind::Expression, src, filename, declared, functions, max_steps, max_size))
-}
-
-/// A program from the state `Program.__reduce__` gave (for unpickling).
+/// Compiles `src` as a `kind` ("body", "template" or "expression"): what
+/// `hclvm.compile_body`, `compile_template` and `compile_expression` call,
+/// and unpickling (`Program.__reduce__` gives these arguments).
 #[pyfunction]
 #[pyo3(signature = (kind, src, filename = None, declared = None, functions = None, max_steps = None, max_size = None))]
 #[allow(clippy::too_many_arguments)]
@@ -351,7 +295,7 @@ pub fn program_from_state(
         "expression" => SourceKind::Expression,
         other => return Err(PyValueError::new_err(format!("unknown program kind {other:?}"))),
     };
-    compile(py, state(kind, src, filename, declared, functions, max_steps, max_size))
+    compile(py, State { kind, src, filename, declared, functions: functions.map(Bound::unbind), max_steps, max_size })
 }
 
 /// Evaluations of `inputs` on `jobs` threads (at least one), in order.

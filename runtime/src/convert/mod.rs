@@ -44,6 +44,15 @@ impl ConvError {
 
     /// The path in cty notation, e.g. `.foo[0]["k"]` (empty at the root).
     pub fn path_string(&self) -> String {
+        self.path_text(|s, k| match k {
+            Value::String(k) => crate::strings::write_json_string(s, k),
+            Value::Number(n) => s.push_str(&n.to_string()),
+            _ => s.push('?'),
+        })
+    }
+
+    /// The path with each index written by `index` inside its brackets.
+    fn path_text(&self, index: impl Fn(&mut String, &Value)) -> String {
         let mut s = String::new();
         for step in &self.path {
             match step {
@@ -51,17 +60,11 @@ impl ConvError {
                     s.push('.');
                     s.push_str(n);
                 }
-                PathStep::Index(Value::String(k)) => {
+                PathStep::Index(k) => {
                     s.push('[');
-                    crate::strings::write_json_string(&mut s, k);
+                    index(&mut s, k);
                     s.push(']');
                 }
-                PathStep::Index(Value::Number(n)) => {
-                    s.push('[');
-                    s.push_str(&n.to_string());
-                    s.push(']');
-                }
-                PathStep::Index(_) => s.push_str("[?]"),
             }
         }
         s
@@ -88,26 +91,13 @@ impl ConvError {
         if self.path.is_empty() {
             return self.message.clone();
         }
-        let mut s = String::new();
-        for step in &self.path {
-            match step {
-                PathStep::Attr(n) => {
-                    s.push('.');
-                    s.push_str(n);
-                }
-                PathStep::Index(k) => {
-                    s.push('[');
-                    match k {
-                        Value::Null(_) => s.push_str("null"),
-                        Value::Unknown(_) => s.push_str("(not yet known)"),
-                        Value::Number(n) => s.push_str(&n.to_text_general().unwrap_or_else(|_| "...".to_string())),
-                        Value::String(k) => s.push_str(&crate::strings::go_quote(k)),
-                        _ => s.push_str("..."),
-                    }
-                    s.push(']');
-                }
-            }
-        }
+        let mut s = self.path_text(|s, k| match k {
+            Value::Null(_) => s.push_str("null"),
+            Value::Unknown(_) => s.push_str("(not yet known)"),
+            Value::Number(n) => s.push_str(&n.to_text_general().unwrap_or_else(|_| "...".to_string())),
+            Value::String(k) => s.push_str(&crate::strings::go_quote(k)),
+            _ => s.push_str("..."),
+        });
         s.push_str(": ");
         s.push_str(&self.message);
         s
