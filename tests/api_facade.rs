@@ -544,3 +544,19 @@ fn unknown_results_carry_their_refinements() {
         other => panic!("number bounds expected, got {other:?}"),
     }
 }
+
+/// A body without blocks is written straight to JSON (no object built);
+/// the text must be the one the natural value gives, whatever the names'
+/// order, the values or the escapes.
+#[test]
+fn flat_body_json_is_the_natural_values_json() {
+    let src = "zeta = 1\nalpha = \"a\\\"b\\n\"\nmid = [1, 2.5, null]\nobj = { k = true }\nu = x\nbig = 12345678901234567890\n";
+    let body = Compiled::compile(SourceKind::Body, src.as_bytes(), &Options::new()).expect("compiles");
+    let out = body.evaluate(&Variables::new().with("x", Value::unknown(Type::String)));
+    let mut direct = String::new();
+    out.write_plain_json(&mut direct).expect("writes");
+    let mut via_value = String::new();
+    runtime::json::write_value(&mut via_value, &out.to_value().expect("a value")).expect("writes");
+    assert_eq!(direct, via_value);
+    assert!(direct.starts_with("{\"alpha\":"), "{direct}");
+}
