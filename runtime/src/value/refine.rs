@@ -294,13 +294,44 @@ impl Value {
     pub fn refine_not_null(self) -> Value {
         match &self {
             Value::Unknown(u) if !u.ty().is_dynamic() && !u.not_null() => {
-                let mut b = RefinementBuilder::new(self);
-                b.not_null();
-                b.into_value()
+                if u.refinement().is_none() {
+                    if let Some(v) = not_null_primitive(u.ty()) {
+                        return v;
+                    }
+                }
+                build_not_null(self)
             }
             _ => self,
         }
     }
+}
+
+fn build_not_null(v: Value) -> Value {
+    let mut b = RefinementBuilder::new(v);
+    b.not_null();
+    b.into_value()
+}
+
+thread_local! {
+    /// The not-null unknowns of the primitive types, built once per
+    /// thread: operators and functions refine their unknown results as
+    /// not null all the time (a `for` clause's type check with unknown
+    /// iterators, every evaluation of a validation), and building one
+    /// allocates. Per thread, so that sharing them costs no contended
+    /// reference count.
+    static NOT_NULL_PRIMITIVES: [Value; 3] =
+        [Type::Bool, Type::Number, Type::String].map(|t| build_not_null(Value::Unknown(Unknown::new(t))));
+}
+
+/// An unrefined unknown of primitive type `ty` refined as not null.
+fn not_null_primitive(ty: &Type) -> Option<Value> {
+    let i = match ty {
+        Type::Bool => 0,
+        Type::Number => 1,
+        Type::String => 2,
+        _ => return None,
+    };
+    NOT_NULL_PRIMITIVES.try_with(|vs| vs[i].clone()).ok()
 }
 
 // ----- the builder ----------------------------------------------------------
