@@ -84,26 +84,25 @@ fn calls_convert_arguments_in_consecutive_registers() {
         r#"format("%s-%d", upper(x), n) == lower(y)"#,
         &["x", "n", "y"],
         expect![[r#"
-            ; 14 instructions, 5 registers (0 locals), 3 marks
+            ; 13 instructions, 5 registers (0 locals), 2 marks
             ; K0 = "%s-%d": "string"
             ; V0 = x (slot 1)
             ; V1 = n (slot 0)
             ; V2 = y (slot 2)
             0000  MARK       M0
-            0001  MARK       M1
-            0002  MOVE       R2 K0
-            0003  MARK       M2
-            0004  MOVE       R4 V0
-            0005  ARGCONV    R4 param 0 of upper
-            0006  CALL       R3 upper#9 R4..R5 since M2
-            0007  MOVE       R4 V1
-            0008  CALL       R1 format#18 R2..R5 since M1
-            0009  MARK       M1
-            0010  MOVE       R3 V2
-            0011  ARGCONV    R3 param 0 of lower
-            0012  CALL       R2 lower#10 R3..R4 since M1
-            0013  EQ         R0 R1 R2 since M0
-            entry 0..14 -> R0
+            0001  MOVE       R2 K0
+            0002  MARK       M1
+            0003  MOVE       R4 V0
+            0004  ARGCONV    R4 param 0 of upper
+            0005  CALL       R3 upper#9 R4..R5 since M1
+            0006  MOVE       R4 V1
+            0007  CALL       R1 format#18 R2..R5 since M0
+            0008  MARK       M1
+            0009  MOVE       R3 V2
+            0010  ARGCONV    R3 param 0 of lower
+            0011  CALL       R2 lower#10 R3..R4 since M1
+            0012  EQ         R0 R1 R2 since M0
+            entry 0..13 -> R0
         "#]],
     );
 }
@@ -464,7 +463,7 @@ fn short_circuit_chains_nest_blocks() {
         "(a || b.c > 1) && !d || e",
         &["a", "b", "d", "e"],
         expect![[r#"
-            ; 7 instructions, 4 registers (0 locals), 2 marks
+            ; 6 instructions, 4 registers (0 locals), 1 marks
             ; K0 = 1: "number"
             ; V0 = a (slot 0)
             ; V1 = b (slot 1).c
@@ -473,11 +472,10 @@ fn short_circuit_chains_nest_blocks() {
             0000  GT         R3 V1 K0
             0001  NOT        R3 V2
             0002  MARK       M0
-            0003  MARK       M1
-            0004  ORELSE     R2 V0 then 0..1 -> R3 (skipped when decided)
-            0005  ANDTHEN    R1 R2 then 1..2 -> R3 (skipped when decided) since M1
-            0006  ORELSE     R0 R1 then V3 (run for its type when decided) since M0
-            entry 2..7 -> R0
+            0003  ORELSE     R2 V0 then 0..1 -> R3 (skipped when decided)
+            0004  ANDTHEN    R1 R2 then 1..2 -> R3 (skipped when decided) since M0
+            0005  ORELSE     R0 R1 then V3 (run for its type when decided) since M0
+            entry 2..6 -> R0
         "#]],
     );
 }
@@ -488,22 +486,20 @@ fn without_short_circuit_both_operands_are_straight_line_code() {
         "(a || b.c > 1) && !d || e",
         &["a", "b", "d", "e"],
         expect![[r#"
-            ; 9 instructions, 5 registers (0 locals), 3 marks
+            ; 7 instructions, 5 registers (0 locals), 1 marks
             ; K0 = 1: "number"
             ; V0 = a (slot 0)
             ; V1 = b (slot 1).c
             ; V2 = d (slot 2)
             ; V3 = e (slot 3)
             0000  MARK       M0
-            0001  MARK       M1
-            0002  MARK       M2
-            0003  MOVE       R3 V0
-            0004  GT         R4 V1 K0
-            0005  OR         R2 R3 R4 since M2
-            0006  NOT        R3 V2
-            0007  AND        R1 R2 R3 since M1
-            0008  OR         R0 R1 V3 since M0
-            entry 0..9 -> R0
+            0001  MOVE       R3 V0
+            0002  GT         R4 V1 K0
+            0003  OR         R2 R3 R4 since M0
+            0004  NOT        R3 V2
+            0005  AND        R1 R2 R3 since M0
+            0006  OR         R0 R1 V3 since M0
+            entry 0..7 -> R0
         "#]],
     );
 }

@@ -653,6 +653,19 @@ impl<'b> Gen<'b> {
         if direct {
             return NO_MARK;
         }
+        self.mark()
+    }
+
+    /// A diagnostics mark set here: the one just set when the block's last
+    /// instruction is a `MARK` (both would record the same count, and
+    /// marks are allocated like a stack, so the code between here and the
+    /// reader never sets that one again), else a new one.
+    fn mark(&mut self) -> u16 {
+        if let Some(&(last, _)) = self.open.last().and_then(|b| b.last()) {
+            if last.op == Op::Mark {
+                return last.a;
+            }
+        }
         let m = self.alloc_mark();
         self.emit(Op::Mark, m, 0, 0, Site::None);
         m
@@ -822,8 +835,7 @@ impl<'b> Gen<'b> {
     /// A call's marks, argument code and `CALL` (into `a`), its result
     /// kept in memo `memo` (or [`NO_MARK`]).
     fn call_code(&mut self, c: &CallNode, a: u16, params: &[bool], memo: u16) {
-        let mark = self.alloc_mark();
-        self.emit(Op::Mark, mark, 0, 0, Site::None);
+        let mark = self.mark();
         let args = c
             .args
             .iter()
