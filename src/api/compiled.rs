@@ -2,7 +2,7 @@
 
 use super::error::{Diagnostics, Error, SourceInfo};
 use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome};
-use super::result_format::{self, write_value_result, ResultWriter};
+use super::result_format::{self, write_lent, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
@@ -774,9 +774,7 @@ impl Compiled {
     /// not contend on those counters (`hclvm batch`).
     pub(crate) fn write_result(&self, vars: &BoundVariables, out: &mut String) -> bool {
         if !vars.rejected.is_empty() && vars.program == self.id {
-            let mut w = self.source.result_writer(std::mem::take(out));
-            w.failure("vars", &vars.rejected);
-            *out = w.into_string();
+            write_lent(out, |buf| self.source.result_writer(buf), |w| w.failure("vars", &vars.rejected));
             return true;
         }
         let slots = self.slots(vars);
@@ -787,9 +785,12 @@ impl Compiled {
     /// [`Evaluation::write_result_json`].
     fn write_slots_result(&self, slots: &Vars, scratch: &mut Scratch, out: &mut String) -> bool {
         scratch.limits = self.limits;
+        write_lent(out, |buf| self.source.result_writer(buf), |w| self.write_code_result(slots, scratch, w))
+    }
+
+    /// The result of the program (or body) on `slots`, written by `w`.
+    fn write_code_result(&self, slots: &Vars, scratch: &mut Scratch, w: &mut ResultWriter<'_>) -> bool {
         let stop = self.interrupts(None);
-        let mut lent = Lent { w: self.source.result_writer(std::mem::take(out)), out };
-        let w = &mut lent.w;
         match &self.code {
             Code::Single(program) => {
                 let value = match &stop {
@@ -911,20 +912,6 @@ fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
     names.sort_unstable();
     names.dedup();
     names
-}
-
-/// A buffer lent to a result writer, given back however the writing ends
-/// (a panic included, so that `hclvm batch` keeps the lines written before
-/// into the same buffer).
-struct Lent<'o, 's> {
-    w: ResultWriter<'s>,
-    out: &'o mut String,
-}
-
-impl Drop for Lent<'_, '_> {
-    fn drop(&mut self) {
-        *self.out = std::mem::replace(&mut self.w, ResultWriter::new(&[])).into_string();
-    }
 }
 
 /// The plan of every attribute (in source order) and every nested block,
