@@ -7,7 +7,7 @@ use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
 use compiler::analysis::{render_traversal_into, variables};
-use compiler::lower::{compile_all_noting, CompileEnv};
+use compiler::lower::{compile_all_noting, CompileEnv, StaticProblems};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::strings::write_json_string;
@@ -83,7 +83,7 @@ pub struct Compiled {
     typed: Option<Arc<[DeclaredVar]>>,
     /// What compiling found wrong whatever the inputs (see
     /// [`Compiled::validate`]).
-    static_diags: Vec<Diagnostic>,
+    static_diags: StaticProblems,
     /// Tells the variables [`Compiled::bind`] took for it from others'.
     id: u64,
 }
@@ -500,7 +500,7 @@ impl Compiled {
         let evaluation = with_scratch(|scratch| self.evaluate_slots(&slots, scratch, None));
         let mut list: Vec<Diagnostic> = evaluation.diagnostics().into_iter().cloned().collect();
         let seen = list.len();
-        for d in &self.static_diags {
+        for d in &self.static_diags.to_diagnostics() {
             let same = |x: &Diagnostic| x.summary == d.summary && x.detail == d.detail && x.subject == d.subject;
             if !list.iter().any(same) {
                 list.push(d.clone());
