@@ -117,7 +117,7 @@ pub fn compile_all_noting(
     lines: &Arc<SourceLines>,
 ) -> (Vec<Program>, StaticProblems) {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
-    let unknown_functions = RefCell::new(UnknownFunctions::default());
+    let unknown_functions = RefCell::new(UnknownFunctions::take_for(env.funcs.as_ref()));
     let mut found = Vec::new();
     let lowered: Vec<(vm::ir::Node, u32)> = exprs
         .iter()
@@ -156,6 +156,9 @@ pub fn compile_all_noting(
         })
         .collect();
     file.end_sharing();
+    if let Some(funcs) = &env.funcs {
+        unknown_functions.into_inner().keep_for(funcs);
+    }
     (programs, StaticProblems { list: found, var_names: env.var_names.clone() })
 }
 
@@ -196,10 +199,10 @@ impl StaticProblems {
     }
 }
 
-/// The "Call to unknown function" details of one file (with the calling
-/// context's table), by function name: a file tends to call the same
-/// missing function many times, and each detail measures the name against
-/// every name of the table.
+/// The "Call to unknown function" details of one table (the calling
+/// context's), by function name: files tend to call the same missing
+/// functions many times, and each detail measures the name against every
+/// name of the table.
 #[derive(Default)]
 struct UnknownFunctions {
     /// The table's names, `try` and `can` included, once one is needed.
@@ -207,7 +210,42 @@ struct UnknownFunctions {
     details: HashMap<String, String>,
 }
 
+thread_local! {
+    /// The details of the table this thread compiled against last, kept
+    /// from file to file (hosts compile many files against one table).
+    /// The table is kept alive with them, so that no other table can take
+    /// its address while they are kept.
+    static LAST_UNKNOWN_FUNCTIONS: RefCell<Option<(Arc<dyn FunctionTable>, UnknownFunctions)>> = const { RefCell::new(None) };
+}
+
+/// Details kept at most, so that a long run of files calling ever new
+/// missing functions keeps bounded memory.
+const KEPT_UNKNOWN_FUNCTIONS: usize = 1024;
+
 impl UnknownFunctions {
+    /// The details kept for `funcs` (a table is immutable once shared), or
+    /// none.
+    fn take_for(funcs: Option<&Arc<dyn FunctionTable>>) -> UnknownFunctions {
+        let Some(funcs) = funcs else { return UnknownFunctions::default() };
+        LAST_UNKNOWN_FUNCTIONS
+            .with_borrow_mut(|last| match last.take() {
+                Some((table, kept)) if Arc::ptr_eq(&table, funcs) => Some(kept),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// Keeps these details for the next file compiled against `funcs`.
+    fn keep_for(mut self, funcs: &Arc<dyn FunctionTable>) {
+        if self.details.is_empty() && self.names.is_none() {
+            return;
+        }
+        if self.details.len() > KEPT_UNKNOWN_FUNCTIONS {
+            self.details.clear();
+        }
+        LAST_UNKNOWN_FUNCTIONS.with_borrow_mut(|last| *last = Some((funcs.clone(), self)));
+    }
+
     fn detail(&mut self, name: &str, funcs: &dyn FunctionTable) -> String {
         if let Some(detail) = self.details.get(name) {
             return detail.clone();
