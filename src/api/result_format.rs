@@ -79,6 +79,11 @@ impl<'s> ResultWriter<'s> {
         self.out.push_str(json);
     }
 
+    /// The text written so far, to append JSON to.
+    pub(crate) fn text(&mut self) -> &mut String {
+        &mut self.out
+    }
+
     /// `"ok":false,"phase":PHASE,"diags":[...]`
     pub fn failure(&mut self, phase: &str, diags: &[Diagnostic]) {
         self.out.push_str("\"ok\":false,\"phase\":");

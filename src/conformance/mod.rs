@@ -82,6 +82,19 @@ fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), S
         Mode::Template => SourceKind::Template,
         Mode::Body => SourceKind::Body,
     };
+    // Each case is run once: compiled, evaluated and written in one go
+    // unless its options need the program kept (declarations).
+    let vars: Variables = bindings.iter().cloned().collect();
+    match Compiled::write_once(kind, &case.src, &options, &vars, out) {
+        Some(false) => return Ok(()),
+        Some(true) => {
+            // As below: no declarations, so no values rejected first.
+            out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
+            write_simple_diag(out, REFERENCE_NIL_PANIC, "");
+            return Ok(());
+        }
+        None => {}
+    }
     let (compiled, reference_crash) = Compiled::compile_noting_crash(kind, &case.src, &options);
     if reference_crash || matches!(compiled, Err(Error::Compile(_))) {
         // The oracle converts the declared variables' values before it
@@ -100,7 +113,6 @@ fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), S
     }
     match compiled {
         Ok(compiled) => {
-            let vars: Variables = bindings.into_iter().collect();
             compiled.write_result(&compiled.bind(&vars), out);
         }
         Err(Error::Compile(diags)) => diags.write_failure("parse", out),
