@@ -369,25 +369,29 @@ impl Compiled {
         let (slots, _) = bind_slots(&var_names, None, options.variables.is_some(), vars);
         with_scratch(|scratch| {
             scratch.limits = options.limits;
-            write_lent(out, |buf| source.result_writer(buf), |w| match tree {
-                Tree::Expr(_) => {
-                    let value = match programs.first() {
-                        Some(program) => vm::evaluate(program, &slots, scratch),
-                        None => Value::dynamic_unknown(),
-                    };
-                    let diagnostics = with_warnings(&warnings, scratch);
-                    write_value_result(w, &value, &diagnostics, Some("eval"));
-                }
-                Tree::Body(body) => {
-                    w.raw("\"ok\":true,\"body\":");
-                    let mut run = vm::BodyEvaluation::new(scratch, &slots);
-                    write_body_once(body, &mut programs.as_slice(), &mut run, w, &interner);
-                    if !warnings.is_empty() {
-                        w.raw(",\"diags\":");
-                        w.diags(&warnings);
+            write_lent(
+                out,
+                |buf| source.result_writer(buf),
+                |w| match tree {
+                    Tree::Expr(_) => {
+                        let value = match programs.first() {
+                            Some(program) => vm::evaluate(program, &slots, scratch),
+                            None => Value::dynamic_unknown(),
+                        };
+                        let diagnostics = with_warnings(&warnings, scratch);
+                        write_value_result(w, &value, &diagnostics, Some("eval"));
                     }
-                }
-            })
+                    Tree::Body(body) => {
+                        w.raw("\"ok\":true,\"body\":");
+                        let mut run = vm::BodyEvaluation::new(scratch, &slots);
+                        write_body_once(body, &mut programs.as_slice(), &mut run, w, &interner);
+                        if !warnings.is_empty() {
+                            w.raw(",\"diags\":");
+                            w.diags(&warnings);
+                        }
+                    }
+                },
+            )
         });
         false
     }
@@ -912,7 +916,13 @@ fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnost
 
 /// Parses `src` as `kind`: the tree, the parser's diagnostics, and whether
 /// the reference parser crashes on it (see `compiler::Parse`).
-fn parse<'a>(arena: &'a bumpalo::Bump, kind: SourceKind, src: &'a [u8], options: &'a Options, interner: &mut Interner) -> (Tree<'a>, Vec<Diagnostic>, bool) {
+fn parse<'a>(
+    arena: &'a bumpalo::Bump,
+    kind: SourceKind,
+    src: &'a [u8],
+    options: &'a Options,
+    interner: &mut Interner,
+) -> (Tree<'a>, Vec<Diagnostic>, bool) {
     let filename = options.filename.as_str();
     match kind {
         SourceKind::Body => {
@@ -1088,7 +1098,13 @@ fn write_references(out: &mut String, expr: &ast::Expr<'_>, interner: &Interner)
 /// [`Compiled::write_once`]: the programs of `body`'s attributes come first
 /// in `programs` (in the order of [`ast::Body::all_attribute_exprs`]), and
 /// each body takes its own off the front, as [`plan_file`] does.
-fn write_body_once(body: &ast::Body<'_>, programs: &mut &[Program], run: &mut vm::BodyEvaluation<'_>, w: &mut ResultWriter<'_>, interner: &Interner) {
+fn write_body_once(
+    body: &ast::Body<'_>,
+    programs: &mut &[Program],
+    run: &mut vm::BodyEvaluation<'_>,
+    w: &mut ResultWriter<'_>,
+    interner: &Interner,
+) {
     let (own, rest) = programs.split_at(body.attributes.len().min(programs.len()));
     *programs = rest;
     let mut attr = |i: usize, a: &ast::Attribute<'_>, program: &Program, w: &mut ResultWriter<'_>| {

@@ -366,7 +366,7 @@ fn quote_or_backslash(word: u64) -> u64 {
 /// them, between tokens), 32 bytes at a time without branching per byte.
 fn has_control(b: &[u8]) -> bool {
     let mut chunks = b.chunks_exact(32);
-    let found = (&mut chunks).any(|c| c.iter().fold(false, |any, &x| any | (x < 0x20)));
+    let found = chunks.any(|c| c.iter().fold(false, |any, &x| any | (x < 0x20)));
     found || chunks.remainder().iter().any(|&x| x < 0x20)
 }
 

@@ -202,7 +202,10 @@ fn fold_constructor(n: &Node) -> Option<Option<Value>> {
             Some(fits(values.len()).then(|| crate::ops::make_tuple(values)))
         }
         Node::Object(items) => {
-            if !items.iter().all(|i| matches!(i.value, Node::Const(_)) && matches!(i.key, ObjectKey::Name(_) | ObjectKey::Expr(Node::Const(_), _))) {
+            if !items
+                .iter()
+                .all(|i| matches!(i.value, Node::Const(_)) && matches!(i.key, ObjectKey::Name(_) | ObjectKey::Expr(Node::Const(_), _)))
+            {
                 return None;
             }
             if !fits(items.len()) {
