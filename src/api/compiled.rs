@@ -369,6 +369,9 @@ impl Compiled {
         let (slots, _) = bind_slots(&var_names, None, options.variables.is_some(), vars);
         with_scratch(|scratch| {
             scratch.limits = options.limits;
+            // Evaluated once, here: no per-thread copies of its constants
+            // (a scratch that a panic leaves sharing them only shares more).
+            scratch.share_constants(true);
             write_lent(
                 out,
                 |buf| source.result_writer(buf),
@@ -391,7 +394,8 @@ impl Compiled {
                         }
                     }
                 },
-            )
+            );
+            scratch.share_constants(false);
         });
         false
     }
