@@ -218,7 +218,15 @@ pub fn go_quote_rune(c: char) -> String {
 /// The inside of a `strconv.Quote` of `s` (`"` escaped, `'` not): Go's
 /// `appendEscapedRune` for every character.
 fn push_go_escaped(out: &mut String, s: &str) {
-    for c in s.chars() {
+    let mut rest = s;
+    loop {
+        // Printable ASCII other than `"` and `\` stands for itself: whole
+        // runs of it at once (names, mostly).
+        let plain = rest.bytes().position(|b| !(0x20..0x7f).contains(&b) || b == b'"' || b == b'\\').unwrap_or(rest.len());
+        out.push_str(&rest[..plain]);
+        rest = &rest[plain..];
+        let Some(c) = rest.chars().next() else { return };
+        rest = &rest[c.len_utf8()..];
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),

@@ -2,12 +2,12 @@
 
 use super::error::{Diagnostics, Error, SourceInfo};
 use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome};
-use super::result_format::{self, write_value_result, ResultWriter};
+use super::result_format::{self, write_lent, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
 use compiler::analysis::{render_traversal_into, variables};
-use compiler::lower::{compile_all_noting, CompileEnv};
+use compiler::lower::{compile_all_noting, CompileEnv, StaticProblems};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::strings::write_json_string;
@@ -83,7 +83,7 @@ pub struct Compiled {
     typed: Option<Arc<[DeclaredVar]>>,
     /// What compiling found wrong whatever the inputs (see
     /// [`Compiled::validate`]).
-    static_diags: Vec<Diagnostic>,
+    static_diags: StaticProblems,
     /// Tells the variables [`Compiled::bind`] took for it from others'.
     id: u64,
 }
@@ -328,22 +328,76 @@ impl Compiled {
         };
         let arena = bumpalo::Bump::new();
         let mut interner = Interner::new();
-        let filename = options.filename.as_str();
-        let (tree, diags, crash) = match kind {
-            SourceKind::Body => {
-                let p = compiler::parse_body_full(&arena, src, filename, &mut interner);
-                (Tree::Body(arena.alloc(p.tree)), p.diags, p.reference_crash)
-            }
-            SourceKind::Template => {
-                let p = compiler::parse_template_full(&arena, src, filename, &mut interner);
-                (Tree::Expr(p.tree), p.diags, p.reference_crash)
-            }
-            SourceKind::Expression => {
-                let p = compiler::parse_expression_full(&arena, src, filename, &mut interner);
-                (Tree::Expr(p.tree), p.diags, p.reference_crash)
-            }
-        };
-        (Compiled::lower(kind, src, options, tree, diags, &interner, declared), crash.is_some())
+        let (tree, diags, crash) = parse(&arena, kind, src, options, &mut interner);
+        (Compiled::lower(kind, src, options, tree, diags, &interner, declared), crash)
+    }
+
+    /// Compiles `src`, evaluates it once with `vars` and appends the
+    /// result to `out` as [`Compiled::write_result`] writes it, for hosts
+    /// that run many sources once each (`hclvm conformance`): nothing is
+    /// kept for evaluations to come. A body's attribute names, block
+    /// labels and references are written from its syntax tree while it is
+    /// at hand, instead of being encoded into a plan of the body first,
+    /// and the block headers only text diagnostics show are not built.
+    ///
+    /// `Some(true)`, with nothing written, when the reference parser
+    /// crashes on this source ([`Compiled::compile_noting_crash`]); `None`,
+    /// with nothing done, for options with declarations, a deadline or a
+    /// cancel token (compile and [`Compiled::write_result`] then).
+    pub(crate) fn write_once(kind: SourceKind, src: &[u8], options: &Options, vars: &Variables, out: &mut String) -> Option<bool> {
+        if !options.declarations.is_empty() || options.deadline.is_some() || options.cancel.is_some() {
+            return None;
+        }
+        Some(stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::write_once_here(kind, src, options, vars, out)))
+    }
+
+    fn write_once_here(kind: SourceKind, src: &[u8], options: &Options, vars: &Variables, out: &mut String) -> bool {
+        let arena = bumpalo::Bump::new();
+        let mut interner = Interner::new();
+        let (tree, warnings, crash) = parse(&arena, kind, src, options, &mut interner);
+        if crash {
+            return true;
+        }
+        // Result lines place diagnostics by position alone: no block
+        // headers.
+        let source = source_info(kind, src, options, Vec::new());
+        if warnings.has_errors() {
+            Diagnostics::new(warnings, source).write_failure("parse", out);
+            return false;
+        }
+        let (var_names, programs, _) = compile_programs(tree, &interner, options, &source, &[]);
+        let (slots, _) = bind_slots(&var_names, None, options.variables.is_some(), vars);
+        with_scratch(|scratch| {
+            scratch.limits = options.limits;
+            // Evaluated once, here: no per-thread copies of its constants
+            // (a scratch that a panic leaves sharing them only shares more).
+            scratch.share_constants(true);
+            write_lent(
+                out,
+                |buf| source.result_writer(buf),
+                |w| match tree {
+                    Tree::Expr(_) => {
+                        let value = match programs.first() {
+                            Some(program) => vm::evaluate(program, &slots, scratch),
+                            None => Value::dynamic_unknown(),
+                        };
+                        let diagnostics = with_warnings(&warnings, scratch);
+                        write_value_result(w, &value, &diagnostics, Some("eval"));
+                    }
+                    Tree::Body(body) => {
+                        w.raw("\"ok\":true,\"body\":");
+                        let mut run = vm::BodyEvaluation::new(scratch, &slots);
+                        write_body_once(body, &mut programs.as_slice(), &mut run, w, &interner);
+                        if !warnings.is_empty() {
+                            w.raw(",\"diags\":");
+                            w.diags(&warnings);
+                        }
+                    }
+                },
+            );
+            scratch.share_constants(false);
+        });
+        false
     }
 
     /// Compiles a parsed tree (`diags` are the parser's).
@@ -356,53 +410,19 @@ impl Compiled {
         interner: &Interner,
         declared: Vec<(String, runtime::Type, Option<runtime::Defaults>)>,
     ) -> Result<Compiled, Error> {
-        let filename = options.filename.as_str();
         let block_headers = match tree {
             Tree::Body(body) => block_headers(body, interner),
             Tree::Expr(_) => Vec::new(),
         };
-        let source = Arc::new(SourceInfo {
-            filename: Arc::from(filename),
-            src: Arc::from(src),
-            block_headers,
-            template: kind == SourceKind::Template,
-            breaks: Default::default(),
-        });
+        let source = source_info(kind, src, options, block_headers);
         if diags.has_errors() {
             return Err(Error::Compile(Diagnostics::new(diags, source)));
         }
-        let var_names = match (&options.variables, declared.is_empty()) {
-            (Some(names), true) => names.clone(),
-            (None, true) => referenced_roots(tree, interner),
-            (names, false) => {
-                let mut all: Vec<String> = names.iter().flatten().cloned().chain(declared.iter().map(|(n, ..)| n.clone())).collect();
-                all.sort_unstable();
-                all.dedup();
-                all
-            }
+        let (var_names, mut programs, static_diags) = compile_programs(tree, interner, options, &source, &declared);
+        let code = match tree {
+            Tree::Expr(_) => Code::Single(programs.pop().expect("one program per expression")),
+            Tree::Body(b) => Code::Body(plan_file(programs, b, interner)),
         };
-        let mut env = CompileEnv::new(var_names.iter(), options.function_table());
-        env.filename = source.filename.clone();
-        env.short_circuit = options.short_circuit;
-        let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
-        // Set once, here, before any result is written.
-        let _ = source.breaks.set(lines.breaks.clone());
-        // One chunk of bytecode for the whole file, sealed when `file`
-        // drops.
-        let mut file = vm::codegen::FileCode::new();
-        let (code, static_diags) = match tree {
-            Tree::Expr(e) => {
-                let (mut programs, found) = compile_all_noting(&mut file, &[e], interner, &env, &lines);
-                (Code::Single(programs.pop().expect("one program per expression")), found)
-            }
-            Tree::Body(b) => {
-                let exprs = b.all_attribute_exprs();
-                let (programs, found) = compile_all_noting(&mut file, &exprs, interner, &env, &lines);
-                drop(exprs);
-                (Code::Body(plan_file(programs, b, interner)), found)
-            }
-        };
-        drop(file);
         let typed = (!declared.is_empty()).then(|| {
             declared
                 .into_iter()
@@ -500,7 +520,7 @@ impl Compiled {
         let evaluation = with_scratch(|scratch| self.evaluate_slots(&slots, scratch, None));
         let mut list: Vec<Diagnostic> = evaluation.diagnostics().into_iter().cloned().collect();
         let seen = list.len();
-        for d in &self.static_diags {
+        for d in &self.static_diags.to_diagnostics() {
             let same = |x: &Diagnostic| x.summary == d.summary && x.detail == d.detail && x.subject == d.subject;
             if !list.iter().any(same) {
                 list.push(d.clone());
@@ -596,40 +616,7 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn bind(&self, vars: &Variables) -> BoundVariables {
-        let mut slots = Vars::with_slots(self.var_names.len());
-        let mut complete = true;
-        let mut rejected = Vec::new();
-        match &self.typed {
-            None => {
-                for (i, name) in self.var_names.iter().enumerate() {
-                    match vars.get(name) {
-                        Some(v) => slots.set(i as u32, v.clone()),
-                        None => complete = false,
-                    }
-                }
-            }
-            Some(typed) => {
-                let mut typed = typed.iter().peekable();
-                for (i, name) in self.var_names.iter().enumerate() {
-                    let declared = typed.next_if(|d| d.slot == i as u32);
-                    match (vars.get(name), declared) {
-                        (Some(v), None) => slots.set(i as u32, v.clone()),
-                        (Some(v), Some(d)) => match d.accept(v) {
-                            Ok(v) => slots.set(i as u32, v),
-                            Err(diag) => rejected.push(diag),
-                        },
-                        (None, Some(d)) => slots.set(i as u32, d.unknown.clone()),
-                        (None, None) => complete = false,
-                    }
-                }
-            }
-        }
-        if !complete {
-            // hcl suggests among everything its context holds.
-            slots.set_names_in_scope(
-                vars.names().filter(|n| !self.declared || self.var_names.binary_search_by(|d| d.as_str().cmp(n)).is_ok()),
-            );
-        }
+        let (slots, rejected) = bind_slots(&self.var_names, self.typed.as_deref(), self.declared, vars);
         BoundVariables { slots, program: self.id, rejected }
     }
 
@@ -774,9 +761,7 @@ impl Compiled {
     /// not contend on those counters (`hclvm batch`).
     pub(crate) fn write_result(&self, vars: &BoundVariables, out: &mut String) -> bool {
         if !vars.rejected.is_empty() && vars.program == self.id {
-            let mut w = self.source.result_writer(std::mem::take(out));
-            w.failure("vars", &vars.rejected);
-            *out = w.into_string();
+            write_lent(out, |buf| self.source.result_writer(buf), |w| w.failure("vars", &vars.rejected));
             return true;
         }
         let slots = self.slots(vars);
@@ -787,9 +772,12 @@ impl Compiled {
     /// [`Evaluation::write_result_json`].
     fn write_slots_result(&self, slots: &Vars, scratch: &mut Scratch, out: &mut String) -> bool {
         scratch.limits = self.limits;
+        write_lent(out, |buf| self.source.result_writer(buf), |w| self.write_code_result(slots, scratch, w))
+    }
+
+    /// The result of the program (or body) on `slots`, written by `w`.
+    fn write_code_result(&self, slots: &Vars, scratch: &mut Scratch, w: &mut ResultWriter<'_>) -> bool {
         let stop = self.interrupts(None);
-        let mut lent = Lent { w: self.source.result_writer(std::mem::take(out)), out };
-        let w = &mut lent.w;
         match &self.code {
             Code::Single(program) => {
                 let value = match &stop {
@@ -819,12 +807,7 @@ impl Compiled {
     /// The parser's warnings, then the diagnostics the evaluation left in
     /// `scratch` (allocating nothing when there are none).
     fn with_warnings(&self, scratch: &mut Scratch) -> Vec<Diagnostic> {
-        if self.warnings.is_empty() {
-            return if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
-        }
-        let mut diagnostics = self.warnings.clone();
-        diagnostics.extend(scratch.take_diags());
-        diagnostics
+        with_warnings(&self.warnings, scratch)
     }
 
     // Inlined into its callers: one frame less, and the result built in
@@ -884,6 +867,131 @@ impl std::fmt::Debug for Compiled {
     }
 }
 
+/// The slots of `vars` for a program of `var_names` (sorted), with the
+/// values of the `typed` ones converted to their types (the errors of
+/// those that do not convert second); `declared`: whether the names were
+/// given rather than taken from the source ([`Compiled::bind`]).
+fn bind_slots(var_names: &[String], typed: Option<&[DeclaredVar]>, declared: bool, vars: &Variables) -> (Vars, Vec<Diagnostic>) {
+    let mut slots = Vars::with_slots(var_names.len());
+    let mut complete = true;
+    let mut rejected = Vec::new();
+    match typed {
+        None => {
+            for (i, name) in var_names.iter().enumerate() {
+                match vars.get(name) {
+                    Some(v) => slots.set(i as u32, v.clone()),
+                    None => complete = false,
+                }
+            }
+        }
+        Some(typed) => {
+            let mut typed = typed.iter().peekable();
+            for (i, name) in var_names.iter().enumerate() {
+                let declared = typed.next_if(|d| d.slot == i as u32);
+                match (vars.get(name), declared) {
+                    (Some(v), None) => slots.set(i as u32, v.clone()),
+                    (Some(v), Some(d)) => match d.accept(v) {
+                        Ok(v) => slots.set(i as u32, v),
+                        Err(diag) => rejected.push(diag),
+                    },
+                    (None, Some(d)) => slots.set(i as u32, d.unknown.clone()),
+                    (None, None) => complete = false,
+                }
+            }
+        }
+    }
+    if !complete {
+        // hcl suggests among everything its context holds.
+        slots.set_names_in_scope(vars.names().filter(|n| !declared || var_names.binary_search_by(|d| d.as_str().cmp(n)).is_ok()));
+    }
+    (slots, rejected)
+}
+
+/// The parser's warnings, then the diagnostics the evaluation left in
+/// `scratch` (allocating nothing when there are none).
+fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnostic> {
+    if warnings.is_empty() {
+        return if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
+    }
+    let mut diagnostics = warnings.to_vec();
+    diagnostics.extend(scratch.take_diags());
+    diagnostics
+}
+
+/// Parses `src` as `kind`: the tree, the parser's diagnostics, and whether
+/// the reference parser crashes on it (see `compiler::Parse`).
+fn parse<'a>(
+    arena: &'a bumpalo::Bump,
+    kind: SourceKind,
+    src: &'a [u8],
+    options: &'a Options,
+    interner: &mut Interner,
+) -> (Tree<'a>, Vec<Diagnostic>, bool) {
+    let filename = options.filename.as_str();
+    match kind {
+        SourceKind::Body => {
+            let p = compiler::parse_body_full(arena, src, filename, interner);
+            (Tree::Body(arena.alloc(p.tree)), p.diags, p.reference_crash.is_some())
+        }
+        SourceKind::Template => {
+            let p = compiler::parse_template_full(arena, src, filename, interner);
+            (Tree::Expr(p.tree), p.diags, p.reference_crash.is_some())
+        }
+        SourceKind::Expression => {
+            let p = compiler::parse_expression_full(arena, src, filename, interner);
+            (Tree::Expr(p.tree), p.diags, p.reference_crash.is_some())
+        }
+    }
+}
+
+/// The source of a compilation, kept to place its diagnostics.
+fn source_info(kind: SourceKind, src: &[u8], options: &Options, block_headers: Vec<(runtime::Span, String)>) -> Arc<SourceInfo> {
+    Arc::new(SourceInfo {
+        filename: Arc::from(options.filename.as_str()),
+        src: Arc::from(src),
+        block_headers,
+        template: kind == SourceKind::Template,
+        breaks: Default::default(),
+    })
+}
+
+/// The variable names (in slot order) and programs of a tree without
+/// syntax errors: its expression's, or its body's attributes' in the
+/// order of [`ast::Body::all_attribute_exprs`]; with the static problems
+/// lowering found.
+fn compile_programs(
+    tree: Tree<'_>,
+    interner: &Interner,
+    options: &Options,
+    source: &SourceInfo,
+    declared: &[(String, runtime::Type, Option<runtime::Defaults>)],
+) -> (Vec<String>, Vec<Program>, StaticProblems) {
+    let var_names = match (&options.variables, declared.is_empty()) {
+        (Some(names), true) => names.clone(),
+        (None, true) => referenced_roots(tree, interner),
+        (names, false) => {
+            let mut all: Vec<String> = names.iter().flatten().cloned().chain(declared.iter().map(|(n, ..)| n.clone())).collect();
+            all.sort_unstable();
+            all.dedup();
+            all
+        }
+    };
+    let mut env = CompileEnv::new(var_names.iter(), options.function_table());
+    env.filename = source.filename.clone();
+    env.short_circuit = options.short_circuit;
+    let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
+    // Set once, here, before any result is written.
+    let _ = source.breaks.set(lines.breaks.clone());
+    // One chunk of bytecode for the whole file, sealed when `file` drops.
+    let mut file = vm::codegen::FileCode::new();
+    let (programs, found) = match tree {
+        Tree::Expr(e) => compile_all_noting(&mut file, &[e], interner, &env, &lines),
+        Tree::Body(b) => compile_all_noting(&mut file, &b.all_attribute_exprs(), interner, &env, &lines),
+    };
+    drop(file);
+    (var_names, programs, found)
+}
+
 #[derive(Clone, Copy)]
 enum Tree<'a> {
     Expr(&'a ast::Expr<'a>),
@@ -911,20 +1019,6 @@ fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
     names.sort_unstable();
     names.dedup();
     names
-}
-
-/// A buffer lent to a result writer, given back however the writing ends
-/// (a panic included, so that `hclvm batch` keeps the lines written before
-/// into the same buffer).
-struct Lent<'o, 's> {
-    w: ResultWriter<'s>,
-    out: &'o mut String,
-}
-
-impl Drop for Lent<'_, '_> {
-    fn drop(&mut self) {
-        *self.out = std::mem::replace(&mut self.w, ResultWriter::new(&[])).into_string();
-    }
 }
 
 /// The plan of every attribute (in source order) and every nested block,
@@ -966,31 +1060,98 @@ fn plan_body_with(own: Vec<Program>, rest: &mut std::vec::IntoIter<Program>, bod
 }
 
 /// `Variables()` of `expr` as the JSON array of its result lines (`None`:
-/// none), each reference rendered into the thread's scratch buffer and
-/// encoded from there into its JSON buffer, then copied out at its size:
-/// no string per reference, no regrowing.
+/// none), encoded into the thread's scratch buffer by [`write_references`]
+/// and copied out at its size: no string per reference, no regrowing.
 fn references_json(expr: &ast::Expr<'_>, interner: &Interner) -> Option<Box<str>> {
     thread_local! {
-        static BUFFERS: std::cell::RefCell<(String, String)> = const { std::cell::RefCell::new((String::new(), String::new())) };
+        static JSON: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+    }
+    JSON.with_borrow_mut(|json| {
+        json.clear();
+        write_references(json, expr, interner).then(|| Box::from(json.as_str()))
+    })
+}
+
+/// Appends `Variables()` of `expr` as the JSON array of its result lines,
+/// each reference rendered into the thread's scratch buffer first; `false`,
+/// with nothing appended, when there is none.
+fn write_references(out: &mut String, expr: &ast::Expr<'_>, interner: &Interner) -> bool {
+    thread_local! {
+        static RENDERED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
     let refs = variables(expr);
     if refs.is_empty() {
-        return None;
+        return false;
     }
-    BUFFERS.with_borrow_mut(|(scratch, json)| {
-        json.clear();
-        json.push('[');
+    RENDERED.with_borrow_mut(|rendered| {
+        out.push('[');
         for (i, t) in refs.iter().enumerate() {
             if i > 0 {
-                json.push(',');
+                out.push(',');
             }
-            scratch.clear();
-            render_traversal_into(scratch, t, interner);
-            write_json_string(json, scratch);
+            rendered.clear();
+            render_traversal_into(rendered, t, interner);
+            write_json_string(out, rendered);
         }
-        json.push(']');
-        Some(Box::from(json.as_str()))
-    })
+        out.push(']');
+    });
+    true
+}
+
+/// [`write_body_result`] straight from the syntax tree, for
+/// [`Compiled::write_once`]: the programs of `body`'s attributes come first
+/// in `programs` (in the order of [`ast::Body::all_attribute_exprs`]), and
+/// each body takes its own off the front, as [`plan_file`] does.
+fn write_body_once(
+    body: &ast::Body<'_>,
+    programs: &mut &[Program],
+    run: &mut vm::BodyEvaluation<'_>,
+    w: &mut ResultWriter<'_>,
+    interner: &Interner,
+) {
+    let (own, rest) = programs.split_at(body.attributes.len().min(programs.len()));
+    *programs = rest;
+    let mut attr = |i: usize, a: &ast::Attribute<'_>, program: &Program, w: &mut ResultWriter<'_>| {
+        if i > 0 {
+            w.raw(",");
+        }
+        let value: Value = run.evaluate(program);
+        let diagnostics = run.scratch().take_diags();
+        let text = w.text();
+        write_json_string(text, interner.resolve(a.name.name));
+        text.push_str(":{");
+        write_value_result(w, &value, &diagnostics, None);
+        w.raw(",\"vars\":");
+        if !write_references(w.text(), a.expr, interner) {
+            w.raw("[]");
+        }
+        w.raw("}");
+    };
+    w.raw("{\"attrs\":{");
+    if body.attributes_sorted() {
+        for (i, (a, program)) in body.attributes.iter().zip(own).enumerate() {
+            attr(i, a, program, w);
+        }
+    } else {
+        for (i, (a, program)) in body.attributes_in_order().into_iter().zip(own).enumerate() {
+            attr(i, a, program, w);
+        }
+    }
+    w.raw("},\"blocks\":[");
+    for (i, b) in body.blocks.iter().enumerate() {
+        if i > 0 {
+            w.raw(",");
+        }
+        let text = w.text();
+        text.push_str("{\"type\":");
+        write_json_string(text, interner.resolve(b.block_type.name));
+        text.push_str(",\"labels\":");
+        result_format::write_json_string_array(text, b.labels);
+        text.push_str(",\"body\":");
+        write_body_once(&b.body, programs, run, w, interner);
+        w.raw("}");
+    }
+    w.raw("]}");
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
@@ -1046,5 +1207,49 @@ fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Ve
     }
     for (_, body) in &plan.blocks {
         evaluate_body(body, run, out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn writing_once_writes_what_compiling_then_writing_writes() {
+        let body = SourceKind::Body;
+        let cases: &[(SourceKind, &str)] = &[
+            (body, "a = 1\nb = x.y\nc = \"${b}-${nope}\"\nd = [for k, v in {a = 1} : upper(k)]\n"),
+            (body, "resource \"r\" \"n\" {\n  count = var.n\n  inner {\n    z = lenght([1])\n  }\n}\ntop = 2\n"),
+            (body, "a = 1\na = 2\nb {}\nc \"x\\\"\" {\n  d = c\n}\n"),
+            (body, "a = \n"),
+            (body, "a = -a::b\n"),
+            (body, "x = <<EOT\n  hi ${y}\n  EOT\n"),
+            (SourceKind::Template, "hello ${name}%{ if true }!%{ endif }"),
+            (SourceKind::Template, "${"),
+            (SourceKind::Expression, "x + 1"),
+            (SourceKind::Expression, "1 +"),
+        ];
+        for &(kind, src) in cases {
+            for vars in [Variables::new(), Variables::new().with("x", Value::int(1))] {
+                let names: Vec<&str> = vars.names().collect();
+                for options in [Options::new(), Options::new().variables(names.iter().copied())] {
+                    let mut once = String::from("{");
+                    let crashed = Compiled::write_once(kind, src.as_bytes(), &options, &vars, &mut once).expect("no declarations");
+                    let mut twice = String::from("{");
+                    let (compiled, crash) = Compiled::compile_noting_crash(kind, src.as_bytes(), &options);
+                    assert_eq!(crashed, crash, "{src}");
+                    if !crash {
+                        match compiled {
+                            Ok(c) => {
+                                c.write_result(&c.bind(&vars), &mut twice);
+                            }
+                            Err(Error::Compile(d)) => d.write_failure("parse", &mut twice),
+                            Err(e) => panic!("{e}"),
+                        }
+                    }
+                    assert_eq!(once, twice, "{src}");
+                }
+            }
+        }
     }
 }

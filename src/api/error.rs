@@ -1,6 +1,7 @@
 //! Errors of the embedding API, and diagnostics bundled with their source.
 
 use super::de::DeError;
+use super::result_format::write_lent;
 use crate::diagnostic_text::{render_diagnostics, SourceFile};
 use runtime::{Diagnostic, LineIndex, Pos, Severity, Span};
 use std::fmt;
@@ -152,17 +153,13 @@ impl Diagnostics {
     /// Appends `"ok":false,"phase":PHASE,"diags":[...]` in the
     /// reference's result format.
     pub(crate) fn write_failure(&self, phase: &str, out: &mut String) {
-        let mut w = self.source.result_writer(std::mem::take(out));
-        w.failure(phase, &self.list);
-        *out = w.into_string();
+        write_lent(out, |buf| self.source.result_writer(buf), |w| w.failure(phase, &self.list));
     }
 
     /// Appends the members of the reference's diagnostics array for these
     /// diagnostics (no brackets; positions placed in their source).
     pub(crate) fn write_items(&self, out: &mut String) {
-        let mut w = self.source.result_writer(std::mem::take(out));
-        w.diag_items(&self.list);
-        *out = w.into_string();
+        write_lent(out, |buf| self.source.result_writer(buf), |w| w.diag_items(&self.list));
     }
 
     /// The diagnostics, in the order they were reported.

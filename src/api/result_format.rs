@@ -79,6 +79,11 @@ impl<'s> ResultWriter<'s> {
         self.out.push_str(json);
     }
 
+    /// The text written so far, to append JSON to.
+    pub(crate) fn text(&mut self) -> &mut String {
+        &mut self.out
+    }
+
     /// `"ok":false,"phase":PHASE,"diags":[...]`
     pub fn failure(&mut self, phase: &str, diags: &[Diagnostic]) {
         self.out.push_str("\"ok\":false,\"phase\":");
@@ -131,6 +136,30 @@ impl<'s> ResultWriter<'s> {
             self.out.push('}');
         }
     }
+}
+
+/// Runs `write` on the writer `make` builds around `out`'s text (appending
+/// to it), and gives the text back to `out` however `write` ends, a panic
+/// included: callers that keep several results in one buffer (the
+/// conformance runner, `hclvm batch`) lose none of the lines written
+/// before a case that panics.
+pub(crate) fn write_lent<'s, R>(
+    out: &mut String,
+    make: impl FnOnce(String) -> ResultWriter<'s>,
+    write: impl FnOnce(&mut ResultWriter<'s>) -> R,
+) -> R {
+    /// Gives the writer's text back when dropped (also while unwinding).
+    struct Lent<'o, 's> {
+        w: ResultWriter<'s>,
+        out: &'o mut String,
+    }
+    impl Drop for Lent<'_, '_> {
+        fn drop(&mut self) {
+            *self.out = std::mem::replace(&mut self.w, ResultWriter::new(&[])).into_string();
+        }
+    }
+    let mut lent = Lent { w: make(std::mem::take(out)), out };
+    write(&mut lent.w)
 }
 
 fn write_pos(out: &mut String, p: Pos) {

@@ -11,10 +11,10 @@
 
 use super::Status;
 use crate::api::result_format::panic_message;
-use crate::conformance::{next_case_line, run_cases_with, run_line_into, RunOptions, RunStats};
+use crate::conformance::{run_cases_with, run_line_into, RunOptions, RunStats};
 use clap::Args;
 use std::collections::BTreeMap;
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 use std::sync::mpsc::{self, TryRecvError};
 use std::sync::{Arc, Mutex};
 
@@ -72,7 +72,8 @@ pub fn run(args: ConformanceArgs) -> Status {
 }
 
 /// Cases of one block: their line numbers and texts, one after another
-/// in `bytes`.
+/// in `bytes`. Blocks go back to the reader once run, and their buffers
+/// are filled again: no regrowing them block after block.
 #[derive(Default)]
 struct Block {
     lines: Vec<(usize, std::ops::Range<usize>)>,
@@ -80,44 +81,95 @@ struct Block {
 }
 
 /// The result lines of one block (each with its newline) and its counts.
+/// Texts go back to the jobs once written, for the same reason.
 struct BlockOut {
     text: String,
     stats: RunStats,
 }
 
-/// Reads the next block: cases up to [`BLOCK_LINES`] or [`BLOCK_BYTES`],
-/// and no more than the input has at hand (a line not yet buffered ends the
-/// block, so that a case fed alone is run alone). `None` at the end.
-fn next_block<R: std::io::Read>(input: &mut BufReader<R>, line_no: &mut usize) -> std::io::Result<Option<Block>> {
-    let mut block = Block::default();
-    let mut line = Vec::new();
-    loop {
-        if !next_case_line(input, &mut line, line_no)? {
-            break;
-        }
-        let at = block.bytes.len();
-        block.bytes.extend_from_slice(&line);
-        block.lines.push((*line_no, at..block.bytes.len()));
-        if block.lines.len() >= BLOCK_LINES || block.bytes.len() >= BLOCK_BYTES || !input.buffer().contains(&b'\n') {
-            break;
-        }
-    }
-    Ok((!block.lines.is_empty()).then_some(block))
+/// Splits the input into blocks of case lines, scanning and copying each
+/// byte once: complete lines straight from the reader's buffer into the
+/// block, a line the buffer holds only part of through `partial`.
+struct BlockReader<R> {
+    input: BufReader<R>,
+    /// The start of a line whose end is not read yet.
+    partial: Vec<u8>,
+    line_no: usize,
 }
 
-fn run_block(block: &Block, run: RunOptions) -> BlockOut {
-    let mut out = BlockOut { text: String::new(), stats: RunStats::default() };
-    // One buffer for every result line (a line's buffer may be lost to a
-    // panic: the block's text is not lent out).
-    let mut line = String::new();
+impl<R: Read> BlockReader<R> {
+    /// Fills `block` (cleared first) with the next cases: up to
+    /// [`BLOCK_LINES`] or [`BLOCK_BYTES`], and no more than the input has
+    /// at hand (the block ends rather than wait for more input, so that a
+    /// case fed alone is run alone). `false` at the end of the input.
+    /// Blank lines are skipped (but counted), a trailing `\r` dropped.
+    fn next_block(&mut self, block: &mut Block) -> std::io::Result<bool> {
+        block.lines.clear();
+        block.bytes.clear();
+        while block.lines.len() < BLOCK_LINES && block.bytes.len() < BLOCK_BYTES {
+            let mut available = self.input.buffer();
+            if available.is_empty() {
+                if !block.lines.is_empty() {
+                    break;
+                }
+                available = self.input.fill_buf()?;
+                if available.is_empty() {
+                    // The end: a last line without a line break.
+                    if !self.partial.is_empty() {
+                        push_line(block, &mut self.line_no, &self.partial, &[]);
+                        self.partial.clear();
+                    }
+                    break;
+                }
+            }
+            match memchr::memchr(b'\n', available) {
+                Some(end) => {
+                    push_line(block, &mut self.line_no, &self.partial, &available[..end]);
+                    self.partial.clear();
+                    self.input.consume(end + 1);
+                }
+                None => {
+                    let n = available.len();
+                    self.partial.extend_from_slice(available);
+                    self.input.consume(n);
+                }
+            }
+        }
+        Ok(!block.lines.is_empty())
+    }
+}
+
+/// Counts the line `head` + `tail` (without its `\n`) and adds it to
+/// `block` unless it is blank.
+fn push_line(block: &mut Block, line_no: &mut usize, head: &[u8], tail: &[u8]) {
+    *line_no += 1;
+    let mut line = (head, tail);
+    // A trailing `\r` (or several, as `next_case_line` drops them).
+    loop {
+        match line {
+            (h, [t @ .., b'\r']) => line = (h, t),
+            ([h @ .., b'\r'], []) => line = (h, &[]),
+            _ => break,
+        }
+    }
+    let (head, tail) = line;
+    if head.iter().chain(tail).all(|b| b.is_ascii_whitespace()) {
+        return;
+    }
+    let at = block.bytes.len();
+    block.bytes.extend_from_slice(head);
+    block.bytes.extend_from_slice(tail);
+    block.lines.push((*line_no, at..block.bytes.len()));
+}
+
+/// Runs a block's cases, appending their result lines to `out.text`.
+fn run_block(block: &Block, run: RunOptions, out: &mut BlockOut) {
     for (line_no, range) in &block.lines {
-        let malformed = run_line_into(&block.bytes[range.clone()], *line_no, run, &mut line);
-        out.text.push_str(&line);
+        let malformed = run_line_into(&block.bytes[range.clone()], *line_no, run, &mut out.text);
         out.text.push('\n');
         out.stats.cases += 1;
         out.stats.malformed += usize::from(malformed);
     }
-    out
 }
 
 /// What a job (or the reader, for a read error) sends back for the block
@@ -147,19 +199,25 @@ fn run_jobs<R: std::io::Read + Send + 'static>(
     let (block_tx, block_rx) = mpsc::sync_channel::<(usize, Block)>(ahead);
     let block_rx = Arc::new(Mutex::new(block_rx));
     let (done_tx, done_rx) = mpsc::channel::<Done>();
+    // Buffers to fill again: blocks run (to the reader), texts written (to
+    // the jobs).
+    let (spare_block_tx, spare_block_rx) = mpsc::channel::<Block>();
+    let (spare_text_tx, spare_text_rx) = mpsc::channel::<String>();
+    let spare_text_rx = Arc::new(Mutex::new(spare_text_rx));
     let reader_done = done_tx.clone();
     spawn("hclvm-read", move || {
-        let mut input = input;
-        let (mut seq, mut line_no) = (0, 0);
+        let mut reader = BlockReader { input, partial: Vec::new(), line_no: 0 };
+        let mut seq = 0;
         loop {
-            let block = match next_block(&mut input, &mut line_no) {
-                Ok(Some(block)) => block,
-                Ok(None) => break,
+            let mut block = spare_block_rx.try_recv().unwrap_or_default();
+            match reader.next_block(&mut block) {
+                Ok(true) => {}
+                Ok(false) => break,
                 Err(e) => {
                     let _ = reader_done.send((seq, Err(e)));
                     break;
                 }
-            };
+            }
             if permit_tx.send(()).is_err() || block_tx.send((seq, block)).is_err() {
                 break;
             }
@@ -167,23 +225,27 @@ fn run_jobs<R: std::io::Read + Send + 'static>(
         }
     })?;
     for i in 0..jobs {
-        let (blocks, done) = (block_rx.clone(), done_tx.clone());
+        let (blocks, done, spare_blocks, spare_texts) = (block_rx.clone(), done_tx.clone(), spare_block_tx.clone(), spare_text_rx.clone());
         spawn(&format!("hclvm-job-{i}"), move || loop {
             let next = match blocks.lock() {
                 Ok(blocks) => blocks.recv(),
                 Err(_) => break,
             };
             let Ok((seq, block)) = next else { break };
+            let text = spare_texts.lock().ok().and_then(|texts| texts.try_recv().ok()).unwrap_or_default();
+            let mut out = BlockOut { text, stats: RunStats::default() };
             // A case's panics are its results (`run_line_counted`); one
             // that escapes is this block's error, not a block never done.
-            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_block(&block, run)))
+            let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run_block(&block, run, &mut out)))
+                .map(|()| out)
                 .map_err(|panic| std::io::Error::other(format!("a conformance job panicked: {}", panic_message(&*panic))));
+            let _ = spare_blocks.send(block);
             if done.send((seq, out)).is_err() {
                 break;
             }
         })?;
     }
-    drop(done_tx);
+    drop((done_tx, spare_block_tx));
     let mut stats = RunStats::default();
     let (mut pending, mut next) = (BTreeMap::new(), 0);
     loop {
@@ -202,10 +264,12 @@ fn run_jobs<R: std::io::Read + Send + 'static>(
         };
         pending.insert(seq, result);
         while let Some(result) = pending.remove(&next) {
-            let block = result?;
+            let mut block = result?;
             output.write_all(block.text.as_bytes())?;
             stats.cases += block.stats.cases;
             stats.malformed += block.stats.malformed;
+            block.text.clear();
+            let _ = spare_text_tx.send(block.text);
             next += 1;
             let _ = permit_rx.try_recv();
         }

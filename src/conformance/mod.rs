@@ -82,6 +82,19 @@ fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), S
         Mode::Template => SourceKind::Template,
         Mode::Body => SourceKind::Body,
     };
+    // Each case is run once: compiled, evaluated and written in one go
+    // unless its options need the program kept (declarations).
+    let vars: Variables = bindings.iter().cloned().collect();
+    match Compiled::write_once(kind, &case.src, &options, &vars, out) {
+        Some(false) => return Ok(()),
+        Some(true) => {
+            // As below: no declarations, so no values rejected first.
+            out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
+            write_simple_diag(out, REFERENCE_NIL_PANIC, "");
+            return Ok(());
+        }
+        None => {}
+    }
     let (compiled, reference_crash) = Compiled::compile_noting_crash(kind, &case.src, &options);
     if reference_crash || matches!(compiled, Err(Error::Compile(_))) {
         // The oracle converts the declared variables' values before it
@@ -100,7 +113,6 @@ fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), S
     }
     match compiled {
         Ok(compiled) => {
-            let vars: Variables = bindings.into_iter().collect();
             compiled.write_result(&compiled.bind(&vars), out);
         }
         Err(Error::Compile(diags)) => diags.write_failure("parse", out),
@@ -159,11 +171,14 @@ pub(crate) fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> 
     (out, malformed)
 }
 
-/// [`run_line_counted`], writing the result line into `out` (cleared
-/// first; a buffer reused from line to line keeps its capacity: no
-/// regrowing it for every line).
+/// [`run_line_counted`], appending the result line to `out` (a buffer
+/// reused from line to line, or holding a whole block's lines, keeps its
+/// capacity: no regrowing it for every line, no copying lines into it).
+/// The writers that take `out`'s text for a while give it back even when
+/// the case panics (`result_format::write_lent`), so the lines before
+/// this one stay.
 pub(crate) fn run_line_into(line: &[u8], line_no: usize, run: RunOptions, out: &mut String) -> bool {
-    out.clear();
+    let start = out.len();
     out.push_str("{\"id\":");
     let case = match decode_case(line) {
         Ok(case) => case,
@@ -186,9 +201,9 @@ pub(crate) fn run_line_into(line: &[u8], line_no: usize, run: RunOptions, out: &
             true
         }
         Err(payload) => {
-            // The panic may have taken the buffer with it: the line starts
-            // again.
-            out.clear();
+            // The line starts again.
+            assert!(out.len() >= start, "a result buffer was not given back after a panic");
+            out.truncate(start);
             out.push_str("{\"id\":");
             push_id(out, Some(&case.id));
             write_panic(out, &panic_message(&*payload));
@@ -230,6 +245,7 @@ pub fn run_cases_with(mut input: impl BufRead, mut output: impl Write, run: RunO
     let mut line_no = 0usize;
     let mut result = String::new();
     while next_case_line(&mut input, &mut line, &mut line_no)? {
+        result.clear();
         let malformed = run_line_into(&line, line_no, run, &mut result);
         stats.malformed += usize::from(malformed);
         stats.cases += 1;

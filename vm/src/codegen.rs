@@ -174,6 +174,9 @@ impl Drop for FileCode {
 /// The value of `n` when evaluating it (without variables or functions)
 /// reports nothing: what constant folding replaces `n` by.
 pub fn fold(n: &Node) -> Option<Value> {
+    if let Some(folded) = fold_constructor(n) {
+        return folded;
+    }
     let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
     let mut file = FileCode::new();
     let prog = file.compile(n, 0, empty, None, Arc::from(""), Arc::new(SourceLines::default()));
@@ -181,6 +184,48 @@ pub fn fold(n: &Node) -> Option<Value> {
     let mut scratch = crate::Scratch::new();
     let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
     scratch.diags().is_empty().then_some(v)
+}
+
+/// [`fold`] of a tuple or object of constants (most of what a file
+/// folds: literal lists, maps, tags) built as the interpreter builds them,
+/// with the same `ops` and size budget, without compiling and running a
+/// program for it; `None` for any other node.
+fn fold_constructor(n: &Node) -> Option<Option<Value>> {
+    let konst = |n: &Node| match n {
+        Node::Const(v) => Some(v.clone()),
+        _ => None,
+    };
+    let fits = |elements: usize| runtime::func::SizeBudget::new(crate::Limits::DEFAULT.max_size).charge_elements(elements as u64);
+    match n {
+        Node::Tuple(items) => {
+            let values = items.iter().map(konst).collect::<Option<Vec<Value>>>()?;
+            Some(fits(values.len()).then(|| crate::ops::make_tuple(values)))
+        }
+        Node::Object(items) => {
+            if !items
+                .iter()
+                .all(|i| matches!(i.value, Node::Const(_)) && matches!(i.key, ObjectKey::Name(_) | ObjectKey::Expr(Node::Const(_), _)))
+            {
+                return None;
+            }
+            if !fits(items.len()) {
+                return Some(None);
+            }
+            let mut object = crate::ops::ObjectBuilder::with_capacity(items.len());
+            for item in items.iter() {
+                let key = match &item.key {
+                    ObjectKey::Name(key) | ObjectKey::Expr(Node::Const(key), _) => key,
+                    ObjectKey::Expr(..) => return None,
+                };
+                if object.push(key, false, konst(&item.value)?).is_some() {
+                    // A diagnostic: not folded.
+                    return Some(None);
+                }
+            }
+            Some(Some(object.finish()))
+        }
+        _ => None,
+    }
 }
 
 fn too_complex_diag() -> Diagnostic {

@@ -200,7 +200,7 @@ impl Scratch {
             shared: Vec::new(),
             text_bufs: Vec::new(),
             diags: Vec::new(),
-            consts: ConstCopies { current: (0, Vec::new()), recent: Vec::new() },
+            consts: ConstCopies { current: (0, Vec::new()), recent: Vec::new(), shallow: false },
             steps: 0,
             check_at: Limits::DEFAULT.max_steps,
             until_check: 0,
@@ -244,7 +244,17 @@ impl Scratch {
         self.regs.clear();
         self.memos.clear();
         self.shared.clear();
-        self.consts = ConstCopies::default();
+        self.consts = ConstCopies { shallow: self.consts.shallow, ..ConstCopies::default() };
+    }
+
+    /// Whether the chunks this scratch meets from now on are evaluated from
+    /// their own constants (`true`) rather than this thread's deep copies
+    /// of them (`false`, the default). For chunks evaluated once, right
+    /// after they are compiled on this thread (`hclvm conformance`): the
+    /// copies exist so that threads evaluating one chunk many times do
+    /// not share reference counts, and cost more than such an evaluation.
+    pub fn share_constants(&mut self, shared: bool) {
+        self.consts.shallow = shared;
     }
 }
 
@@ -260,6 +270,9 @@ struct ConstCopies {
     current: (u64, Vec<Value>),
     /// Other chunks' copies, the most recently used last.
     recent: Vec<(u64, Vec<Value>)>,
+    /// Chunks met from now on get clones of their constants, not deep
+    /// copies ([`Scratch::share_constants`]).
+    shallow: bool,
 }
 
 /// Chunks whose constants a thread keeps copies of, besides the current.
@@ -279,6 +292,7 @@ impl ConstCopies {
     fn switch_to(&mut self, chunk: &Chunk) {
         let entry = match self.recent.iter().position(|(id, _)| *id == chunk.id) {
             Some(i) => self.recent.remove(i),
+            None if self.shallow => (chunk.id, chunk.consts.to_vec()),
             None => (chunk.id, chunk.consts.iter().map(Value::deep_copy).collect()),
         };
         let previous = std::mem::replace(&mut self.current, entry);
@@ -653,10 +667,19 @@ impl<'a> Machine<'a> {
                 )
             }
         });
-        let detail = match suggestion {
-            Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(name), go_quote(s)),
-            None => format!("There is no variable named {}.", go_quote(name)),
-        };
+        // Written into one string sized at once: a file evaluated without
+        // variables reports thousands of these.
+        let mut detail = String::with_capacity(48 + name.len() + suggestion.map_or(0, |s| 18 + s.len()));
+        detail.push_str("There is no variable named ");
+        runtime::strings::write_go_quoted(&mut detail, name);
+        match suggestion {
+            Some(s) => {
+                detail.push_str(". Did you mean ");
+                runtime::strings::write_go_quoted(&mut detail, s);
+                detail.push('?');
+            }
+            None => detail.push('.'),
+        }
         err("Unknown variable", detail, span)
     }
 

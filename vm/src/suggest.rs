@@ -26,8 +26,14 @@ pub fn distance(a: &str, b: &str) -> usize {
 /// suggestion asks for ([`distance`] `< 3`, found without measuring the
 /// whole distance: a table's names are mostly far from the name given).
 pub fn is_close(given: &str, name: &str) -> bool {
+    // A character is at most four bytes: lengths this far apart are more
+    // than two edits apart, whatever the text.
+    if given.len().abs_diff(name.len()) > 8 {
+        return false;
+    }
     if given.is_ascii() && name.is_ascii() {
-        return within_two(given.as_bytes(), name.as_bytes());
+        // Two edits change the length by two at most.
+        return given.len().abs_diff(name.len()) <= 2 && within_two(given.as_bytes(), name.as_bytes());
     }
     let (a, b): (Vec<char>, Vec<char>) = (given.chars().collect(), name.chars().collect());
     within_two(&a, &b)

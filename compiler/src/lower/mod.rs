@@ -115,9 +115,9 @@ pub fn compile_all_noting(
     interner: &Interner,
     env: &CompileEnv,
     lines: &Arc<SourceLines>,
-) -> (Vec<Program>, Vec<Diagnostic>) {
+) -> (Vec<Program>, StaticProblems) {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
-    let unknown_functions = RefCell::new(UnknownFunctions::default());
+    let unknown_functions = RefCell::new(UnknownFunctions::take_for(env.funcs.as_ref()));
     let mut found = Vec::new();
     let lowered: Vec<(vm::ir::Node, u32)> = exprs
         .iter()
@@ -156,13 +156,53 @@ pub fn compile_all_noting(
         })
         .collect();
     file.end_sharing();
-    (programs, found)
+    if let Some(funcs) = &env.funcs {
+        unknown_functions.into_inner().keep_for(funcs);
+    }
+    (programs, StaticProblems { list: found, var_names: env.var_names.clone() })
 }
 
-/// The "Call to unknown function" details of one file (with the calling
-/// context's table), by function name: a file tends to call the same
-/// missing function many times, and each detail measures the name against
-/// every name of the table.
+/// What [`compile_all_noting`] found wrong, in its order. Most of it is
+/// usually names that are not variables (a file compiled without
+/// variables names thousands), whose details (with their "Did you mean"
+/// among the variables) are worded only when the diagnostics are asked
+/// for: few hosts ask.
+#[derive(Clone, Debug, Default)]
+pub struct StaticProblems {
+    list: Vec<StaticProblem>,
+    var_names: Arc<[Arc<str>]>,
+}
+
+#[derive(Clone, Debug)]
+enum StaticProblem {
+    Diagnostic(Diagnostic),
+    /// "Unknown variable": the name and where it is.
+    UnknownVariable(Arc<str>, Span),
+}
+
+impl StaticProblems {
+    /// The diagnostics, in order.
+    pub fn to_diagnostics(&self) -> Vec<Diagnostic> {
+        self.list
+            .iter()
+            .map(|p| match p {
+                StaticProblem::Diagnostic(d) => d.clone(),
+                StaticProblem::UnknownVariable(name, span) => {
+                    let detail = match vm::suggest::closest(name, self.var_names.iter().map(|n| &**n)) {
+                        Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(name), go_quote(s)),
+                        None => format!("There is no variable named {}.", go_quote(name)),
+                    };
+                    Diagnostic::error("Unknown variable", detail, Some(*span))
+                }
+            })
+            .collect()
+    }
+}
+
+/// The "Call to unknown function" details of one table (the calling
+/// context's), by function name: files tend to call the same missing
+/// functions many times, and each detail measures the name against every
+/// name of the table.
 #[derive(Default)]
 struct UnknownFunctions {
     /// The table's names, `try` and `can` included, once one is needed.
@@ -170,7 +210,42 @@ struct UnknownFunctions {
     details: HashMap<String, String>,
 }
 
+thread_local! {
+    /// The details of the table this thread compiled against last, kept
+    /// from file to file (hosts compile many files against one table).
+    /// The table is kept alive with them, so that no other table can take
+    /// its address while they are kept.
+    static LAST_UNKNOWN_FUNCTIONS: RefCell<Option<(Arc<dyn FunctionTable>, UnknownFunctions)>> = const { RefCell::new(None) };
+}
+
+/// Details kept at most, so that a long run of files calling ever new
+/// missing functions keeps bounded memory.
+const KEPT_UNKNOWN_FUNCTIONS: usize = 1024;
+
 impl UnknownFunctions {
+    /// The details kept for `funcs` (a table is immutable once shared), or
+    /// none.
+    fn take_for(funcs: Option<&Arc<dyn FunctionTable>>) -> UnknownFunctions {
+        let Some(funcs) = funcs else { return UnknownFunctions::default() };
+        LAST_UNKNOWN_FUNCTIONS
+            .with_borrow_mut(|last| match last.take() {
+                Some((table, kept)) if Arc::ptr_eq(&table, funcs) => Some(kept),
+                _ => None,
+            })
+            .unwrap_or_default()
+    }
+
+    /// Keeps these details for the next file compiled against `funcs`.
+    fn keep_for(mut self, funcs: &Arc<dyn FunctionTable>) {
+        if self.details.is_empty() && self.names.is_none() {
+            return;
+        }
+        if self.details.len() > KEPT_UNKNOWN_FUNCTIONS {
+            self.details.clear();
+        }
+        LAST_UNKNOWN_FUNCTIONS.with_borrow_mut(|last| *last = Some((funcs.clone(), self)));
+    }
+
     fn detail(&mut self, name: &str, funcs: &dyn FunctionTable) -> String {
         if let Some(detail) = self.details.get(name) {
             return detail.clone();
@@ -208,7 +283,7 @@ struct Lowerer<'i, 'e> {
     /// expressions.
     unknown_functions: &'e RefCell<UnknownFunctions>,
     /// Static problems found (see [`compile_all_noting`]).
-    found: Vec<Diagnostic>,
+    found: Vec<StaticProblem>,
     /// How many `try`/`can` argument lists enclose the node.
     guarded: u32,
 }
@@ -307,18 +382,11 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     fn unknown_variable(&mut self, name: Symbol, span: Span) -> Node {
         let node = self.unknown_variable_node(name, span);
         if self.guarded == 0 {
-            let d = match &node {
-                Node::Fail(d) => (**d).clone(),
-                _ => {
-                    let text = self.name(name);
-                    let detail = match vm::suggest::closest(text, self.env.var_names.iter().map(|n| &**n)) {
-                        Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)),
-                        None => format!("There is no variable named {}.", go_quote(text)),
-                    };
-                    Diagnostic::error("Unknown variable", detail, Some(span))
-                }
-            };
-            self.found.push(d);
+            self.found.push(match &node {
+                Node::Fail(d) => StaticProblem::Diagnostic((**d).clone()),
+                Node::UnknownVariable(n) => StaticProblem::UnknownVariable(n.0.clone(), span),
+                _ => StaticProblem::UnknownVariable(Arc::from(self.name(name)), span),
+            });
         }
         node
     }
@@ -512,8 +580,8 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     fn noted(&mut self, n: Node) -> Node {
         if self.guarded == 0 {
             match &n {
-                Node::Fail(d) => self.found.push((**d).clone()),
-                Node::FailByContext(ds) => self.found.push(ds[0].clone()),
+                Node::Fail(d) => self.found.push(StaticProblem::Diagnostic((**d).clone())),
+                Node::FailByContext(ds) => self.found.push(StaticProblem::Diagnostic(ds[0].clone())),
                 _ => {}
             }
         }
@@ -527,14 +595,14 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 if let Some(funcs) = &self.env.funcs {
                     if let Err(e) = funcs.signature(call.func).check_arity(&call.spans.name, call.args.len()) {
                         let subject = call.spans.subject(e.site, |i| call.args.get(i).map_or(call.spans.close_paren, |a| a.start));
-                        self.found.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
+                        self.found.push(StaticProblem::Diagnostic(Diagnostic::error(e.summary, e.detail, Some(subject))));
                     }
                 }
             }
         }
         if let Node::Try(t) | Node::Can(t) = &n {
             if let (Some(d), 0) = (&t.arity_error, self.guarded) {
-                self.found.push((**d).clone());
+                self.found.push(StaticProblem::Diagnostic((**d).clone()));
             }
         }
         n
@@ -606,7 +674,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             return Node::Const(Value::null(ty));
         }
         if self.guarded == 0 {
-            self.found.extend(diags.iter().cloned());
+            self.found.extend(diags.iter().cloned().map(StaticProblem::Diagnostic));
         }
         let mut fails: Vec<Node> = diags.into_iter().map(|d| Node::Fail(Box::new(d))).collect();
         if fails.len() == 1 {
