@@ -695,6 +695,7 @@ impl Compiled {
 
     /// The slots of `vars`, or none set when they were bound for another
     /// program.
+    #[inline]
     fn slots<'v>(&self, vars: &'v BoundVariables) -> std::borrow::Cow<'v, Vars> {
         if vars.program == self.id {
             return std::borrow::Cow::Borrowed(&vars.slots);
@@ -806,6 +807,7 @@ impl Compiled {
 
     /// The parser's warnings, then the diagnostics the evaluation left in
     /// `scratch` (allocating nothing when there are none).
+    #[inline]
     fn with_warnings(&self, scratch: &mut Scratch) -> Vec<Diagnostic> {
         with_warnings(&self.warnings, scratch)
     }
@@ -909,6 +911,7 @@ fn bind_slots(var_names: &[String], typed: Option<&[DeclaredVar]>, declared: boo
 
 /// The parser's warnings, then the diagnostics the evaluation left in
 /// `scratch` (allocating nothing when there are none).
+#[inline(always)]
 fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnostic> {
     if warnings.is_empty() {
         return if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
