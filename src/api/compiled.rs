@@ -301,6 +301,21 @@ impl Compiled {
         Compiled::compile_noting_crash(kind, src, options).0
     }
 
+    /// [`Compiled::compile`] of a source the caller already shares: the
+    /// program keeps this very copy (for diagnostics) instead of one of
+    /// its own, so that a large source is in memory once.
+    ///
+    /// ```
+    /// let src: std::sync::Arc<[u8]> = std::sync::Arc::from(&b"a = 1\n"[..]);
+    /// let c = hclvm::Compiled::compile_shared(hclvm::SourceKind::Body, src.clone(), &hclvm::Options::new())?;
+    /// assert_eq!(std::sync::Arc::strong_count(&src), 2);
+    /// # drop(c);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn compile_shared(kind: SourceKind, src: Arc<[u8]>, options: &Options) -> Result<Compiled, Error> {
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, &src, Some(&src), options)).0
+    }
+
     /// [`Compiled::compile`], also telling whether the reference parser
     /// crashes on this source (it dereferences the missing expression of
     /// some malformed function selectors; hclvm reports them as errors
@@ -311,7 +326,7 @@ impl Compiled {
         // nesting (bounded by the parser): give them a stack deep enough
         // for the bound on any thread (a fresh one, committed lazily, when
         // the caller's has less left).
-        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, None, options))
     }
 
     /// The source text, as compiled (for printing diagnostics).
@@ -319,7 +334,8 @@ impl Compiled {
         &self.source.src
     }
 
-    fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> (Result<Compiled, Error>, bool) {
+    /// `shared`: `src` itself, when the caller shares it.
+    fn compile_here(kind: SourceKind, src: &[u8], shared: Option<&Arc<[u8]>>, options: &Options) -> (Result<Compiled, Error>, bool) {
         // Declarations first, as a host reads its variable declarations
         // before the configuration.
         let declared = match read_declarations(options) {
@@ -329,10 +345,15 @@ impl Compiled {
         let arena = bumpalo::Bump::new();
         let mut interner = Interner::new();
         let filename = options.filename.as_str();
+        // A body's own attribute list stays in this vector, not the arena.
+        let file_body;
+        let body;
         let (tree, diags, crash) = match kind {
             SourceKind::Body => {
-                let p = compiler::parse_body_full(&arena, src, filename, &mut interner);
-                (Tree::Body(arena.alloc(p.tree)), p.diags, p.reference_crash)
+                let p = compiler::parse_file_full(&arena, src, filename, &mut interner);
+                file_body = p.tree;
+                body = file_body.body();
+                (Tree::Body(&body), p.diags, p.reference_crash)
             }
             SourceKind::Template => {
                 let p = compiler::parse_template_full(&arena, src, filename, &mut interner);
@@ -343,13 +364,15 @@ impl Compiled {
                 (Tree::Expr(p.tree), p.diags, p.reference_crash)
             }
         };
-        (Compiled::lower(kind, src, options, tree, diags, &interner, declared), crash.is_some())
+        (Compiled::lower(kind, src, shared, options, tree, diags, &interner, declared), crash.is_some())
     }
 
     /// Compiles a parsed tree (`diags` are the parser's).
+    #[allow(clippy::too_many_arguments)]
     fn lower(
         kind: SourceKind,
         src: &[u8],
+        shared: Option<&Arc<[u8]>>,
         options: &Options,
         tree: Tree<'_>,
         diags: Vec<Diagnostic>,
@@ -363,7 +386,7 @@ impl Compiled {
         };
         let source = Arc::new(SourceInfo {
             filename: Arc::from(filename),
-            src: Arc::from(src),
+            src: shared.cloned().unwrap_or_else(|| Arc::from(src)),
             block_headers,
             template: kind == SourceKind::Template,
             breaks: Default::default(),

@@ -15,10 +15,8 @@ enum Item<'a> {
 }
 
 /// Parses a whole file body, leaving its attributes and blocks out of the
-/// arena: the caller drops the parser and the tokens, then moves them in
-/// ([`FileBody::into_body`]), so a large file's tokens, its attribute
-/// list and the list's copy in the arena are never all alive at once.
-pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_, '_>) -> FileBody<'a> {
+/// arena, in vectors of their own ([`FileBody`]).
+pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_>) -> FileBody<'a> {
     let open = p.parse_body_open(T::Eof);
     let mut attributes = std::mem::take(&mut p.scratch_attrs);
     let mut blocks = std::mem::take(&mut p.scratch_blocks);
@@ -27,8 +25,13 @@ pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_, '_>) -> FileBody<'a> {
     FileBody { attributes, blocks, span: open.span, end_span: open.end_span }
 }
 
-/// A parsed file body whose lists are still on the heap.
-pub(crate) struct FileBody<'a> {
+/// A parsed file body whose attribute and block lists are on the heap
+/// rather than in the arena: a file's own body may have a million
+/// attributes, and copying them into the arena would hold the list twice
+/// at the end of the parse (the rest of the tree is in the arena).
+/// [`FileBody::body`] is the tree's body, borrowed.
+#[derive(Debug, Default)]
+pub struct FileBody<'a> {
     attributes: Vec<Attribute<'a>>,
     blocks: Vec<Block<'a>>,
     span: Span,
@@ -36,7 +39,13 @@ pub(crate) struct FileBody<'a> {
 }
 
 impl<'a> FileBody<'a> {
-    pub(crate) fn into_body(self, arena: &'a bumpalo::Bump) -> Body<'a> {
+    /// The body, borrowing the lists.
+    pub fn body(&self) -> Body<'_> {
+        Body { attributes: &self.attributes, blocks: &self.blocks, span: self.span, end_span: self.end_span }
+    }
+
+    /// The body with its lists moved into the arena.
+    pub fn into_body(self, arena: &'a bumpalo::Bump) -> Body<'a> {
         Body {
             attributes: drain_to_arena(arena, &mut { self.attributes }, 0),
             blocks: drain_to_arena(arena, &mut { self.blocks }, 0),
@@ -121,7 +130,7 @@ fn dense_add(d: &mut Vec<u32>, name: Symbol, index: usize) {
     }
 }
 
-impl<'a, 't, 'i> Parser<'a, 't, 'i> {
+impl<'a, 'i> Parser<'a, 'i> {
     pub fn parse_body(&mut self, end: T) -> Body<'a> {
         let open = self.parse_body_open(end);
         Body {
