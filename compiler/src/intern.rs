@@ -16,13 +16,12 @@ impl Symbol {
     }
 }
 
-/// A name's place in `text`, with its first bytes packed.
+/// A name's place in `text`. Eight bytes: a file may define a million
+/// names.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     start: u32,
     len: u32,
-    /// Names of up to 8 bytes, packed: compared without reading `text`.
-    head: u64,
 }
 
 /// One table slot: the symbol (`sym + 1`, 0 = empty) with its name's
@@ -143,13 +142,8 @@ impl Interner {
             if s.hash == hash {
                 if let Some(e) = self.entries.get(s.sym1 as usize - 1) {
                     if e.len as usize == name.len() {
-                        let same = if name.len() <= 8 {
-                            e.head == load_partial(name)
-                        } else {
-                            let stored = self.text.as_bytes().get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(&[]);
-                            short_eq(stored, name)
-                        };
-                        if same {
+                        let stored = self.text.as_bytes().get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(&[]);
+                        if short_eq(stored, name) {
                             return Ok(Symbol(s.sym1 - 1));
                         }
                     }
@@ -161,7 +155,7 @@ impl Interner {
 
     fn insert(&mut self, name: &str, hash: u32, slot: usize) -> Symbol {
         let sym = Symbol(self.entries.len() as u32);
-        let entry = Entry { start: self.text.len() as u32, len: name.len() as u32, head: load_partial(name.as_bytes()) };
+        let entry = Entry { start: self.text.len() as u32, len: name.len() as u32 };
         self.entries.push(entry);
         self.text.push_str(name);
         self.slots[slot] = Slot { sym1: sym.0 + 1, hash };

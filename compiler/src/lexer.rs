@@ -1064,13 +1064,13 @@ impl InvalidTokens {
     /// Reports the invalid tokens among `tokens`, which follow those
     /// reported before.
     fn report(&mut self, src: &[u8], tokens: &[Token], diags: &mut Vec<Diagnostic>) {
-    if !tokens.iter().any(|t| t.kind.is_reported_invalid()) {
-        return;
-    }
-    let InvalidTokens { told_bitwise, told_backtick, told_apostrophe, told_semicolon, told_bad_utf8 } = self;
-    for tok in tokens {
-        let subject = Some(tok.span());
-        match tok.kind {
+        if !tokens.iter().any(|t| t.kind.is_reported_invalid()) {
+            return;
+        }
+        let InvalidTokens { told_bitwise, told_backtick, told_apostrophe, told_semicolon, told_bad_utf8 } = self;
+        for tok in tokens {
+            let subject = Some(tok.span());
+            match tok.kind {
             TokenKind::BitwiseAnd | TokenKind::BitwiseOr | TokenKind::BitwiseXor | TokenKind::BitwiseNot if *told_bitwise < 4 => {
                 let suggestion = match tok.kind {
                     TokenKind::BitwiseAnd => " Did you mean boolean AND (\"&&\")?",
@@ -1141,8 +1141,8 @@ impl InvalidTokens {
             }
             _ => {}
         }
+        }
     }
-}
 }
 
 #[cfg(test)]

@@ -168,8 +168,8 @@ impl<'a, 'i> Parser<'a, 'i> {
     fn fill_slow(&mut self) {
         loop {
             let rel = self.next - self.base;
-            let holds = rel + 1 < self.tokens.len()
-                && self.tokens.get(rel..).is_some_and(|rest| rest.iter().any(|t| t.kind != TokenKind::Newline));
+            let holds =
+                rel + 1 < self.tokens.len() && self.tokens.get(rel..).is_some_and(|rest| rest.iter().any(|t| t.kind != TokenKind::Newline));
             if holds || self.scanner.finished() {
                 return;
             }
@@ -492,7 +492,6 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.next_splat_id = self.next_splat_id.wrapping_add(1);
         id
     }
-
 }
 
 fn opposite_bracket(kind: TokenKind) -> Option<TokenKind> {

@@ -326,3 +326,18 @@ fn token_window_size_changes_nothing() {
         }
     }
 }
+
+/// A file body past the scan limit finds earlier definitions through its
+/// bit set, and the first definition's place once one is redefined.
+#[test]
+fn redefinitions_in_a_large_file_body() {
+    let mut src: String = (0..40).map(|i| format!("a{i} = {i}\n")).collect();
+    src.push_str("a7 = 1\na39 = 2\nb = 3\na7 = 4\n");
+    assert_eq!(body_diags(&src), ["Attribute redefined @ 41:1", "Attribute redefined @ 42:1", "Attribute redefined @ 44:1"]);
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let (_, diags) = crate::parse_body(&arena, src.as_bytes(), &mut interner);
+    assert!(diags[0].detail.contains("input.hcl:8,1-3"), "{}", diags[0].detail);
+    assert!(diags[1].detail.contains("input.hcl:40,1-4"), "{}", diags[1].detail);
+    assert!(diags[2].detail.contains("input.hcl:8,1-3"), "{}", diags[2].detail);
+}
