@@ -7,7 +7,7 @@ use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
 use compiler::analysis::{render_traversal_into, variables};
-use compiler::lower::{compile_all_noting, CompileEnv};
+use compiler::lower::{lower_all_noting, CompileEnv};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::strings::write_json_string;
@@ -194,6 +194,7 @@ impl BodyPlan {
 /// A body's attributes (in source order) with their programs, and its
 /// nested blocks; evaluated (and reported) attributes first, then each
 /// block's, depth first.
+#[derive(Default)]
 pub(crate) struct BodyPlan {
     /// Parallel to `programs` (two vectors, not one of pairs: the
     /// programs of a large body's top level are the very vector code
@@ -342,32 +343,38 @@ impl Compiled {
             Ok(d) => d,
             Err(e) => return (Err(e), false),
         };
-        let arena = bumpalo::Bump::new();
-        let mut interner = Interner::new();
-        let filename = options.filename.as_str();
-        // A body's own attribute list stays in this vector, not the arena.
-        let file_body;
-        let body;
-        let (tree, diags, crash) = match kind {
-            SourceKind::Body => {
-                let p = compiler::parse_file_full(&arena, src, filename, &mut interner);
-                file_body = p.tree;
-                body = file_body.body();
-                (Tree::Body(&body), p.diags, p.reference_crash)
-            }
-            SourceKind::Template => {
-                let p = compiler::parse_template_full(&arena, src, filename, &mut interner);
-                (Tree::Expr(p.tree), p.diags, p.reference_crash)
-            }
-            SourceKind::Expression => {
-                let p = compiler::parse_expression_full(&arena, src, filename, &mut interner);
-                (Tree::Expr(p.tree), p.diags, p.reference_crash)
-            }
+        // The syntax tree lives in this block: code generation, after it,
+        // needs none of it.
+        let (lowered, crash) = {
+            let arena = bumpalo::Bump::new();
+            let mut interner = Interner::new();
+            let filename = options.filename.as_str();
+            // A body's own attribute list stays in this vector, not the arena.
+            let file_body;
+            let body;
+            let (tree, diags, crash) = match kind {
+                SourceKind::Body => {
+                    let p = compiler::parse_file_full(&arena, src, filename, &mut interner);
+                    file_body = p.tree;
+                    body = file_body.body();
+                    (Tree::Body(&body), p.diags, p.reference_crash)
+                }
+                SourceKind::Template => {
+                    let p = compiler::parse_template_full(&arena, src, filename, &mut interner);
+                    (Tree::Expr(p.tree), p.diags, p.reference_crash)
+                }
+                SourceKind::Expression => {
+                    let p = compiler::parse_expression_full(&arena, src, filename, &mut interner);
+                    (Tree::Expr(p.tree), p.diags, p.reference_crash)
+                }
+            };
+            (Compiled::lower(kind, src, shared, options, tree, diags, &interner, declared), crash)
         };
-        (Compiled::lower(kind, src, shared, options, tree, diags, &interner, declared), crash.is_some())
+        (lowered.map(LoweredSource::compile), crash.is_some())
     }
 
-    /// Compiles a parsed tree (`diags` are the parser's).
+    /// Lowers a parsed tree (`diags` are the parser's), for code
+    /// generation once the tree is dropped.
     #[allow(clippy::too_many_arguments)]
     fn lower(
         kind: SourceKind,
@@ -378,7 +385,7 @@ impl Compiled {
         diags: Vec<Diagnostic>,
         interner: &Interner,
         declared: Vec<(String, runtime::Type, Option<runtime::Defaults>)>,
-    ) -> Result<Compiled, Error> {
+    ) -> Result<LoweredSource, Error> {
         let filename = options.filename.as_str();
         let block_headers = match tree {
             Tree::Body(body) => block_headers(body, interner),
@@ -410,22 +417,17 @@ impl Compiled {
         let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
         // Set once, here, before any result is written.
         let _ = source.breaks.set(lines.breaks.clone());
-        // One chunk of bytecode for the whole file, sealed when `file`
-        // drops.
-        let mut file = vm::codegen::FileCode::new();
-        let (code, static_diags) = match tree {
+        let (lowered, static_diags, plan) = match tree {
             Tree::Expr(e) => {
-                let (mut programs, found) = compile_all_noting(&mut file, &[e], interner, &env, &lines);
-                (Code::Single(programs.pop().expect("one program per expression")), found)
+                let (lowered, found) = lower_all_noting(std::iter::once(e), interner, &env, &lines);
+                (lowered, found, None)
             }
             Tree::Body(b) => {
-                let exprs = b.all_attribute_exprs();
-                let (programs, found) = compile_all_noting(&mut file, &exprs, interner, &env, &lines);
-                drop(exprs);
-                (Code::Body(plan_file(programs, b, interner)), found)
+                let plan = plan_body(b, interner);
+                let (lowered, found) = lower_all_noting(b.all_attribute_exprs().into_iter(), interner, &env, &lines);
+                (lowered, found, Some(plan))
             }
         };
-        drop(file);
         let typed = (!declared.is_empty()).then(|| {
             declared
                 .into_iter()
@@ -435,9 +437,9 @@ impl Compiled {
                 })
                 .collect()
         });
-        Ok(Compiled {
+        let compiled = Compiled {
             kind,
-            code,
+            code: Code::Body(BodyPlan::default()),
             var_names,
             limits: options.limits,
             watch: (options.deadline.is_some() || options.cancel.is_some())
@@ -451,7 +453,8 @@ impl Compiled {
                 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
                 NEXT_ID.fetch_add(1, Ordering::Relaxed)
             },
-        })
+        };
+        Ok(LoweredSource { compiled, lowered, plan, env, lines })
     }
 
     /// What was compiled.
@@ -550,7 +553,7 @@ impl Compiled {
                 out.push_str("expr:\n");
                 out.push_str(&vm::disasm::disassemble(program));
             }
-            Code::Body(plan) => disassemble_body(plan, "", &mut out),
+            Code::Body(plan) => disassemble_body(plan, "", &mut None, &mut out),
         }
         out
     }
@@ -862,7 +865,7 @@ impl Compiled {
                     None => vm::evaluate(program, slots, scratch),
                     Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
                 };
-                Evaluated::Value(Outcome { value, diagnostics: self.with_warnings(scratch) })
+                Evaluated::Value(Outcome { value, diagnostics: self.with_warnings(scratch).into() })
             }
             Code::Body(plan) => {
                 let mut outcomes = Vec::with_capacity(plan.attribute_count);
@@ -888,8 +891,8 @@ impl Compiled {
         let slots = self.slots(&bound);
         let outcome = match self.evaluate_slots(&slots, scratch, None).result {
             Evaluated::Value(o) => o,
-            Evaluated::Rejected(diagnostics) => Outcome { value: Value::dynamic_unknown(), diagnostics },
-            Evaluated::Body(_) => Outcome { value: Value::dynamic_unknown(), diagnostics: Vec::new() },
+            Evaluated::Rejected(diagnostics) => Outcome { value: Value::dynamic_unknown(), diagnostics: diagnostics.into() },
+            Evaluated::Body(_) => Outcome { value: Value::dynamic_unknown(), diagnostics: Vec::new().into() },
         };
         (outcome, self.source.clone())
     }
@@ -936,6 +939,37 @@ fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
     names
 }
 
+/// A source lowered, its syntax tree no longer needed: code generation
+/// makes the [`Compiled`] of it.
+struct LoweredSource {
+    /// Everything but the code.
+    compiled: Compiled,
+    lowered: compiler::lower::Lowered,
+    /// A body's plan, without its programs yet (`None`: an expression).
+    plan: Option<BodyPlan>,
+    env: CompileEnv,
+    lines: Arc<vm::program::SourceLines>,
+}
+
+impl LoweredSource {
+    fn compile(self) -> Compiled {
+        let LoweredSource { mut compiled, lowered, plan, env, lines } = self;
+        // One chunk of bytecode for the whole file, sealed when `file`
+        // drops.
+        let mut file = vm::codegen::FileCode::new();
+        let mut programs = lowered.compile(&mut file, &env, &lines);
+        drop(file);
+        compiled.code = match plan {
+            None => Code::Single(programs.pop().expect("one program per expression")),
+            Some(mut plan) => {
+                attach_file_programs(&mut plan, programs);
+                Code::Body(plan)
+            }
+        };
+        compiled
+    }
+}
+
 /// A buffer lent to a result writer, given back however the writing ends
 /// (a panic included, so that `hclvm batch` keeps the lines written before
 /// into the same buffer).
@@ -951,41 +985,44 @@ impl Drop for Lent<'_, '_> {
 }
 
 /// The plan of every attribute (in source order) and every nested block,
-/// taking the attributes' programs from `programs` in the order of
-/// [`ast::Body::all_attribute_exprs`].
-/// The plan of a file's body from its programs (in the order of
-/// `all_attribute_exprs`): the top level keeps the vector itself.
-fn plan_file(mut programs: Vec<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    let own = body.attributes.len().min(programs.len());
-    let mut rest = programs.split_off(own).into_iter();
-    plan_body_with(programs, &mut rest, body, interner)
-}
-
-fn plan_body(programs: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    let own: Vec<Program> = programs.by_ref().take(body.attributes.len()).collect();
-    plan_body_with(own, programs, body, interner)
-}
-
-/// A body's plan with its own programs, and its blocks' from `rest`.
-fn plan_body_with(own: Vec<Program>, rest: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
+/// without programs ([`attach_file_programs`] adds them).
+fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
     // Sized at once: this is the largest part of a large body's program.
-    let mut attrs: Vec<AttrInfo> = Vec::with_capacity(own.len());
+    let mut attrs: Vec<AttrInfo> = Vec::with_capacity(body.attributes.len());
     let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
     if body.attributes_sorted() {
-        attrs.extend(body.attributes.iter().take(own.len()).map(info));
+        attrs.extend(body.attributes.iter().map(info));
     } else {
-        attrs.extend(body.attributes_in_order().into_iter().take(own.len()).map(info));
+        attrs.extend(body.attributes_in_order().into_iter().map(info));
     }
     let blocks: Vec<(BlockInfo, BodyPlan)> = body
         .blocks
         .iter()
         .map(|b| {
             let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
-            (info, plan_body(rest, &b.body, interner))
+            (info, plan_body(&b.body, interner))
         })
         .collect();
     let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
-    BodyPlan { attrs, programs: own, blocks, attribute_count }
+    BodyPlan { attrs, programs: Vec::new(), blocks, attribute_count }
+}
+
+/// Gives a file's plan its programs (in the order of
+/// `all_attribute_exprs`): the top level keeps the vector itself.
+fn attach_file_programs(plan: &mut BodyPlan, mut programs: Vec<Program>) {
+    let own = plan.attrs.len().min(programs.len());
+    let mut rest = programs.split_off(own).into_iter();
+    plan.programs = programs;
+    for (_, block) in &mut plan.blocks {
+        attach_programs(block, &mut rest);
+    }
+}
+
+fn attach_programs(plan: &mut BodyPlan, programs: &mut std::vec::IntoIter<Program>) {
+    plan.programs = programs.by_ref().take(plan.attrs.len()).collect();
+    for (_, block) in &mut plan.blocks {
+        attach_programs(block, programs);
+    }
 }
 
 /// `Variables()` of `expr` as the JSON array of its result lines (`None`:
@@ -1041,13 +1078,16 @@ fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut 
     cx.1
 }
 
-/// Each attribute's listing under its path, attributes before blocks.
-fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
+/// Each attribute's listing under its path, attributes before blocks
+/// (the order they were compiled in: `previous` is the program listed
+/// last, which tells where the next one's part of the chunk starts).
+fn disassemble_body<'p>(plan: &'p BodyPlan, path: &str, previous: &mut Option<&'p Program>, out: &mut String) {
     for (info, program) in plan.attrs.iter().zip(&plan.programs) {
         out.push_str(path);
         out.push_str(info.name());
         out.push_str(":\n");
-        out.push_str(&vm::disasm::disassemble(program));
+        out.push_str(&vm::disasm::disassemble_after(program, *previous));
+        *previous = Some(program);
     }
     for (info, body) in &plan.blocks {
         let mut p = format!("{path}{}", info.block_type);
@@ -1055,7 +1095,7 @@ fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
             p.push_str(&format!(" {:?}", &**l));
         }
         p.push_str(" / ");
-        disassemble_body(body, &p, out);
+        disassemble_body(body, &p, previous, out);
     }
 }
 
@@ -1065,7 +1105,7 @@ fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Ve
         let value: Value = run.evaluate(program);
         let scratch = run.scratch();
         let diagnostics = if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
-        out.push(Outcome { value, diagnostics });
+        out.push(Outcome { value, diagnostics: diagnostics.into() });
     }
     for (_, body) in &plan.blocks {
         evaluate_body(body, run, out);

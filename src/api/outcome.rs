@@ -30,7 +30,31 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub(crate) value: Value,
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: OutcomeDiagnostics,
+}
+
+const _: () = assert!(std::mem::size_of::<Outcome>() == 32);
+
+/// The diagnostics of an [`Outcome`]: most outcomes have none, and then
+/// this is one null pointer (a body may have a million outcomes).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OutcomeDiagnostics(Option<Box<DiagnosticList>>);
+
+#[derive(Clone, Debug)]
+struct DiagnosticList(Vec<Diagnostic>);
+
+impl From<Vec<Diagnostic>> for OutcomeDiagnostics {
+    fn from(list: Vec<Diagnostic>) -> OutcomeDiagnostics {
+        OutcomeDiagnostics((!list.is_empty()).then(|| Box::new(DiagnosticList(list))))
+    }
+}
+
+impl std::ops::Deref for OutcomeDiagnostics {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        self.0.as_ref().map_or(&[], |list| &list.0)
+    }
 }
 
 impl Outcome {
