@@ -354,12 +354,18 @@ pub fn run(args: EvalArgs) -> Status {
             Status::Ok
         }
     } else {
-        match evaluation.write_plain_json(&mut out) {
+        // Written as it is made: a large result is not held whole.
+        let mut stdout = PassedOn::new(std::io::stdout().lock());
+        let status = match evaluation.write_plain_json_to(&mut stdout) {
             Ok(()) => Status::Ok,
             // The errors were printed above.
             Err(Error::Evaluation(_) | Error::InvalidVariables(_)) => Status::ProblemsFound,
             Err(e) => return Failure::input(e.to_string()).report("eval"),
-        }
+        };
+        return match stdout.finish() {
+            Ok(()) => status,
+            Err(_) => Status::UsageOrIo,
+        };
     };
     if !out.is_empty() {
         out.push('\n');
@@ -368,6 +374,68 @@ pub fn run(args: EvalArgs) -> Status {
         }
     }
     status
+}
+
+/// JSON text passed on to a writer in pieces of [`PassedOn::PIECE`]
+/// bytes, then a line end if there was any text.
+struct PassedOn<W: Write> {
+    buf: String,
+    to: W,
+    wrote: bool,
+    /// The first write error (nothing is written after it).
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> PassedOn<W> {
+    const PIECE: usize = 64 << 10;
+
+    fn new(to: W) -> PassedOn<W> {
+        PassedOn { buf: String::new(), to, wrote: false, error: None }
+    }
+
+    fn send(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(e) = self.to.write_all(text.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn flush_buf(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        self.send(&buf);
+        self.buf = buf;
+        self.buf.clear();
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        if self.wrote {
+            self.buf.push('\n');
+        }
+        self.flush_buf();
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.to.flush()
+    }
+}
+
+impl<W: Write> runtime::strings::JsonText for PassedOn<W> {
+    const PASSES_ON: bool = true;
+
+    fn push_str(&mut self, s: &str) {
+        self.wrote = true;
+        if self.buf.len() + s.len() <= Self::PIECE {
+            self.buf.push_str(s);
+            return;
+        }
+        self.flush_buf();
+        if s.len() >= Self::PIECE {
+            self.send(s);
+        } else {
+            self.buf.push_str(s);
+        }
+    }
 }
 
 #[cfg(test)]
