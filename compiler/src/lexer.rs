@@ -173,18 +173,20 @@ impl<'s> Scanner<'s> {
         Scanner { lx, state, finished: false, invalid: InvalidTokens::default(), diags: Vec::new() }
     }
 
-    /// Appends at least `n` more tokens to `out` (fewer at the end of the
-    /// source, whose last token is [`TokenKind::Eof`]); nothing once the
-    /// end was scanned.
-    pub fn scan(&mut self, out: &mut Vec<Token>, n: usize) {
+    /// Appends the tokens of at least the next `bytes` bytes of source to
+    /// `out` (the last token may run past them; at the end of the source
+    /// the last token is [`TokenKind::Eof`]); nothing once the end was
+    /// scanned. (Bounded by bytes rather than tokens: the scanning loop
+    /// then checks one position, as when it scans everything.)
+    pub fn scan(&mut self, out: &mut Vec<Token>, bytes: usize) {
         if self.finished {
             return;
         }
         let from = out.len();
         std::mem::swap(out, &mut self.lx.tokens);
-        let limit = from.saturating_add(n);
+        let stop = self.lx.pos.saturating_add(bytes.max(1)).min(self.lx.src.len());
         let mut state = self.state;
-        while self.lx.pos < self.lx.src.len() && self.lx.tokens.len() < limit {
+        while self.lx.pos < stop {
             state = match state {
                 State::Main => self.lx.main(),
                 State::Quoted => self.lx.quoted(),
@@ -210,7 +212,7 @@ impl<'s> Scanner<'s> {
     /// Scans the rest of the source (discarding its tokens) and gives the
     /// diagnostics of its invalid tokens, in source order.
     pub fn finish(mut self) -> Vec<Diagnostic> {
-        let mut rest = Vec::with_capacity(SCAN_WINDOW);
+        let mut rest = Vec::new();
         while !self.finished {
             rest.clear();
             self.scan(&mut rest, SCAN_WINDOW);
@@ -219,8 +221,9 @@ impl<'s> Scanner<'s> {
     }
 }
 
-/// Tokens scanned at a time where the whole vector is not needed.
-pub const SCAN_WINDOW: usize = 4096;
+/// Bytes of source scanned at a time where the whole token vector is not
+/// needed: some 2,500 to 4,000 tokens of a configuration.
+pub const SCAN_WINDOW: usize = 16 << 10;
 
 /// The token boundaries of `src` that touch non-ASCII text, sorted: where
 /// hcl, which counts columns token by token, starts a new grapheme
@@ -231,7 +234,7 @@ pub fn cluster_breaks(src: &[u8], mode: LexMode) -> Vec<u32> {
         return Vec::new();
     }
     let mut scanner = Scanner::new(src, mode);
-    let mut window = Vec::with_capacity(SCAN_WINDOW + 64);
+    let mut window = Vec::new();
     let mut breaks = Vec::new();
     while !scanner.finished() {
         window.clear();
@@ -420,7 +423,7 @@ impl<'s> Lexer<'s> {
 
     #[inline]
     fn emit(&mut self, kind: TokenKind, start: usize, end: usize) {
-        if self.estimate_rest && self.tokens.len() == self.tokens.capacity() {
+        if self.tokens.len() == self.tokens.capacity() {
             self.more_tokens();
         }
         self.tokens.push(Token { kind, start: start as u32, end: end as u32 });
@@ -435,6 +438,12 @@ impl<'s> Lexer<'s> {
     #[inline(never)]
     fn more_tokens(&mut self) {
         let n = self.tokens.len();
+        if !self.estimate_rest {
+            // A window: grown like any vector (it is refilled before it
+            // fills, but a run of tokens may go past its size).
+            self.tokens.reserve(n.max(64));
+            return;
+        }
         let done = self.pos.max(1) as u64;
         let left = self.src.len().saturating_sub(self.pos) as u64;
         let rest = (left * n as u64 / done) as usize;

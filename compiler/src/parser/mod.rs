@@ -40,14 +40,15 @@ pub(crate) struct Parser<'a, 'i> {
     /// source's tokens are never all alive (see [`Parser::fill`] for which
     /// ones the window holds).
     tokens: Vec<Token>,
-    /// The index in the source's whole token sequence of `tokens[0]`.
-    base: usize,
-    /// Tokens scanned at a time.
+    /// Up to which value of `next` the window holds what the accessors
+    /// read without scanning more ([`Parser::fill`]).
+    safe_next: usize,
+    /// Bytes of source scanned at a time.
     window: usize,
     scanner: Scanner<'a>,
     mode: LexMode,
-    /// Index of the next unread token (the reference peeker's NextIndex),
-    /// in the whole sequence.
+    /// Index in `tokens` of the next unread token (the reference peeker's
+    /// NextIndex, less the tokens dropped from the window).
     next: usize,
     /// Whether newlines are significant, innermost last.
     newlines: Vec<bool>,
@@ -82,11 +83,11 @@ pub(crate) struct Parser<'a, 'i> {
 #[cfg(test)]
 thread_local! {
     /// The window size of parsers made on this thread (tests parse with
-    /// windows of a token or two, where every read refills).
+    /// windows of a byte or two, where nearly every read refills).
     pub(crate) static TEST_WINDOW: std::cell::Cell<usize> = const { std::cell::Cell::new(SCAN_WINDOW) };
 }
 
-/// Tokens a parser scans at a time.
+/// Bytes of source a parser scans at a time.
 fn window_size() -> usize {
     #[cfg(test)]
     return TEST_WINDOW.with(|w| w.get());
@@ -111,8 +112,9 @@ impl<'a, 'i> Parser<'a, 'i> {
         let mut p = Parser {
             arena,
             src,
-            tokens: Vec::with_capacity(window_size() + 64),
-            base: 0,
+            // About a token per 4 bytes (pages not written cost nothing).
+            tokens: Vec::with_capacity(window_size().min(src.len()) / 4 + 64),
+            safe_next: 0,
             window: window_size(),
             scanner: Scanner::new(src, mode),
             mode,
@@ -136,7 +138,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             missing: None,
             reference_crash: None,
         };
-        p.fill();
+        p.fill_slow();
         p
     }
 
@@ -154,29 +156,32 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// not significant). Called whenever `next` moves.
     #[inline]
     fn fill(&mut self) {
-        let rel = self.next - self.base;
-        if let (Some(a), Some(b)) = (self.tokens.get(rel), self.tokens.get(rel + 1)) {
-            if a.kind != TokenKind::Newline || b.kind != TokenKind::Newline {
-                return;
-            }
+        if self.next > self.safe_next {
+            self.fill_slow();
         }
-        self.fill_slow();
     }
 
     #[cold]
     #[inline(never)]
     fn fill_slow(&mut self) {
         loop {
-            let rel = self.next - self.base;
-            let holds =
-                rel + 1 < self.tokens.len() && self.tokens.get(rel..).is_some_and(|rest| rest.iter().any(|t| t.kind != TokenKind::Newline));
-            if holds || self.scanner.finished() {
+            if self.scanner.finished() {
+                // Everything up to Eof is here.
+                self.safe_next = usize::MAX;
                 return;
             }
+            // Before the window's last token that is not a newline, every
+            // `next` has what `fill` promises.
+            if let Some(last) = self.tokens.iter().rposition(|t| t.kind != TokenKind::Newline) {
+                if self.next < last {
+                    self.safe_next = last - 1;
+                    return;
+                }
+            }
             // Keep the token before the next one; drop those before it.
-            let keep = self.next.saturating_sub(1).max(self.base);
-            self.tokens.drain(..keep - self.base);
-            self.base = keep;
+            let keep_from = self.next.saturating_sub(1);
+            self.tokens.drain(..keep_from);
+            self.next -= keep_from;
             self.scanner.scan(&mut self.tokens, self.window);
         }
     }
@@ -192,7 +197,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// the window.
     #[inline]
     fn peek_index(&self) -> usize {
-        let mut i = self.next - self.base;
+        let mut i = self.next;
         // The window ends with Eof when it is shorter than needed.
         let last = self.tokens.len() - 1;
         if i > last {
@@ -217,7 +222,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     pub fn read(&mut self) -> Token {
         let i = self.peek_index();
         let tok = self.tokens[i];
-        self.next = self.base + (i + 1).min(self.tokens.len());
+        self.next = (i + 1).min(self.tokens.len());
         self.fill();
         tok
     }
@@ -227,13 +232,13 @@ impl<'a, 'i> Parser<'a, 'i> {
         if self.next == 0 {
             return self.peek().span();
         }
-        self.tokens[self.next - 1 - self.base].span()
+        self.tokens[self.next - 1].span()
     }
 
-    /// The token at `index` of the whole sequence, ignoring newline mode
-    /// (the next one or the one after it).
+    /// The token at `index` of the window, ignoring newline mode (the next
+    /// one or the one after it).
     fn raw_at(&self, index: usize) -> Option<Token> {
-        self.tokens.get(index.checked_sub(self.base)?).copied()
+        self.tokens.get(index).copied()
     }
 
     /// Moves past the next `n` tokens (at most 2), newlines included.

@@ -297,7 +297,7 @@ fn parse_everything(mode: Mode, src: &[u8]) -> String {
 
 /// The parser reads tokens through a window that it refills as it goes:
 /// the same trees and diagnostics whatever the window's size, down to one
-/// token (where every read refills).
+/// byte of source (where nearly every read refills).
 #[test]
 fn token_window_size_changes_nothing() {
     let sources: &[(Mode, &str)] = &[
