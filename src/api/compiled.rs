@@ -424,7 +424,12 @@ impl Compiled {
             }
             Tree::Body(b) => {
                 let plan = plan_body(b, interner);
-                let (lowered, found) = lower_all_noting(b.all_attribute_exprs().into_iter(), interner, &env, &lines);
+                let (lowered, found) = if b.blocks.is_empty() && b.attributes_sorted() {
+                    // A flat body's expressions, in order, without a list of them.
+                    lower_all_noting(b.attributes.iter().map(|a| a.expr), interner, &env, &lines)
+                } else {
+                    lower_all_noting(b.all_attribute_exprs().into_iter(), interner, &env, &lines)
+                };
                 (lowered, found, Some(plan))
             }
         };
