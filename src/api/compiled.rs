@@ -309,7 +309,8 @@ impl Compiled {
     /// ```
     /// let src: std::sync::Arc<[u8]> = std::sync::Arc::from(&b"a = 1\n"[..]);
     /// let c = hclvm::Compiled::compile_shared(hclvm::SourceKind::Body, src.clone(), &hclvm::Options::new())?;
-    /// assert_eq!(std::sync::Arc::strong_count(&src), 2);
+    /// // The program holds this very allocation (no copy of its own).
+    /// assert!(std::sync::Arc::strong_count(&src) > 1);
     /// # drop(c);
     /// # Ok::<(), hclvm::Error>(())
     /// ```
