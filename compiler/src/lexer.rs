@@ -1,4 +1,4 @@
-//! The scanner: bytes to a flat token vector.
+//! The scanner: bytes to tokens, all at once (`tokenize`) or a window at a time (`Scanner`).
 //!
 //! Like rustc_lexer, the scanner never reports errors itself: bad input
 //! becomes token kinds ([`TokenKind::Invalid`], [`TokenKind::BadUtf8`],

@@ -1,4 +1,4 @@
-//! Recursive-descent parser over the token vector.
+//! Recursive-descent parser over a window of tokens, scanned as it reads.
 //!
 //! The structure follows the reference parser step by step (including its
 //! error recovery, which decides which diagnostics appear and where), so
