@@ -16,22 +16,20 @@ impl Symbol {
     }
 }
 
-/// A name's place in `text`, with its first bytes packed.
+/// A name's place in `text`. Eight bytes: a file may define a million
+/// names.
 #[derive(Debug, Clone, Copy)]
 struct Entry {
     start: u32,
     len: u32,
-    /// Names of up to 8 bytes, packed: compared without reading `text`.
-    head: u64,
 }
 
-/// One table slot: the symbol (`sym + 1`, 0 = empty) with its name's
-/// hash. Eight bytes, so a table of a million names stays small; a hit
-/// reads the slot, then the entry.
+/// One table slot: the symbol (`sym + 1`, 0 = empty). Four bytes, so a
+/// table of a million names (two million slots) stays small; a probe
+/// reads the slot, then the entry (the length first) and the text.
 #[derive(Debug, Clone, Copy, Default)]
 struct Slot {
     sym1: u32,
-    hash: u32,
 }
 
 #[derive(Debug)]
@@ -112,7 +110,7 @@ impl Interner {
         let hash = hash_bytes(name.as_bytes());
         match self.find(name.as_bytes(), hash) {
             Ok(sym) => sym,
-            Err(slot) => self.insert(name, hash, slot),
+            Err(slot) => self.insert(name, slot),
         }
     }
 
@@ -125,7 +123,7 @@ impl Interner {
             Ok(sym) => Some(sym),
             Err(slot) => {
                 let name = std::str::from_utf8(name).ok()?;
-                Some(self.insert(name, hash, slot))
+                Some(self.insert(name, slot))
             }
         }
     }
@@ -140,18 +138,11 @@ impl Interner {
             if s.sym1 == 0 {
                 return Err(i);
             }
-            if s.hash == hash {
-                if let Some(e) = self.entries.get(s.sym1 as usize - 1) {
-                    if e.len as usize == name.len() {
-                        let same = if name.len() <= 8 {
-                            e.head == load_partial(name)
-                        } else {
-                            let stored = self.text.as_bytes().get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(&[]);
-                            short_eq(stored, name)
-                        };
-                        if same {
-                            return Ok(Symbol(s.sym1 - 1));
-                        }
+            if let Some(e) = self.entries.get(s.sym1 as usize - 1) {
+                if e.len as usize == name.len() {
+                    let stored = self.text.as_bytes().get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(&[]);
+                    if short_eq(stored, name) {
+                        return Ok(Symbol(s.sym1 - 1));
                     }
                 }
             }
@@ -159,12 +150,12 @@ impl Interner {
         }
     }
 
-    fn insert(&mut self, name: &str, hash: u32, slot: usize) -> Symbol {
+    fn insert(&mut self, name: &str, slot: usize) -> Symbol {
         let sym = Symbol(self.entries.len() as u32);
-        let entry = Entry { start: self.text.len() as u32, len: name.len() as u32, head: load_partial(name.as_bytes()) };
+        let entry = Entry { start: self.text.len() as u32, len: name.len() as u32 };
         self.entries.push(entry);
         self.text.push_str(name);
-        self.slots[slot] = Slot { sym1: sym.0 + 1, hash };
+        self.slots[slot] = Slot { sym1: sym.0 + 1 };
         if self.entries.len() * 2 > self.slots.len() {
             self.grow();
         }
@@ -176,7 +167,9 @@ impl Interner {
         let mut slots = vec![Slot::default(); size];
         let mask = size - 1;
         for s in self.slots.iter().filter(|s| s.sym1 != 0) {
-            let mut i = s.hash as usize & mask;
+            let e = self.entries.get(s.sym1 as usize - 1).copied().unwrap_or(Entry { start: 0, len: 0 });
+            let hash = hash_bytes(self.text.as_bytes().get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(&[]));
+            let mut i = hash as usize & mask;
             while slots[i].sym1 != 0 {
                 i = (i + 1) & mask;
             }

@@ -1,4 +1,4 @@
-//! The scanner: bytes to a flat token vector.
+//! The scanner: bytes to tokens, all at once (`tokenize`) or a window at a time (`Scanner`).
 //!
 //! Like rustc_lexer, the scanner never reports errors itself: bad input
 //! becomes token kinds ([`TokenKind::Invalid`], [`TokenKind::BadUtf8`],
@@ -124,35 +124,106 @@ struct Heredoc {
 /// skipped (token offsets still count it). Sources must be shorter than
 /// 4 GiB (the caller checks).
 ///
-/// The tokens are needed only while parsing (the tree keeps spans, not
-/// tokens), so they live on the heap, not in the tree's arena: a large
-/// source's tokens are freed once it is parsed.
+/// The parser does not use this: it scans a window at a time
+/// ([`Scanner`]), so that a large source's tokens are never all alive.
 pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
-    let mut lx = Lexer {
-        src,
-        pos: 0,
-        // Real configurations average one token per 6.5 bytes, long
-        // lists of short attributes one per 5; pages reserved and not
-        // written cost no memory, a vector grown by copying does.
-        tokens: Vec::with_capacity(src.len() / 4 + 16),
-        stack: Vec::new(),
-        braces: 0,
-        ret_braces: Vec::new(),
-        heredocs: Vec::new(),
-        bare_top: mode == LexMode::Template,
-    };
-    if src.starts_with(b"\xEF\xBB\xBF") {
-        lx.pos = 3;
-    }
-    let state = match mode {
-        LexMode::Normal => State::Main,
-        LexMode::Template => State::Bare,
-    };
-    lx.run(state);
-    let end = src.len() as u32;
-    lx.tokens.push(Token { kind: TokenKind::Eof, start: end, end });
-    lx.tokens
+    let mut scanner = Scanner::new(src, mode);
+    // Real configurations average one token per 6.5 bytes, long lists of
+    // short attributes one per 5; pages reserved and not written cost no
+    // memory, a vector grown by copying does.
+    let mut tokens = Vec::with_capacity(src.len() / 4 + 16);
+    scanner.lx.estimate_rest = true;
+    scanner.scan(&mut tokens, usize::MAX);
+    tokens
 }
+
+/// Tokens scanned on demand: [`Scanner::scan`] appends the next ones to a
+/// buffer the caller empties as it goes (the parser keeps a window of a
+/// few thousand). Also collects the diagnostics of invalid tokens
+/// ([`invalid_token_diagnostics`]) as it scans.
+pub struct Scanner<'s> {
+    lx: Lexer<'s>,
+    state: State,
+    finished: bool,
+    invalid: InvalidTokens,
+    diags: Vec<Diagnostic>,
+}
+
+impl<'s> Scanner<'s> {
+    /// A scanner at the start of `src` (after a UTF-8 byte order mark).
+    pub fn new(src: &'s [u8], mode: LexMode) -> Scanner<'s> {
+        let mut lx = Lexer {
+            src,
+            pos: 0,
+            tokens: Vec::new(),
+            estimate_rest: false,
+            stack: Vec::new(),
+            braces: 0,
+            ret_braces: Vec::new(),
+            heredocs: Vec::new(),
+            bare_top: mode == LexMode::Template,
+        };
+        if src.starts_with(b"\xEF\xBB\xBF") {
+            lx.pos = 3;
+        }
+        let state = match mode {
+            LexMode::Normal => State::Main,
+            LexMode::Template => State::Bare,
+        };
+        Scanner { lx, state, finished: false, invalid: InvalidTokens::default(), diags: Vec::new() }
+    }
+
+    /// Appends the tokens of at least the next `bytes` bytes of source to
+    /// `out` (the last token may run past them; at the end of the source
+    /// the last token is [`TokenKind::Eof`]); nothing once the end was
+    /// scanned. (Bounded by bytes rather than tokens: the scanning loop
+    /// then checks one position, as when it scans everything.)
+    pub fn scan(&mut self, out: &mut Vec<Token>, bytes: usize) {
+        if self.finished {
+            return;
+        }
+        let from = out.len();
+        std::mem::swap(out, &mut self.lx.tokens);
+        let stop = self.lx.pos.saturating_add(bytes.max(1)).min(self.lx.src.len());
+        let mut state = self.state;
+        while self.lx.pos < stop {
+            state = match state {
+                State::Main => self.lx.main(),
+                State::Quoted => self.lx.quoted(),
+                State::Heredoc => self.lx.heredoc(),
+                State::Bare => self.lx.bare(),
+            };
+        }
+        self.state = state;
+        if self.lx.pos >= self.lx.src.len() {
+            let end = self.lx.src.len() as u32;
+            self.lx.tokens.push(Token { kind: TokenKind::Eof, start: end, end });
+            self.finished = true;
+        }
+        std::mem::swap(out, &mut self.lx.tokens);
+        self.invalid.report(self.lx.src, &out[from..], &mut self.diags);
+    }
+
+    /// Whether the end of the source was scanned (the Eof token given out).
+    pub fn finished(&self) -> bool {
+        self.finished
+    }
+
+    /// Scans the rest of the source (discarding its tokens) and gives the
+    /// diagnostics of its invalid tokens, in source order.
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        let mut rest = Vec::new();
+        while !self.finished {
+            rest.clear();
+            self.scan(&mut rest, SCAN_WINDOW);
+        }
+        self.diags
+    }
+}
+
+/// Bytes of source scanned at a time where the whole token vector is not
+/// needed: some 2,500 to 4,000 tokens of a configuration.
+pub const SCAN_WINDOW: usize = 16 << 10;
 
 /// The token boundaries of `src` that touch non-ASCII text, sorted: where
 /// hcl, which counts columns token by token, starts a new grapheme
@@ -162,7 +233,17 @@ pub fn cluster_breaks(src: &[u8], mode: LexMode) -> Vec<u32> {
     if src.is_ascii() {
         return Vec::new();
     }
-    cluster_breaks_of(src, &tokenize(src, mode))
+    let mut scanner = Scanner::new(src, mode);
+    let mut window = Vec::new();
+    let mut breaks = Vec::new();
+    while !scanner.finished() {
+        window.clear();
+        scanner.scan(&mut window, SCAN_WINDOW);
+        add_cluster_breaks(src, &window, &mut breaks);
+    }
+    breaks.sort_unstable();
+    breaks.dedup();
+    breaks
 }
 
 /// [`cluster_breaks`] from the tokens already scanned.
@@ -170,11 +251,19 @@ pub fn cluster_breaks_of(src: &[u8], tokens: &[Token]) -> Vec<u32> {
     if src.is_ascii() {
         return Vec::new();
     }
+    let mut breaks: Vec<u32> = Vec::new();
+    add_cluster_breaks(src, tokens, &mut breaks);
+    breaks.sort_unstable();
+    breaks.dedup();
+    breaks
+}
+
+/// Appends the boundaries of `tokens` that touch non-ASCII text (unsorted).
+fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>) {
     let touches_non_ascii = |at: u32| {
         let at = at as usize;
         at > 0 && at < src.len() && (src[at - 1] >= 0x80 || src[at] >= 0x80)
     };
-    let mut breaks: Vec<u32> = Vec::new();
     for t in tokens {
         for at in [t.start, t.end] {
             if touches_non_ascii(at) && breaks.last() != Some(&at) {
@@ -182,15 +271,15 @@ pub fn cluster_breaks_of(src: &[u8], tokens: &[Token]) -> Vec<u32> {
             }
         }
     }
-    breaks.sort_unstable();
-    breaks.dedup();
-    breaks
 }
 
 struct Lexer<'s> {
     src: &'s [u8],
     pos: usize,
     tokens: Vec<Token>,
+    /// Whether a full vector grows by the density so far
+    /// ([`Lexer::more_tokens`]) rather than by doubling (a window).
+    estimate_rest: bool,
     /// States to return to when the current nested state ends.
     stack: Vec<State>,
     braces: i64,
@@ -349,6 +438,12 @@ impl<'s> Lexer<'s> {
     #[inline(never)]
     fn more_tokens(&mut self) {
         let n = self.tokens.len();
+        if !self.estimate_rest {
+            // A window: grown like any vector (it is refilled before it
+            // fills, but a run of tokens may go past its size).
+            self.tokens.reserve(n.max(64));
+            return;
+        }
         let done = self.pos.max(1) as u64;
         let left = self.src.len().saturating_sub(self.pos) as u64;
         let rest = (left * n as u64 / done) as usize;
@@ -375,17 +470,6 @@ impl<'s> Lexer<'s> {
             h.start_of_line = false;
         }
         self.push_state(State::Main, ret)
-    }
-
-    fn run(&mut self, mut state: State) {
-        while self.pos < self.src.len() {
-            state = match state {
-                State::Main => self.main(),
-                State::Quoted => self.quoted(),
-                State::Heredoc => self.heredoc(),
-                State::Bare => self.bare(),
-            };
-        }
     }
 
     /// Scans one token (or skips spaces) in expression context.
@@ -971,18 +1055,32 @@ impl TokenKind {
 /// The reference's pre-parse check: diagnostics for tokens that never belong
 /// in HCL, with its limits on repetition.
 pub fn invalid_token_diagnostics(src: &[u8], tokens: &[Token], diags: &mut Vec<Diagnostic>) {
-    if !tokens.iter().any(|t| t.kind.is_reported_invalid()) {
-        return;
-    }
-    let mut told_bitwise = 0;
-    let mut told_backtick = 0;
-    let mut told_apostrophe = 0;
-    let mut told_semicolon = 0;
-    let mut told_bad_utf8 = 0;
-    for tok in tokens {
-        let subject = Some(tok.span());
-        match tok.kind {
-            TokenKind::BitwiseAnd | TokenKind::BitwiseOr | TokenKind::BitwiseXor | TokenKind::BitwiseNot if told_bitwise < 4 => {
+    InvalidTokens::default().report(src, tokens, diags);
+}
+
+/// The state of [`invalid_token_diagnostics`] across the windows of a
+/// [`Scanner`]: how often each kind was reported so far.
+#[derive(Default)]
+struct InvalidTokens {
+    told_bitwise: u32,
+    told_backtick: u32,
+    told_apostrophe: u32,
+    told_semicolon: u32,
+    told_bad_utf8: u32,
+}
+
+impl InvalidTokens {
+    /// Reports the invalid tokens among `tokens`, which follow those
+    /// reported before.
+    fn report(&mut self, src: &[u8], tokens: &[Token], diags: &mut Vec<Diagnostic>) {
+        if !tokens.iter().any(|t| t.kind.is_reported_invalid()) {
+            return;
+        }
+        let InvalidTokens { told_bitwise, told_backtick, told_apostrophe, told_semicolon, told_bad_utf8 } = self;
+        for tok in tokens {
+            let subject = Some(tok.span());
+            match tok.kind {
+            TokenKind::BitwiseAnd | TokenKind::BitwiseOr | TokenKind::BitwiseXor | TokenKind::BitwiseNot if *told_bitwise < 4 => {
                 let suggestion = match tok.kind {
                     TokenKind::BitwiseAnd => " Did you mean boolean AND (\"&&\")?",
                     TokenKind::BitwiseOr => " Did you mean boolean OR (\"||\")?",
@@ -994,47 +1092,47 @@ pub fn invalid_token_diagnostics(src: &[u8], tokens: &[Token], diags: &mut Vec<D
                     format!("Bitwise operators are not supported.{suggestion}"),
                     subject,
                 ));
-                told_bitwise += 1;
+                *told_bitwise += 1;
             }
             TokenKind::Backtick => {
-                if told_backtick % 2 == 0 {
+                if *told_backtick % 2 == 0 {
                     diags.push(Diagnostic::error(
                         "Invalid character",
                         "The \"`\" character is not valid. To create a multi-line string, use the \"heredoc\" syntax, like \"<<EOT\".",
                         subject,
                     ));
                 }
-                if told_backtick <= 2 {
-                    told_backtick += 1;
+                if *told_backtick <= 2 {
+                    *told_backtick += 1;
                 }
             }
             TokenKind::Apostrophe => {
-                if told_apostrophe % 2 == 0 {
+                if *told_apostrophe % 2 == 0 {
                     diags.push(Diagnostic::error(
                         "Invalid character",
                         "Single quotes are not valid. Use double quotes (\") to enclose strings.",
                         subject,
                     ));
                 }
-                if told_apostrophe <= 2 {
-                    told_apostrophe += 1;
+                if *told_apostrophe <= 2 {
+                    *told_apostrophe += 1;
                 }
             }
-            TokenKind::Semicolon if told_semicolon < 1 => {
+            TokenKind::Semicolon if *told_semicolon < 1 => {
                 diags.push(Diagnostic::error(
                     "Invalid character",
                     "The \";\" character is not valid. Use newlines to separate arguments and blocks, and commas to separate items in collection values.",
                     subject,
                 ));
-                told_semicolon += 1;
+                *told_semicolon += 1;
             }
-            TokenKind::BadUtf8 if told_bad_utf8 < 1 => {
+            TokenKind::BadUtf8 if *told_bad_utf8 < 1 => {
                 diags.push(Diagnostic::error(
                     "Invalid character encoding",
                     "All input files must be UTF-8 encoded. Ensure that UTF-8 encoding is selected in your editor.",
                     subject,
                 ));
-                told_bad_utf8 += 1;
+                *told_bad_utf8 += 1;
             }
             TokenKind::QuotedNewline => diags.push(Diagnostic::error(
                 "Invalid multi-line string",
@@ -1051,6 +1149,7 @@ pub fn invalid_token_diagnostics(src: &[u8], tokens: &[Token], diags: &mut Vec<D
                 diags.push(Diagnostic::error("Invalid character", detail, subject));
             }
             _ => {}
+        }
         }
     }
 }

@@ -19,9 +19,10 @@ pub mod parser;
 pub mod typeexpr;
 
 pub use intern::{Interner, Symbol};
+pub use parser::FileBody;
 
 use bumpalo::Bump;
-use lexer::{LexMode, Token};
+use lexer::LexMode;
 use parser::Parser;
 use runtime::{Diagnostic, Span};
 
@@ -37,11 +38,12 @@ fn too_large<'a>(arena: &'a Bump) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     (e, vec![Diagnostic::error("Source too large", "Sources must be smaller than 4 GiB.", None)])
 }
 
-fn lex(src: &[u8], mode: LexMode) -> (Vec<Token>, Vec<Diagnostic>) {
-    let tokens = lexer::tokenize(src, mode);
-    let mut diags = Vec::new();
-    lexer::invalid_token_diagnostics(src, &tokens, &mut diags);
-    (tokens, diags)
+/// The diagnostics of a parse: those of invalid tokens first, as hcl
+/// reports them before parsing, then the parser's.
+fn parse_diags(p: Parser<'_, '_>) -> Vec<Diagnostic> {
+    let (mut diags, parsed) = p.finish();
+    diags.extend(parsed);
+    diags
 }
 
 /// A parse with everything the parser found out: the tree, the
@@ -82,16 +84,22 @@ pub fn parse_body_named<'a>(
 
 /// [`parse_body_named`], telling where the reference would crash.
 pub fn parse_body_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<ast::Body<'a>> {
+    let p = parse_file_full(arena, src, filename, interner);
+    Parse { tree: p.tree.into_body(arena), diags: p.diags, reference_crash: p.reference_crash }
+}
+
+/// [`parse_body_full`] with the file body's own lists left on the heap
+/// (the rest of the tree is in `arena`): what a large file needs, whose
+/// attribute list would otherwise be copied into the arena at the end.
+pub fn parse_file_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<FileBody<'a>> {
     if src.len() > MAX_SOURCE_LEN {
-        return Parse { tree: ast::Body::EMPTY, diags: too_large(arena).1, reference_crash: None };
+        return Parse { tree: parser::FileBody::default(), diags: too_large(arena).1, reference_crash: None };
     }
-    let (tokens, mut diags) = lex(src, LexMode::Normal);
-    let mut p = Parser::new(arena, src, &tokens, interner, filename);
+    let mut p = Parser::new(arena, src, LexMode::Normal, interner, filename);
     let body = parser::parse_file_body(&mut p);
     let reference_crash = p.reference_crash;
-    diags.extend(p.into_diags());
-    drop(tokens);
-    Parse { tree: body.into_body(arena), diags, reference_crash }
+    let diags = parse_diags(p);
+    Parse { tree: body, diags, reference_crash }
 }
 
 /// Parses a standalone expression (`hclsyntax.ParseExpression`).
@@ -116,8 +124,7 @@ pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a s
         let (tree, diags) = too_large(arena);
         return Parse { tree, diags, reference_crash: None };
     }
-    let (tokens, mut diags) = lex(src, LexMode::Normal);
-    let mut p = Parser::new(arena, src, &tokens, interner, filename);
+    let mut p = Parser::new(arena, src, LexMode::Normal, interner, filename);
     p.push_newlines(false);
     let expr = p.parse_expression();
     let next = p.peek();
@@ -130,7 +137,7 @@ pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a s
     }
     p.pop_newlines();
     let reference_crash = p.reference_crash;
-    diags.extend(p.into_diags());
+    let diags = parse_diags(p);
     Parse { tree: expr, diags, reference_crash }
 }
 
@@ -156,10 +163,9 @@ pub fn parse_template_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str
         let (tree, diags) = too_large(arena);
         return Parse { tree, diags, reference_crash: None };
     }
-    let (tokens, mut diags) = lex(src, LexMode::Template);
-    let mut p = Parser::new(arena, src, &tokens, interner, filename);
+    let mut p = Parser::new(arena, src, LexMode::Template, interner, filename);
     let expr = p.parse_template_root();
     let reference_crash = p.reference_crash;
-    diags.extend(p.into_diags());
+    let diags = parse_diags(p);
     Parse { tree: expr, diags, reference_crash }
 }

@@ -13,7 +13,7 @@
 use crate::names::AttrNames;
 use crate::number::{Number, NumberError};
 use crate::strings::normalize_nfc;
-use crate::strings::write_json_string;
+use crate::strings::{write_json_string, write_json_string_to, JsonText};
 use crate::types::Type;
 use crate::value::{Value, MAX_NESTING};
 use std::sync::Arc;
@@ -23,8 +23,14 @@ use serde_json::Value as J;
 use std::fmt;
 
 /// Appends the oracle's encoding of a value. Fails only for a number too
-/// large or small to be written out (see `NumberError::TooLongToPrint`).
+/// large or small to be written out (see `NumberError::TooLongToPrint`,
+/// and [`numbers_print`] to know beforehand).
 pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
+    write_value_to(out, v)
+}
+
+/// [`write_value`] to any [`JsonText`].
+pub fn write_value_to<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), NumberError> {
     // (One stack check per collection: values nest as deeply as their input.)
     if v.is_collection() {
         return crate::stack::guarded(|| write_value_here(out, v));
@@ -32,7 +38,23 @@ pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
     write_value_here(out, v)
 }
 
-fn write_value_here(out: &mut String, v: &Value) -> Result<(), NumberError> {
+/// Whether [`write_value`] writes `v` without failing: every number in
+/// it, refinements' bounds included, has a text.
+pub fn numbers_print(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.has_text(),
+        Value::Unknown(u) => match u.refinement().map(|r| &r.facts) {
+            Some(crate::value::Facts::Number { lower, upper }) => [lower, upper].into_iter().flatten().all(|b| b.value.has_text()),
+            _ => true,
+        },
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) => crate::stack::guarded(|| v.elements_slice().iter().all(numbers_print)),
+        Value::Map(m) => crate::stack::guarded(|| m.vals().iter().all(numbers_print)),
+        Value::Object(o) => crate::stack::guarded(|| o.vals().iter().all(numbers_print)),
+        Value::Null(_) | Value::Bool(_) | Value::String(_) => true,
+    }
+}
+
+fn write_value_here<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), NumberError> {
     match v {
         Value::Unknown(u) => {
             out.push_str("{\"$unknown\":true");
@@ -44,12 +66,12 @@ fn write_value_here(out: &mut String, v: &Value) -> Result<(), NumberError> {
         Value::Null(_) => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        Value::String(s) => write_json_string(out, s),
+        Value::String(s) => write_json_string_to(out, s),
         Value::Number(n) => {
             let text = n.to_text()?;
             if n.is_infinite() {
                 out.push_str("{\"$number\":");
-                write_json_string(out, &text);
+                write_json_string_to(out, &text);
                 out.push('}');
             } else {
                 out.push_str(&text);
@@ -61,7 +83,7 @@ fn write_value_here(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 if i > 0 {
                     out.push(',');
                 }
-                write_value(out, e)?;
+                write_value_to(out, e)?;
             }
             out.push(']');
         }
@@ -71,9 +93,9 @@ fn write_value_here(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 if i > 0 {
                     out.push(',');
                 }
-                write_json_string(out, k);
+                write_json_string_to(out, k);
                 out.push(':');
-                write_value(out, e)?;
+                write_value_to(out, e)?;
             }
             out.push('}');
         }
@@ -83,9 +105,9 @@ fn write_value_here(out: &mut String, v: &Value) -> Result<(), NumberError> {
                 if i > 0 {
                     out.push(',');
                 }
-                write_json_string(out, k);
+                write_json_string_to(out, k);
                 out.push(':');
-                write_value(out, e)?;
+                write_value_to(out, e)?;
             }
             out.push('}');
         }
@@ -96,7 +118,7 @@ fn write_value_here(out: &mut String, v: &Value) -> Result<(), NumberError> {
 /// Appends `,"refined":{...}` for a refinement, with the facts that narrow
 /// the value in the oracle's order: `not_null`, `prefix`, `min` and
 /// `min_inclusive`, `max` and `max_inclusive`, `len_min`, `len_max`.
-fn write_refinement(out: &mut String, r: &crate::value::Refinement) -> Result<(), NumberError> {
+fn write_refinement<T: JsonText + ?Sized>(out: &mut T, r: &crate::value::Refinement) -> Result<(), NumberError> {
     use crate::value::{Facts, UNBOUNDED_LEN};
     let mut facts = String::new();
     let key = |facts: &mut String, k: &str| {

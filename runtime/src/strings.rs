@@ -27,6 +27,42 @@ pub fn write_json_string(out: &mut String, s: &str) {
     write_json_string_impl(out, s, false)
 }
 
+/// Where JSON text is written: a `String`, or a sink that passes the text
+/// on as it grows (a large result need not be held whole).
+pub trait JsonText {
+    /// Whether text may leave as it is written, so that a writer that
+    /// could fail half-way checks first that it will not.
+    const PASSES_ON: bool = false;
+    fn push_str(&mut self, s: &str);
+    fn push(&mut self, c: char) {
+        self.push_str(c.encode_utf8(&mut [0; 4]));
+    }
+    /// Room for `additional` more bytes, where that helps.
+    fn reserve(&mut self, additional: usize) {
+        let _ = additional;
+    }
+}
+
+impl JsonText for String {
+    #[inline]
+    fn push_str(&mut self, s: &str) {
+        String::push_str(self, s)
+    }
+    #[inline]
+    fn push(&mut self, c: char) {
+        String::push(self, c)
+    }
+    #[inline]
+    fn reserve(&mut self, additional: usize) {
+        String::reserve(self, additional)
+    }
+}
+
+/// [`write_json_string`] to any [`JsonText`].
+pub fn write_json_string_to<T: JsonText + ?Sized>(out: &mut T, s: &str) {
+    write_json_string_impl(out, s, false)
+}
+
 /// Like [`write_json_string`] but with Go's default HTML escaping (as
 /// `json.Marshal` does): `<`, `>` and `&` become `\u003c`, `\u003e`,
 /// `\u0026`. This is what cty's JSON marshalling (`jsonencode`) writes.
@@ -71,7 +107,7 @@ fn word_needs_a_look(word: u64, escape_html: bool) -> bool {
     found != 0
 }
 
-fn write_json_string_impl(out: &mut String, s: &str, escape_html: bool) {
+fn write_json_string_impl<T: JsonText + ?Sized>(out: &mut T, s: &str, escape_html: bool) {
     // Most strings need no escape: room for them at once.
     out.reserve(s.len() + 2);
     out.push('"');
@@ -253,7 +289,7 @@ fn push_go_escaped(out: &mut String, s: &str) {
 }
 
 /// `prefix` and the low `digits` hex digits of `v` (lower case).
-fn push_hex(out: &mut String, prefix: &str, v: u32, digits: u32) {
+fn push_hex<T: JsonText + ?Sized>(out: &mut T, prefix: &str, v: u32, digits: u32) {
     out.push_str(prefix);
     for i in (0..digits).rev() {
         out.push(HEX_LOWER[((v >> (4 * i)) & 0xf) as usize] as char);

@@ -7,7 +7,7 @@ use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
 use compiler::analysis::{render_traversal_into, variables};
-use compiler::lower::{compile_all_noting, CompileEnv, StaticProblems};
+use compiler::lower::{lower_all_noting, CompileEnv, Lowered, StaticProblems};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::strings::write_json_string;
@@ -194,6 +194,7 @@ impl BodyPlan {
 /// A body's attributes (in source order) with their programs, and its
 /// nested blocks; evaluated (and reported) attributes first, then each
 /// block's, depth first.
+#[derive(Default)]
 pub(crate) struct BodyPlan {
     /// Parallel to `programs` (two vectors, not one of pairs: the
     /// programs of a large body's top level are the very vector code
@@ -301,6 +302,22 @@ impl Compiled {
         Compiled::compile_noting_crash(kind, src, options).0
     }
 
+    /// [`Compiled::compile`] of a source the caller already shares: the
+    /// program keeps this very copy (for diagnostics) instead of one of
+    /// its own, so that a large source is in memory once.
+    ///
+    /// ```
+    /// let src: std::sync::Arc<[u8]> = std::sync::Arc::from(&b"a = 1\n"[..]);
+    /// let c = hclvm::Compiled::compile_shared(hclvm::SourceKind::Body, src.clone(), &hclvm::Options::new())?;
+    /// // The program holds this very allocation (no copy of its own).
+    /// assert!(std::sync::Arc::strong_count(&src) > 1);
+    /// # drop(c);
+    /// # Ok::<(), hclvm::Error>(())
+    /// ```
+    pub fn compile_shared(kind: SourceKind, src: Arc<[u8]>, options: &Options) -> Result<Compiled, Error> {
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, &src, Some(&src), options)).0
+    }
+
     /// [`Compiled::compile`], also telling whether the reference parser
     /// crashes on this source (it dereferences the missing expression of
     /// some malformed function selectors; hclvm reports them as errors
@@ -311,7 +328,7 @@ impl Compiled {
         // nesting (bounded by the parser): give them a stack deep enough
         // for the bound on any thread (a fresh one, committed lazily, when
         // the caller's has less left).
-        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, options))
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_here(kind, src, None, options))
     }
 
     /// The source text, as compiled (for printing diagnostics).
@@ -319,17 +336,23 @@ impl Compiled {
         &self.source.src
     }
 
-    fn compile_here(kind: SourceKind, src: &[u8], options: &Options) -> (Result<Compiled, Error>, bool) {
+    /// `shared`: `src` itself, when the caller shares it.
+    fn compile_here(kind: SourceKind, src: &[u8], shared: Option<&Arc<[u8]>>, options: &Options) -> (Result<Compiled, Error>, bool) {
         // Declarations first, as a host reads its variable declarations
         // before the configuration.
         let declared = match read_declarations(options) {
             Ok(d) => d,
             Err(e) => return (Err(e), false),
         };
-        let arena = bumpalo::Bump::new();
-        let mut interner = Interner::new();
-        let (tree, diags, crash) = parse(&arena, kind, src, options, &mut interner);
-        (Compiled::lower(kind, src, options, tree, diags, &interner, declared), crash)
+        // The syntax tree lives in this block: code generation, after it,
+        // needs none of it.
+        let (lowered, crash) = {
+            let arena = bumpalo::Bump::new();
+            let mut interner = Interner::new();
+            let (parsed, diags, crash) = parse(&arena, kind, src, options, &mut interner);
+            (parsed.with_tree(|tree| Compiled::lower(kind, src, shared, options, tree, diags, &interner, declared)), crash)
+        };
+        (lowered.map(LoweredSource::compile), crash)
     }
 
     /// Compiles `src`, evaluates it once with `vars` and appends the
@@ -354,74 +377,80 @@ impl Compiled {
     fn write_once_here(kind: SourceKind, src: &[u8], options: &Options, vars: &Variables, out: &mut String) -> bool {
         let arena = bumpalo::Bump::new();
         let mut interner = Interner::new();
-        let (tree, warnings, crash) = parse(&arena, kind, src, options, &mut interner);
+        let (parsed, warnings, crash) = parse(&arena, kind, src, options, &mut interner);
         if crash {
             return true;
         }
         // Result lines place diagnostics by position alone: no block
         // headers.
-        let source = source_info(kind, src, options, Vec::new());
+        let source = source_info(kind, src, None, options, Vec::new());
         if warnings.has_errors() {
             Diagnostics::new(warnings, source).write_failure("parse", out);
             return false;
         }
-        let (var_names, programs, _) = compile_programs(tree, &interner, options, &source, &[]);
-        let (slots, _) = bind_slots(&var_names, None, options.variables.is_some(), vars);
-        with_scratch(|scratch| {
-            scratch.limits = options.limits;
-            // Evaluated once, here: no per-thread copies of its constants
-            // (a scratch that a panic leaves sharing them only shares more).
-            scratch.share_constants(true);
-            write_lent(
-                out,
-                |buf| source.result_writer(buf),
-                |w| match tree {
-                    Tree::Expr(_) => {
-                        let value = match programs.first() {
-                            Some(program) => vm::evaluate(program, &slots, scratch),
-                            None => Value::dynamic_unknown(),
-                        };
-                        let diagnostics = with_warnings(&warnings, scratch);
-                        write_value_result(w, &value, &diagnostics, Some("eval"));
-                    }
-                    Tree::Body(body) => {
-                        w.raw("\"ok\":true,\"body\":");
-                        let mut run = vm::BodyEvaluation::new(scratch, &slots);
-                        write_body_once(body, &mut programs.as_slice(), &mut run, w, &interner);
-                        if !warnings.is_empty() {
-                            w.raw(",\"diags\":");
-                            w.diags(&warnings);
+        parsed.with_tree(|tree| {
+            let (var_names, code, _) = lower_code(tree, &interner, options, &source, &[]);
+            let programs = code.compile();
+            let (slots, _) = bind_slots(&var_names, None, options.variables.is_some(), vars);
+            with_scratch(|scratch| {
+                scratch.limits = options.limits;
+                // Evaluated once, here: no per-thread copies of its constants
+                // (a scratch that a panic leaves sharing them only shares more).
+                scratch.share_constants(true);
+                write_lent(
+                    out,
+                    |buf| source.result_writer(buf),
+                    |w| match tree {
+                        Tree::Expr(_) => {
+                            let value = match programs.first() {
+                                Some(program) => vm::evaluate(program, &slots, scratch),
+                                None => Value::dynamic_unknown(),
+                            };
+                            let diagnostics = with_warnings(&warnings, scratch);
+                            write_value_result(w, &value, &diagnostics, Some("eval"));
                         }
-                    }
-                },
-            );
-            scratch.share_constants(false);
+                        Tree::Body(body) => {
+                            w.raw("\"ok\":true,\"body\":");
+                            let mut run = vm::BodyEvaluation::new(scratch, &slots);
+                            write_body_once(body, &mut programs.as_slice(), &mut run, w, &interner);
+                            if !warnings.is_empty() {
+                                w.raw(",\"diags\":");
+                                w.diags(&warnings);
+                            }
+                        }
+                    },
+                );
+                scratch.share_constants(false);
+            });
         });
         false
     }
 
-    /// Compiles a parsed tree (`diags` are the parser's).
+    /// Lowers a parsed tree (`diags` are the parser's), for code
+    /// generation once the tree is dropped.
+    #[allow(clippy::too_many_arguments)]
     fn lower(
         kind: SourceKind,
         src: &[u8],
+        shared: Option<&Arc<[u8]>>,
         options: &Options,
         tree: Tree<'_>,
         diags: Vec<Diagnostic>,
         interner: &Interner,
         declared: Vec<(String, runtime::Type, Option<runtime::Defaults>)>,
-    ) -> Result<Compiled, Error> {
+    ) -> Result<LoweredSource, Error> {
         let block_headers = match tree {
             Tree::Body(body) => block_headers(body, interner),
             Tree::Expr(_) => Vec::new(),
         };
-        let source = source_info(kind, src, options, block_headers);
+        let source = source_info(kind, src, shared, options, block_headers);
         if diags.has_errors() {
             return Err(Error::Compile(Diagnostics::new(diags, source)));
         }
-        let (var_names, mut programs, static_diags) = compile_programs(tree, interner, options, &source, &declared);
-        let code = match tree {
-            Tree::Expr(_) => Code::Single(programs.pop().expect("one program per expression")),
-            Tree::Body(b) => Code::Body(plan_file(programs, b, interner)),
+        let (var_names, code, static_diags) = lower_code(tree, interner, options, &source, &declared);
+        let plan = match tree {
+            Tree::Body(b) => Some(plan_body(b, interner)),
+            Tree::Expr(_) => None,
         };
         let typed = (!declared.is_empty()).then(|| {
             declared
@@ -432,9 +461,9 @@ impl Compiled {
                 })
                 .collect()
         });
-        Ok(Compiled {
+        let compiled = Compiled {
             kind,
-            code,
+            code: Code::Body(BodyPlan::default()),
             var_names,
             limits: options.limits,
             watch: (options.deadline.is_some() || options.cancel.is_some())
@@ -448,7 +477,8 @@ impl Compiled {
                 static NEXT_ID: AtomicU64 = AtomicU64::new(0);
                 NEXT_ID.fetch_add(1, Ordering::Relaxed)
             },
-        })
+        };
+        Ok(LoweredSource { compiled, code, plan })
     }
 
     /// What was compiled.
@@ -547,7 +577,7 @@ impl Compiled {
                 out.push_str("expr:\n");
                 out.push_str(&vm::disasm::disassemble(program));
             }
-            Code::Body(plan) => disassemble_body(plan, "", &mut out),
+            Code::Body(plan) => disassemble_body(plan, "", &mut None, &mut out),
         }
         out
     }
@@ -824,7 +854,7 @@ impl Compiled {
                     None => vm::evaluate(program, slots, scratch),
                     Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
                 };
-                Evaluated::Value(Outcome { value, diagnostics: self.with_warnings(scratch) })
+                Evaluated::Value(Outcome { value, diagnostics: self.with_warnings(scratch).into() })
             }
             Code::Body(plan) => {
                 let mut outcomes = Vec::with_capacity(plan.attribute_count);
@@ -850,8 +880,8 @@ impl Compiled {
         let slots = self.slots(&bound);
         let outcome = match self.evaluate_slots(&slots, scratch, None).result {
             Evaluated::Value(o) => o,
-            Evaluated::Rejected(diagnostics) => Outcome { value: Value::dynamic_unknown(), diagnostics },
-            Evaluated::Body(_) => Outcome { value: Value::dynamic_unknown(), diagnostics: Vec::new() },
+            Evaluated::Rejected(diagnostics) => Outcome { value: Value::dynamic_unknown(), diagnostics: diagnostics.into() },
+            Evaluated::Body(_) => Outcome { value: Value::dynamic_unknown(), diagnostics: Vec::new().into() },
         };
         (outcome, self.source.clone())
     }
@@ -921,6 +951,23 @@ fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnost
     diagnostics
 }
 
+/// A parsed source; a file body keeps its attribute and block lists in
+/// vectors of its own, not the arena.
+enum Parsed<'a> {
+    Body(compiler::FileBody<'a>),
+    Expr(&'a ast::Expr<'a>),
+}
+
+impl Parsed<'_> {
+    /// Runs `f` on the tree (a body's view borrows its lists).
+    fn with_tree<R>(&self, f: impl FnOnce(Tree<'_>) -> R) -> R {
+        match self {
+            Parsed::Body(b) => f(Tree::Body(&b.body())),
+            Parsed::Expr(e) => f(Tree::Expr(e)),
+        }
+    }
+}
+
 /// Parses `src` as `kind`: the tree, the parser's diagnostics, and whether
 /// the reference parser crashes on it (see `compiler::Parse`).
 fn parse<'a>(
@@ -929,46 +976,53 @@ fn parse<'a>(
     src: &'a [u8],
     options: &'a Options,
     interner: &mut Interner,
-) -> (Tree<'a>, Vec<Diagnostic>, bool) {
+) -> (Parsed<'a>, Vec<Diagnostic>, bool) {
     let filename = options.filename.as_str();
     match kind {
         SourceKind::Body => {
-            let p = compiler::parse_body_full(arena, src, filename, interner);
-            (Tree::Body(arena.alloc(p.tree)), p.diags, p.reference_crash.is_some())
+            let p = compiler::parse_file_full(arena, src, filename, interner);
+            (Parsed::Body(p.tree), p.diags, p.reference_crash.is_some())
         }
         SourceKind::Template => {
             let p = compiler::parse_template_full(arena, src, filename, interner);
-            (Tree::Expr(p.tree), p.diags, p.reference_crash.is_some())
+            (Parsed::Expr(p.tree), p.diags, p.reference_crash.is_some())
         }
         SourceKind::Expression => {
             let p = compiler::parse_expression_full(arena, src, filename, interner);
-            (Tree::Expr(p.tree), p.diags, p.reference_crash.is_some())
+            (Parsed::Expr(p.tree), p.diags, p.reference_crash.is_some())
         }
     }
 }
 
 /// The source of a compilation, kept to place its diagnostics.
-fn source_info(kind: SourceKind, src: &[u8], options: &Options, block_headers: Vec<(runtime::Span, String)>) -> Arc<SourceInfo> {
+/// `shared`: `src` itself, when the caller shares it.
+fn source_info(
+    kind: SourceKind,
+    src: &[u8],
+    shared: Option<&Arc<[u8]>>,
+    options: &Options,
+    block_headers: Vec<(runtime::Span, String)>,
+) -> Arc<SourceInfo> {
     Arc::new(SourceInfo {
         filename: Arc::from(options.filename.as_str()),
-        src: Arc::from(src),
+        src: shared.cloned().unwrap_or_else(|| Arc::from(src)),
         block_headers,
         template: kind == SourceKind::Template,
         breaks: Default::default(),
     })
 }
 
-/// The variable names (in slot order) and programs of a tree without
-/// syntax errors: its expression's, or its body's attributes' in the
-/// order of [`ast::Body::all_attribute_exprs`]; with the static problems
-/// lowering found.
-fn compile_programs(
+/// The variable names (in slot order) of a tree without syntax errors,
+/// its expression or its body's attributes lowered (in the order of
+/// [`ast::Body::all_attribute_exprs`]), and the static problems lowering
+/// found.
+fn lower_code(
     tree: Tree<'_>,
     interner: &Interner,
     options: &Options,
     source: &SourceInfo,
     declared: &[(String, runtime::Type, Option<runtime::Defaults>)],
-) -> (Vec<String>, Vec<Program>, StaticProblems) {
+) -> (Vec<String>, LoweredCode, StaticProblems) {
     let var_names = match (&options.variables, declared.is_empty()) {
         (Some(names), true) => names.clone(),
         (None, true) => referenced_roots(tree, interner),
@@ -985,14 +1039,34 @@ fn compile_programs(
     let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
     // Set once, here, before any result is written.
     let _ = source.breaks.set(lines.breaks.clone());
-    // One chunk of bytecode for the whole file, sealed when `file` drops.
-    let mut file = vm::codegen::FileCode::new();
-    let (programs, found) = match tree {
-        Tree::Expr(e) => compile_all_noting(&mut file, &[e], interner, &env, &lines),
-        Tree::Body(b) => compile_all_noting(&mut file, &b.all_attribute_exprs(), interner, &env, &lines),
+    let (lowered, found) = match tree {
+        Tree::Expr(e) => lower_all_noting(std::iter::once(e), interner, &env, &lines),
+        // A flat body's expressions, in order, without a list of them.
+        Tree::Body(b) if b.blocks.is_empty() && b.attributes_sorted() => {
+            lower_all_noting(b.attributes.iter().map(|a| a.expr), interner, &env, &lines)
+        }
+        Tree::Body(b) => lower_all_noting(b.all_attribute_exprs().into_iter(), interner, &env, &lines),
     };
-    drop(file);
-    (var_names, programs, found)
+    (var_names, LoweredCode { lowered, env, lines }, found)
+}
+
+/// Lowered expressions, owning all code generation needs (the syntax tree
+/// may be gone).
+struct LoweredCode {
+    lowered: Lowered,
+    env: CompileEnv,
+    lines: Arc<vm::program::SourceLines>,
+}
+
+impl LoweredCode {
+    /// One program per expression, in one chunk of bytecode for the whole
+    /// file (sealed when `file` drops).
+    fn compile(self) -> Vec<Program> {
+        let mut file = vm::codegen::FileCode::new();
+        let programs = self.lowered.compile(&mut file, &self.env, &self.lines);
+        drop(file);
+        programs
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -1024,42 +1098,70 @@ fn referenced_roots(tree: Tree<'_>, interner: &Interner) -> Vec<String> {
     names
 }
 
+/// A source lowered, its syntax tree no longer needed: code generation
+/// makes the [`Compiled`] of it.
+struct LoweredSource {
+    /// Everything but the code.
+    compiled: Compiled,
+    code: LoweredCode,
+    /// A body's plan, without its programs yet (`None`: an expression).
+    plan: Option<BodyPlan>,
+}
+
+impl LoweredSource {
+    fn compile(self) -> Compiled {
+        let LoweredSource { mut compiled, code, plan } = self;
+        let mut programs = code.compile();
+        compiled.code = match plan {
+            None => Code::Single(programs.pop().expect("one program per expression")),
+            Some(mut plan) => {
+                attach_file_programs(&mut plan, programs);
+                Code::Body(plan)
+            }
+        };
+        compiled
+    }
+}
+
 /// The plan of every attribute (in source order) and every nested block,
-/// taking the attributes' programs from `programs` in the order of
-/// [`ast::Body::all_attribute_exprs`].
-/// The plan of a file's body from its programs (in the order of
-/// `all_attribute_exprs`): the top level keeps the vector itself.
-fn plan_file(mut programs: Vec<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    let own = body.attributes.len().min(programs.len());
-    let mut rest = programs.split_off(own).into_iter();
-    plan_body_with(programs, &mut rest, body, interner)
-}
-
-fn plan_body(programs: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    let own: Vec<Program> = programs.by_ref().take(body.attributes.len()).collect();
-    plan_body_with(own, programs, body, interner)
-}
-
-/// A body's plan with its own programs, and its blocks' from `rest`.
-fn plan_body_with(own: Vec<Program>, rest: &mut std::vec::IntoIter<Program>, body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
+/// without programs ([`attach_file_programs`] adds them).
+fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
     // Sized at once: this is the largest part of a large body's program.
-    let mut attrs: Vec<AttrInfo> = Vec::with_capacity(own.len());
+    let mut attrs: Vec<AttrInfo> = Vec::with_capacity(body.attributes.len());
     let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
     if body.attributes_sorted() {
-        attrs.extend(body.attributes.iter().take(own.len()).map(info));
+        attrs.extend(body.attributes.iter().map(info));
     } else {
-        attrs.extend(body.attributes_in_order().into_iter().take(own.len()).map(info));
+        attrs.extend(body.attributes_in_order().into_iter().map(info));
     }
     let blocks: Vec<(BlockInfo, BodyPlan)> = body
         .blocks
         .iter()
         .map(|b| {
             let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
-            (info, plan_body(rest, &b.body, interner))
+            (info, plan_body(&b.body, interner))
         })
         .collect();
     let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
-    BodyPlan { attrs, programs: own, blocks, attribute_count }
+    BodyPlan { attrs, programs: Vec::new(), blocks, attribute_count }
+}
+
+/// Gives a file's plan its programs (in the order of
+/// `all_attribute_exprs`): the top level keeps the vector itself.
+fn attach_file_programs(plan: &mut BodyPlan, mut programs: Vec<Program>) {
+    let own = plan.attrs.len().min(programs.len());
+    let mut rest = programs.split_off(own).into_iter();
+    plan.programs = programs;
+    for (_, block) in &mut plan.blocks {
+        attach_programs(block, &mut rest);
+    }
+}
+
+fn attach_programs(plan: &mut BodyPlan, programs: &mut std::vec::IntoIter<Program>) {
+    plan.programs = programs.by_ref().take(plan.attrs.len()).collect();
+    for (_, block) in &mut plan.blocks {
+        attach_programs(block, programs);
+    }
 }
 
 /// `Variables()` of `expr` as the JSON array of its result lines (`None`:
@@ -1182,13 +1284,16 @@ fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut 
     cx.1
 }
 
-/// Each attribute's listing under its path, attributes before blocks.
-fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
+/// Each attribute's listing under its path, attributes before blocks
+/// (the order they were compiled in: `previous` is the program listed
+/// last, which tells where the next one's part of the chunk starts).
+fn disassemble_body<'p>(plan: &'p BodyPlan, path: &str, previous: &mut Option<&'p Program>, out: &mut String) {
     for (info, program) in plan.attrs.iter().zip(&plan.programs) {
         out.push_str(path);
         out.push_str(info.name());
         out.push_str(":\n");
-        out.push_str(&vm::disasm::disassemble(program));
+        out.push_str(&vm::disasm::disassemble_after(program, *previous));
+        *previous = Some(program);
     }
     for (info, body) in &plan.blocks {
         let mut p = format!("{path}{}", info.block_type);
@@ -1196,7 +1301,7 @@ fn disassemble_body(plan: &BodyPlan, path: &str, out: &mut String) {
             p.push_str(&format!(" {:?}", &**l));
         }
         p.push_str(" / ");
-        disassemble_body(body, &p, out);
+        disassemble_body(body, &p, previous, out);
     }
 }
 
@@ -1206,7 +1311,7 @@ fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Ve
         let value: Value = run.evaluate(program);
         let scratch = run.scratch();
         let diagnostics = if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
-        out.push(Outcome { value, diagnostics });
+        out.push(Outcome { value, diagnostics: diagnostics.into() });
     }
     for (_, body) in &plan.blocks {
         evaluate_body(body, run, out);

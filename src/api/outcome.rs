@@ -5,7 +5,7 @@ use super::compiled::{BodyPlan, Compiled};
 use super::de::from_value;
 use super::error::{render_with, Diagnostics, Error};
 use super::result_format::{self, write_json_string_array, write_value_result, ResultWriter};
-use runtime::strings::write_json_string;
+use runtime::strings::{write_json_string, write_json_string_to, JsonText};
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
 use std::sync::{Arc, OnceLock};
@@ -30,7 +30,31 @@ use std::sync::{Arc, OnceLock};
 #[derive(Clone, Debug)]
 pub struct Outcome {
     pub(crate) value: Value,
-    pub(crate) diagnostics: Vec<Diagnostic>,
+    pub(crate) diagnostics: OutcomeDiagnostics,
+}
+
+const _: () = assert!(std::mem::size_of::<Outcome>() == 32);
+
+/// The diagnostics of an [`Outcome`]: most outcomes have none, and then
+/// this is one null pointer (a body may have a million outcomes).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct OutcomeDiagnostics(Option<Box<DiagnosticList>>);
+
+#[derive(Clone, Debug)]
+struct DiagnosticList(Vec<Diagnostic>);
+
+impl From<Vec<Diagnostic>> for OutcomeDiagnostics {
+    fn from(list: Vec<Diagnostic>) -> OutcomeDiagnostics {
+        OutcomeDiagnostics((!list.is_empty()).then(|| Box::new(DiagnosticList(list))))
+    }
+}
+
+impl std::ops::Deref for OutcomeDiagnostics {
+    type Target = [Diagnostic];
+
+    fn deref(&self) -> &[Diagnostic] {
+        self.0.as_ref().map_or(&[], |list| &list.0)
+    }
 }
 
 impl Outcome {
@@ -577,6 +601,14 @@ impl<'c> Evaluation<'c> {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn write_plain_json(&self, out: &mut String) -> Result<(), Error> {
+        self.write_plain_json_to(out)
+    }
+
+    /// [`Evaluation::write_plain_json`] to any [`JsonText`]. A sink that
+    /// passes the text on as it grows ([`JsonText::PASSES_ON`]) gets
+    /// nothing when writing fails: what could fail half-way is checked
+    /// first.
+    pub(crate) fn write_plain_json_to<T: JsonText>(&self, out: &mut T) -> Result<(), Error> {
         if let (Evaluated::Body(_), Some(body)) = (&self.result, self.body()) {
             self.check()?;
             if let Some(done) = write_flat_body(body, out) {
@@ -587,10 +619,23 @@ impl<'c> Evaluation<'c> {
         let Some(len) = runtime::json::encoded_len_within(&v, runtime::json::MAX_VALUE_TEXT) else {
             return Err(Error::Shape(format!("the value's JSON text would be over {} MiB", runtime::json::MAX_VALUE_TEXT >> 20)));
         };
+        if T::PASSES_ON && !runtime::json::numbers_print(&v) {
+            return Err(unprintable(&v));
+        }
         // The text at once (and a little for escapes and a line end), not
         // by doubling: a large result would otherwise take twice its size.
         out.reserve(len + len / 64 + 16);
-        runtime::json::write_value(out, &v).map_err(|e| Error::Shape(e.to_string()))
+        runtime::json::write_value_to(out, &v).map_err(|e| Error::Shape(e.to_string()))
+    }
+}
+
+/// The error writing `v` fails with (some number in it has no text).
+#[cold]
+fn unprintable(v: &Value) -> Error {
+    let mut scratch = String::new();
+    match runtime::json::write_value(&mut scratch, v) {
+        Err(e) => Error::Shape(e.to_string()),
+        Ok(()) => Error::Shape("a number has no text".into()),
     }
 }
 
@@ -600,7 +645,7 @@ impl<'c> Evaluation<'c> {
 /// members sorted by name, counted against the same limit. `None` (and
 /// nothing written) for bodies with blocks or with names that are not
 /// ASCII (which the object would normalize).
-fn write_flat_body(body: BodyOutcome<'_>, out: &mut String) -> Option<Result<(), Error>> {
+fn write_flat_body<T: JsonText>(body: BodyOutcome<'_>, out: &mut T) -> Option<Result<(), Error>> {
     let limit = runtime::json::MAX_VALUE_TEXT;
     let too_long = || Error::Shape(format!("the value's JSON text would be over {} MiB", limit >> 20));
     if !body.plan.blocks.is_empty() {
@@ -627,6 +672,11 @@ fn write_flat_body(body: BodyOutcome<'_>, out: &mut String) -> Option<Result<(),
             return Some(Err(too_long()));
         }
     }
+    if T::PASSES_ON {
+        if let Some(&i) = order.iter().find(|&&i| value(i).is_some_and(|v| !runtime::json::numbers_print(v))) {
+            return Some(Err(unprintable(value(i)?)));
+        }
+    }
     let Some(left) = left.checked_sub(2) else { return Some(Err(too_long())) };
     let len = limit - left;
     out.reserve(len + len / 64 + 16);
@@ -636,9 +686,9 @@ fn write_flat_body(body: BodyOutcome<'_>, out: &mut String) -> Option<Result<(),
         if k > 0 {
             out.push(',');
         }
-        write_json_string(out, a.name());
+        write_json_string_to(out, a.name());
         out.push(':');
-        if let Err(e) = runtime::json::write_value(out, v) {
+        if let Err(e) = runtime::json::write_value_to(out, v) {
             return Some(Err(Error::Shape(e.to_string())));
         }
     }

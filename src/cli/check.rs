@@ -118,8 +118,8 @@ fn check_source(name: &str, src: &[u8], mode: ParseAs, color: bool) -> Checked {
         ParseAs::Template => (compiler::parse_template_named(&arena, src, name, &mut interner).1, SourceFile::new(name, src)),
         ParseAs::Expr => (compiler::parse_expression_named(&arena, src, name, &mut interner).1, SourceFile::new(name, src)),
         ParseAs::Auto | ParseAs::Body => {
-            let (body, diags) = compiler::parse_body_named(&arena, src, name, &mut interner);
-            (diags, SourceFile::new(name, src).with_blocks(&body, &interner))
+            let parsed = compiler::parse_file_full(&arena, src, name, &mut interner);
+            (parsed.diags, SourceFile::new(name, src).with_blocks(&parsed.tree.body(), &interner))
         }
     };
     let mut rendered = Vec::new();

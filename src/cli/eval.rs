@@ -12,6 +12,7 @@ use clap::{Args, ValueEnum};
 use runtime::json::parse_json;
 use runtime::json::value_from_case_var;
 use std::io::{Read, Write};
+use std::sync::Arc;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
@@ -182,15 +183,43 @@ impl Failure {
     }
 }
 
-/// Reads a file, or standard input for `-`.
-pub fn read_source(name: &str) -> Result<Vec<u8>, Failure> {
+/// Reads a file, or standard input for `-`, into the one copy that the
+/// compiled program keeps ([`Compiled::compile_shared`]).
+pub fn read_source(name: &str) -> Result<Arc<[u8]>, Failure> {
     let read = if name == "-" {
         let mut buf = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
+        std::io::stdin().lock().read_to_end(&mut buf).map(|_| Arc::from(buf))
     } else {
-        std::fs::read(name)
+        read_file_shared(name)
     };
     read.map_err(|e| Failure::usage(format!("cannot read {name}: {e}")))
+}
+
+/// A file's bytes read straight into shared memory (sized by the file's
+/// length; a file that grows meanwhile is read to its end all the same).
+fn read_file_shared(name: &str) -> std::io::Result<Arc<[u8]>> {
+    let mut file = std::fs::File::open(name)?;
+    let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
+    // One allocation of the final size (the iterator's length is exact).
+    let mut shared: Arc<[u8]> = std::iter::repeat(0u8).take(len).collect();
+    let Some(buf) = Arc::get_mut(&mut shared) else { return std::fs::read(name).map(Arc::from) };
+    let mut filled = 0;
+    while filled < buf.len() {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    let mut rest = Vec::new();
+    file.read_to_end(&mut rest)?;
+    if filled == buf.len() && rest.is_empty() {
+        return Ok(shared);
+    }
+    let mut all = buf[..filled].to_vec();
+    all.extend_from_slice(&rest);
+    Ok(Arc::from(all))
 }
 
 /// The name diagnostics use for a source argument.
@@ -265,7 +294,7 @@ fn plain(e: Error) -> String {
 /// constraints.
 pub fn compile_source(
     name: &str,
-    src: &[u8],
+    src: &Arc<[u8]>,
     kind: SourceKind,
     output: &DiagArgs,
     declare: &DeclareArgs,
@@ -275,7 +304,7 @@ pub fn compile_source(
         Ok(o) => o,
         Err(f) => return Err(f.report("compile")),
     };
-    match Compiled::compile(kind, src, &options) {
+    match Compiled::compile_shared(kind, src.clone(), &options) {
         // Warnings come back with every evaluation.
         Ok(c) => Ok(c),
         Err(Error::Compile(diags)) => {
@@ -294,7 +323,7 @@ pub fn compile_source(
 
 pub fn run(args: EvalArgs) -> Status {
     let (name, src, kind) = match (&args.expr, &args.file) {
-        (Some(e), _) => ("<expr>".to_string(), e.clone().into_bytes(), SourceKind::Expression),
+        (Some(e), _) => ("<expr>".to_string(), Arc::from(e.as_bytes()), SourceKind::Expression),
         (None, Some(file)) => match read_source(file) {
             Ok(src) => (file.clone(), src, args.mode.kind_for(file)),
             Err(f) => return f.report("eval"),
@@ -310,7 +339,7 @@ pub fn run(args: EvalArgs) -> Status {
         Ok(c) => c,
         Err(status) => return status,
     };
-    // The program keeps the source (for diagnostics): one copy is enough.
+    // The program keeps the source (for diagnostics).
     drop(src);
     let evaluation = compiled.evaluate(&vars);
     if !evaluation.diagnostics().is_empty() {
@@ -325,12 +354,18 @@ pub fn run(args: EvalArgs) -> Status {
             Status::Ok
         }
     } else {
-        match evaluation.write_plain_json(&mut out) {
+        // Written as it is made: a large result is not held whole.
+        let mut stdout = PassedOn::new(std::io::stdout().lock());
+        let status = match evaluation.write_plain_json_to(&mut stdout) {
             Ok(()) => Status::Ok,
             // The errors were printed above.
             Err(Error::Evaluation(_) | Error::InvalidVariables(_)) => Status::ProblemsFound,
             Err(e) => return Failure::input(e.to_string()).report("eval"),
-        }
+        };
+        return match stdout.finish() {
+            Ok(()) => status,
+            Err(_) => Status::UsageOrIo,
+        };
     };
     if !out.is_empty() {
         out.push('\n');
@@ -339,6 +374,68 @@ pub fn run(args: EvalArgs) -> Status {
         }
     }
     status
+}
+
+/// JSON text passed on to a writer in pieces of [`PassedOn::PIECE`]
+/// bytes, then a line end if there was any text.
+struct PassedOn<W: Write> {
+    buf: String,
+    to: W,
+    wrote: bool,
+    /// The first write error (nothing is written after it).
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> PassedOn<W> {
+    const PIECE: usize = 64 << 10;
+
+    fn new(to: W) -> PassedOn<W> {
+        PassedOn { buf: String::new(), to, wrote: false, error: None }
+    }
+
+    fn send(&mut self, text: &str) {
+        if self.error.is_none() {
+            if let Err(e) = self.to.write_all(text.as_bytes()) {
+                self.error = Some(e);
+            }
+        }
+    }
+
+    fn flush_buf(&mut self) {
+        let buf = std::mem::take(&mut self.buf);
+        self.send(&buf);
+        self.buf = buf;
+        self.buf.clear();
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        if self.wrote {
+            self.buf.push('\n');
+        }
+        self.flush_buf();
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.to.flush()
+    }
+}
+
+impl<W: Write> runtime::strings::JsonText for PassedOn<W> {
+    const PASSES_ON: bool = true;
+
+    fn push_str(&mut self, s: &str) {
+        self.wrote = true;
+        if self.buf.len() + s.len() <= Self::PIECE {
+            self.buf.push_str(s);
+            return;
+        }
+        self.flush_buf();
+        if s.len() >= Self::PIECE {
+            self.send(s);
+        } else {
+            self.buf.push_str(s);
+        }
+    }
 }
 
 #[cfg(test)]

@@ -110,7 +110,6 @@ impl FileCode {
         filename: Arc<str>,
         src_lines: Arc<SourceLines>,
     ) -> Program {
-        let start = (self.b.code.len() as u32, self.b.consts.len() as u32, self.b.paths.len() as u32);
         // Constants are pooled per program, so that a program's constants
         // are all within its extent of the chunk (listings show them).
         self.b.strings.clear();
@@ -132,11 +131,6 @@ impl FileCode {
             n_locals = 0;
         }
         let (max_reg, max_mark, n_memos) = (g.max_reg, g.max_mark, g.n_memos);
-        let extent = Extent {
-            code: start.0..self.b.code.len() as u32,
-            consts: start.1..self.b.consts.len() as u32,
-            paths: start.2..self.b.paths.len() as u32,
-        };
         let file = match &self.last_file {
             Some(f) if f.same(&var_names, &funcs, &filename, &src_lines) => f.clone(),
             _ => {
@@ -145,7 +139,20 @@ impl FileCode {
                 f
             }
         };
-        Program { file, entry, extent, n_regs: max_reg, n_locals, n_marks: max_mark, n_memos }
+        // The entry block is the program's last code (`Program::extent`).
+        debug_assert_eq!(entry.end, self.b.code.len() as u32);
+        // Registers, locals, marks and memos are bounded by their operand
+        // ranges (`alloc`, `alloc_mark`, the memo count): these fit.
+        Program {
+            file,
+            entry,
+            consts_end: self.b.consts.len() as u32,
+            paths_end: self.b.paths.len() as u32,
+            n_regs: u16_of(max_reg),
+            n_locals: u16_of(n_locals),
+            n_marks: u16_of(max_mark),
+            n_memos: u16_of(n_memos),
+        }
     }
 
     /// Seals the chunk (also done on drop).

@@ -10,11 +10,17 @@ use crate::program::*;
 use runtime::Value;
 use std::fmt::Write as _;
 
-/// The listing of `program`.
+/// The listing of `program`, the first compiled into its chunk.
 pub fn disassemble(program: &Program) -> String {
+    disassemble_after(program, None)
+}
+
+/// The listing of `program`, compiled into its chunk right after
+/// `previous` (see [`Program::extent`]).
+pub fn disassemble_after(program: &Program, previous: Option<&Program>) -> String {
     let mut out = String::new();
     let chunk = program.chunk();
-    let ext = program.extent();
+    let ext = program.extent(previous);
     let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
     let _ = writeln!(
         out,

@@ -260,18 +260,26 @@ impl Chunk {
 
 /// A compiled expression or template: an entry block in its file's
 /// [`Chunk`] plus what evaluating it needs.
+///
+/// 40 bytes: a body of a million attributes has a million programs.
 pub struct Program {
     /// What the programs of a file have in common (one allocation for all
-    /// of them: a body of a million attributes has a million programs).
+    /// of them).
     pub(crate) file: Arc<ProgramFile>,
     pub(crate) entry: Block,
-    /// What this program added to the chunk (for listings).
-    pub(crate) extent: Extent,
-    pub(crate) n_regs: u32,
-    pub(crate) n_locals: u32,
-    pub(crate) n_marks: u32,
-    pub(crate) n_memos: u32,
+    /// Where this program's constants and paths end in the chunk (its
+    /// code ends with its entry block): what it added to the chunk starts
+    /// where the program compiled before it ends ([`Program::extent`]).
+    pub(crate) consts_end: u32,
+    pub(crate) paths_end: u32,
+    // Code generation bounds these by the operand and mark ranges.
+    pub(crate) n_regs: u16,
+    pub(crate) n_locals: u16,
+    pub(crate) n_marks: u16,
+    pub(crate) n_memos: u16,
 }
+
+const _: () = assert!(std::mem::size_of::<Program>() == 40);
 
 /// The parts of [`Program`] that every program of a file shares.
 pub(crate) struct ProgramFile {
@@ -362,9 +370,11 @@ impl Program {
     }
 
     /// The ranges of the chunk's code, constants and paths this program
-    /// added.
-    pub fn extent(&self) -> &Extent {
-        &self.extent
+    /// added, given the program compiled into the chunk just before it
+    /// (`None`: it was the first).
+    pub fn extent(&self, previous: Option<&Program>) -> Extent {
+        let (code, consts, paths) = previous.map_or((0, 0, 0), |p| (p.entry.end, p.consts_end, p.paths_end));
+        Extent { code: code..self.entry.end, consts: consts..self.consts_end, paths: paths..self.paths_end }
     }
 
     pub fn entry(&self) -> Block {
@@ -373,7 +383,7 @@ impl Program {
 
     /// Registers an evaluation uses (locals first).
     pub fn register_count(&self) -> u32 {
-        self.n_regs
+        u32::from(self.n_regs)
     }
 }
 

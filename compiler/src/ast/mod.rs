@@ -50,7 +50,7 @@ impl<'a> Body<'a> {
     /// The attributes in source order, the order hcl lists them in.
     pub fn attributes_in_order(&self) -> Vec<&Attribute<'a>> {
         let mut attrs: Vec<&Attribute<'a>> = self.attributes.iter().collect();
-        attrs.sort_by_key(|a| a.span.start);
+        attrs.sort_by_key(|a| a.name.span.start);
         attrs
     }
 
@@ -81,18 +81,32 @@ impl<'a> Body<'a> {
     /// Whether `attributes` is in source order already (as the parser
     /// leaves it), so that [`Body::attributes_in_order`] need not sort.
     pub fn attributes_sorted(&self) -> bool {
-        self.attributes.windows(2).all(|w| w[0].span.start <= w[1].span.start)
+        self.attributes.windows(2).all(|w| w[0].name.span.start <= w[1].name.span.start)
     }
 }
 
-/// `name = expr`
+/// `name = expr`. 32 bytes (a file may have a million): its spans are
+/// kept as the offsets they do not share with the name's.
 #[derive(Clone, Copy, Debug)]
 pub struct Attribute<'a> {
     pub name: Ident,
     pub expr: &'a Expr<'a>,
+    /// Where the attribute ends (the end of the expression).
+    pub end: u32,
+    /// Where its `=` is.
+    pub equals_at: u32,
+}
+
+impl Attribute<'_> {
     /// Name through the end of the expression.
-    pub span: Span,
-    pub equals_span: Span,
+    pub fn span(&self) -> Span {
+        Span::new(self.name.span.start, self.end)
+    }
+
+    /// The `=` (one byte).
+    pub fn equals_span(&self) -> Span {
+        Span::new(self.equals_at, self.equals_at + 1)
+    }
 }
 
 /// `type "label" label2 { body }`
@@ -373,4 +387,4 @@ const _: () = assert!(std::mem::size_of::<Expr<'static>>() <= 32);
 const _: () = assert!(std::mem::size_of::<ExprKind<'static>>() <= 24);
 const _: () = assert!(std::mem::size_of::<Literal<'static>>() <= 24);
 const _: () = assert!(std::mem::size_of::<Traverser<'static>>() <= 40);
-const _: () = assert!(std::mem::size_of::<Attribute<'static>>() <= 48);
+const _: () = assert!(std::mem::size_of::<Attribute<'static>>() <= 32);

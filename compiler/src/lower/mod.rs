@@ -116,50 +116,76 @@ pub fn compile_all_noting(
     env: &CompileEnv,
     lines: &Arc<SourceLines>,
 ) -> (Vec<Program>, StaticProblems) {
+    let (lowered, found) = lower_all_noting(exprs.iter().copied(), interner, env, lines);
+    (lowered.compile(file, env, lines), found)
+}
+
+/// The lowered trees of a file's expressions, not yet compiled: they own
+/// everything they need, so the syntax tree (and the interner) can be
+/// dropped before code generation, and a large body's tree and its
+/// programs are never all alive at once.
+pub struct Lowered {
+    /// Each tree with its number of locals.
+    trees: Vec<(vm::ir::Node, u32)>,
+}
+
+/// The first half of [`compile_all_noting`]: lowers the expressions (in
+/// the order given) and notes what it finds wrong whatever the values.
+pub fn lower_all_noting<'e, 'a: 'e>(
+    exprs: impl ExactSizeIterator<Item = &'e ast::Expr<'a>>,
+    interner: &Interner,
+    env: &CompileEnv,
+    lines: &Arc<SourceLines>,
+) -> (Lowered, StaticProblems) {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
     let unknown_functions = RefCell::new(UnknownFunctions::take_for(env.funcs.as_ref()));
     let mut found = Vec::new();
-    let lowered: Vec<(vm::ir::Node, u32)> = exprs
-        .iter()
-        .map(|expr| {
-            let mut l = Lowerer {
-                interner,
-                env,
-                globals: &globals,
-                scopes: Vec::new(),
-                splats: HashMap::new(),
-                splat_eaches: 0,
-                n_locals: 0,
-                depth: 0,
-                lines: lines.clone(),
-                unknown_functions: &unknown_functions,
-                found: Vec::new(),
-                guarded: 0,
-            };
-            let root = l.lower(expr);
-            found.append(&mut l.found);
-            (root, l.n_locals)
-        })
-        .collect();
-    let pure = |id: FuncId| env.funcs.as_deref().is_some_and(|t| t.signature(id).pure);
-    let mut occurrences = vm::shared::Occurrences::default();
-    for (root, _) in &lowered {
-        occurrences.add(root, &pure);
-    }
-    file.share(occurrences);
-    // Each tree is dropped once compiled: a large body's trees and its
-    // programs are not all alive at once.
-    let programs = lowered
-        .into_iter()
-        .map(|(root, n_locals)| {
-            file.compile(&root, n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
-        })
-        .collect();
-    file.end_sharing();
+    // Sized at once: a body may have a million expressions.
+    let mut trees = Vec::with_capacity(exprs.len());
+    trees.extend(exprs.map(|expr| {
+        let mut l = Lowerer {
+            interner,
+            env,
+            globals: &globals,
+            scopes: Vec::new(),
+            splats: HashMap::new(),
+            splat_eaches: 0,
+            n_locals: 0,
+            depth: 0,
+            lines: lines.clone(),
+            unknown_functions: &unknown_functions,
+            found: Vec::new(),
+            guarded: 0,
+        };
+        let root = l.lower(expr);
+        found.append(&mut l.found);
+        (root, l.n_locals)
+    }));
     if let Some(funcs) = &env.funcs {
         unknown_functions.into_inner().keep_for(funcs);
     }
-    (programs, StaticProblems { list: found, var_names: env.var_names.clone() })
+    (Lowered { trees }, StaticProblems { list: found, var_names: env.var_names.clone() })
+}
+
+impl Lowered {
+    /// The second half of [`compile_all_noting`]: compiles the trees into
+    /// `file`, one program each, in order.
+    pub fn compile(self, file: &mut vm::codegen::FileCode, env: &CompileEnv, lines: &Arc<SourceLines>) -> Vec<Program> {
+        let pure = |id: FuncId| env.funcs.as_deref().is_some_and(|t| t.signature(id).pure);
+        let mut occurrences = vm::shared::Occurrences::default();
+        for (root, _) in &self.trees {
+            occurrences.add(root, &pure);
+        }
+        file.share(occurrences);
+        // Each tree is dropped once compiled: a large body's trees and its
+        // programs are not all alive at once.
+        let mut programs = Vec::with_capacity(self.trees.len());
+        programs.extend(self.trees.into_iter().map(|(root, n_locals)| {
+            file.compile(&root, n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
+        }));
+        file.end_sharing();
+        programs
+    }
 }
 
 /// What [`compile_all_noting`] found wrong, in its order. Most of it is

@@ -15,10 +15,8 @@ enum Item<'a> {
 }
 
 /// Parses a whole file body, leaving its attributes and blocks out of the
-/// arena: the caller drops the parser and the tokens, then moves them in
-/// ([`FileBody::into_body`]), so a large file's tokens, its attribute
-/// list and the list's copy in the arena are never all alive at once.
-pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_, '_>) -> FileBody<'a> {
+/// arena, in vectors of their own ([`FileBody`]).
+pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_>) -> FileBody<'a> {
     let open = p.parse_body_open(T::Eof);
     let mut attributes = std::mem::take(&mut p.scratch_attrs);
     let mut blocks = std::mem::take(&mut p.scratch_blocks);
@@ -27,8 +25,13 @@ pub(crate) fn parse_file_body<'a>(p: &mut Parser<'a, '_, '_>) -> FileBody<'a> {
     FileBody { attributes, blocks, span: open.span, end_span: open.end_span }
 }
 
-/// A parsed file body whose lists are still on the heap.
-pub(crate) struct FileBody<'a> {
+/// A parsed file body whose attribute and block lists are on the heap
+/// rather than in the arena: a file's own body may have a million
+/// attributes, and copying them into the arena would hold the list twice
+/// at the end of the parse (the rest of the tree is in the arena).
+/// [`FileBody::body`] is the tree's body, borrowed.
+#[derive(Debug, Default)]
+pub struct FileBody<'a> {
     attributes: Vec<Attribute<'a>>,
     blocks: Vec<Block<'a>>,
     span: Span,
@@ -36,7 +39,13 @@ pub(crate) struct FileBody<'a> {
 }
 
 impl<'a> FileBody<'a> {
-    pub(crate) fn into_body(self, arena: &'a bumpalo::Bump) -> Body<'a> {
+    /// The body, borrowing the lists.
+    pub fn body(&self) -> Body<'_> {
+        Body { attributes: &self.attributes, blocks: &self.blocks, span: self.span, end_span: self.end_span }
+    }
+
+    /// The body with its lists moved into the arena.
+    pub fn into_body(self, arena: &'a bumpalo::Bump) -> Body<'a> {
         Body {
             attributes: drain_to_arena(arena, &mut { self.attributes }, 0),
             blocks: drain_to_arena(arena, &mut { self.blocks }, 0),
@@ -56,13 +65,18 @@ struct OpenBody {
 
 /// Finds earlier definitions of an attribute name: a scan for small
 /// bodies, a map once a body grows. A file's own body, which may have a
-/// million attributes, maps by symbol number in a vector (4 bytes a name
-/// instead of a hash table's 9 at twice the names, and no rehashing):
-/// symbols are dense, and there is one such body per parse.
+/// million attributes, marks the names it defined in a bit set by symbol
+/// number (symbols are dense, and there is one such body per parse): a
+/// bit a name, where any index would take 4 bytes. Only a redefinition,
+/// an error, needs the index of the first definition; the first one
+/// maps every name to its index, by symbol number, from then on.
 struct SeenNames {
     /// Name to index (`u32`: half the size of a `usize` entry).
     map: Option<HashMap<Symbol, u32, ahash::RandomState>>,
-    /// For the file's body: index + 1 by symbol number (0: not seen).
+    /// For the file's body: whether a name was defined, by symbol number.
+    defined: Option<Vec<u64>>,
+    /// For the file's body, after a redefinition: index + 1 by symbol
+    /// number (0: not seen).
     dense: Option<Vec<u32>>,
     use_dense: bool,
 }
@@ -71,7 +85,7 @@ const SCAN_LIMIT: usize = 16;
 
 impl SeenNames {
     fn new(file_body: bool) -> SeenNames {
-        SeenNames { map: None, dense: None, use_dense: file_body }
+        SeenNames { map: None, defined: None, dense: None, use_dense: file_body }
     }
 
     fn find(&mut self, attrs: &[Attribute<'_>], name: Symbol) -> Option<usize> {
@@ -79,14 +93,23 @@ impl SeenNames {
             return attrs.iter().position(|a| a.name.name == name);
         }
         if self.use_dense {
-            if self.dense.is_none() {
+            let defined = self.defined.get_or_insert_with(|| {
+                let mut bits = Vec::new();
+                for a in attrs {
+                    set_bit(&mut bits, a.name.name);
+                }
+                bits
+            });
+            if !bit(defined, name) {
+                return None;
+            }
+            let d = self.dense.get_or_insert_with(|| {
                 let mut d = Vec::new();
                 for (i, a) in attrs.iter().enumerate() {
                     dense_add(&mut d, a.name.name, i);
                 }
-                self.dense = Some(d);
-            }
-            let d = self.dense.as_ref()?;
+                d
+            });
             return d.get(name.index() as usize).and_then(|&i| (i as usize).checked_sub(1));
         }
         let map = self.map.get_or_insert_with(|| {
@@ -100,11 +123,29 @@ impl SeenNames {
     }
 
     fn added(&mut self, name: Symbol, index: usize) {
-        if let Some(d) = self.dense.as_mut() {
-            dense_add(d, name, index);
+        if let Some(bits) = self.defined.as_mut() {
+            set_bit(bits, name);
+            if let Some(d) = self.dense.as_mut() {
+                dense_add(d, name, index);
+            }
         } else if let Some(m) = self.map.as_mut() {
             m.entry(name).or_insert(index as u32);
         }
+    }
+}
+
+fn bit(bits: &[u64], name: Symbol) -> bool {
+    let k = name.index() as usize;
+    bits.get(k / 64).is_some_and(|w| w & (1 << (k % 64)) != 0)
+}
+
+fn set_bit(bits: &mut Vec<u64>, name: Symbol) {
+    let k = name.index() as usize;
+    if k / 64 >= bits.len() {
+        bits.resize(k / 64 + 1, 0);
+    }
+    if let Some(w) = bits.get_mut(k / 64) {
+        *w |= 1 << (k % 64);
     }
 }
 
@@ -121,7 +162,7 @@ fn dense_add(d: &mut Vec<u32>, name: Symbol, index: usize) {
     }
 }
 
-impl<'a, 't, 'i> Parser<'a, 't, 'i> {
+impl<'a, 'i> Parser<'a, 'i> {
     pub fn parse_body(&mut self, end: T) -> Body<'a> {
         let open = self.parse_body_open(end);
         Body {
@@ -253,7 +294,7 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
             }
         }
         let name = self.ident(ident);
-        Attribute { name, expr, span: between(ident.span(), end), equals_span: eq.span() }
+        Attribute { name, expr, end: between(ident.span(), end).end, equals_at: eq.start }
     }
 
     /// Labels up to the opening brace; `None` (after recovery) when the
@@ -431,7 +472,7 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
         match next.kind {
             T::Equal => {
                 let attr = self.finish_attribute(ident, true);
-                let span = attr.span;
+                let span = attr.span();
                 let attributes = self.arena.alloc_slice_copy(&[attr]);
                 Some(Body { attributes, blocks: &[], span, end_span: Span::new(span.end, span.end) })
             }

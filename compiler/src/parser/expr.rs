@@ -97,7 +97,7 @@ enum Chain<'a> {
     },
 }
 
-impl<'a, 't, 'i> Parser<'a, 't, 'i> {
+impl<'a, 'i> Parser<'a, 'i> {
     #[cfg_attr(debug_assertions, inline(never))]
     fn finish_chain(&mut self, chain: Chain<'a>) -> &'a Expr<'a> {
         match chain {
@@ -327,7 +327,7 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
             Some(tok) => (self.literal_text(tok), tok.span()),
             None => ("", Span::new(close.end, close.end)),
         };
-        self.next += if lit_tok.is_some() { 2 } else { 1 };
+        self.skip_raw(if lit_tok.is_some() { 2 } else { 1 });
         let part = Expr::new(ExprKind::Literal(Literal::String(val)), span);
         let parts = std::slice::from_ref(self.node(part));
         Some(self.alloc(ExprKind::Template(parts), between(open.span(), close.span())))

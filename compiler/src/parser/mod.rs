@@ -1,4 +1,4 @@
-//! Recursive-descent parser over the token vector.
+//! Recursive-descent parser over a window of tokens, scanned as it reads.
 //!
 //! The structure follows the reference parser step by step (including its
 //! error recovery, which decides which diagnostics appear and where), so
@@ -15,12 +15,13 @@ mod template;
 
 use crate::ast::{Expr, ExprKind, Ident, Literal};
 use crate::intern::Interner;
-use crate::lexer::{Token, TokenKind};
+use crate::lexer::{LexMode, Scanner, Token, TokenKind, SCAN_WINDOW};
 use bumpalo::Bump;
 use runtime::strings::go_lossy_utf8;
 use runtime::{Diagnostic, LineIndex, Span};
 
 pub(crate) use body::parse_file_body;
+pub use body::FileBody;
 
 /// How deeply expressions, template sequences and blocks may nest. Deep
 /// enough for any real configuration (the conformance suite nests 1000
@@ -32,11 +33,22 @@ pub const MAX_NESTING: u32 = 1100;
 /// Nesting levels one block or `for` expression costs.
 pub const HEAVY_NESTING: u32 = 2;
 
-pub(crate) struct Parser<'a, 't, 'i> {
+pub(crate) struct Parser<'a, 'i> {
     pub arena: &'a Bump,
     pub src: &'a [u8],
-    tokens: &'t [Token],
-    /// Index of the next unread token (the reference peeker's NextIndex).
+    /// The tokens around the next unread one, scanned on demand: a large
+    /// source's tokens are never all alive (see [`Parser::fill`] for which
+    /// ones the window holds).
+    tokens: Vec<Token>,
+    /// Up to which value of `next` the window holds what the accessors
+    /// read without scanning more ([`Parser::fill`]).
+    safe_next: usize,
+    /// Bytes of source scanned at a time.
+    window: usize,
+    scanner: Scanner<'a>,
+    mode: LexMode,
+    /// Index in `tokens` of the next unread token (the reference peeker's
+    /// NextIndex, less the tokens dropped from the window).
     next: usize,
     /// Whether newlines are significant, innermost last.
     newlines: Vec<bool>,
@@ -68,6 +80,21 @@ pub(crate) struct Parser<'a, 't, 'i> {
     pub reference_crash: Option<Span>,
 }
 
+#[cfg(test)]
+thread_local! {
+    /// The window size of parsers made on this thread (tests parse with
+    /// windows of a byte or two, where nearly every read refills).
+    pub(crate) static TEST_WINDOW: std::cell::Cell<usize> = const { std::cell::Cell::new(SCAN_WINDOW) };
+}
+
+/// Bytes of source a parser scans at a time.
+fn window_size() -> usize {
+    #[cfg(test)]
+    return TEST_WINDOW.with(|w| w.get());
+    #[cfg(not(test))]
+    SCAN_WINDOW
+}
+
 /// Copies `v[base..]` into the arena and truncates `v` to `base`.
 #[inline]
 pub(crate) fn drain_to_arena<'a, T: Copy>(arena: &'a Bump, v: &mut Vec<T>, base: usize) -> &'a [T] {
@@ -80,12 +107,17 @@ pub(crate) fn drain_to_arena<'a, T: Copy>(arena: &'a Bump, v: &mut Vec<T>, base:
     out
 }
 
-impl<'a, 't, 'i> Parser<'a, 't, 'i> {
-    pub fn new(arena: &'a Bump, src: &'a [u8], tokens: &'t [Token], interner: &'i mut Interner, filename: &'a str) -> Self {
-        Parser {
+impl<'a, 'i> Parser<'a, 'i> {
+    pub fn new(arena: &'a Bump, src: &'a [u8], mode: LexMode, interner: &'i mut Interner, filename: &'a str) -> Self {
+        let mut p = Parser {
             arena,
             src,
-            tokens,
+            // About a token per 4 bytes (pages not written cost nothing).
+            tokens: Vec::with_capacity(window_size().min(src.len()) / 4 + 64),
+            safe_next: 0,
+            window: window_size(),
+            scanner: Scanner::new(src, mode),
+            mode,
             next: 0,
             newlines: vec![true],
             recovery: false,
@@ -105,6 +137,52 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
             atom_pool: Vec::new(),
             missing: None,
             reference_crash: None,
+        };
+        p.fill_slow();
+        p
+    }
+
+    /// Scans the rest of the source and gives the diagnostics of its
+    /// invalid tokens (which hcl reports before parsing) and the parser's.
+    pub fn finish(self) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+        (self.scanner.finish(), self.diags)
+    }
+
+    // ---- the token window ----
+
+    /// Makes the window hold what the token accessors may read: the token
+    /// before the next one, the next two, and the first token from the
+    /// next one on that is not a newline (read past newlines when they are
+    /// not significant). Called whenever `next` moves.
+    #[inline]
+    fn fill(&mut self) {
+        if self.next > self.safe_next {
+            self.fill_slow();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn fill_slow(&mut self) {
+        loop {
+            if self.scanner.finished() {
+                // Everything up to Eof is here.
+                self.safe_next = usize::MAX;
+                return;
+            }
+            // Before the window's last token that is not a newline, every
+            // `next` has what `fill` promises.
+            if let Some(last) = self.tokens.iter().rposition(|t| t.kind != TokenKind::Newline) {
+                if self.next < last {
+                    self.safe_next = last - 1;
+                    return;
+                }
+            }
+            // Keep the token before the next one; drop those before it.
+            let keep_from = self.next.saturating_sub(1);
+            self.tokens.drain(..keep_from);
+            self.next -= keep_from;
+            self.scanner.scan(&mut self.tokens, self.window);
         }
     }
 
@@ -115,16 +193,20 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
         self.newlines_now
     }
 
+    /// The index of the next token as the reference's peeker sees it, in
+    /// the window.
     #[inline]
     fn peek_index(&self) -> usize {
         let mut i = self.next;
+        // The window ends with Eof when it is shorter than needed.
         let last = self.tokens.len() - 1;
         if i > last {
             return last;
         }
         if !self.including_newlines() {
-            // The vector ends with Eof, so this stops.
-            while self.tokens[i].kind == TokenKind::Newline {
+            // The window holds a token other than a newline from `i` on
+            // (`fill`), or ends with Eof, so this stops.
+            while self.tokens[i].kind == TokenKind::Newline && i < last {
                 i += 1;
             }
         }
@@ -139,8 +221,10 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
     #[inline]
     pub fn read(&mut self) -> Token {
         let i = self.peek_index();
+        let tok = self.tokens[i];
         self.next = (i + 1).min(self.tokens.len());
-        self.tokens[i]
+        self.fill();
+        tok
     }
 
     /// The span of the last token read (or of the next one, at the start).
@@ -151,9 +235,16 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
         self.tokens[self.next - 1].span()
     }
 
-    /// The token `n` places after the next one, ignoring newline mode.
+    /// The token at `index` of the window, ignoring newline mode (the next
+    /// one or the one after it).
     fn raw_at(&self, index: usize) -> Option<Token> {
         self.tokens.get(index).copied()
+    }
+
+    /// Moves past the next `n` tokens (at most 2), newlines included.
+    fn skip_raw(&mut self, n: usize) {
+        self.next += n;
+        self.fill();
     }
 
     pub fn push_newlines(&mut self, include: bool) {
@@ -224,8 +315,8 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
     #[cold]
     pub fn range_string(&mut self, span: Span) -> String {
         let src = self.src;
-        let tokens = self.tokens;
-        let idx = self.line_index.get_or_insert_with(|| LineIndex::with_breaks(src, crate::lexer::cluster_breaks_of(src, tokens)));
+        let mode = self.mode;
+        let idx = self.line_index.get_or_insert_with(|| LineIndex::with_breaks(src, crate::lexer::cluster_breaks(src, mode)));
         idx.range_text(src, self.filename, span)
     }
 
@@ -405,10 +496,6 @@ impl<'a, 't, 'i> Parser<'a, 't, 'i> {
         let id = self.next_splat_id;
         self.next_splat_id = self.next_splat_id.wrapping_add(1);
         id
-    }
-
-    pub fn into_diags(self) -> Vec<Diagnostic> {
-        self.diags
     }
 }
 

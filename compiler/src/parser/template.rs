@@ -66,7 +66,7 @@ fn trim_end_space(s: &str) -> &str {
     s.trim_end_matches(char::is_whitespace)
 }
 
-impl<'a, 't, 'i> Parser<'a, 't, 'i> {
+impl<'a, 'i> Parser<'a, 'i> {
     /// A whole bare template (`ParseTemplate`).
     pub fn parse_template_root(&mut self) -> &'a Expr<'a> {
         let (parts, passthru, span) = self.parse_template_inner(T::Eof, false);

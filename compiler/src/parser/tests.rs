@@ -259,3 +259,85 @@ fn namespaced_selectors_the_reference_crashes_on() {
         assert!(!diags.is_empty(), "{mode:?} {src:?}");
     }
 }
+
+/// Everything a parse gives, printed: each attribute's tree (blocks'
+/// included), the diagnostics and where the reference would crash.
+fn parse_everything(mode: Mode, src: &[u8]) -> String {
+    use std::fmt::Write;
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let name = crate::DEFAULT_FILENAME;
+    let mut out = String::new();
+    let (diags, crash) = match mode {
+        Mode::Expr => {
+            let p = crate::parse_expression_full(&arena, src, name, &mut interner);
+            out.push_str(&sexpr(p.tree, &interner));
+            (p.diags, p.reference_crash)
+        }
+        Mode::Template => {
+            let p = crate::parse_template_full(&arena, src, name, &mut interner);
+            out.push_str(&sexpr(p.tree, &interner));
+            (p.diags, p.reference_crash)
+        }
+        Mode::Body => {
+            let p = crate::parse_file_full(&arena, src, name, &mut interner);
+            let body = p.tree.body();
+            for e in body.all_attribute_exprs() {
+                let _ = writeln!(out, "{} {:?}", sexpr(e, &interner), e.span);
+            }
+            for b in body.blocks {
+                let _ = writeln!(out, "block {:?} {:?}", b.labels, b.body.span);
+            }
+            (p.diags, p.reference_crash)
+        }
+    };
+    let _ = write!(out, "\n{diags:?}\n{crash:?}");
+    out
+}
+
+/// The parser reads tokens through a window that it refills as it goes:
+/// the same trees and diagnostics whatever the window's size, down to one
+/// byte of source (where nearly every read refills).
+#[test]
+fn token_window_size_changes_nothing() {
+    let sources: &[(Mode, &str)] = &[
+        (Mode::Body, "a = 1\n\n\n\nb = \"x ${y} z\"\nc {\n  d = [\n\n 1,\n\n 2\n\n]\n}\n"),
+        (Mode::Body, "a = (\n\n\n1\n\n+\n\n2)\n# c\n// d\n/* e */ b = <<EOT\n  x ${1}\n  %{if c}y%{endif}\nEOT\n"),
+        (Mode::Body, "a = b & c ; d\nx = 'y' `z`\nq = \"\\xff\n\"\n"),
+        (Mode::Body, "a = 1\na = 2\nb {\nc = 1\nc = 2\n}\n"),
+        (Mode::Body, "a = {\n  k::v = 1\n}\nb = [for x in y : x if x]\nc = {for k, v in m : k => v...}\n"),
+        (Mode::Body, "a = x[*].y.0[\"k\"]\nb = f(x...)\nc = a ? b : c\nd = !e && -f\n"),
+        (Mode::Body, "\u{feff}a = \"ünï\"\nb = c\nb = 1\n"),
+        (Mode::Body, "a = \"\"\nb = \"x\"\nc = \"${a}\"\n"),
+        (Mode::Body, "block \"a\" b {\n  nested {\n  }\n}\n  unclosed {\n"),
+        (Mode::Body, "a = a::b\nc = 1\nd = f(1)\ne = 2\n"),
+        (Mode::Expr, "\n(a\n\n+\n\nb) ; 1"),
+        (Mode::Expr, "[for v in l :: v]"),
+        (Mode::Template, "%{for v in l}${a::1(x)}x%{endfor}"),
+        (Mode::Template, "a ${b} %{~ if c ~} d %{ else } e %{ endif } f\n"),
+    ];
+    for &(mode, src) in sources {
+        let default = parse_everything(mode, src.as_bytes());
+        for window in [1, 2, 3, 5] {
+            super::TEST_WINDOW.with(|w| w.set(window));
+            let small = parse_everything(mode, src.as_bytes());
+            super::TEST_WINDOW.with(|w| w.set(crate::lexer::SCAN_WINDOW));
+            assert_eq!(small, default, "window {window}: {mode:?} {src:?}");
+        }
+    }
+}
+
+/// A file body past the scan limit finds earlier definitions through its
+/// bit set, and the first definition's place once one is redefined.
+#[test]
+fn redefinitions_in_a_large_file_body() {
+    let mut src: String = (0..40).map(|i| format!("a{i} = {i}\n")).collect();
+    src.push_str("a7 = 1\na39 = 2\nb = 3\na7 = 4\n");
+    assert_eq!(body_diags(&src), ["Attribute redefined @ 41:1", "Attribute redefined @ 42:1", "Attribute redefined @ 44:1"]);
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let (_, diags) = crate::parse_body(&arena, src.as_bytes(), &mut interner);
+    assert!(diags[0].detail.contains("input.hcl:8,1-3"), "{}", diags[0].detail);
+    assert!(diags[1].detail.contains("input.hcl:40,1-4"), "{}", diags[1].detail);
+    assert!(diags[2].detail.contains("input.hcl:8,1-3"), "{}", diags[2].detail);
+}

@@ -565,6 +565,14 @@ impl Number {
         }
     }
 
+    /// Whether [`Number::to_text`] succeeds.
+    pub fn has_text(&self) -> bool {
+        match &self.0 {
+            Repr::Small { .. } => true,
+            Repr::Big(b) => text::within_text_limit(b),
+        }
+    }
+
     /// [`Number::to_text`] appended to `out` (no allocation for small integers).
     pub fn append_text(&self, out: &mut String) -> Result<(), NumberError> {
         match &self.0 {
