@@ -65,24 +65,21 @@ pub struct Parse<T> {
     pub reference_crash: Option<Span>,
 }
 
+impl<T> Parse<T> {
+    /// The tree and the diagnostics.
+    pub fn into_parts(self) -> (T, Vec<Diagnostic>) {
+        (self.tree, self.diags)
+    }
+}
+
 /// Parses a configuration file (`hclsyntax.ParseConfig`). Always returns a
 /// body, partial when there are errors.
 pub fn parse_body<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -> (ast::Body<'a>, Vec<Diagnostic>) {
-    parse_body_named(arena, src, DEFAULT_FILENAME, interner)
+    parse_body_full(arena, src, DEFAULT_FILENAME, interner).into_parts()
 }
 
-/// [`parse_body`] with the file name to use in diagnostic texts.
-pub fn parse_body_named<'a>(
-    arena: &'a Bump,
-    src: &'a [u8],
-    filename: &'a str,
-    interner: &mut Interner,
-) -> (ast::Body<'a>, Vec<Diagnostic>) {
-    let p = parse_body_full(arena, src, filename, interner);
-    (p.tree, p.diags)
-}
-
-/// [`parse_body_named`], telling where the reference would crash.
+/// [`parse_body`] with the file name to use in diagnostic texts, telling
+/// where the reference would crash.
 pub fn parse_body_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<ast::Body<'a>> {
     let p = parse_file_full(arena, src, filename, interner);
     Parse { tree: p.tree.into_body(arena), diags: p.diags, reference_crash: p.reference_crash }
@@ -104,21 +101,11 @@ pub fn parse_file_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, in
 
 /// Parses a standalone expression (`hclsyntax.ParseExpression`).
 pub fn parse_expression<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
-    parse_expression_named(arena, src, DEFAULT_FILENAME, interner)
+    parse_expression_full(arena, src, DEFAULT_FILENAME, interner).into_parts()
 }
 
-/// [`parse_expression`] with the file name to use in diagnostic texts.
-pub fn parse_expression_named<'a>(
-    arena: &'a Bump,
-    src: &'a [u8],
-    filename: &'a str,
-    interner: &mut Interner,
-) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
-    let p = parse_expression_full(arena, src, filename, interner);
-    (p.tree, p.diags)
-}
-
-/// [`parse_expression_named`], telling where the reference would crash.
+/// [`parse_expression`] with the file name to use in diagnostic texts, telling
+/// where the reference would crash.
 pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<&'a ast::Expr<'a>> {
     if src.len() > MAX_SOURCE_LEN {
         let (tree, diags) = too_large(arena);
@@ -143,21 +130,11 @@ pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a s
 
 /// Parses a standalone template (`hclsyntax.ParseTemplate`).
 pub fn parse_template<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Interner) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
-    parse_template_named(arena, src, DEFAULT_FILENAME, interner)
+    parse_template_full(arena, src, DEFAULT_FILENAME, interner).into_parts()
 }
 
-/// [`parse_template`] with the file name to use in diagnostic texts.
-pub fn parse_template_named<'a>(
-    arena: &'a Bump,
-    src: &'a [u8],
-    filename: &'a str,
-    interner: &mut Interner,
-) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
-    let p = parse_template_full(arena, src, filename, interner);
-    (p.tree, p.diags)
-}
-
-/// [`parse_template_named`], telling where the reference would crash.
+/// [`parse_template`] with the file name to use in diagnostic texts, telling
+/// where the reference would crash.
 pub fn parse_template_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<&'a ast::Expr<'a>> {
     if src.len() > MAX_SOURCE_LEN {
         let (tree, diags) = too_large(arena);

@@ -115,8 +115,8 @@ fn check_source(name: &str, src: &[u8], mode: ParseAs, color: bool) -> Checked {
     let arena = bumpalo::Bump::new();
     let mut interner = compiler::Interner::new();
     let (diags, file) = match mode {
-        ParseAs::Template => (compiler::parse_template_named(&arena, src, name, &mut interner).1, SourceFile::new(name, src)),
-        ParseAs::Expr => (compiler::parse_expression_named(&arena, src, name, &mut interner).1, SourceFile::new(name, src)),
+        ParseAs::Template => (compiler::parse_template_full(&arena, src, name, &mut interner).diags, SourceFile::new(name, src)),
+        ParseAs::Expr => (compiler::parse_expression_full(&arena, src, name, &mut interner).diags, SourceFile::new(name, src)),
         ParseAs::Auto | ParseAs::Body => {
             let parsed = compiler::parse_file_full(&arena, src, name, &mut interner);
             (parsed.diags, SourceFile::new(name, src).with_blocks(&parsed.tree.body(), &interner))

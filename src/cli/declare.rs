@@ -78,7 +78,7 @@ impl DeclareArgs {
 fn read_declarations_file(name: &str, text: &str, color: bool) -> Result<Vec<(String, String)>, Failure> {
     let arena = bumpalo::Bump::new();
     let mut interner = compiler::Interner::new();
-    let (body, diags) = compiler::parse_body_named(&arena, text.as_bytes(), name, &mut interner);
+    let (body, diags) = compiler::parse_body_full(&arena, text.as_bytes(), name, &mut interner).into_parts();
     let mut problems = diags;
     for b in body.blocks {
         problems.push(runtime::Diagnostic::error(
