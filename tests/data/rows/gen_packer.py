@@ -9,27 +9,12 @@
 # reference's results and tests/conformance.rs compares hclvm's with those.
 # File paths are relative to the repository root, where both run.
 #   python3 tests/data/rows/gen_packer.py && tests/data/rows/regen.sh
-import json, os
+from rowgen import Rows, q
 
-rows = []
-
-
-def q(s):
-    return json.dumps(s, ensure_ascii=False)
+rows = Rows("packer")
+add = rows.add
 
 
-def add(src, mode="expr", vars=None, unknowns=None, note=None):
-    r = {"id": "packer/%04d" % len(rows), "mode": mode, "src": src, "funcs": "packer"}
-    if vars:
-        r["vars"] = vars
-    if unknowns:
-        r["unknowns"] = unknowns
-    if note:
-        r["_note"] = note
-    rows.append(r)
-
-
-# ----- cidr -------------------------------------------------------------
 v4 = ["10.0.0.0/8", "10.1.2.3/8", "0.0.0.0/0", "192.168.1.0/24", "192.168.1.7/32", "172.16.0.0/12",
       "255.255.255.255/32", "10.0.0.0/31", "100.64.0.0/10"]
 v6 = ["fd00::/8", "fd00:fd12:3456:7890::/56", "::/0", "::1/128", "2001:db8::/32", "2001:db8::1/127",
@@ -188,8 +173,5 @@ add("${sha1(\"a\")}-${length(\"héllo\")}", mode="template")
 add("net = cidrsubnet(\"10.0.0.0/8\", 8, 1)\nhash = md5(net)\nn = length(net)\nids { a = uuidv5(\"dns\", net) }\n", mode="body")
 add("a = reverse([1, 2])\nb = strrev(\"ab\")\nc = regexreplace(\"a\", \"a\", \"b\")\n", mode="body")
 
-here = os.path.dirname(os.path.abspath(__file__))
-with open(os.path.join(here, "cases", "packer.jsonl"), "w") as f:
-    for r in rows:
-        f.write(json.dumps(r, ensure_ascii=False) + "\n")
+rows.write()
 print("gen_packer.py: %d rows" % len(rows))

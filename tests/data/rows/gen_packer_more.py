@@ -9,26 +9,14 @@
 # regen.sh gives them the reference's results. Paths are relative to the
 # repository root.
 #   python3 tests/data/rows/gen_packer_more.py && tests/data/rows/regen.sh
-import base64, json, os, re, subprocess
+import base64, os, re, subprocess
+
+from rowgen import Rows, q
 
 here = os.path.dirname(os.path.abspath(__file__))
 root = os.path.abspath(os.path.join(here, "..", "..", ".."))
-rows = []
-
-
-def q(s):
-    return json.dumps(s, ensure_ascii=False)
-
-
-def add(src, mode="expr", vars=None, unknowns=None, note=None):
-    r = {"id": "packer_more/%04d" % len(rows), "mode": mode, "src": src, "funcs": "packer"}
-    if vars:
-        r["vars"] = vars
-    if unknowns:
-        r["unknowns"] = unknowns
-    if note:
-        r["_note"] = note
-    rows.append(r)
+rows = Rows("packer_more")
+add = rows.add
 
 
 def b64(b):
@@ -346,7 +334,5 @@ add('templatefile("%stext.tpl", {name = convert(1, string)})' % M)
 add('convert(fileset("%s", "*.md"), list(string))' % T)
 add('textdecodebase64(textencodebase64(templatefile("%shello.tpl", {name = "\u00e9"}), "ISO-8859-1"), "latin1")' % M)
 
-with open(os.path.join(here, "cases", "packer_more.jsonl"), "w", encoding="utf-8") as f:
-    for r in rows:
-        f.write(json.dumps(r, ensure_ascii=False) + "\n")
+rows.write()
 print("packer_more.jsonl: %d cases" % len(rows))

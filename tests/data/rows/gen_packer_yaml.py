@@ -13,20 +13,10 @@
 # unknowns. YAML texts are passed in a variable `y`, so no HCL escaping is
 # involved. Writes cases/packer_yaml.jsonl next to this script.
 #   python3 tests/data/rows/gen_packer_yaml.py && tests/data/rows/regen.sh
-import json, os
+from rowgen import Rows
 
-rows = []
-
-
-def add(src, vars=None, unknowns=None, note=None):
-    r = {"id": "packer_yaml/%04d" % len(rows), "mode": "expr", "src": src, "funcs": "packer"}
-    if vars:
-        r["vars"] = vars
-    if unknowns:
-        r["unknowns"] = unknowns
-    if note:
-        r["_note"] = note
-    rows.append(r)
+rows = Rows("packer_yaml")
+add = rows.add
 
 
 def dec(y, note=None):
@@ -173,8 +163,5 @@ add("yamlencode()", note="missing argument")
 add("yamlencode(1, 2)", note="extra argument")
 add("length(yamlencode({a = 1}))", note="use of the result")
 
-path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases", "packer_yaml.jsonl")
-with open(path, "w", encoding="utf-8") as f:
-    for r in rows:
-        f.write(json.dumps(r, ensure_ascii=False) + "\n")
+path = rows.write()
 print("gen_packer_yaml.py: %d cases -> %s" % (len(rows), path))
