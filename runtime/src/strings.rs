@@ -89,12 +89,14 @@ const JSON_SPECIAL: [u8; 256] = {
     t
 };
 
-/// Whether any of the eight bytes of `word` may need escaping: a control
-/// byte, `"`, `\\`, a non-ASCII byte (U+2028 and U+2029 start with one),
-/// or with `escape_html` one of `<>&` (false positives are fine: those
-/// bytes are then looked at one by one).
+/// The bytes of `word` (little-endian) that may need escaping, as the
+/// high bit of each: a control byte, `"`, `\\`, a non-ASCII byte (U+2028
+/// and U+2029 start with one), or with `escape_html` one of `<>&`. Higher
+/// flags may be false positives (borrows of the zero-byte test), but the
+/// lowest set flag is exact, so `trailing_zeros() / 8` is the first byte
+/// to look at.
 #[inline]
-fn word_needs_a_look(word: u64, escape_html: bool) -> bool {
+fn bytes_to_look_at(word: u64, escape_html: bool) -> u64 {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
     let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
@@ -104,7 +106,22 @@ fn word_needs_a_look(word: u64, escape_html: bool) -> bool {
     if escape_html {
         found |= has(b'<') | has(b'>') | has(b'&');
     }
-    found != 0
+    found
+}
+
+/// The eight bytes of `bytes` from `i`, the missing ones (past the end)
+/// as spaces, which never need escaping.
+#[inline]
+fn word_at(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..i + 8) {
+        Some(w) => u64::from_le_bytes(w.try_into().expect("eight bytes")),
+        None => {
+            let mut w = [b' '; 8];
+            let rest = &bytes[i..];
+            w[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(w)
+        }
+    }
 }
 
 fn write_json_string_impl<T: JsonText + ?Sized>(out: &mut T, s: &str, escape_html: bool) {
@@ -116,14 +133,15 @@ fn write_json_string_impl<T: JsonText + ?Sized>(out: &mut T, s: &str, escape_htm
     let mut start = 0;
     let mut i = 0;
     while i < bytes.len() {
-        // Eight plain ASCII bytes at a time.
-        if let Some(word) = bytes.get(i..i + 8) {
-            let word = u64::from_le_bytes(word.try_into().expect("eight bytes"));
-            if !word_needs_a_look(word, escape_html) {
-                i += 8;
-                continue;
-            }
+        // Eight bytes at a time, straight to the first that may need
+        // escaping (short strings with a quote or two, such as
+        // diagnostics' details, would otherwise be read byte by byte).
+        let found = bytes_to_look_at(word_at(bytes, i), escape_html);
+        if found == 0 {
+            i += 8;
+            continue;
         }
+        i += (found.trailing_zeros() / 8) as usize;
         let b = bytes[i];
         let kind = JSON_SPECIAL[b as usize];
         if kind == 0 || kind > special {
