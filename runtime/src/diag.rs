@@ -122,8 +122,10 @@ impl LineIndex {
     /// (the token boundaries next to non-ASCII text, sorted; see
     /// `compiler::lexer::cluster_breaks`).
     pub fn with_breaks(src: &[u8], breaks: Vec<u32>) -> LineIndex {
-        // Sized at once (counting is cheaper than regrowing).
-        let mut line_starts = Vec::with_capacity(memchr::memchr_iter(b'\n', src).count() + 1);
+        // One pass, sized for lines of 32 bytes (configuration lines are
+        // shorter than that on average, so it rarely regrows: a counting
+        // pass first cost as much as the pass itself).
+        let mut line_starts = Vec::with_capacity(src.len() / 32 + 1);
         line_starts.push(0u32);
         line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
         LineIndex { line_starts, breaks }

@@ -139,6 +139,7 @@ pub fn lower_all_noting<'e, 'a: 'e>(
 ) -> (Lowered, StaticProblems) {
     let globals: HashMap<&str, u32> = env.var_names.iter().enumerate().map(|(i, n)| (&**n, i as u32)).collect();
     let unknown_functions = RefCell::new(UnknownFunctions::take_for(env.funcs.as_ref()));
+    let unknown_names = RefCell::new(ahash::AHashMap::new());
     let mut found = Vec::new();
     // Sized at once: a body may have a million expressions.
     let mut trees = Vec::with_capacity(exprs.len());
@@ -154,6 +155,7 @@ pub fn lower_all_noting<'e, 'a: 'e>(
             depth: 0,
             lines: lines.clone(),
             unknown_functions: &unknown_functions,
+            unknown_names: &unknown_names,
             found: Vec::new(),
             guarded: 0,
         };
@@ -308,6 +310,11 @@ struct Lowerer<'i, 'e> {
     /// The details of calls to unknown functions, shared by the file's
     /// expressions.
     unknown_functions: &'e RefCell<UnknownFunctions>,
+    /// The text of each name found not to be a variable, shared by the
+    /// file's expressions: a file evaluated without variables names the
+    /// same few roots (`var`, `local`, ...) thousands of times, and each
+    /// occurrence would otherwise allocate its own copy.
+    unknown_names: &'e RefCell<ahash::AHashMap<Symbol, Arc<str>>>,
     /// Static problems found (see [`compile_all_noting`]).
     found: Vec<StaticProblem>,
     /// How many `try`/`can` argument lists enclose the node.
@@ -411,10 +418,15 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             self.found.push(match &node {
                 Node::Fail(d) => StaticProblem::Diagnostic((**d).clone()),
                 Node::UnknownVariable(n) => StaticProblem::UnknownVariable(n.0.clone(), span),
-                _ => StaticProblem::UnknownVariable(Arc::from(self.name(name)), span),
+                _ => StaticProblem::UnknownVariable(self.unknown_name(name), span),
             });
         }
         node
+    }
+
+    /// The shared text of `name`, a name that is not a variable.
+    fn unknown_name(&self, name: Symbol) -> Arc<str> {
+        self.unknown_names.borrow_mut().entry(name).or_insert_with(|| Arc::from(self.name(name))).clone()
     }
 
     fn unknown_variable_node(&self, name: Symbol, span: Span) -> Node {
@@ -426,7 +438,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             None if self.env.no_variables && self.scopes.is_empty() => {
                 fail("Variables not allowed", "Variables may not be used here.".into(), span)
             }
-            None => Node::UnknownVariable(Box::new((Arc::from(text), span))),
+            None => Node::UnknownVariable(Box::new((self.unknown_name(name), span))),
         }
     }
 
