@@ -53,6 +53,12 @@ struct ChunkBuilder {
     /// the file ([`crate::shared`]), and the shared memo slots given out.
     sharing: Option<(crate::shared::Fingerprinter, ahash::AHashSet<crate::shared::Fingerprint>)>,
     shared_slots: ahash::AHashMap<crate::shared::Fingerprint, u16>,
+    /// The storage of `Gen::open` and emptied block buffers, kept from one
+    /// program to the next (see [`Gen::recycle`]): most expressions are
+    /// a few instructions, and fresh vectors growing for each cost more
+    /// than generating the code.
+    open: Vec<Vec<(Instr, u32)>>,
+    spare: Vec<Vec<(Instr, u32)>>,
 }
 
 /// Budget of one compile-time check of a `for` condition.
@@ -123,6 +129,7 @@ impl FileCode {
         let mut n_locals = n_locals;
         if g.too_complex {
             // Reported when evaluated, like any other error of the expression.
+            g.recycle();
             g = Gen::new(&mut self.b, funcs.clone());
             g.begin();
             let r = g.alloc();
@@ -131,6 +138,7 @@ impl FileCode {
             n_locals = 0;
         }
         let (max_reg, max_mark, n_memos) = (g.max_reg, g.max_mark, g.n_memos);
+        g.recycle();
         let file = match &self.last_file {
             Some(f) if f.same(&var_names, &funcs, &filename, &src_lines) => f.clone(),
             _ => {
@@ -343,9 +351,10 @@ fn u16_of(n: u32) -> u16 {
 
 impl<'b> Gen<'b> {
     fn new(b: &'b mut ChunkBuilder, funcs: Option<Arc<dyn FunctionTable>>) -> Gen<'b> {
+        let open = std::mem::take(&mut b.open);
         Gen {
             b,
-            open: Vec::new(),
+            open,
             next_reg: 0,
             max_reg: 0,
             next_mark: 0,
@@ -360,17 +369,29 @@ impl<'b> Gen<'b> {
     // ---- blocks, registers, pools -------------------------------------
 
     fn begin(&mut self) {
-        self.open.push(Vec::new());
+        let body = self.b.spare.pop().unwrap_or_default();
+        self.open.push(body);
     }
 
     fn finish(&mut self, out: Opnd) -> Block {
-        let body = self.open.pop().unwrap_or_default();
+        let mut body = self.open.pop().unwrap_or_default();
         let start = self.b.code.len() as u32;
-        for (instr, site) in body {
-            self.b.code.push(instr);
-            self.b.site_of.push(site);
-        }
+        self.b.code.extend(body.iter().map(|&(instr, _)| instr));
+        self.b.site_of.extend(body.iter().map(|&(_, site)| site));
+        body.clear();
+        self.b.spare.push(body);
         Block { start, end: self.b.code.len() as u32, out }
+    }
+
+    /// Gives the block stack's storage back to the builder for the next
+    /// program (every block is finished by now; any left over is emptied
+    /// into the spares).
+    fn recycle(&mut self) {
+        for mut body in self.open.drain(..) {
+            body.clear();
+            self.b.spare.push(body);
+        }
+        self.b.open = std::mem::take(&mut self.open);
     }
 
     /// Compiles `n` as a block of its own; its registers are free again
