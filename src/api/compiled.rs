@@ -1221,11 +1221,13 @@ fn write_body_once(
             w.raw(",");
         }
         let value: Value = run.evaluate(program);
-        let diagnostics = run.scratch().take_diags();
+        // Read in place: the scratch's list keeps its room for the next
+        // attribute (taking it would grow a new one from empty each time).
+        let diagnostics = run.scratch().diags();
         let text = w.text();
         write_json_string(text, interner.resolve(a.name.name));
         text.push_str(":{");
-        write_value_result(w, &value, &diagnostics, None);
+        write_value_result(w, &value, diagnostics, None);
         w.raw(",\"vars\":");
         if !write_references(w.text(), a.expr, interner) {
             w.raw("[]");
@@ -1271,9 +1273,10 @@ fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut 
         &plan.blocks,
         |(run, errors), w, (info, program)| {
             let value: Value = run.evaluate(program);
-            let diagnostics = run.scratch().take_diags();
+            // Read in place, as in `write_body_once`.
+            let diagnostics = run.scratch().diags();
             *errors |= diagnostics.has_errors();
-            info.write_result(w, &value, &diagnostics);
+            info.write_result(w, &value, diagnostics);
         },
         |(run, errors), w, (info, body)| {
             w.raw(info.json_head());

@@ -156,11 +156,13 @@ pub fn lower_all_noting<'e, 'a: 'e>(
             lines: lines.clone(),
             unknown_functions: &unknown_functions,
             unknown_names: &unknown_names,
-            found: Vec::new(),
+            // The file's list, lent to each expression's lowerer in turn
+            // (a list per expression would grow from empty each time).
+            found: std::mem::take(&mut found),
             guarded: 0,
         };
         let root = l.lower(expr);
-        found.append(&mut l.found);
+        found = std::mem::take(&mut l.found);
         (root, l.n_locals)
     }));
     if let Some(funcs) = &env.funcs {
