@@ -15,6 +15,14 @@ use runtime::{Diagnostic, Span};
 /// references to `for` iterator names inside the `for`'s key, value and
 /// condition expressions.
 pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
+    let mut out = Vec::new();
+    for_each_variable(expr, |t| out.push(*t));
+    out
+}
+
+/// Calls `f` on each traversal [`variables`] gives, in its order, without
+/// collecting them (a result line writes them as it finds them).
+pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>)) {
     enum Work<'r, 'a> {
         Visit(&'r Expr<'a>),
         /// Enter a `for` scope (its names), then visit the expression.
@@ -24,11 +32,10 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
     // Most attributes are a literal or one traversal: no work list for
     // them.
     match expr.kind {
-        ExprKind::Literal(_) => return Vec::new(),
-        ExprKind::ScopeTraversal(t) => return vec![*t],
+        ExprKind::Literal(_) => return,
+        ExprKind::ScopeTraversal(t) => return f(t),
         _ => {}
     }
-    let mut out = Vec::new();
     let mut scopes: Vec<&ForExpr<'a>> = Vec::new();
     let mut stack = Vec::with_capacity(16);
     stack.push(Work::Visit(expr));
@@ -52,7 +59,7 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
             ExprKind::Literal(_) | ExprKind::AnonSymbol(_) => {}
             ExprKind::ScopeTraversal(t) => {
                 if !local(&scopes, t.root.name) {
-                    out.push(*t);
+                    f(t);
                 }
             }
             ExprKind::RelativeTraversal(r) => stack.push(Work::Visit(r.source)),
@@ -98,7 +105,6 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
             ExprKind::TemplateJoin(inner) | ExprKind::TemplateWrap(inner) | ExprKind::Parens(inner) => stack.push(Work::Visit(inner)),
         }
     }
-    out
 }
 
 /// Renders a traversal as the oracle does: `root.attr[0]["key"]`. Number

@@ -6,7 +6,7 @@ use super::result_format::{self, write_lent, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
 use crate::diagnostic_text::block_headers;
-use compiler::analysis::{render_traversal_into, variables};
+use compiler::analysis::{for_each_variable, render_traversal_into, variables};
 use compiler::lower::{lower_all_noting, CompileEnv, Lowered, StaticProblems};
 use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
@@ -1184,23 +1184,21 @@ fn write_references(out: &mut String, expr: &ast::Expr<'_>, interner: &Interner)
     thread_local! {
         static RENDERED: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
     }
-    let refs = variables(expr);
-    if refs.is_empty() {
-        return false;
-    }
+    // Written as they are found (no list of them is built).
+    let mut any = false;
     RENDERED.with_borrow_mut(|rendered| {
-        out.push('[');
-        for (i, t) in refs.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
+        for_each_variable(expr, |t| {
+            out.push(if any { ',' } else { '[' });
+            any = true;
             rendered.clear();
             render_traversal_into(rendered, t, interner);
             write_json_string(out, rendered);
-        }
-        out.push(']');
+        });
     });
-    true
+    if any {
+        out.push(']');
+    }
+    any
 }
 
 /// [`write_body_result`] straight from the syntax tree, for
