@@ -106,6 +106,18 @@ impl Interner {
         Interner { text: String::new(), entries: Vec::new(), slots: vec![Slot::default(); 256] }
     }
 
+    /// An interner sized for the names of a source of `src_len` bytes
+    /// (about one new name per 32 bytes of configuration, ten bytes
+    /// each), so that interning a file rarely regrows or rehashes.
+    pub fn for_source(src_len: usize) -> Interner {
+        let names = src_len / 32;
+        Interner {
+            text: String::with_capacity(names * 10),
+            entries: Vec::with_capacity(names),
+            slots: vec![Slot::default(); (names * 2 + 1).next_power_of_two().max(256)],
+        }
+    }
+
     pub fn intern(&mut self, name: &str) -> Symbol {
         let hash = hash_bytes(name.as_bytes());
         match self.find(name.as_bytes(), hash) {

@@ -348,7 +348,7 @@ impl Compiled {
         // needs none of it.
         let (lowered, crash) = {
             let arena = bumpalo::Bump::new();
-            let mut interner = Interner::new();
+            let mut interner = Interner::for_source(src.len());
             let (parsed, diags, crash) = parse(&arena, kind, src, options, &mut interner);
             (parsed.with_tree(|tree| Compiled::lower(kind, src, shared, options, tree, diags, &interner, declared)), crash)
         };
@@ -376,7 +376,7 @@ impl Compiled {
 
     fn write_once_here(kind: SourceKind, src: &[u8], options: &Options, vars: &Variables, out: &mut String) -> bool {
         let arena = bumpalo::Bump::new();
-        let mut interner = Interner::new();
+        let mut interner = Interner::for_source(src.len());
         let (parsed, warnings, crash) = parse(&arena, kind, src, options, &mut interner);
         if crash {
             return true;
