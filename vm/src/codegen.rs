@@ -352,18 +352,7 @@ fn u16_of(n: u32) -> u16 {
 impl<'b> Gen<'b> {
     fn new(b: &'b mut ChunkBuilder, funcs: Option<Arc<dyn FunctionTable>>) -> Gen<'b> {
         let open = std::mem::take(&mut b.open);
-        Gen {
-            b,
-            open,
-            next_reg: 0,
-            max_reg: 0,
-            next_mark: 0,
-            max_mark: 0,
-            funcs,
-            too_complex: false,
-            loop_depth: 0,
-            n_memos: 0,
-        }
+        Gen { b, open, next_reg: 0, max_reg: 0, next_mark: 0, max_mark: 0, funcs, too_complex: false, loop_depth: 0, n_memos: 0 }
     }
 
     // ---- blocks, registers, pools -------------------------------------
