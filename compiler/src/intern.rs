@@ -108,9 +108,12 @@ impl Interner {
 
     /// An interner sized for the names of a source of `src_len` bytes
     /// (about one new name per 32 bytes of configuration, ten bytes
-    /// each), so that interning a file rarely regrows or rehashes.
+    /// each), so that interning a file rarely regrows or rehashes. The
+    /// guess stops at a megabyte of source: a larger one may be mostly
+    /// text (a long string literal) and would reserve memory it never
+    /// uses, while growing costs it little in proportion.
     pub fn for_source(src_len: usize) -> Interner {
-        let names = src_len / 32;
+        let names = src_len.min(1 << 20) / 32;
         Interner {
             text: String::with_capacity(names * 10),
             entries: Vec::with_capacity(names),
