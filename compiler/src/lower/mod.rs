@@ -59,7 +59,10 @@ impl CompileEnv {
 /// Compiles one expression (or, with `mode` [`LexMode::Template`], a
 /// bare template) of `src`.
 pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], mode: LexMode, interner: &Interner, env: &CompileEnv) -> Program {
-    compile_with_lines(expr, interner, env, Arc::new(source_lines(Arc::from(src), mode)))
+    let lines = Arc::new(source_lines(Arc::from(src), mode));
+    let (lowered, _) = lower_all_noting(std::iter::once(expr), interner, env, &lines);
+    let mut file = vm::codegen::FileCode::new();
+    lowered.compile(&mut file, env, &lines).pop().expect("one program per expression")
 }
 
 /// The source as programs keep it, scanned as `mode` (its token
@@ -67,57 +70,6 @@ pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], mode: LexMode, interner: &
 pub fn source_lines(src: Arc<[u8]>, mode: LexMode) -> SourceLines {
     let breaks = crate::lexer::cluster_breaks(&src, mode).into();
     SourceLines { src, breaks }
-}
-
-/// [`compile_expr`] sharing one copy of the source among many programs.
-pub fn compile_with_lines(expr: &ast::Expr<'_>, interner: &Interner, env: &CompileEnv, lines: Arc<SourceLines>) -> Program {
-    let mut file = vm::codegen::FileCode::new();
-    compile_into(&mut file, expr, interner, env, lines)
-}
-
-/// Compiles one expression of a file into the file's shared bytecode
-/// (`file`): the program can be evaluated once `file` is finished.
-pub fn compile_into(
-    file: &mut vm::codegen::FileCode,
-    expr: &ast::Expr<'_>,
-    interner: &Interner,
-    env: &CompileEnv,
-    lines: Arc<SourceLines>,
-) -> Program {
-    let mut programs = compile_all_into(file, &[expr], interner, env, &lines);
-    programs.pop().expect("one program per expression")
-}
-
-/// Compiles the expressions of one file (a body's attributes, in the
-/// order given) into the file's shared bytecode. All are lowered first,
-/// so that subexpressions they repeat are computed once per evaluation of
-/// the body (`vm::shared`, `vm::BodyEvaluation`).
-pub fn compile_all_into(
-    file: &mut vm::codegen::FileCode,
-    exprs: &[&ast::Expr<'_>],
-    interner: &Interner,
-    env: &CompileEnv,
-    lines: &Arc<SourceLines>,
-) -> Vec<Program> {
-    compile_all_noting(file, exprs, interner, env, lines).0
-}
-
-/// [`compile_all_into`], also returning what lowering found wrong whatever
-/// the variables' values: calls to functions the table lacks (or any call
-/// without a table), calls with a wrong argument count (without `...`),
-/// and references to names that are not variables (worded as an
-/// evaluation in which every variable is set reports them). Uses inside
-/// the arguments of `try` and `can`, which catch errors, are left out.
-/// In source order of each expression, expressions in the order given.
-pub fn compile_all_noting(
-    file: &mut vm::codegen::FileCode,
-    exprs: &[&ast::Expr<'_>],
-    interner: &Interner,
-    env: &CompileEnv,
-    lines: &Arc<SourceLines>,
-) -> (Vec<Program>, StaticProblems) {
-    let (lowered, found) = lower_all_noting(exprs.iter().copied(), interner, env, lines);
-    (lowered.compile(file, env, lines), found)
 }
 
 /// The lowered trees of a file's expressions, not yet compiled: they own
@@ -129,8 +81,17 @@ pub struct Lowered {
     trees: Vec<(vm::ir::Node, u32)>,
 }
 
-/// The first half of [`compile_all_noting`]: lowers the expressions (in
-/// the order given) and notes what it finds wrong whatever the values.
+/// Lowers the expressions of one file (a body's attributes, in the order
+/// given), noting what lowering finds wrong whatever the variables'
+/// values: calls to functions the table lacks (or any call without a
+/// table), calls with a wrong argument count (without `...`), and
+/// references to names that are not variables (worded as an evaluation
+/// in which every variable is set reports them). Uses inside the
+/// arguments of `try` and `can`, which catch errors, are left out. In
+/// source order of each expression, expressions in the order given. All
+/// are lowered before any is compiled ([`Lowered::compile`]), so that
+/// subexpressions they repeat are computed once per evaluation of the
+/// body (`vm::shared`, `vm::BodyEvaluation`).
 pub fn lower_all_noting<'e, 'a: 'e>(
     exprs: impl ExactSizeIterator<Item = &'e ast::Expr<'a>>,
     interner: &Interner,
@@ -172,7 +133,7 @@ pub fn lower_all_noting<'e, 'a: 'e>(
 }
 
 impl Lowered {
-    /// The second half of [`compile_all_noting`]: compiles the trees into
+    /// Compiles the trees into
     /// `file`, one program each, in order.
     pub fn compile(self, file: &mut vm::codegen::FileCode, env: &CompileEnv, lines: &Arc<SourceLines>) -> Vec<Program> {
         let pure = |id: FuncId| env.funcs.as_deref().is_some_and(|t| t.signature(id).pure);
@@ -192,7 +153,7 @@ impl Lowered {
     }
 }
 
-/// What [`compile_all_noting`] found wrong, in its order. Most of it is
+/// What [`lower_all_noting`] found wrong, in its order. Most of it is
 /// usually names that are not variables (a file compiled without
 /// variables names thousands), whose details (with their "Did you mean"
 /// among the variables) are worded only when the diagnostics are asked
@@ -317,7 +278,7 @@ struct Lowerer<'i, 'e> {
     /// same few roots (`var`, `local`, ...) thousands of times, and each
     /// occurrence would otherwise allocate its own copy.
     unknown_names: &'e RefCell<ahash::AHashMap<Symbol, Arc<str>>>,
-    /// Static problems found (see [`compile_all_noting`]).
+    /// Static problems found (see [`lower_all_noting`]).
     found: Vec<StaticProblem>,
     /// How many `try`/`can` argument lists enclose the node.
     guarded: u32,
@@ -615,7 +576,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         }))
     }
 
-    /// Notes a static problem (see [`compile_all_noting`]) and returns its
+    /// Notes a static problem (see [`lower_all_noting`]) and returns its
     /// node.
     fn noted(&mut self, n: Node) -> Node {
         if self.guarded == 0 {
