@@ -142,6 +142,14 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     out.push(b'\n');
 }
 
+/// The longest source line a snippet shows whole. A longer one (a
+/// minified or generated file can have a line of megabytes) is cut to a
+/// window of this many bytes around what it highlights, marked `…` where
+/// cut, so that a diagnostic's text stays small whatever the input.
+const MAX_SHOWN_LINE: u32 = 480;
+/// How much of a cut line is shown before the highlighted part.
+const SHOWN_BEFORE: u32 = 120;
+
 fn render_line(out: &mut Vec<u8>, src: &[u8], number: usize, line: Span, highlight: Span, color: bool) {
     // Source bytes are written as they are (invalid UTF-8 included), as hcl does.
     let bytes = |s: Span| src.get(s.start as usize..s.end as usize).unwrap_or_default();
@@ -150,37 +158,77 @@ fn render_line(out: &mut Vec<u8>, src: &[u8], number: usize, line: Span, highlig
     } else {
         Span::new(line.start, line.start)
     };
+    // A subject that is this line's own line break (e.g. "Invalid
+    // multi-line string") gets a caret just past the text.
+    let at_line_break = marked.is_empty()
+        && matches!(src.get(highlight.start as usize), Some(b'\n' | b'\r'))
+        && highlight.start >= line.end
+        && highlight.start <= line.end.saturating_add(1);
+    let anchor = if !marked.is_empty() {
+        marked.start
+    } else if at_line_break {
+        line.end
+    } else {
+        line.start
+    };
+    let shown = shown_part(src, line, anchor);
+    let (cut_before, cut_after) = (shown.start > line.start, shown.end < line.end);
+    let marked = if marked.is_empty() { marked } else { Span::new(marked.start.max(shown.start), marked.end.min(shown.end)) };
     let _ = write!(out, "{number:4}: ");
+    let lead: &[u8] = if cut_before { "…".as_bytes() } else { b"" };
+    let trail: &[u8] = if cut_after { "…".as_bytes() } else { b"" };
     if marked.is_empty() {
-        out.extend_from_slice(bytes(line));
+        out.extend_from_slice(lead);
+        out.extend_from_slice(bytes(shown));
+        out.extend_from_slice(trail);
         out.push(b'\n');
-        // A subject that is this line's own line break (e.g. "Invalid
-        // multi-line string") gets a caret just past the text.
-        let at_line_break = matches!(src.get(highlight.start as usize), Some(b'\n' | b'\r'))
-            && highlight.start >= line.end
-            && highlight.start <= line.end.saturating_add(1);
         if !color && at_line_break {
-            let _ = writeln!(out, "      {}^", caret_padding(bytes(line)));
+            let _ = writeln!(out, "      {}{}^", caret_padding(lead), caret_padding(bytes(shown)));
         }
         return;
     }
-    let before = bytes(Span::new(line.start, marked.start));
+    let before = bytes(Span::new(shown.start, marked.start));
     let inside = bytes(marked);
-    let after = bytes(Span::new(marked.end, line.end));
+    let after = bytes(Span::new(marked.end, shown.end));
+    out.extend_from_slice(lead);
     out.extend_from_slice(before);
     if color {
         out.extend_from_slice(HIGHLIGHT.as_bytes());
         out.extend_from_slice(inside);
         out.extend_from_slice(RESET.as_bytes());
         out.extend_from_slice(after);
+        out.extend_from_slice(trail);
         out.push(b'\n');
     } else {
         out.extend_from_slice(inside);
         out.extend_from_slice(after);
+        out.extend_from_slice(trail);
         out.push(b'\n');
         let carets = String::from_utf8_lossy(inside).chars().filter(|c| !is_combining(*c)).count().max(1);
-        let _ = writeln!(out, "      {}{}", caret_padding(before), "^".repeat(carets));
+        let _ = writeln!(out, "      {}{}{}", caret_padding(lead), caret_padding(before), "^".repeat(carets));
     }
+}
+
+/// The part of `line` a snippet shows: all of it when it is short, else
+/// [`MAX_SHOWN_LINE`] bytes from a little before `anchor`, cut between
+/// characters.
+fn shown_part(src: &[u8], line: Span, anchor: u32) -> Span {
+    if line.end - line.start <= MAX_SHOWN_LINE {
+        return line;
+    }
+    let start = anchor.saturating_sub(SHOWN_BEFORE).max(line.start).min(line.end.saturating_sub(MAX_SHOWN_LINE));
+    let end = start.saturating_add(MAX_SHOWN_LINE).min(line.end);
+    // Not inside a UTF-8 sequence: continuation bytes are 10xxxxxx.
+    let continues = |i: u32| src.get(i as usize).is_some_and(|b| b & 0xC0 == 0x80);
+    let mut start = start;
+    while start < end && continues(start) {
+        start += 1;
+    }
+    let mut end = end;
+    while end > start && end < line.end && continues(end) {
+        end -= 1;
+    }
+    Span::new(start, end)
 }
 
 /// Blanks as wide as `text` (one per character; tabs kept so that carets
@@ -259,6 +307,34 @@ mod tests {
         let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &Diagnostic::error("Invalid character encoding", "", Some(Span::new(5, 6))), false);
         assert_eq!(out, b"Error: Invalid character encoding\n\n  on f line 1:\n   1: a = \"\xff\"\n           ^\n\n");
+    }
+
+    #[test]
+    fn a_long_line_is_cut_to_a_window_around_its_subject() {
+        let mut src = "a = \"".to_string();
+        src.push_str(&"é".repeat(50_000));
+        let subject = src.len() as u32;
+        src.push_str("\"x\n");
+        let file = SourceFile::new("f", src.as_bytes());
+        let mut out = Vec::new();
+        render_diagnostic(&mut out, &file, &Diagnostic::error("S", "", Some(Span::new(subject + 1, subject + 2))), false);
+        let text = String::from_utf8(out).expect("cut between characters");
+        assert!(text.len() < 3 * MAX_SHOWN_LINE as usize, "{} bytes", text.len());
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[3].starts_with("   1: …é") && lines[3].ends_with("é\"x"), "{}", lines[3]);
+        // The caret is under the `x`, past the `…` and the characters shown.
+        assert_eq!(lines[4].chars().count(), lines[3].chars().count());
+        assert!(lines[4].ends_with('^'));
+        // A line break subject at the end of a long line.
+        let src = format!("a = \"{}\nb\"\n", "x".repeat(100_000));
+        let file = SourceFile::new("f", src.as_bytes());
+        let mut out = Vec::new();
+        render_diagnostic(&mut out, &file, &Diagnostic::error("Invalid multi-line string", "", Some(Span::new(100_005, 100_006))), false);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.len() < 3 * MAX_SHOWN_LINE as usize, "{} bytes", text.len());
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[3].starts_with("   1: …x") && lines[3].ends_with('x'));
+        assert_eq!(lines[4].chars().count(), lines[3].chars().count() + 1);
     }
 
     #[test]
