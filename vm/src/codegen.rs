@@ -106,10 +106,14 @@ impl FileCode {
         self.b.sharing = None;
     }
 
-    /// Compiles the lowered tree `root` into this file's chunk.
+    /// Compiles the lowered tree `root` into this file's chunk; `span` is
+    /// the source range of its expression (the subject of "Expression too
+    /// complex").
+    #[allow(clippy::too_many_arguments)]
     pub fn compile(
         &mut self,
         root: &Node,
+        span: Span,
         n_locals: u32,
         var_names: Arc<[Arc<str>]>,
         funcs: Option<Arc<dyn FunctionTable>>,
@@ -133,7 +137,7 @@ impl FileCode {
             g = Gen::new(&mut self.b, funcs.clone());
             g.begin();
             let r = g.alloc();
-            g.fail(r, too_complex_diag());
+            g.fail(r, too_complex_diag(span));
             entry = g.finish(Opnd::temp(r));
             n_locals = 0;
         }
@@ -194,7 +198,7 @@ pub fn fold(n: &Node) -> Option<Value> {
     }
     let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
     let mut file = FileCode::new();
-    let prog = file.compile(n, 0, empty, None, Arc::from(""), Arc::new(SourceLines::default()));
+    let prog = file.compile(n, Span::default(), 0, empty, None, Arc::from(""), Arc::new(SourceLines::default()));
     drop(file);
     let mut scratch = crate::Scratch::new();
     let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
@@ -243,11 +247,11 @@ fn fold_constructor(n: &Node) -> Option<Option<Value>> {
     }
 }
 
-fn too_complex_diag() -> Diagnostic {
+fn too_complex_diag(span: Span) -> Diagnostic {
     Diagnostic::error(
         "Expression too complex",
         "The expression needs more registers or constants than one hclvm program can address; split it into smaller expressions.",
-        None,
+        Some(span),
     )
 }
 
@@ -782,7 +786,8 @@ impl<'b> Gen<'b> {
         }
         let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
         let mut file = FileCode::new();
-        let prog = file.compile(cond, n_locals, empty, self.funcs.clone(), Arc::from(""), Arc::new(SourceLines::default()));
+        let prog =
+            file.compile(cond, Span::default(), n_locals, empty, self.funcs.clone(), Arc::from(""), Arc::new(SourceLines::default()));
         drop(file);
         // A fresh scratch's registers hold `DynamicVal`: the iterators'
         // values in the reference's check. Compiling must stay cheap

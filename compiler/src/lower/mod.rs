@@ -77,8 +77,8 @@ pub fn source_lines(src: Arc<[u8]>, mode: LexMode) -> SourceLines {
 /// dropped before code generation, and a large body's tree and its
 /// programs are never all alive at once.
 pub struct Lowered {
-    /// Each tree with its number of locals.
-    trees: Vec<(vm::ir::Node, u32)>,
+    /// Each tree with its number of locals and its expression's range.
+    trees: Vec<(vm::ir::Node, u32, Span)>,
 }
 
 /// Lowers the expressions of one file (a body's attributes, in the order
@@ -124,7 +124,7 @@ pub fn lower_all_noting<'e, 'a: 'e>(
         };
         let root = l.lower(expr);
         found = std::mem::take(&mut l.found);
-        (root, l.n_locals)
+        (root, l.n_locals, expr.span)
     }));
     if let Some(funcs) = &env.funcs {
         unknown_functions.into_inner().keep_for(funcs);
@@ -138,15 +138,15 @@ impl Lowered {
     pub fn compile(self, file: &mut vm::codegen::FileCode, env: &CompileEnv, lines: &Arc<SourceLines>) -> Vec<Program> {
         let pure = |id: FuncId| env.funcs.as_deref().is_some_and(|t| t.signature(id).pure);
         let mut occurrences = vm::shared::Occurrences::default();
-        for (root, _) in &self.trees {
+        for (root, ..) in &self.trees {
             occurrences.add(root, &pure);
         }
         file.share(occurrences);
         // Each tree is dropped once compiled: a large body's trees and its
         // programs are not all alive at once.
         let mut programs = Vec::with_capacity(self.trees.len());
-        programs.extend(self.trees.into_iter().map(|(root, n_locals)| {
-            file.compile(&root, n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
+        programs.extend(self.trees.into_iter().map(|(root, n_locals, span)| {
+            file.compile(&root, span, n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
         }));
         file.end_sharing();
         programs
