@@ -6,6 +6,7 @@
 //! are libyaml's, as go-yaml v2 ported them.
 
 use super::scanner::ScalarStyle;
+use super::width;
 
 #[derive(Clone, Debug)]
 pub enum Ev {
@@ -74,20 +75,6 @@ struct Emitter<'e> {
 
 const BEST_INDENT: isize = 2;
 const BEST_WIDTH: usize = 80;
-
-fn width(b: u8) -> usize {
-    if b & 0x80 == 0 {
-        1
-    } else if b & 0xE0 == 0xC0 {
-        2
-    } else if b & 0xF0 == 0xE0 {
-        3
-    } else if b & 0xF8 == 0xF0 {
-        4
-    } else {
-        0
-    }
-}
 
 fn at(v: &[u8], i: usize) -> u8 {
     v.get(i).copied().unwrap_or(0)

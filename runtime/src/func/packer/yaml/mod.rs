@@ -49,6 +49,22 @@ const MAP_TAG: &str = "tag:yaml.org,2002:map";
 // ----- errors ---------------------------------------------------------------
 
 /// go-cty-yaml's `Error`: "on line L, column C: cause".
+/// The length of the UTF-8 sequence that byte `b` starts (libyaml's
+/// `WIDTH`): 0 for a byte that starts none.
+pub(super) fn width(b: u8) -> usize {
+    if b & 0x80 == 0 {
+        1
+    } else if b & 0xE0 == 0xC0 {
+        2
+    } else if b & 0xF0 == 0xE0 {
+        3
+    } else if b & 0xF8 == 0xF0 {
+        4
+    } else {
+        0
+    }
+}
+
 fn at_position(line: usize, column: usize, cause: &str) -> String {
     format!("on line {line}, column {column}: {cause}")
 }

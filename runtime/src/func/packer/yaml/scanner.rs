@@ -5,6 +5,7 @@
 //! mark is looked for at the start of the reader's buffer, not at the
 //! current position).
 
+use super::width;
 use std::collections::{BTreeSet, VecDeque};
 
 /// A position: character index, 0-based line and column.
@@ -127,20 +128,6 @@ pub struct Scanner<'a> {
     simple_keys: Vec<SimpleKey>,
     /// Levels whose simple key is possible (the scanner looks only at these).
     possible: BTreeSet<usize>,
-}
-
-fn width(b: u8) -> usize {
-    if b & 0x80 == 0 {
-        1
-    } else if b & 0xE0 == 0xC0 {
-        2
-    } else if b & 0xF0 == 0xE0 {
-        3
-    } else if b & 0xF8 == 0xF0 {
-        4
-    } else {
-        0
-    }
 }
 
 fn allowed_char(v: u32) -> bool {
