@@ -815,7 +815,7 @@ impl Compiled {
                     None => vm::evaluate(program, slots, scratch),
                     Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
                 };
-                let diagnostics = self.with_warnings(scratch);
+                let diagnostics = with_warnings(&self.warnings, scratch);
                 write_value_result(w, &value, &diagnostics, Some("eval"));
                 diagnostics.has_errors()
             }
@@ -835,13 +835,6 @@ impl Compiled {
         }
     }
 
-    /// The parser's warnings, then the diagnostics the evaluation left in
-    /// `scratch` (allocating nothing when there are none).
-    #[inline]
-    fn with_warnings(&self, scratch: &mut Scratch) -> Vec<Diagnostic> {
-        with_warnings(&self.warnings, scratch)
-    }
-
     // Inlined into its callers: one frame less, and the result built in
     // place, for the per-evaluation cost of small programs.
     #[inline]
@@ -854,7 +847,7 @@ impl Compiled {
                     None => vm::evaluate(program, slots, scratch),
                     Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
                 };
-                Evaluated::Value(Outcome { value, diagnostics: self.with_warnings(scratch).into() })
+                Evaluated::Value(Outcome { value, diagnostics: with_warnings(&self.warnings, scratch).into() })
             }
             Code::Body(plan) => {
                 let mut outcomes = Vec::with_capacity(plan.attribute_count);
@@ -1214,10 +1207,9 @@ fn write_body_once(
 ) {
     let (own, rest) = programs.split_at(body.attributes.len().min(programs.len()));
     *programs = rest;
-    let mut attr = |i: usize, a: &ast::Attribute<'_>, program: &Program, w: &mut ResultWriter<'_>| {
-        if i > 0 {
-            w.raw(",");
-        }
+    let attr = |(run, _): &mut (&mut vm::BodyEvaluation<'_>, &mut &[Program]),
+                w: &mut ResultWriter<'_>,
+                (a, program): (&ast::Attribute<'_>, &Program)| {
         let value: Value = run.evaluate(program);
         // Read in place: the scratch's list keeps its room for the next
         // attribute (taking it would grow a new one from empty each time).
@@ -1232,21 +1224,7 @@ fn write_body_once(
         }
         w.raw("}");
     };
-    w.raw("{\"attrs\":{");
-    if body.attributes_sorted() {
-        for (i, (a, program)) in body.attributes.iter().zip(own).enumerate() {
-            attr(i, a, program, w);
-        }
-    } else {
-        for (i, (a, program)) in body.attributes_in_order().into_iter().zip(own).enumerate() {
-            attr(i, a, program, w);
-        }
-    }
-    w.raw("},\"blocks\":[");
-    for (i, b) in body.blocks.iter().enumerate() {
-        if i > 0 {
-            w.raw(",");
-        }
+    let block = |(run, programs): &mut (&mut vm::BodyEvaluation<'_>, &mut &[Program]), w: &mut ResultWriter<'_>, b: &ast::Block<'_>| {
         let text = w.text();
         text.push_str("{\"type\":");
         write_json_string(text, interner.resolve(b.block_type.name));
@@ -1255,8 +1233,13 @@ fn write_body_once(
         text.push_str(",\"body\":");
         write_body_once(&b.body, programs, run, w, interner);
         w.raw("}");
+    };
+    let mut cx = (run, programs);
+    if body.attributes_sorted() {
+        result_format::write_body(w, &mut cx, body.attributes.iter().zip(own), body.blocks, attr, block);
+    } else {
+        result_format::write_body(w, &mut cx, body.attributes_in_order().into_iter().zip(own), body.blocks, attr, block);
     }
-    w.raw("]}");
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
