@@ -12,7 +12,8 @@ use compiler::{ast, Interner};
 use runtime::diag::DiagnosticsExt;
 use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
-use std::cell::RefCell;
+use std::borrow::Cow;
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -207,17 +208,38 @@ pub(crate) struct BodyPlan {
 }
 
 thread_local! {
-    /// Per-thread evaluation state, reused across evaluations.
-    static SCRATCH: RefCell<Scratch> = const { RefCell::new(Scratch::new()) };
+    /// Per-thread evaluation state, reused across evaluations: taken out
+    /// while one runs (a host function evaluating from inside an
+    /// evaluation finds none and uses a fresh one).
+    static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
-/// Runs `f` with this thread's scratch state (a fresh one when it is in
-/// use: a host function evaluating from inside an evaluation).
+/// Runs `f` with this thread's scratch state.
+///
+/// The state is taken out of the thread-local slot and put back, rather
+/// than lent inside `LocalKey::with`: what `f` returns then reaches the
+/// caller without passing through `with`'s `Result`, whose unwrapping
+/// copies an evaluation at an odd offset (a copy that stalls on the
+/// stores that just built it; micro spent about 5 ns there).
+#[inline(always)]
 fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
-    SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut scratch) => f(&mut scratch),
-        Err(_) => f(&mut Scratch::new()),
-    })
+    let mut scratch = SCRATCH.try_with(Cell::take).ok().flatten().unwrap_or_else(|| Box::new(Scratch::new()));
+    let r = f(&mut scratch);
+    put_scratch_back(scratch);
+    r
+}
+
+/// Puts a scratch state back in this thread's slot (dropping it while
+/// the thread is exiting).
+///
+/// `extern "C"`, so that it cannot unwind (a panic in it would abort,
+/// and none can happen: it moves a pointer, and the slot it fills is
+/// empty, a nested evaluation having used a fresh state). Were it able
+/// to, the result of `with_scratch` would be kept aside to be dropped
+/// on unwinding and copied to its place after, a copy that stalls on
+/// the stores that just built it.
+extern "C" fn put_scratch_back(scratch: Box<Scratch>) {
+    let _ = SCRATCH.try_with(|slot| slot.set(Some(scratch)));
 }
 
 /// Variables taken for one program by [`Compiled::bind`]: a value (or
@@ -662,8 +684,12 @@ impl Compiled {
         if !vars.rejected.is_empty() && vars.program == self.id {
             return Evaluation { compiled: self, result: Evaluated::Rejected(vars.rejected.clone()) };
         }
-        let slots = self.slots(vars);
-        with_scratch(|scratch| self.evaluate_slots(&slots, scratch, cancel))
+        // One call per case: dropping owned slots after the evaluation
+        // would keep its result aside (see `put_scratch_back`).
+        match self.slots(vars) {
+            Cow::Borrowed(slots) => with_scratch(|scratch| self.evaluate_slots(slots, scratch, cancel)),
+            Cow::Owned(slots) => with_scratch(|scratch| self.evaluate_slots(&slots, scratch, cancel)),
+        }
     }
 
     /// [`Compiled::evaluate`], ended early (with the error "Evaluation
@@ -843,11 +869,17 @@ impl Compiled {
         let stop = self.interrupts(cancel);
         let result = match &self.code {
             Code::Single(program) => {
-                let value = match &stop {
-                    None => vm::evaluate(program, slots, scratch),
-                    Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
+                let ran = match &stop {
+                    None => vm::run(program, slots, scratch, None),
+                    Some(stop) => vm::run(program, slots, scratch, Some(stop)),
                 };
-                Evaluated::Value(Outcome { value, diagnostics: with_warnings(&self.warnings, scratch).into() })
+                // The value is taken last, and returned from here rather
+                // than through the match, so that it is written once, in
+                // place: a copy of a value just built (a bool is written a
+                // byte at a time) stalls on the stores that built it.
+                let diagnostics = with_warnings(&self.warnings, scratch).into();
+                let value = ran.value(scratch);
+                return Evaluation { compiled: self, result: Evaluated::Value(Outcome { value, diagnostics }) };
             }
             Code::Body(plan) => {
                 let mut outcomes = Vec::with_capacity(plan.attribute_count);

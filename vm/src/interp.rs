@@ -180,6 +180,9 @@ pub struct Scratch {
     /// function calls charge too.
     size: SizeBudget,
     aborted: Option<Abort>,
+    /// The value of the last program [`run`], when it is not in a
+    /// register.
+    held: Option<Value>,
     pub limits: Limits,
 }
 
@@ -206,6 +209,7 @@ impl Scratch {
             until_check: 0,
             size: SizeBudget::new(Limits::DEFAULT.max_size),
             aborted: None,
+            held: None,
             limits: Limits::DEFAULT,
         }
     }
@@ -354,10 +358,11 @@ impl<'a> BodyEvaluation<'a> {
         }
         // Two copies of the evaluation loop's entry: the one without
         // interrupts checks nothing more than before they existed.
-        match self.stop {
+        let ran = match self.stop {
             None => run_program(program, chunk, self.vars, self.scratch, None),
             Some(stop) => run_program(program, chunk, self.vars, self.scratch, Some(stop)),
-        }
+        };
+        ran.value(self.scratch)
     }
 
     pub fn scratch(&mut self) -> &mut Scratch {
@@ -369,24 +374,57 @@ impl<'a> BodyEvaluation<'a> {
 /// ([`Scratch::diags`]).
 #[inline]
 pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value {
+    run(program, vars, scratch, None).value(scratch)
+}
+
+/// [`evaluate`] for an evaluation that `stop` may end early (see
+/// [`Interrupts`]).
+pub fn evaluate_with_interrupts(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: &Interrupts<'_>) -> Value {
+    run(program, vars, scratch, Some(stop)).value(scratch)
+}
+
+/// Runs `program` (that `stop` may end early) with `vars`: its
+/// diagnostics are then in `scratch`, its value is taken with
+/// [`Ran::value`].
+///
+/// Two steps so that a host can collect the diagnostics first and take
+/// the value last, straight into the place it returns it in: a value
+/// built a moment before it is copied whole stalls the copy on the
+/// stores that built it (a bool is written one byte at a time).
+#[inline(always)]
+pub fn run(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: Option<&Interrupts<'_>>) -> Ran {
     let chunk = program.chunk();
     // Values left by an earlier evaluation are never read unless the chunk
     // has shared slots.
     if chunk.n_shared > 0 {
         reset_shared(scratch, chunk);
     }
-    run_program(program, chunk, vars, scratch, None)
+    if stop.is_some() {
+        scratch.until_check = 0;
+    }
+    run_program(program, chunk, vars, scratch, stop)
 }
 
-/// [`evaluate`] for an evaluation that `stop` may end early (see
-/// [`Interrupts`]).
-pub fn evaluate_with_interrupts(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: &Interrupts<'_>) -> Value {
-    let chunk = program.chunk();
-    if chunk.n_shared > 0 {
-        reset_shared(scratch, chunk);
+/// A program that has [`run`]; its value not yet taken.
+#[must_use]
+#[derive(Clone, Copy, Debug)]
+pub struct Ran {
+    /// The temporary register holding the value; `None`: it is in
+    /// [`Scratch::held`].
+    register: Option<u16>,
+}
+
+impl Ran {
+    /// Takes the program's value out of `scratch`.
+    #[inline(always)]
+    pub fn value(self, scratch: &mut Scratch) -> Value {
+        match self.register.and_then(|r| scratch.regs.get_mut(usize::from(r))) {
+            // Read as a bool: its register was written one byte at a time.
+            Some(Value::Bool(b)) => Value::Bool(*b),
+            Some(slot) => std::mem::replace(slot, dynamic()),
+            None => scratch.held.take().unwrap_or_else(dynamic),
+        }
     }
-    scratch.until_check = 0;
-    run_program(program, chunk, vars, scratch, Some(stop))
 }
 
 /// No shared value computed yet, a slot for each of `chunk`'s.
@@ -396,7 +434,7 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
 }
 
 #[inline(always)]
-fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch, stop: Option<&Interrupts<'_>>) -> Value {
+fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch, stop: Option<&Interrupts<'_>>) -> Ran {
     scratch.diags.clear();
     scratch.steps = 0;
     scratch.check_at = match stop {
@@ -420,7 +458,19 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
         scratch.memos.resize(program.n_memos as usize, None);
     }
     let entry = program.entry;
-    let v = Machine { depth: 0, probing: 0, prog: program, chunk, vars, s: scratch, stop }.block(&entry);
+    let mut m = Machine { depth: 0, probing: 0, prog: program, chunk, vars, s: scratch, stop };
+    if entry.start != entry.end {
+        m.nested(|m| m.run(entry.start as usize, entry.end as usize));
+    }
+    // The value stays where it is when it is in a register (see [`run`]).
+    let register = match entry.out.kind() {
+        OpndKind::Temp(r) if m.s.aborted.is_none() => Some(r),
+        _ => {
+            let v = if m.s.aborted.is_none() { m.read(entry.out) } else { dynamic() };
+            m.s.held = Some(v);
+            None
+        }
+    };
     if stop.is_some() {
         // An interrupted program leaves no steps: the next one checks at
         // once, and fails too.
@@ -428,9 +478,8 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
     }
     if let Some(why) = scratch.aborted {
         scratch.diags.push(why.diagnostic());
-        return Value::dynamic_unknown();
     }
-    v
+    Ran { register }
 }
 
 /// Stack that must be left before a deeper block runs, and the size of a
@@ -612,6 +661,10 @@ impl<'a> Machine<'a> {
     fn take(&mut self, o: Opnd) -> Value {
         match o.kind() {
             OpndKind::Temp(r) => match self.s.regs.get_mut(usize::from(r)) {
+                // A bool (most results) is read as a bool: set_bool wrote
+                // one byte of it, and reading the whole register right
+                // after stalls on that store.
+                Some(Value::Bool(b)) => Value::Bool(*b),
                 Some(slot) => std::mem::replace(slot, dynamic()),
                 None => dynamic(),
             },

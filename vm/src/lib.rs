@@ -42,5 +42,5 @@ pub mod program;
 pub mod shared;
 pub mod suggest;
 
-pub use interp::{evaluate, evaluate_with_interrupts, BodyEvaluation, Interrupts, Limits, Scratch, Vars};
+pub use interp::{evaluate, evaluate_with_interrupts, run, BodyEvaluation, Interrupts, Limits, Ran, Scratch, Vars};
 pub use program::Program;
