@@ -5,7 +5,10 @@
 #![deny(unsafe_code)]
 
 fn main() -> std::process::ExitCode {
-    allocator::configure();
+    // The commands that run many inputs, one after another, in one
+    // process (see `allocator::configure`).
+    let many_inputs = std::env::args_os().nth(1).is_some_and(|c| c == "conformance" || c == "batch" || c == "bench");
+    allocator::configure(many_inputs);
     hclvm::cli::main()
 }
 
@@ -40,13 +43,22 @@ mod allocator {
     /// difference measured on the batch workloads).
     ///
     /// Memory freed goes back to the system at once (purge delay 0, not
-    /// mimalloc v3's 1 s): with the delay, what a large input's compilation frees (its
-    /// tokens, the syntax tree's lists, code generation's tables) was
-    /// still resident when the next stage allocated, so the peak depended
-    /// on how fast the process ran (a body of a million attributes: 440 to
-    /// 520 MB for `hclvm eval`, 400 MB without the delay; `hclvm check`
-    /// 280 to 330 MB, 270 MB). No difference measured on `hclvm bench`.
-    pub(crate) fn configure() {
+    /// mimalloc v3's 1 s) for the commands that run one input: with the
+    /// delay, what a large input's compilation frees (its tokens, the
+    /// syntax tree's lists, code generation's tables) was still resident
+    /// when the next stage allocated, so the peak depended on how fast the
+    /// process ran (a body of a million attributes `kN = N`: 272 MB for
+    /// `hclvm eval` with a delay of 200 ms, 208 MB without; `hclvm check`
+    /// 141 and 116 MB).
+    ///
+    /// The commands that run many inputs (`many_inputs`: `conformance`,
+    /// `batch`, `bench`) keep freed memory 100 ms: the next input reuses
+    /// it. Returned at once, each input faulted its pages in again; the
+    /// corpus one-shot (`benches/one_shot.py`) spent 8% more time, in 352
+    /// `madvise` calls and the page faults after them.
+    pub(crate) fn configure(many_inputs: bool) {
+        #[cfg(not(feature = "mimalloc"))]
+        let _ = many_inputs;
         // `mi_option_arena_reserve` and `mi_option_purge_delay` in
         // mimalloc v3's `mi_option_e` (the Rust bindings do not name
         // them); each set only when the option there holds its documented
@@ -65,7 +77,7 @@ mod allocator {
                 libmimalloc_sys::mi_option_set(MI_OPTION_ARENA_RESERVE, 0);
             }
             if matches!(libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY), 10 | 1000) {
-                libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
+                libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, if many_inputs { 100 } else { 0 });
             }
         }
     }
