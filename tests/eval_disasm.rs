@@ -503,3 +503,54 @@ fn without_short_circuit_both_operands_are_straight_line_code() {
         "#]],
     );
 }
+
+#[test]
+fn programs_of_simple_instructions_run_in_the_fast_lane() {
+    check(
+        r#"(origin == "MOW" || country == "RU") && (value * 2 >= 100 || req.adults == 1)"#,
+        &["origin", "country", "value", "req"],
+        expect![[r#"
+            ; 10 instructions, 5 registers (0 locals), 2 marks, fast lane
+            ; K0 = "MOW": "string"
+            ; K1 = "RU": "string"
+            ; K2 = 2: "number"
+            ; K3 = 100: "number"
+            ; K4 = 1: "number"
+            ; V0 = origin (slot 1)
+            ; V1 = country (slot 0)
+            ; V2 = value (slot 3)
+            ; V3 = req (slot 2).adults
+            0000  MARK       M0
+            0001  EQ         R2 V0 K0
+            0002  EQ         R3 V1 K1
+            0003  OR         R1 R2 R3 since M0
+            0004  MARK       M1
+            0005  MUL        R4 V2 K2
+            0006  GE         R3 R4 K3 since M1
+            0007  EQ         R4 V3 K4
+            0008  OR         R2 R3 R4 since M1
+            0009  AND        R0 R1 R2 since M0
+            entry 0..10 -> R0
+        "#]],
+    );
+    // A call is not simple: the general loop runs the whole program.
+    check(
+        r#"a == 1 && length(b) > 2"#,
+        &["a", "b"],
+        expect![[r#"
+            ; 7 instructions, 5 registers (0 locals), 2 marks
+            ; K0 = 1: "number"
+            ; K1 = 2: "number"
+            ; V0 = a (slot 0)
+            ; V1 = b (slot 1)
+            0000  MARK       M0
+            0001  EQ         R1 V0 K0
+            0002  MARK       M1
+            0003  MOVE       R4 V1
+            0004  CALL       R3 length#29 R4..R5 since M1
+            0005  GT         R2 R3 K1 since M1
+            0006  AND        R0 R1 R2 since M0
+            entry 0..7 -> R0
+        "#]],
+    );
+}

@@ -264,3 +264,22 @@ fn an_expression_too_large_for_one_program_is_reported_at_its_range() {
     assert_eq!(&src[subject.start as usize..subject.start as usize + 2], "[x");
     assert_eq!(subject.end as usize, src.len() - 1);
 }
+
+/// A program the fast lane runs (every instruction simple) is charged its
+/// instructions as the general loop charges them: a budget one short of
+/// them stops it before it runs, with the limit's error and nothing else.
+#[test]
+fn fast_lane_programs_are_charged_like_others() {
+    let src = "(a == 1 || b == 2) && (c >= 3 || a * 2 == 4)";
+    let vars = Variables::from_json_str(r#"{"a": 1, "b": 2, "c": 3}"#).expect("json");
+    let listing = Compiled::expression(src, &Options::new()).expect("compiles").disassemble();
+    assert!(listing.contains(", fast lane"), "{listing}");
+    let instructions: u64 = listing.lines().nth(1).and_then(|l| l.strip_prefix("; ")?.split(' ').next()?.parse().ok()).expect("count");
+    let run = |max_steps: u64| {
+        let program = Compiled::expression(src, &Options::new().max_steps(max_steps)).expect("compiles");
+        let e = program.evaluate(&vars);
+        (e.value().cloned(), summaries(&e))
+    };
+    assert_eq!(run(instructions), (Some(Value::Bool(true)), vec![]));
+    assert_eq!(run(instructions - 1), (None, vec!["Evaluation limit exceeded".to_string()]));
+}

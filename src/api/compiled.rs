@@ -1,7 +1,7 @@
 //! Compiling a source once and evaluating it many times.
 
 use super::error::{Diagnostics, Error, SourceInfo};
-use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome};
+use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome, OutcomeDiagnostics};
 use super::result_format::{self, write_lent, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
@@ -877,7 +877,11 @@ impl Compiled {
                 // than through the match, so that it is written once, in
                 // place: a copy of a value just built (a bool is written a
                 // byte at a time) stalls on the stores that built it.
-                let diagnostics = with_warnings(&self.warnings, scratch).into();
+                // (No list built to find it empty: the common case.)
+                let diagnostics = match self.warnings.is_empty() && scratch.diags().is_empty() {
+                    true => OutcomeDiagnostics::default(),
+                    false => with_warnings(&self.warnings, scratch).into(),
+                };
                 let value = ran.value(scratch);
                 return Evaluation { compiled: self, result: Evaluated::Value(Outcome { value, diagnostics }) };
             }

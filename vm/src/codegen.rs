@@ -164,6 +164,10 @@ impl FileCode {
             n_locals: u16_of(n_locals),
             n_marks: u16_of(max_mark),
             n_memos: u16_of(n_memos),
+            fast_entry: crate::fast_lane::runs_whole(
+                self.b.code.get(entry.start as usize..entry.end as usize).unwrap_or(&[]),
+                &self.b.paths,
+            ),
         }
     }
 
@@ -175,6 +179,7 @@ impl Drop for FileCode {
     fn drop(&mut self) {
         let b = std::mem::take(&mut self.b);
         let _ = self.cell.set(Chunk {
+            fast: crate::fast_lane::predecode(&b.code, &b.paths),
             code: b.code.into(),
             site_of: b.site_of.into(),
             sites: b.sites.into(),

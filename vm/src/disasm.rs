@@ -24,11 +24,12 @@ pub fn disassemble_after(program: &Program, previous: Option<&Program>) -> Strin
     let range = |r: &std::ops::Range<u32>| r.start as usize..r.end as usize;
     let _ = writeln!(
         out,
-        "; {} instructions, {} registers ({} locals), {} marks",
+        "; {} instructions, {} registers ({} locals), {} marks{}",
         ext.code.len(),
         program.n_regs,
         program.n_locals,
-        program.n_marks
+        program.n_marks,
+        if program.fast_entry { ", fast lane" } else { "" }
     );
     for k in range(&ext.consts) {
         if let Some(v) = chunk.consts.get(k) {

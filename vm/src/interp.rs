@@ -4,6 +4,7 @@
 //! `Value(ctx)`) produces. Structured instructions run their sub-blocks
 //! the way hcl evaluates subexpressions (see [`crate::opcodes`]).
 
+use crate::fast_lane;
 use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op, Opnd, OpndKind};
 use crate::ops::Blame;
@@ -63,6 +64,7 @@ impl Vars {
         }
     }
 
+    #[inline]
     pub fn get(&self, slot: u32) -> Option<&Value> {
         self.values.get(slot as usize).and_then(Option::as_ref)
     }
@@ -313,6 +315,12 @@ impl ConstCopies {
     fn get(&self, k: usize) -> Option<&Value> {
         self.current.1.get(k)
     }
+
+    /// The current chunk's constants.
+    #[inline]
+    fn all(&self) -> &[Value] {
+        &self.current.1
+    }
 }
 
 /// Evaluates the expressions of one body (programs of one file) against
@@ -460,7 +468,11 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
     let entry = program.entry;
     let mut m = Machine { depth: 0, probing: 0, prog: program, chunk, vars, s: scratch, stop };
     if entry.start != entry.end {
-        m.nested(|m| m.run(entry.start as usize, entry.end as usize));
+        if program.fast_entry {
+            m.run_fast_entry(entry.start as usize, entry.end as usize);
+        } else {
+            m.nested(|m| m.run(entry.start as usize, entry.end as usize));
+        }
     }
     // The value stays where it is when it is in a register (see [`run`]).
     let register = match entry.out.kind() {
@@ -562,6 +574,32 @@ fn binary_op(op: Op) -> crate::ops::BinaryOp {
 
 static NO_OPERATOR: OperatorSite =
     OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0), conversion_errors_first: false };
+
+/// `R[r] := v`.
+#[inline]
+pub(crate) fn set_reg(regs: &mut [Value], r: u16, v: Value) {
+    if let Some(slot) = regs.get_mut(usize::from(r)) {
+        // Most registers are overwritten holding what `take` left or a
+        // boolean: values that own nothing, so the out-of-line drop is
+        // skipped for them (forgetting them leaks nothing).
+        if matches!(slot, Value::Bool(_)) || matches!(slot, Value::Unknown(u) if u.is_plain_dynamic()) {
+            std::mem::forget(std::mem::replace(slot, v));
+        } else {
+            *slot = v;
+        }
+    }
+}
+
+/// `R[r] := b`.
+#[inline(always)]
+pub(crate) fn set_bool_reg(regs: &mut [Value], r: u16, b: bool) {
+    if let Some(slot) = regs.get_mut(usize::from(r)) {
+        match slot {
+            Value::Bool(old) => *old = b,
+            _ => set_reg(regs, r, Value::Bool(b)),
+        }
+    }
+}
 
 impl<'a> Machine<'a> {
     #[inline]
@@ -738,27 +776,13 @@ impl<'a> Machine<'a> {
 
     #[inline]
     fn set(&mut self, r: u16, v: Value) {
-        if let Some(slot) = self.s.regs.get_mut(usize::from(r)) {
-            // Most registers are overwritten holding what `take` left or a
-            // boolean: values that own nothing, so the out-of-line drop is
-            // skipped for them (forgetting them leaks nothing).
-            if matches!(slot, Value::Bool(_)) || matches!(slot, Value::Unknown(u) if u.is_plain_dynamic()) {
-                std::mem::forget(std::mem::replace(slot, v));
-            } else {
-                *slot = v;
-            }
-        }
+        set_reg(&mut self.s.regs, r, v)
     }
 
     /// [`Machine::set`] for a bool.
     #[inline(always)]
     fn set_bool(&mut self, r: u16, b: bool) {
-        if let Some(slot) = self.s.regs.get_mut(usize::from(r)) {
-            match slot {
-                Value::Bool(old) => *old = b,
-                _ => self.set(r, Value::Bool(b)),
-            }
-        }
+        set_bool_reg(&mut self.s.regs, r, b)
     }
 
     /// Runs a block and takes its value. (Inlined everywhere: it is small,
@@ -804,6 +828,30 @@ impl<'a> Machine<'a> {
     }
 
     // ---- the dispatch loop -----------------------------------------------
+
+    /// Runs a program's entry block `start..end` whose instructions are
+    /// all simple ([`Program::fast_entry`]) in the fast lane (only while
+    /// nothing has been reported: see `fast_lane`), and what the fast lane
+    /// hands back in [`Machine::run`]. The block is charged in all what
+    /// `run` would charge at once: the fast lane runs only when that
+    /// reaches no step check (else `run` runs the whole block), charging
+    /// what it ran, and `run` charges the rest.
+    #[inline(never)]
+    fn run_fast_entry(&mut self, start: usize, end: usize) {
+        let prog: &'a Chunk = self.chunk;
+        let mut first = start;
+        if let Some(fast) = prog.fast.get(start..end) {
+            if self.s.diags.is_empty() && self.s.steps + fast.len() as u64 <= self.s.check_at {
+                let from = fast_lane::Operands { consts: self.s.consts.all(), vars: self.vars, paths: &prog.paths };
+                let done = fast_lane::run(fast, &mut self.s.regs, &mut self.s.marks, &from, 0);
+                self.s.steps += done as u64;
+                first += done;
+            }
+        }
+        if first < end {
+            self.nested(|m| m.run(first, end));
+        }
+    }
 
     fn run(&mut self, start: usize, end: usize) {
         let prog: &'a Chunk = self.chunk;
@@ -1899,7 +1947,7 @@ fn same_name(n: &std::sync::Arc<str>, name: &std::sync::Arc<str>) -> bool {
 /// Literal steps by reference, when none needs `hcl.Index`'s or
 /// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).
 #[inline]
-fn steps_ref<'v>(mut v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
+pub(crate) fn steps_ref<'v>(mut v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
     for step in steps {
         v = step_ref(v, step)?;
     }

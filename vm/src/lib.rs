@@ -34,6 +34,7 @@
 
 pub mod codegen;
 pub mod disasm;
+mod fast_lane;
 pub mod interp;
 pub mod ir;
 pub mod opcodes;

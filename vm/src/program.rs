@@ -222,6 +222,9 @@ pub struct Chunk {
     pub(crate) sites: Box<[Site]>,
     pub(crate) consts: Box<[Value]>,
     pub(crate) paths: Box<[PathRef]>,
+    /// The instructions' fast forms ([`crate::fast_lane`]); empty when
+    /// no block could use them.
+    pub(crate) fast: Box<[crate::fast_lane::FastInstr]>,
     /// The attribute names of the steps (one copy of each).
     pub(crate) names: runtime::AttrNames,
     /// Shared memo slots ([`crate::shared`]).
@@ -277,6 +280,9 @@ pub struct Program {
     pub(crate) n_locals: u16,
     pub(crate) n_marks: u16,
     pub(crate) n_memos: u16,
+    /// Whether the entry block starts with a run of simple instructions
+    /// ([`crate::fast_lane`]).
+    pub(crate) fast_entry: bool,
 }
 
 const _: () = assert!(std::mem::size_of::<Program>() == 40);
