@@ -8,7 +8,7 @@
 # regen.sh gives them the reference's results and tests/conformance.rs
 # compares hclvm's with those.
 #   python3 tests/data/rows/gen_fast_lane.py && tests/data/rows/regen.sh
-import json, os
+from rowgen import Rows
 
 srcs = [
     '(origin == "MOW" || country == "RU") && (value >= 100 || req.adults == 1)',
@@ -32,13 +32,12 @@ var_sets = {
     "big": (dict(full, value={"type": "number", "value": "1e300"}, a={"type": "number", "value": "123456789012345678901234567890"}, b=0.1, c=0.2, e=0), {}),
     "missing_attr": (dict(full, req={}), {}),
     "bools": (dict(full, x=True, y=True, z=False, country="RU"), {}),
+    # Operands equal where an ordering operator decides.
+    "ties": (dict(full, value=4, a=4, b=4, e=4, z="s", req={"adults": 2, "n": {"m": 5}}), {}),
+    "ties_ge": (dict(full, value=100, req={"adults": 2, "n": {"m": 3}}), {}),
 }
-cases = []
+rows = Rows("fast_lane", funcs="stdlib")
 for i, src in enumerate(srcs):
     for name, (vars_, unknowns) in var_sets.items():
-        cases.append({"id": f"fast-lane/{i}/{name}", "mode": "expr", "src": src, "vars": vars_, "unknowns": unknowns})
-out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "cases", "fast_lane.jsonl")
-with open(out, "w") as fh:
-    for c in cases:
-        fh.write(json.dumps(c, separators=(",", ":")) + "\n")
-print(f"{out}: {len(cases)} cases")
+        rows.add(src, vars=vars_, unknowns=unknowns, note=f"program {i}, variables {name}")
+print(f"{rows.write()}: {len(rows)} cases")
