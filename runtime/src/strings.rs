@@ -109,19 +109,29 @@ fn bytes_to_look_at(word: u64, escape_html: bool) -> u64 {
     found
 }
 
-/// The eight bytes of `bytes` from `i`, the missing ones (past the end)
-/// as spaces, which never need escaping.
+/// The index of the first byte of `bytes` from `i` on that may need
+/// escaping (`bytes.len()` when none): eight bytes at a time while eight
+/// are left (short strings with a quote or two, such as diagnostics'
+/// details, would otherwise be read byte by byte), then byte by byte
+/// (the last few: copying them into a word cost a `memcpy` call per
+/// string).
 #[inline]
-fn word_at(bytes: &[u8], i: usize) -> u64 {
-    match bytes.get(i..i + 8) {
-        Some(w) => u64::from_le_bytes(w.try_into().expect("eight bytes")),
-        None => {
-            let mut w = [b' '; 8];
-            let rest = &bytes[i..];
-            w[..rest.len()].copy_from_slice(rest);
-            u64::from_le_bytes(w)
+fn next_to_look_at(bytes: &[u8], mut i: usize, escape_html: bool) -> usize {
+    while let Some(w) = bytes.get(i..i + 8) {
+        let found = bytes_to_look_at(u64::from_le_bytes(w.try_into().expect("eight bytes")), escape_html);
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
         }
+        i += 8;
     }
+    let special = if escape_html { 2 } else { 1 };
+    while let Some(&b) = bytes.get(i) {
+        if (1..=special).contains(&JSON_SPECIAL[b as usize]) {
+            return i;
+        }
+        i += 1;
+    }
+    bytes.len()
 }
 
 fn write_json_string_impl<T: JsonText + ?Sized>(out: &mut T, s: &str, escape_html: bool) {
@@ -132,17 +142,9 @@ fn write_json_string_impl<T: JsonText + ?Sized>(out: &mut T, s: &str, escape_htm
     let special = if escape_html { 2 } else { 1 };
     let mut start = 0;
     let mut i = 0;
-    while i < bytes.len() {
-        // Eight bytes at a time, straight to the first that may need
-        // escaping (short strings with a quote or two, such as
-        // diagnostics' details, would otherwise be read byte by byte).
-        let found = bytes_to_look_at(word_at(bytes, i), escape_html);
-        if found == 0 {
-            i += 8;
-            continue;
-        }
-        i += (found.trailing_zeros() / 8) as usize;
-        let b = bytes[i];
+    loop {
+        i = next_to_look_at(bytes, i, escape_html);
+        let Some(&b) = bytes.get(i) else { break };
         let kind = JSON_SPECIAL[b as usize];
         if kind == 0 || kind > special {
             i += 1;
