@@ -232,12 +232,12 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 /// Puts a scratch state back in this thread's slot (dropping it while
 /// the thread is exiting).
 ///
-/// `extern "C"`, so that it cannot unwind (a panic in it would abort,
-/// and none can happen: it moves a pointer, and the slot it fills is
-/// empty, a nested evaluation having used a fresh state). Were it able
-/// to, the result of `with_scratch` would be kept aside to be dropped
-/// on unwinding and copied to its place after, a copy that stalls on
-/// the stores that just built it.
+/// `extern "C"`, so that it cannot unwind (a panic in it would abort;
+/// it moves a pointer and, after a nested evaluation, drops the fresh
+/// state that one put back, plain vectors). Were it able to, the result
+/// of `with_scratch` would be kept aside to be dropped on unwinding and
+/// copied to its place after, a copy that stalls on the stores that just
+/// built it.
 extern "C" fn put_scratch_back(scratch: Box<Scratch>) {
     let _ = SCRATCH.try_with(|slot| slot.set(Some(scratch)));
 }
