@@ -1328,10 +1328,14 @@ fn disassemble_body<'p>(plan: &'p BodyPlan, path: &str, previous: &mut Option<&'
 /// Evaluates every attribute of `plan` in its order into `out`.
 fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Vec<Outcome>) {
     for program in &plan.programs {
-        let value: Value = run.evaluate(program);
+        let ran = run.run(program);
         let scratch = run.scratch();
-        let diagnostics = if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
-        out.push(Outcome { value, diagnostics: diagnostics.into() });
+        let diagnostics = match scratch.diags().is_empty() {
+            true => OutcomeDiagnostics::default(),
+            false => scratch.take_diags().into(),
+        };
+        // The value taken last, into its place in `out` (see `vm::run`).
+        out.extend(std::iter::once_with(|| Outcome { value: ran.value(scratch), diagnostics }));
     }
     for (_, body) in &plan.blocks {
         evaluate_body(body, run, out);

@@ -354,6 +354,14 @@ impl<'a> BodyEvaluation<'a> {
     /// Evaluates `program`; its diagnostics are left in the scratch
     /// ([`BodyEvaluation::scratch`]).
     pub fn evaluate(&mut self, program: &Program) -> Value {
+        let ran = self.run(program);
+        ran.value(self.scratch)
+    }
+
+    /// Runs `program`, its value left to take with [`Ran::value`] (see
+    /// [`run`]) and its diagnostics in the scratch.
+    #[inline]
+    pub fn run(&mut self, program: &Program) -> Ran {
         let chunk = program.chunk();
         let id = chunk as *const Chunk as usize;
         if id != self.chunk {
@@ -366,11 +374,10 @@ impl<'a> BodyEvaluation<'a> {
         }
         // Two copies of the evaluation loop's entry: the one without
         // interrupts checks nothing more than before they existed.
-        let ran = match self.stop {
+        match self.stop {
             None => run_program(program, chunk, self.vars, self.scratch, None),
             Some(stop) => run_program(program, chunk, self.vars, self.scratch, Some(stop)),
-        };
-        ran.value(self.scratch)
+        }
     }
 
     pub fn scratch(&mut self) -> &mut Scratch {
