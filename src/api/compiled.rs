@@ -1070,11 +1070,7 @@ fn lower_code(
     let _ = source.breaks.set(lines.breaks.clone());
     let (lowered, found) = match tree {
         Tree::Expr(e) => lower_all_noting(std::iter::once(e), interner, &env, &lines),
-        // A flat body's expressions, in order, without a list of them.
-        Tree::Body(b) if b.blocks.is_empty() && b.attributes_sorted() => {
-            lower_all_noting(b.attributes.iter().map(|a| a.expr), interner, &env, &lines)
-        }
-        Tree::Body(b) => lower_all_noting(b.all_attribute_exprs().into_iter(), interner, &env, &lines),
+        Tree::Body(b) => lower_all_noting(b.all_attribute_exprs(), interner, &env, &lines),
     };
     (var_names, LoweredCode { lowered, env, lines }, found)
 }

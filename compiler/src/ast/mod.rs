@@ -55,33 +55,78 @@ impl<'a> Body<'a> {
     }
 
     /// The expression of every attribute: this body's in source order, then
-    /// each nested block's, recursively (the order in which hosts compile
-    /// and list them). Recursion follows block nesting, which the parser
-    /// bounds.
-    pub fn all_attribute_exprs(&self) -> Vec<&'a Expr<'a>> {
+    /// each nested block's, depth first (the order in which hosts compile
+    /// and list them). Bodies still to visit wait on a stack; a body whose
+    /// attributes are in source order already (as the parser leaves them)
+    /// is read in place, so a flat body of a million attributes needs no
+    /// list of them.
+    pub fn all_attribute_exprs(&self) -> AttributeExprs<'_, 'a> {
         fn count(b: &Body<'_>) -> usize {
             b.attributes.len() + b.blocks.iter().map(|blk| count(&blk.body)).sum::<usize>()
         }
-        fn walk<'a>(b: &Body<'a>, out: &mut Vec<&'a Expr<'a>>) {
-            if b.attributes_sorted() {
-                out.extend(b.attributes.iter().map(|a| a.expr));
-            } else {
-                out.extend(b.attributes_in_order().into_iter().map(|a| a.expr));
-            }
-            for blk in b.blocks {
-                walk(&blk.body, out);
-            }
-        }
-        // Sized at once: a body may have a million attributes.
-        let mut out = Vec::with_capacity(count(self));
-        walk(self, &mut out);
-        out
+        AttributeExprs { bodies: vec![self], attrs: AttributesInOrder::Slice([].iter()), left: count(self) }
     }
 
     /// Whether `attributes` is in source order already (as the parser
     /// leaves it), so that [`Body::attributes_in_order`] need not sort.
     pub fn attributes_sorted(&self) -> bool {
         self.attributes.windows(2).all(|w| w[0].name.span.start <= w[1].name.span.start)
+    }
+}
+
+/// [`Body::all_attribute_exprs`].
+pub struct AttributeExprs<'s, 'a> {
+    /// Bodies still to visit, the next last.
+    bodies: Vec<&'s Body<'a>>,
+    /// The attributes of the body being visited.
+    attrs: AttributesInOrder<'a>,
+    left: usize,
+}
+
+impl<'a> Iterator for AttributeExprs<'_, 'a> {
+    type Item = &'a Expr<'a>;
+
+    fn next(&mut self) -> Option<&'a Expr<'a>> {
+        loop {
+            if let Some(a) = self.attrs.next() {
+                self.left -= 1;
+                return Some(a.expr);
+            }
+            let body = self.bodies.pop()?;
+            self.bodies.extend(body.blocks.iter().rev().map(|b| &b.body));
+            self.attrs = match body.attributes_sorted() {
+                true => AttributesInOrder::Slice(body.attributes.iter()),
+                false => {
+                    let mut sorted: Vec<&'a Attribute<'a>> = body.attributes.iter().collect();
+                    sorted.sort_by_key(|a| a.name.span.start);
+                    AttributesInOrder::Sorted(sorted.into_iter())
+                }
+            };
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for AttributeExprs<'_, '_> {}
+
+/// A body's attributes in source order: the slice itself when it is in
+/// that order, else a sorted list of them.
+enum AttributesInOrder<'a> {
+    Slice(std::slice::Iter<'a, Attribute<'a>>),
+    Sorted(std::vec::IntoIter<&'a Attribute<'a>>),
+}
+
+impl<'a> Iterator for AttributesInOrder<'a> {
+    type Item = &'a Attribute<'a>;
+
+    fn next(&mut self) -> Option<&'a Attribute<'a>> {
+        match self {
+            AttributesInOrder::Slice(it) => it.next(),
+            AttributesInOrder::Sorted(it) => it.next(),
+        }
     }
 }
 
