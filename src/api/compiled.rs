@@ -210,7 +210,8 @@ pub(crate) struct BodyPlan {
 thread_local! {
     /// Per-thread evaluation state, reused across evaluations: taken out
     /// while one runs (a host function evaluating from inside an
-    /// evaluation finds none and uses a fresh one).
+    /// evaluation finds the slot empty and uses a fresh state, or the one
+    /// an earlier nested evaluation put back).
     static SCRATCH: Cell<Option<Box<Scratch>>> = const { Cell::new(None) };
 }
 
@@ -232,9 +233,10 @@ fn with_scratch<R>(f: impl FnOnce(&mut Scratch) -> R) -> R {
 /// Puts a scratch state back in this thread's slot (dropping it while
 /// the thread is exiting).
 ///
-/// `extern "C"`, so that it cannot unwind (a panic in it would abort;
-/// it moves a pointer and, after a nested evaluation, drops the fresh
-/// state that one put back, plain vectors). Were it able to, the result
+/// `extern "C"`, so that it cannot unwind (since Rust 1.81, the
+/// `rust-version`, a panic in it aborts; none can happen: it moves a
+/// pointer and, after a nested evaluation, drops the state that one put
+/// back, plain vectors and values). Were it able to, the result
 /// of `with_scratch` would be kept aside to be dropped on unwinding and
 /// copied to its place after, a copy that stalls on the stores that just
 /// built it.
@@ -417,7 +419,8 @@ impl Compiled {
             with_scratch(|scratch| {
                 scratch.limits = options.limits;
                 // Evaluated once, here: no per-thread copies of its constants
-                // (a scratch that a panic leaves sharing them only shares more).
+                // (a panic in between drops this scratch: the next
+                // evaluation starts with a fresh one).
                 scratch.share_constants(true);
                 write_lent(
                     out,

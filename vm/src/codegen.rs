@@ -58,6 +58,9 @@ struct ChunkBuilder {
     /// a few instructions, and fresh vectors growing for each cost more
     /// than generating the code.
     open: Vec<Vec<(Instr, u32)>>,
+    /// The fast forms of the programs that run in the fast lane
+    /// (`Program::fast_at`).
+    fast: Vec<crate::fast_lane::FastInstr>,
     spare: Vec<Vec<(Instr, u32)>>,
 }
 
@@ -164,10 +167,17 @@ impl FileCode {
             n_locals: u16_of(n_locals),
             n_marks: u16_of(max_mark),
             n_memos: u16_of(n_memos),
-            fast_entry: crate::fast_lane::runs_whole(
+            fast_at: match crate::fast_lane::decode_block(
                 self.b.code.get(entry.start as usize..entry.end as usize).unwrap_or(&[]),
                 &self.b.paths,
-            ),
+            ) {
+                Some(forms) => {
+                    let at = u32::try_from(self.b.fast.len()).unwrap_or(NOT_FAST);
+                    self.b.fast.extend(forms);
+                    at
+                }
+                None => NOT_FAST,
+            },
         }
     }
 
@@ -179,7 +189,7 @@ impl Drop for FileCode {
     fn drop(&mut self) {
         let b = std::mem::take(&mut self.b);
         let _ = self.cell.set(Chunk {
-            fast: crate::fast_lane::predecode(&b.code, &b.paths),
+            fast: b.fast.into(),
             code: b.code.into(),
             site_of: b.site_of.into(),
             sites: b.sites.into(),

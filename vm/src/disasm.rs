@@ -29,7 +29,7 @@ pub fn disassemble_after(program: &Program, previous: Option<&Program>) -> Strin
         program.n_regs,
         program.n_locals,
         program.n_marks,
-        if program.fast_entry { ", fast lane" } else { "" }
+        if program.fast_at != crate::program::NOT_FAST { ", fast lane" } else { "" }
     );
     for k in range(&ext.consts) {
         if let Some(v) = chunk.consts.get(k) {

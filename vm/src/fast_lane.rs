@@ -1,13 +1,14 @@
-//! The fast lane: runs of simple instructions, pre-decoded.
+//! The fast lane: programs of simple instructions, pre-decoded.
 //!
 //! Most of what a comparison costs in the general dispatch loop
 //! ([`crate::interp`]) is finding its operands: the operand's kind, then
 //! the path, its root and the variable's slot, each read through the
-//! machine's pointers again after every call. When a chunk is sealed, each
-//! run of two or more *simple* instructions (comparisons, `&&`, `||`,
-//! arithmetic, `MOVE`, `MARK`) whose operands are registers, constants or
-//! variable paths is decoded once more into [`FastInstr`]s that name the
-//! register, constant or variable slot directly. [`run`] executes them
+//! machine's pointers again after every call. A program whose entry block
+//! is only *simple* instructions (comparisons, `&&`, `||`, arithmetic,
+//! `MOVE`, `MARK`), two or more, on registers, constants or variable paths
+//! has that block decoded once more when it is compiled, into
+//! [`FastInstr`]s that name the register, constant or variable slot
+//! directly ([`decode_block`], kept in the chunk); [`run`] executes them
 //! with the registers, constants and variables borrowed once.
 //!
 //! It finishes an instruction only the way the general loop finishes it
@@ -116,25 +117,16 @@ impl FastInstr {
     }
 }
 
-/// The fast forms of a chunk's instructions, one per pc; empty when the
-/// chunk has no run of two simple instructions (a run of one costs more
-/// to enter than it saves).
-pub(crate) fn predecode(code: &[Instr], paths: &[PathRef]) -> Box<[FastInstr]> {
-    let fast: Vec<FastInstr> = code.iter().map(|ins| FastInstr::decode(ins, paths).unwrap_or(NOT_SIMPLE)).collect();
-    if fast.windows(2).any(|w| w[0].form != STOP && w[1].form != STOP) {
-        fast.into()
-    } else {
-        Box::default()
+/// The fast forms of the entry block `code` of a program, when every
+/// instruction is simple and there are two or more: such a program runs
+/// in the fast lane. (Entered for a block's first simple instructions, to
+/// go on in the general loop after, the fast lane cost the policy
+/// workload more than it saved: 50.5k -> 52.7k instructions per request.)
+pub(crate) fn decode_block(code: &[Instr], paths: &[PathRef]) -> Option<Vec<FastInstr>> {
+    if code.len() < 2 {
+        return None;
     }
-}
-
-/// Whether a program whose entry block is `code` is run in the fast lane:
-/// when every instruction of the block is simple (and there are two or
-/// more). Entered for a shorter run, to go on in the general loop after,
-/// the fast lane cost the policy workload more than it saved (50.5k ->
-/// 50.9k instructions per request for runs of three or more).
-pub(crate) fn runs_whole(code: &[Instr], paths: &[PathRef]) -> bool {
-    code.len() >= 2 && code.iter().all(|i| FastInstr::decode(i, paths).is_some())
+    code.iter().map(|ins| FastInstr::decode(ins, paths)).collect()
 }
 
 /// What the fast lane reads operands from.
@@ -208,8 +200,8 @@ fn move_from<const B: u16>(f: &FastInstr, regs: &mut [Value], from: &Operands<'_
     }
 }
 
-/// Runs the fast forms `fast` (a block's, from its start) while they are
-/// simple and finish the common way; returns how many ran. `diagnostics`
+/// Runs the fast forms `fast` (an entry block's) while they finish the
+/// common way; returns how many ran. `diagnostics`
 /// is the count reported so far, which must be 0: with none, no operand
 /// has failed.
 #[inline(never)]

@@ -247,6 +247,7 @@ impl Scratch {
     /// share data with that evaluation's variables; they are otherwise
     /// dropped only when a later evaluation overwrites them).
     pub fn release(&mut self) {
+        self.held = None;
         self.regs.clear();
         self.memos.clear();
         self.shared.clear();
@@ -420,24 +421,29 @@ pub fn run(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: Option<&
     run_program(program, chunk, vars, scratch, stop)
 }
 
-/// A program that has [`run`]; its value not yet taken.
+/// A program that has [`run`]; its value not yet taken (taken once:
+/// [`Ran::value`] consumes it).
 #[must_use]
-#[derive(Clone, Copy, Debug)]
-pub struct Ran {
-    /// The temporary register holding the value; `None`: it is in
-    /// [`Scratch::held`].
-    register: Option<u16>,
+#[derive(Debug)]
+pub enum Ran {
+    /// The value is in this temporary register.
+    Register(u16),
+    /// The value is in [`Scratch::held`].
+    Held,
 }
 
 impl Ran {
     /// Takes the program's value out of `scratch`.
     #[inline(always)]
     pub fn value(self, scratch: &mut Scratch) -> Value {
-        match self.register.and_then(|r| scratch.regs.get_mut(usize::from(r))) {
-            // Read as a bool: its register was written one byte at a time.
-            Some(Value::Bool(b)) => Value::Bool(*b),
-            Some(slot) => std::mem::replace(slot, dynamic()),
-            None => scratch.held.take().unwrap_or_else(dynamic),
+        match self {
+            Ran::Register(r) => match scratch.regs.get_mut(usize::from(r)) {
+                // Read as a bool: its register was written one byte at a time.
+                Some(Value::Bool(b)) => Value::Bool(*b),
+                Some(slot) => std::mem::replace(slot, dynamic()),
+                None => dynamic(),
+            },
+            Ran::Held => scratch.held.take().unwrap_or_else(dynamic),
         }
     }
 }
@@ -475,19 +481,19 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
     let entry = program.entry;
     let mut m = Machine { depth: 0, probing: 0, prog: program, chunk, vars, s: scratch, stop };
     if entry.start != entry.end {
-        if program.fast_entry {
-            m.run_fast_entry(entry.start as usize, entry.end as usize);
+        if program.fast_at != NOT_FAST {
+            m.run_fast_entry(program.fast_at as usize, entry.start as usize, entry.end as usize);
         } else {
             m.nested(|m| m.run(entry.start as usize, entry.end as usize));
         }
     }
     // The value stays where it is when it is in a register (see [`run`]).
-    let register = match entry.out.kind() {
-        OpndKind::Temp(r) if m.s.aborted.is_none() => Some(r),
+    let ran = match entry.out.kind() {
+        OpndKind::Temp(r) if m.s.aborted.is_none() => Ran::Register(r),
         _ => {
             let v = if m.s.aborted.is_none() { m.read(entry.out) } else { dynamic() };
             m.s.held = Some(v);
-            None
+            Ran::Held
         }
     };
     if stop.is_some() {
@@ -498,7 +504,7 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
     if let Some(why) = scratch.aborted {
         scratch.diags.push(why.diagnostic());
     }
-    Ran { register }
+    ran
 }
 
 /// Stack that must be left before a deeper block runs, and the size of a
@@ -837,17 +843,18 @@ impl<'a> Machine<'a> {
     // ---- the dispatch loop -----------------------------------------------
 
     /// Runs a program's entry block `start..end` whose instructions are
-    /// all simple ([`Program::fast_entry`]) in the fast lane (only while
+    /// all simple, from their fast forms at `fast_at` ([`Program::fast_at`]),
+    /// in the fast lane (only while
     /// nothing has been reported: see `fast_lane`), and what the fast lane
     /// hands back in [`Machine::run`]. The block is charged in all what
     /// `run` would charge at once: the fast lane runs only when that
     /// reaches no step check (else `run` runs the whole block), charging
     /// what it ran, and `run` charges the rest.
     #[inline(never)]
-    fn run_fast_entry(&mut self, start: usize, end: usize) {
+    fn run_fast_entry(&mut self, fast_at: usize, start: usize, end: usize) {
         let prog: &'a Chunk = self.chunk;
         let mut first = start;
-        if let Some(fast) = prog.fast.get(start..end) {
+        if let Some(fast) = prog.fast.get(fast_at..fast_at + (end - start)) {
             if self.s.diags.is_empty() && self.s.steps + fast.len() as u64 <= self.s.check_at {
                 let from = fast_lane::Operands { consts: self.s.consts.all(), vars: self.vars, paths: &prog.paths };
                 let done = fast_lane::run(fast, &mut self.s.regs, &mut self.s.marks, &from, 0);

@@ -222,8 +222,8 @@ pub struct Chunk {
     pub(crate) sites: Box<[Site]>,
     pub(crate) consts: Box<[Value]>,
     pub(crate) paths: Box<[PathRef]>,
-    /// The instructions' fast forms ([`crate::fast_lane`]); empty when
-    /// no block could use them.
+    /// The fast forms of the entry blocks of the programs that run in the
+    /// fast lane ([`crate::fast_lane`]), one after another.
     pub(crate) fast: Box<[crate::fast_lane::FastInstr]>,
     /// The attribute names of the steps (one copy of each).
     pub(crate) names: runtime::AttrNames,
@@ -280,10 +280,14 @@ pub struct Program {
     pub(crate) n_locals: u16,
     pub(crate) n_marks: u16,
     pub(crate) n_memos: u16,
-    /// Whether the entry block starts with a run of simple instructions
-    /// ([`crate::fast_lane`]).
-    pub(crate) fast_entry: bool,
+    /// Where the fast forms of the entry block start in the chunk's, when
+    /// it is all simple instructions, two or more: the program runs in
+    /// the fast lane ([`crate::fast_lane`]); [`NOT_FAST`] otherwise.
+    pub(crate) fast_at: u32,
 }
+
+/// [`Program::fast_at`] of a program that does not run in the fast lane.
+pub const NOT_FAST: u32 = u32::MAX;
 
 const _: () = assert!(std::mem::size_of::<Program>() == 40);
 
