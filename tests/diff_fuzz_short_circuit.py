@@ -7,7 +7,7 @@
 # (tests/data/short_circuit/regen.sh builds one):
 #   python3 tests/diff_fuzz_short_circuit.py SEED COUNT > cases.jsonl
 #   hclvm conformance --short-circuit cases.jsonl > ours
-#   ORACLE=/tmp/hcl-oracle-v2.24-ops; $ORACLE --in-process cases.jsonl > ref
+#   $ORACLE --in-process cases.jsonl > ref   (ORACLE: that oracle binary)
 #   cmp ours ref
 import json, random, re, sys
 random.seed(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
