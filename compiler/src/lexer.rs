@@ -2,8 +2,8 @@
 //!
 //! Like rustc_lexer, the scanner never reports errors itself: bad input
 //! becomes token kinds ([`TokenKind::Invalid`], [`TokenKind::BadUtf8`],
-//! [`TokenKind::QuotedNewline`], the unsupported operators) that
-//! [`invalid_token_diagnostics`] and the parser report. Token boundaries follow
+//! [`TokenKind::QuotedNewline`], the unsupported operators) that the
+//! [`Scanner`] (the reference's pre-parse check) and the parser report. Token boundaries follow
 //! the reference scanner exactly, because the parser's results depend on them
 //! (template literal parts, heredoc line handling, strip markers).
 //!
@@ -127,20 +127,15 @@ struct Heredoc {
 /// The parser does not use this: it scans a window at a time
 /// ([`Scanner`]), so that a large source's tokens are never all alive.
 pub fn tokenize(src: &[u8], mode: LexMode) -> Vec<Token> {
-    let mut scanner = Scanner::new(src, mode);
-    // Real configurations average one token per 6.5 bytes, long lists of
-    // short attributes one per 5; pages reserved and not written cost no
-    // memory, a vector grown by copying does.
-    let mut tokens = Vec::with_capacity(src.len() / 4 + 16);
-    scanner.lx.estimate_rest = true;
-    scanner.scan(&mut tokens, usize::MAX);
+    let mut tokens = Vec::new();
+    Scanner::new(src, mode).scan(&mut tokens, usize::MAX);
     tokens
 }
 
 /// Tokens scanned on demand: [`Scanner::scan`] appends the next ones to a
 /// buffer the caller empties as it goes (the parser keeps a window of a
-/// few thousand). Also collects the diagnostics of invalid tokens
-/// ([`invalid_token_diagnostics`]) as it scans.
+/// few thousand). Also collects the diagnostics of invalid tokens (the
+/// reference's pre-parse check, [`Scanner::finish`]) as it scans.
 pub struct Scanner<'s> {
     lx: Lexer<'s>,
     state: State,
@@ -156,7 +151,6 @@ impl<'s> Scanner<'s> {
             src,
             pos: 0,
             tokens: Vec::new(),
-            estimate_rest: false,
             stack: Vec::new(),
             braces: 0,
             ret_braces: Vec::new(),
@@ -246,18 +240,6 @@ pub fn cluster_breaks(src: &[u8], mode: LexMode) -> Vec<u32> {
     breaks
 }
 
-/// [`cluster_breaks`] from the tokens already scanned.
-pub fn cluster_breaks_of(src: &[u8], tokens: &[Token]) -> Vec<u32> {
-    if src.is_ascii() {
-        return Vec::new();
-    }
-    let mut breaks: Vec<u32> = Vec::new();
-    add_cluster_breaks(src, tokens, &mut breaks);
-    breaks.sort_unstable();
-    breaks.dedup();
-    breaks
-}
-
 /// Appends the boundaries of `tokens` that touch non-ASCII text (unsorted).
 fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>) {
     let touches_non_ascii = |at: u32| {
@@ -277,9 +259,6 @@ struct Lexer<'s> {
     src: &'s [u8],
     pos: usize,
     tokens: Vec<Token>,
-    /// Whether a full vector grows by the density so far
-    /// ([`Lexer::more_tokens`]) rather than by doubling (a window).
-    estimate_rest: bool,
     /// States to return to when the current nested state ends.
     stack: Vec<State>,
     braces: i64,
@@ -423,31 +402,7 @@ impl<'s> Lexer<'s> {
 
     #[inline]
     fn emit(&mut self, kind: TokenKind, start: usize, end: usize) {
-        if self.tokens.len() == self.tokens.capacity() {
-            self.more_tokens();
-        }
         self.tokens.push(Token { kind, start: start as u32, end: end as u32 });
-    }
-
-    /// Makes room for the rest of the source's tokens, estimated from the
-    /// density so far (and an eighth more), instead of doubling: a large
-    /// source's token vector is the biggest thing alive while it parses,
-    /// and doubling it would hold the old and the twice-as-large new one
-    /// at once.
-    #[cold]
-    #[inline(never)]
-    fn more_tokens(&mut self) {
-        let n = self.tokens.len();
-        if !self.estimate_rest {
-            // A window: grown like any vector (it is refilled before it
-            // fills, but a run of tokens may go past its size).
-            self.tokens.reserve(n.max(64));
-            return;
-        }
-        let done = self.pos.max(1) as u64;
-        let left = self.src.len().saturating_sub(self.pos) as u64;
-        let rest = (left * n as u64 / done) as usize;
-        self.tokens.reserve_exact((rest + rest / 8).max(n / 8) + 64);
     }
 
     fn push_state(&mut self, next: State, ret: State) -> State {
@@ -1033,7 +988,8 @@ pub(crate) fn trim_space(s: &[u8]) -> &[u8] {
 }
 
 impl TokenKind {
-    /// Kinds reported before parsing by [`invalid_token_diagnostics`].
+    /// Kinds reported before parsing (the reference's pre-parse check,
+    /// [`Scanner::finish`]).
     pub fn is_reported_invalid(self) -> bool {
         use TokenKind as T;
         matches!(
@@ -1052,13 +1008,8 @@ impl TokenKind {
     }
 }
 
-/// The reference's pre-parse check: diagnostics for tokens that never belong
-/// in HCL, with its limits on repetition.
-pub fn invalid_token_diagnostics(src: &[u8], tokens: &[Token], diags: &mut Vec<Diagnostic>) {
-    InvalidTokens::default().report(src, tokens, diags);
-}
-
-/// The state of [`invalid_token_diagnostics`] across the windows of a
+/// The reference's pre-parse check (diagnostics for tokens that never
+/// belong in HCL, with its limits on repetition), across the windows of a
 /// [`Scanner`]: how often each kind was reported so far.
 #[derive(Default)]
 struct InvalidTokens {

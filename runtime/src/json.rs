@@ -13,7 +13,7 @@
 use crate::names::AttrNames;
 use crate::number::{Number, NumberError};
 use crate::strings::normalize_nfc;
-use crate::strings::{write_json_string, write_json_string_to, JsonText};
+use crate::strings::{write_json_string, JsonText};
 use crate::types::Type;
 use crate::value::{Value, MAX_NESTING};
 use std::sync::Arc;
@@ -25,12 +25,7 @@ use std::fmt;
 /// Appends the oracle's encoding of a value. Fails only for a number too
 /// large or small to be written out (see `NumberError::TooLongToPrint`,
 /// and [`numbers_print`] to know beforehand).
-pub fn write_value(out: &mut String, v: &Value) -> Result<(), NumberError> {
-    write_value_to(out, v)
-}
-
-/// [`write_value`] to any [`JsonText`].
-pub fn write_value_to<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), NumberError> {
+pub fn write_value<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), NumberError> {
     // (One stack check per collection: values nest as deeply as their input.)
     if v.is_collection() {
         return crate::stack::guarded(|| write_value_here(out, v));
@@ -66,12 +61,12 @@ fn write_value_here<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), 
         Value::Null(_) => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
-        Value::String(s) => write_json_string_to(out, s),
+        Value::String(s) => write_json_string(out, s),
         Value::Number(n) => {
             let text = n.to_text()?;
             if n.is_infinite() {
                 out.push_str("{\"$number\":");
-                write_json_string_to(out, &text);
+                write_json_string(out, &text);
                 out.push('}');
             } else {
                 out.push_str(&text);
@@ -83,7 +78,7 @@ fn write_value_here<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), 
                 if i > 0 {
                     out.push(',');
                 }
-                write_value_to(out, e)?;
+                write_value(out, e)?;
             }
             out.push(']');
         }
@@ -93,9 +88,9 @@ fn write_value_here<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), 
                 if i > 0 {
                     out.push(',');
                 }
-                write_json_string_to(out, k);
+                write_json_string(out, k);
                 out.push(':');
-                write_value_to(out, e)?;
+                write_value(out, e)?;
             }
             out.push('}');
         }
@@ -105,9 +100,9 @@ fn write_value_here<T: JsonText + ?Sized>(out: &mut T, v: &Value) -> Result<(), 
                 if i > 0 {
                     out.push(',');
                 }
-                write_json_string_to(out, k);
+                write_json_string(out, k);
                 out.push(':');
-                write_value_to(out, e)?;
+                write_value(out, e)?;
             }
             out.push('}');
         }

@@ -23,7 +23,7 @@ const HEX_LOWER: &[u8; 16] = b"0123456789abcdef";
 /// with HTML escaping disabled: `\"`, `\\`, `\n`, `\r`, `\t`, other control
 /// bytes as `\u00XX` (lower-case hex), and U+2028/U+2029 as `\u2028`/`\u2029`.
 /// Everything else, including DEL and `<>&`, is written verbatim.
-pub fn write_json_string(out: &mut String, s: &str) {
+pub fn write_json_string<T: JsonText + ?Sized>(out: &mut T, s: &str) {
     write_json_string_impl(out, s, false)
 }
 
@@ -56,11 +56,6 @@ impl JsonText for String {
     fn reserve(&mut self, additional: usize) {
         String::reserve(self, additional)
     }
-}
-
-/// [`write_json_string`] to any [`JsonText`].
-pub fn write_json_string_to<T: JsonText + ?Sized>(out: &mut T, s: &str) {
-    write_json_string_impl(out, s, false)
 }
 
 /// Like [`write_json_string`] but with Go's default HTML escaping (as

@@ -427,10 +427,8 @@ impl Compiled {
                     |buf| source.result_writer(buf),
                     |w| match tree {
                         Tree::Expr(_) => {
-                            let value = match programs.first() {
-                                Some(program) => vm::evaluate(program, &slots, scratch),
-                                None => Value::dynamic_unknown(),
-                            };
+                            let program = programs.first().expect("one program per expression");
+                            let value = vm::evaluate(program, &slots, scratch);
                             let diagnostics = with_warnings(&warnings, scratch);
                             write_value_result(w, &value, &diagnostics, Some("eval"));
                         }
@@ -575,10 +573,10 @@ impl Compiled {
         let evaluation = with_scratch(|scratch| self.evaluate_slots(&slots, scratch, None));
         let mut list: Vec<Diagnostic> = evaluation.diagnostics().into_iter().cloned().collect();
         let seen = list.len();
-        for d in &self.static_diags.to_diagnostics() {
+        for d in self.static_diags.to_diagnostics() {
             let same = |x: &Diagnostic| x.summary == d.summary && x.detail == d.detail && x.subject == d.subject;
             if !list.iter().any(same) {
-                list.push(d.clone());
+                list.push(d);
             }
         }
         list[seen..].sort_by_key(|d| d.subject.map_or(0, |s| s.start));
@@ -840,10 +838,7 @@ impl Compiled {
         let stop = self.interrupts(None);
         match &self.code {
             Code::Single(program) => {
-                let value = match &stop {
-                    None => vm::evaluate(program, slots, scratch),
-                    Some(stop) => vm::evaluate_with_interrupts(program, slots, scratch, stop),
-                };
+                let value = vm::run(program, slots, scratch, stop.as_ref()).value(scratch);
                 let diagnostics = with_warnings(&self.warnings, scratch);
                 write_value_result(w, &value, &diagnostics, Some("eval"));
                 diagnostics.has_errors()
@@ -880,11 +875,7 @@ impl Compiled {
                 // than through the match, so that it is written once, in
                 // place: a copy of a value just built (a bool is written a
                 // byte at a time) stalls on the stores that built it.
-                // (No list built to find it empty: the common case.)
-                let diagnostics = match self.warnings.is_empty() && scratch.diags().is_empty() {
-                    true => OutcomeDiagnostics::default(),
-                    false => with_warnings(&self.warnings, scratch).into(),
-                };
+                let diagnostics = outcome_diagnostics(&self.warnings, scratch);
                 let value = ran.value(scratch);
                 return Evaluation { compiled: self, result: Evaluated::Value(Outcome { value, diagnostics }) };
             }
@@ -913,7 +904,7 @@ impl Compiled {
         let outcome = match self.evaluate_slots(&slots, scratch, None).result {
             Evaluated::Value(o) => o,
             Evaluated::Rejected(diagnostics) => Outcome { value: Value::dynamic_unknown(), diagnostics: diagnostics.into() },
-            Evaluated::Body(_) => Outcome { value: Value::dynamic_unknown(), diagnostics: Vec::new().into() },
+            Evaluated::Body(_) => Outcome { value: Value::dynamic_unknown(), diagnostics: OutcomeDiagnostics::default() },
         };
         (outcome, self.source.clone())
     }
@@ -981,6 +972,16 @@ fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnost
     let mut diagnostics = warnings.to_vec();
     diagnostics.extend(scratch.take_diags());
     diagnostics
+}
+
+/// [`with_warnings`] as an outcome's list, with no list built to find it
+/// empty (the common case).
+#[inline(always)]
+fn outcome_diagnostics(warnings: &[Diagnostic], scratch: &mut Scratch) -> OutcomeDiagnostics {
+    if warnings.is_empty() && scratch.diags().is_empty() {
+        return OutcomeDiagnostics::default();
+    }
+    with_warnings(warnings, scratch).into()
 }
 
 /// A parsed source; a file body keeps its attribute and block lists in
@@ -1157,11 +1158,7 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
     // Sized at once: this is the largest part of a large body's program.
     let mut attrs: Vec<AttrInfo> = Vec::with_capacity(body.attributes.len());
     let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
-    if body.attributes_sorted() {
-        attrs.extend(body.attributes.iter().map(info));
-    } else {
-        attrs.extend(body.attributes_in_order().into_iter().map(info));
-    }
+    attrs.extend(body.attributes_in_order().map(info));
     let blocks: Vec<(BlockInfo, BodyPlan)> = body
         .blocks
         .iter()
@@ -1232,7 +1229,7 @@ fn write_references(out: &mut String, expr: &ast::Expr<'_>, interner: &Interner)
 /// [`write_body_result`] straight from the syntax tree, for
 /// [`Compiled::write_once`]: the programs of `body`'s attributes come first
 /// in `programs` (in the order of [`ast::Body::all_attribute_exprs`]), and
-/// each body takes its own off the front, as [`plan_file`] does.
+/// each body takes its own off the front, as [`attach_file_programs`] does.
 fn write_body_once(
     body: &ast::Body<'_>,
     programs: &mut &[Program],
@@ -1270,11 +1267,7 @@ fn write_body_once(
         w.raw("}");
     };
     let mut cx = (run, programs);
-    if body.attributes_sorted() {
-        result_format::write_body(w, &mut cx, body.attributes.iter().zip(own), body.blocks, attr, block);
-    } else {
-        result_format::write_body(w, &mut cx, body.attributes_in_order().into_iter().zip(own), body.blocks, attr, block);
-    }
+    result_format::write_body(w, &mut cx, body.attributes_in_order().zip(own), body.blocks, attr, block);
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
@@ -1329,10 +1322,7 @@ fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Ve
     for program in &plan.programs {
         let ran = run.run(program);
         let scratch = run.scratch();
-        let diagnostics = match scratch.diags().is_empty() {
-            true => OutcomeDiagnostics::default(),
-            false => scratch.take_diags().into(),
-        };
+        let diagnostics = outcome_diagnostics(&[], scratch);
         // The value taken last, into its place in `out` (see `vm::run`).
         out.extend(std::iter::once_with(|| Outcome { value: ran.value(scratch), diagnostics }));
     }

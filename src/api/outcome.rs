@@ -5,7 +5,7 @@ use super::compiled::{BodyPlan, Compiled};
 use super::de::from_value;
 use super::error::{render_with, Diagnostics, Error};
 use super::result_format::{self, write_json_string_array, write_value_result, ResultWriter};
-use runtime::strings::{write_json_string, write_json_string_to, JsonText};
+use runtime::strings::{write_json_string, JsonText};
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
 use std::sync::{Arc, OnceLock};
@@ -625,7 +625,7 @@ impl<'c> Evaluation<'c> {
         // The text at once (and a little for escapes and a line end), not
         // by doubling: a large result would otherwise take twice its size.
         out.reserve(len + len / 64 + 16);
-        runtime::json::write_value_to(out, &v).map_err(|e| Error::Shape(e.to_string()))
+        runtime::json::write_value(out, &v).map_err(|e| Error::Shape(e.to_string()))
     }
 }
 
@@ -686,9 +686,9 @@ fn write_flat_body<T: JsonText>(body: BodyOutcome<'_>, out: &mut T) -> Option<Re
         if k > 0 {
             out.push(',');
         }
-        write_json_string_to(out, a.name());
+        write_json_string(out, a.name());
         out.push(':');
-        if let Err(e) = runtime::json::write_value_to(out, v) {
+        if let Err(e) = runtime::json::write_value(out, v) {
             return Some(Err(Error::Shape(e.to_string())));
         }
     }

@@ -167,16 +167,14 @@ impl FileCode {
             n_locals: u16_of(n_locals),
             n_marks: u16_of(max_mark),
             n_memos: u16_of(n_memos),
-            fast_at: match crate::fast_lane::decode_block(
-                self.b.code.get(entry.start as usize..entry.end as usize).unwrap_or(&[]),
-                &self.b.paths,
-            ) {
-                Some(forms) => {
-                    let at = u32::try_from(self.b.fast.len()).unwrap_or(NOT_FAST);
-                    self.b.fast.extend(forms);
+            fast_at: {
+                let at = u32::try_from(self.b.fast.len()).unwrap_or(NOT_FAST);
+                let code = self.b.code.get(entry.start as usize..entry.end as usize).unwrap_or(&[]);
+                if crate::fast_lane::decode_block(code, &self.b.paths, &mut self.b.fast) {
                     at
+                } else {
+                    NOT_FAST
                 }
-                None => NOT_FAST,
             },
         }
     }

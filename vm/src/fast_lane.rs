@@ -21,7 +21,7 @@
 //! general loop, which runs it and the rest of the block, and reports
 //! what the reference reports. Results are therefore the general loop's.
 
-use crate::interp::{set_bool_reg, set_reg, steps_ref, Vars};
+use crate::interp::{binary_op, path_value, set_bool_reg, set_reg, Vars};
 use crate::opcodes::{Instr, Op, Opnd, OpndKind};
 use crate::ops::{binary_fast, compare_fast, BinaryOp};
 use crate::program::{PathRef, PathRoot};
@@ -33,22 +33,17 @@ use runtime::Value;
 /// instruction, the dispatch: a jump shared by several kinds of operand
 /// is mispredicted).
 ///
-/// - `STOP`: not simple, the general loop runs it;
-/// - `MARK`: `M[A] := number of diagnostics so far`;
+/// - `MARK`: `M[A] := number of diagnostics so far` (0: see [`run`]);
 /// - `COMPARE + 4*b + c`: `R[A] := O[B] op O[C]`, `op` a comparison,
-///   `b` and `c` the operands' tags;
+///   `&&` or `||` (a bool result), `b` and `c` the operands' tags;
 /// - `ARITH + 4*b + c`: the same for arithmetic;
-/// - `MOVE + b`: `R[A] := O[B]`;
-/// - `LOGIC`: `R[A] := R[B] op R[C]`, `op` `&&` or `||` (operands in
-///   registers, as comparisons leave them).
+/// - `MOVE + b`: `R[A] := O[B]`.
 type Form = u8;
 
-const STOP: Form = 0;
-const MARK: Form = 1;
-const COMPARE: Form = 2;
+const MARK: Form = 0;
+const COMPARE: Form = 1;
 const ARITH: Form = COMPARE + 16;
 const MOVE: Form = ARITH + 16;
-const LOGIC: Form = MOVE + 4;
 
 /// Operand tags: register, constant, variable slot (a bare host
 /// variable), path.
@@ -81,35 +76,21 @@ pub(crate) struct FastInstr {
 
 const _: () = assert!(std::mem::size_of::<FastInstr>() == 8);
 
-const NOT_SIMPLE: FastInstr = FastInstr { form: STOP, op: BinaryOp::Eq, a: 0, b: 0, c: 0 };
+const NO_OPERANDS: FastInstr = FastInstr { form: MARK, op: BinaryOp::Eq, a: 0, b: 0, c: 0 };
 
 impl FastInstr {
     fn decode(ins: &Instr, paths: &[PathRef]) -> Option<FastInstr> {
-        let (base, op) = match ins.op {
-            Op::Mark => return Some(FastInstr { form: MARK, a: ins.a, ..NOT_SIMPLE }),
+        let op = match ins.op {
+            Op::Mark => return Some(FastInstr { form: MARK, a: ins.a, ..NO_OPERANDS }),
             Op::Move => {
                 let (tb, b) = decode_operand(ins.ob(), paths)?;
-                return Some(FastInstr { form: MOVE + tb as u8, a: ins.a, b, ..NOT_SIMPLE });
+                return Some(FastInstr { form: MOVE + tb as u8, a: ins.a, b, ..NO_OPERANDS });
             }
-            Op::And | Op::Or => {
-                let op = if ins.op == Op::And { BinaryOp::And } else { BinaryOp::Or };
-                return match (decode_operand(ins.ob(), paths)?, decode_operand(ins.oc(), paths)?) {
-                    ((REG, b), (REG, c)) => Some(FastInstr { form: LOGIC, op, a: ins.a, b, c }),
-                    _ => None,
-                };
-            }
-            Op::Eq => (COMPARE, BinaryOp::Eq),
-            Op::Ne => (COMPARE, BinaryOp::NotEq),
-            Op::Lt => (COMPARE, BinaryOp::Lt),
-            Op::Le => (COMPARE, BinaryOp::Le),
-            Op::Gt => (COMPARE, BinaryOp::Gt),
-            Op::Ge => (COMPARE, BinaryOp::Ge),
-            Op::Add => (ARITH, BinaryOp::Add),
-            Op::Sub => (ARITH, BinaryOp::Sub),
-            Op::Mul => (ARITH, BinaryOp::Mul),
-            Op::Div => (ARITH, BinaryOp::Div),
-            Op::Mod => (ARITH, BinaryOp::Mod),
-            _ => return None,
+            op => binary_op(op)?,
+        };
+        let base = match op {
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => ARITH,
+            _ => COMPARE,
         };
         let (tb, b) = decode_operand(ins.ob(), paths)?;
         let (tc, c) = decode_operand(ins.oc(), paths)?;
@@ -117,16 +98,27 @@ impl FastInstr {
     }
 }
 
-/// The fast forms of the entry block `code` of a program, when every
-/// instruction is simple and there are two or more: such a program runs
-/// in the fast lane. (Entered for a block's first simple instructions, to
-/// go on in the general loop after, the fast lane cost the policy
-/// workload more than it saved: 50.5k -> 52.7k instructions per request.)
-pub(crate) fn decode_block(code: &[Instr], paths: &[PathRef]) -> Option<Vec<FastInstr>> {
+/// Appends to `out` the fast forms of the entry block `code` of a program
+/// when every instruction is simple and there are two or more (such a
+/// program runs in the fast lane); else appends nothing. Returns whether
+/// it appended. (Entered for a block's first simple instructions, to go
+/// on in the general loop after, the fast lane cost the policy workload
+/// more than it saved: 50.5k -> 52.7k instructions per request.)
+pub(crate) fn decode_block(code: &[Instr], paths: &[PathRef], out: &mut Vec<FastInstr>) -> bool {
     if code.len() < 2 {
-        return None;
+        return false;
     }
-    code.iter().map(|ins| FastInstr::decode(ins, paths)).collect()
+    let before = out.len();
+    for ins in code {
+        match FastInstr::decode(ins, paths) {
+            Some(f) => out.push(f),
+            None => {
+                out.truncate(before);
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// What the fast lane reads operands from.
@@ -144,14 +136,7 @@ impl Operands<'_> {
             REG => regs.get(usize::from(i)),
             CONST => self.consts.get(usize::from(i)),
             SLOT => self.vars.get(u32::from(i)),
-            _ => {
-                let path = self.paths.get(usize::from(i))?;
-                let root = match path.root {
-                    PathRoot::Var(slot) => self.vars.get(slot)?,
-                    PathRoot::Local(r) => regs.get(usize::from(r))?,
-                };
-                steps_ref(root, &path.steps)
-            }
+            _ => path_value(self.paths.get(usize::from(i))?, self.vars, regs),
         }
     }
 }
@@ -201,69 +186,57 @@ fn move_from<const B: u16>(f: &FastInstr, regs: &mut [Value], from: &Operands<'_
 }
 
 /// Runs the fast forms `fast` (an entry block's) while they finish the
-/// common way; returns how many ran. `diagnostics`
-/// is the count reported so far, which must be 0: with none, no operand
-/// has failed.
+/// common way; returns how many ran. Only while no diagnostic has been
+/// reported: so no operand has failed, and a mark is 0.
 #[inline(never)]
-pub(crate) fn run(fast: &[FastInstr], regs: &mut [Value], marks: &mut [u32], from: &Operands<'_>, diagnostics: u32) -> usize {
-    debug_assert_eq!(diagnostics, 0);
+pub(crate) fn run(fast: &[FastInstr], regs: &mut [Value], marks: &mut [u32], from: &Operands<'_>) -> usize {
     for (done, f) in fast.iter().enumerate() {
         let finished = match f.form {
             MARK => {
                 if let Some(m) = marks.get_mut(usize::from(f.a)) {
-                    *m = diagnostics;
+                    *m = 0;
                 }
                 true
             }
-            LOGIC => match (regs.get(usize::from(f.b)), regs.get(usize::from(f.c))) {
-                (Some(l), Some(r)) => match compare_fast(f.op, l, r) {
-                    Some(b) => {
-                        set_bool_reg(regs, f.a, b);
-                        true
-                    }
-                    None => false,
-                },
-                _ => false,
-            },
             // COMPARE + 4 * b + c
-            2 => compare::<REG, REG>(f, regs, from),
-            3 => compare::<REG, CONST>(f, regs, from),
-            4 => compare::<REG, SLOT>(f, regs, from),
-            5 => compare::<REG, PATH>(f, regs, from),
-            6 => compare::<CONST, REG>(f, regs, from),
-            7 => compare::<CONST, CONST>(f, regs, from),
-            8 => compare::<CONST, SLOT>(f, regs, from),
-            9 => compare::<CONST, PATH>(f, regs, from),
-            10 => compare::<SLOT, REG>(f, regs, from),
-            11 => compare::<SLOT, CONST>(f, regs, from),
-            12 => compare::<SLOT, SLOT>(f, regs, from),
-            13 => compare::<SLOT, PATH>(f, regs, from),
-            14 => compare::<PATH, REG>(f, regs, from),
-            15 => compare::<PATH, CONST>(f, regs, from),
-            16 => compare::<PATH, SLOT>(f, regs, from),
-            17 => compare::<PATH, PATH>(f, regs, from),
+            1 => compare::<REG, REG>(f, regs, from),
+            2 => compare::<REG, CONST>(f, regs, from),
+            3 => compare::<REG, SLOT>(f, regs, from),
+            4 => compare::<REG, PATH>(f, regs, from),
+            5 => compare::<CONST, REG>(f, regs, from),
+            6 => compare::<CONST, CONST>(f, regs, from),
+            7 => compare::<CONST, SLOT>(f, regs, from),
+            8 => compare::<CONST, PATH>(f, regs, from),
+            9 => compare::<SLOT, REG>(f, regs, from),
+            10 => compare::<SLOT, CONST>(f, regs, from),
+            11 => compare::<SLOT, SLOT>(f, regs, from),
+            12 => compare::<SLOT, PATH>(f, regs, from),
+            13 => compare::<PATH, REG>(f, regs, from),
+            14 => compare::<PATH, CONST>(f, regs, from),
+            15 => compare::<PATH, SLOT>(f, regs, from),
+            16 => compare::<PATH, PATH>(f, regs, from),
             // ARITH + 4 * b + c
-            18 => arith::<REG, REG>(f, regs, from),
-            19 => arith::<REG, CONST>(f, regs, from),
-            20 => arith::<REG, SLOT>(f, regs, from),
-            21 => arith::<REG, PATH>(f, regs, from),
-            22 => arith::<CONST, REG>(f, regs, from),
-            23 => arith::<CONST, CONST>(f, regs, from),
-            24 => arith::<CONST, SLOT>(f, regs, from),
-            25 => arith::<CONST, PATH>(f, regs, from),
-            26 => arith::<SLOT, REG>(f, regs, from),
-            27 => arith::<SLOT, CONST>(f, regs, from),
-            28 => arith::<SLOT, SLOT>(f, regs, from),
-            29 => arith::<SLOT, PATH>(f, regs, from),
-            30 => arith::<PATH, REG>(f, regs, from),
-            31 => arith::<PATH, CONST>(f, regs, from),
-            32 => arith::<PATH, SLOT>(f, regs, from),
-            33 => arith::<PATH, PATH>(f, regs, from),
+            17 => arith::<REG, REG>(f, regs, from),
+            18 => arith::<REG, CONST>(f, regs, from),
+            19 => arith::<REG, SLOT>(f, regs, from),
+            20 => arith::<REG, PATH>(f, regs, from),
+            21 => arith::<CONST, REG>(f, regs, from),
+            22 => arith::<CONST, CONST>(f, regs, from),
+            23 => arith::<CONST, SLOT>(f, regs, from),
+            24 => arith::<CONST, PATH>(f, regs, from),
+            25 => arith::<SLOT, REG>(f, regs, from),
+            26 => arith::<SLOT, CONST>(f, regs, from),
+            27 => arith::<SLOT, SLOT>(f, regs, from),
+            28 => arith::<SLOT, PATH>(f, regs, from),
+            29 => arith::<PATH, REG>(f, regs, from),
+            30 => arith::<PATH, CONST>(f, regs, from),
+            31 => arith::<PATH, SLOT>(f, regs, from),
+            32 => arith::<PATH, PATH>(f, regs, from),
             // MOVE + b
-            34 => move_from::<REG>(f, regs, from),
-            35 => move_from::<CONST>(f, regs, from),
-            36 => move_from::<SLOT>(f, regs, from),
-            37 => move_from::<PATH>(f, regs, from),
+            33 => move_from::<REG>(f, regs, from),
+            34 => move_from::<CONST>(f, regs, from),
+            35 => move_from::<SLOT>(f, regs, from),
+            36 => move_from::<PATH>(f, regs, from),
             _ => false,
         };
         if !finished {
@@ -273,4 +246,4 @@ pub(crate) fn run(fast: &[FastInstr], regs: &mut [Value], marks: &mut [u32], fro
     fast.len()
 }
 
-const _: () = assert!(COMPARE == 2 && ARITH == 18 && MOVE == 34 && LOGIC == 38);
+const _: () = assert!(COMPARE == 1 && ARITH == 17 && MOVE == 33);

@@ -393,12 +393,6 @@ pub fn evaluate(program: &Program, vars: &Vars, scratch: &mut Scratch) -> Value 
     run(program, vars, scratch, None).value(scratch)
 }
 
-/// [`evaluate`] for an evaluation that `stop` may end early (see
-/// [`Interrupts`]).
-pub fn evaluate_with_interrupts(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: &Interrupts<'_>) -> Value {
-    run(program, vars, scratch, Some(stop)).value(scratch)
-}
-
 /// Runs `program` (that `stop` may end early) with `vars`: its
 /// diagnostics are then in `scratch`, its value is taken with
 /// [`Ran::value`].
@@ -437,12 +431,7 @@ impl Ran {
     #[inline(always)]
     pub fn value(self, scratch: &mut Scratch) -> Value {
         match self {
-            Ran::Register(r) => match scratch.regs.get_mut(usize::from(r)) {
-                // Read as a bool: its register was written one byte at a time.
-                Some(Value::Bool(b)) => Value::Bool(*b),
-                Some(slot) => std::mem::replace(slot, dynamic()),
-                None => dynamic(),
-            },
+            Ran::Register(r) => take_reg(&mut scratch.regs, r),
             Ran::Held => scratch.held.take().unwrap_or_else(dynamic),
         }
     }
@@ -565,10 +554,11 @@ fn splat_span_of(s: &SplatSite) -> impl Fn(Blame) -> Option<Span> + '_ {
     }
 }
 
-/// The `vm::ops` operator of an opcode.
-fn binary_op(op: Op) -> crate::ops::BinaryOp {
+/// The `vm::ops` operator of an opcode (`None` for the opcodes that are
+/// not binary operators).
+pub(crate) fn binary_op(op: Op) -> Option<crate::ops::BinaryOp> {
     use crate::ops::BinaryOp as O;
-    match op {
+    Some(match op {
         Op::Or => O::Or,
         Op::And => O::And,
         Op::Eq => O::Eq,
@@ -581,12 +571,48 @@ fn binary_op(op: Op) -> crate::ops::BinaryOp {
         Op::Sub => O::Sub,
         Op::Mul => O::Mul,
         Op::Div => O::Div,
-        _ => O::Mod,
-    }
+        Op::Mod => O::Mod,
+        _ => return None,
+    })
 }
 
 static NO_OPERATOR: OperatorSite =
     OperatorSite { mark: NO_MARK, lhs: Span::new(0, 0), rhs: Span::new(0, 0), span: Span::new(0, 0), conversion_errors_first: false };
+
+/// A path's root value: a variable, or a local register (`None`: an
+/// unset variable).
+#[inline]
+fn path_root<'v>(path: &PathRef, vars: &'v Vars, regs: &'v [Value]) -> Option<&'v Value> {
+    match path.root {
+        PathRoot::Var(slot) => vars.get(slot),
+        PathRoot::Local(r) => regs.get(usize::from(r)),
+    }
+}
+
+/// The value a path reads in place (`None`: its root is unset, or a step
+/// needs more than a lookup: [`Machine::read_path`] evaluates it then).
+#[inline]
+pub(crate) fn path_value<'v>(path: &PathRef, vars: &'v Vars, regs: &'v [Value]) -> Option<&'v Value> {
+    let root = path_root(path, vars, regs)?;
+    // A bare variable (the most frequent path) needs no walk.
+    if path.steps.is_empty() {
+        Some(root)
+    } else {
+        steps_ref(root, &path.steps)
+    }
+}
+
+/// A value moved out of temporary register `r` (`D` left there). A bool
+/// (most results) is read as a bool: `set_bool_reg` wrote one byte of it,
+/// and reading the whole register right after stalls on that store.
+#[inline(always)]
+fn take_reg(regs: &mut [Value], r: u16) -> Value {
+    match regs.get_mut(usize::from(r)) {
+        Some(Value::Bool(b)) => Value::Bool(*b),
+        Some(slot) => std::mem::replace(slot, dynamic()),
+        None => dynamic(),
+    }
+}
 
 /// `R[r] := v`.
 #[inline]
@@ -676,26 +702,14 @@ impl<'a> Machine<'a> {
         match o.kind() {
             OpndKind::Temp(r) | OpndKind::Local(r) => self.s.regs.get(usize::from(r)),
             OpndKind::Const(k) => self.s.consts.get(usize::from(k)),
-            OpndKind::Var(i) => {
-                let path = self.chunk.paths.get(usize::from(i))?;
-                let root = self.path_root(path)?;
-                // A bare variable (the most frequent path) needs no walk.
-                if path.steps.is_empty() {
-                    Some(root)
-                } else {
-                    steps_ref(root, &path.steps)
-                }
-            }
+            OpndKind::Var(i) => path_value(self.chunk.paths.get(usize::from(i))?, self.vars, &self.s.regs),
         }
     }
 
     /// A path's root value (`None`: an unset variable).
     #[inline]
     fn path_root(&self, path: &PathRef) -> Option<&Value> {
-        match path.root {
-            PathRoot::Var(slot) => self.vars.get(slot),
-            PathRoot::Local(r) => self.s.regs.get(usize::from(r)),
-        }
+        path_root(path, self.vars, &self.s.regs)
     }
 
     /// The value of an operand, reporting an unset variable.
@@ -711,14 +725,7 @@ impl<'a> Machine<'a> {
     #[inline(always)]
     fn take(&mut self, o: Opnd) -> Value {
         match o.kind() {
-            OpndKind::Temp(r) => match self.s.regs.get_mut(usize::from(r)) {
-                // A bool (most results) is read as a bool: set_bool wrote
-                // one byte of it, and reading the whole register right
-                // after stalls on that store.
-                Some(Value::Bool(b)) => Value::Bool(*b),
-                Some(slot) => std::mem::replace(slot, dynamic()),
-                None => dynamic(),
-            },
+            OpndKind::Temp(r) => take_reg(&mut self.s.regs, r),
             _ => self.read(o),
         }
     }
@@ -855,9 +862,12 @@ impl<'a> Machine<'a> {
         let prog: &'a Chunk = self.chunk;
         let mut first = start;
         if let Some(fast) = prog.fast.get(fast_at..fast_at + (end - start)) {
-            if self.s.diags.is_empty() && self.s.steps + fast.len() as u64 <= self.s.check_at {
+            // (Nothing is reported yet at a program's start: diagnostics
+            // and steps were reset.)
+            debug_assert!(self.s.diags.is_empty());
+            if self.s.steps + fast.len() as u64 <= self.s.check_at {
                 let from = fast_lane::Operands { consts: self.s.consts.all(), vars: self.vars, paths: &prog.paths };
-                let done = fast_lane::run(fast, &mut self.s.regs, &mut self.s.marks, &from, 0);
+                let done = fast_lane::run(fast, &mut self.s.regs, &mut self.s.marks, &from);
                 self.s.steps += done as u64;
                 first += done;
             }
@@ -957,7 +967,7 @@ impl<'a> Machine<'a> {
                 Op::And => self.compare(crate::ops::BinaryOp::And, *ins, pc),
                 Op::Or => self.compare(crate::ops::BinaryOp::Or, *ins, pc),
                 Op::Add | Op::Sub | Op::Mul | Op::Div | Op::Mod => {
-                    let op = binary_op(ins.op);
+                    let op = binary_op(ins.op).unwrap_or(crate::ops::BinaryOp::Mod);
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
                         (Some(l), Some(r)) => crate::ops::binary_fast(op, l, r),
                         _ => None,

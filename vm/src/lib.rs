@@ -43,5 +43,5 @@ pub mod program;
 pub mod shared;
 pub mod suggest;
 
-pub use interp::{evaluate, evaluate_with_interrupts, run, BodyEvaluation, Interrupts, Limits, Ran, Scratch, Vars};
+pub use interp::{evaluate, run, BodyEvaluation, Interrupts, Limits, Ran, Scratch, Vars};
 pub use program::Program;

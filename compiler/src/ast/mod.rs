@@ -47,11 +47,16 @@ impl<'a> Body<'a> {
         self.attributes.iter().find(|a| a.name.name == name)
     }
 
-    /// The attributes in source order, the order hcl lists them in.
-    pub fn attributes_in_order(&self) -> Vec<&Attribute<'a>> {
-        let mut attrs: Vec<&Attribute<'a>> = self.attributes.iter().collect();
-        attrs.sort_by_key(|a| a.name.span.start);
-        attrs
+    /// The attributes in source order, the order hcl lists them in: the
+    /// slice itself when it is in that order already (as the parser leaves
+    /// it), else a sorted list of them.
+    pub fn attributes_in_order(&self) -> AttributesInOrder<'a> {
+        if self.attributes_sorted() {
+            return AttributesInOrder::Slice(self.attributes.iter());
+        }
+        let mut sorted: Vec<&'a Attribute<'a>> = self.attributes.iter().collect();
+        sorted.sort_by_key(|a| a.name.span.start);
+        AttributesInOrder::Sorted(sorted.into_iter())
     }
 
     /// The expression of every attribute: this body's in source order, then
@@ -69,7 +74,7 @@ impl<'a> Body<'a> {
 
     /// Whether `attributes` is in source order already (as the parser
     /// leaves it), so that [`Body::attributes_in_order`] need not sort.
-    pub fn attributes_sorted(&self) -> bool {
+    fn attributes_sorted(&self) -> bool {
         self.attributes.windows(2).all(|w| w[0].name.span.start <= w[1].name.span.start)
     }
 }
@@ -94,14 +99,7 @@ impl<'a> Iterator for AttributeExprs<'_, 'a> {
             }
             let body = self.bodies.pop()?;
             self.bodies.extend(body.blocks.iter().rev().map(|b| &b.body));
-            self.attrs = match body.attributes_sorted() {
-                true => AttributesInOrder::Slice(body.attributes.iter()),
-                false => {
-                    let mut sorted: Vec<&'a Attribute<'a>> = body.attributes.iter().collect();
-                    sorted.sort_by_key(|a| a.name.span.start);
-                    AttributesInOrder::Sorted(sorted.into_iter())
-                }
-            };
+            self.attrs = body.attributes_in_order();
         }
     }
 
@@ -112,9 +110,8 @@ impl<'a> Iterator for AttributeExprs<'_, 'a> {
 
 impl ExactSizeIterator for AttributeExprs<'_, '_> {}
 
-/// A body's attributes in source order: the slice itself when it is in
-/// that order, else a sorted list of them.
-enum AttributesInOrder<'a> {
+/// [`Body::attributes_in_order`].
+pub enum AttributesInOrder<'a> {
     Slice(std::slice::Iter<'a, Attribute<'a>>),
     Sorted(std::vec::IntoIter<&'a Attribute<'a>>),
 }

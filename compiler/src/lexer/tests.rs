@@ -197,9 +197,7 @@ fn bad_utf8_is_a_token() {
 #[test]
 fn invalid_tokens_are_reported_once_per_kind() {
     let src = b"a ; b ; c & d";
-    let toks = tokenize(src, LexMode::Normal);
-    let mut diags = Vec::new();
-    invalid_token_diagnostics(src, &toks, &mut diags);
+    let diags = Scanner::new(src, LexMode::Normal).finish();
     let summaries: Vec<_> = diags.iter().map(|d| d.summary.as_str()).collect();
     assert_eq!(summaries, vec!["Invalid character", "Unsupported operator"]);
 }

@@ -375,14 +375,30 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     /// A name nothing in scope has. An iterator within reach is suggested
     /// now; otherwise the suggestion comes from the variables of the
     /// evaluation that reports it.
+    /// `name` names no variable: the node that fails as the reference
+    /// does, its problem noted for static analysis (unless guarded).
     fn unknown_variable(&mut self, name: Symbol, span: Span) -> Node {
-        let node = self.unknown_variable_node(name, span);
+        let text = self.name(name);
+        let (node, problem) = match self.iterator_suggestion(name) {
+            Some(s) => {
+                let d = Diagnostic::error(
+                    "Unknown variable",
+                    format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)),
+                    Some(span),
+                );
+                (Node::Fail(Box::new(d.clone())), StaticProblem::Diagnostic(d))
+            }
+            None if self.env.no_variables && self.scopes.is_empty() => {
+                let d = Diagnostic::error("Variables not allowed", "Variables may not be used here.", Some(span));
+                (Node::Fail(Box::new(d.clone())), StaticProblem::Diagnostic(d))
+            }
+            None => {
+                let name = self.unknown_name(name);
+                (Node::UnknownVariable(Box::new((name.clone(), span))), StaticProblem::UnknownVariable(name, span))
+            }
+        };
         if self.guarded == 0 {
-            self.found.push(match &node {
-                Node::Fail(d) => StaticProblem::Diagnostic((**d).clone()),
-                Node::UnknownVariable(n) => StaticProblem::UnknownVariable(n.0.clone(), span),
-                _ => StaticProblem::UnknownVariable(self.unknown_name(name), span),
-            });
+            self.found.push(problem);
         }
         node
     }
@@ -390,19 +406,6 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     /// The shared text of `name`, a name that is not a variable.
     fn unknown_name(&self, name: Symbol) -> Arc<str> {
         self.unknown_names.borrow_mut().entry(name).or_insert_with(|| Arc::from(self.name(name))).clone()
-    }
-
-    fn unknown_variable_node(&self, name: Symbol, span: Span) -> Node {
-        let text = self.name(name);
-        match self.iterator_suggestion(name) {
-            Some(s) => {
-                fail("Unknown variable", format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)), span)
-            }
-            None if self.env.no_variables && self.scopes.is_empty() => {
-                fail("Variables not allowed", "Variables may not be used here.".into(), span)
-            }
-            None => Node::UnknownVariable(Box::new((self.unknown_name(name), span))),
-        }
     }
 
     fn steps(&self, steps: &[Traverser<'_>]) -> Box<[Step]> {
@@ -727,11 +730,6 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         } else {
             Node::Try(node)
         }
-    }
-
-    #[allow(dead_code)]
-    fn lines(&self) -> &Arc<SourceLines> {
-        &self.lines
     }
 }
 

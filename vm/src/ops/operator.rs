@@ -26,6 +26,7 @@ pub enum BinaryOp {
     Gt,
     Ge,
     And,
+    /// The last (`BinaryOp::COUNT`).
     Or,
 }
 
@@ -38,6 +39,9 @@ pub enum UnaryOp {
 }
 
 impl BinaryOp {
+    /// How many operators there are.
+    const COUNT: usize = BinaryOp::Or as usize + 1;
+
     /// The type both operands are converted to (`None`: no conversion).
     fn param_type(self) -> Option<Type> {
         match self {
@@ -198,8 +202,8 @@ const NE: u8 = 0b101;
 /// bit 2 greater; 0 for the operators that do not compare.
 #[inline(always)]
 fn holds_for(op: BinaryOp) -> u8 {
-    const HOLDS: [u8; 13] = {
-        let mut t = [0u8; 13];
+    const HOLDS: [u8; BinaryOp::COUNT] = {
+        let mut t = [0u8; BinaryOp::COUNT];
         t[BinaryOp::Eq as usize] = EQ;
         t[BinaryOp::NotEq as usize] = NE;
         t[BinaryOp::Lt as usize] = 0b001;

@@ -48,7 +48,6 @@ const MAP_TAG: &str = "tag:yaml.org,2002:map";
 
 // ----- errors ---------------------------------------------------------------
 
-/// go-cty-yaml's `Error`: "on line L, column C: cause".
 /// The length of the UTF-8 sequence that byte `b` starts (libyaml's
 /// `WIDTH`): 0 for a byte that starts none.
 pub(super) fn width(b: u8) -> usize {
@@ -65,6 +64,7 @@ pub(super) fn width(b: u8) -> usize {
     }
 }
 
+/// go-cty-yaml's `Error`: "on line L, column C: cause".
 fn at_position(line: usize, column: usize, cause: &str) -> String {
     format!("on line {line}, column {column}: {cause}")
 }
