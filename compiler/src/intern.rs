@@ -182,8 +182,7 @@ impl Interner {
         let mut slots = vec![Slot::default(); size];
         let mask = size - 1;
         for s in self.slots.iter().filter(|s| s.sym1 != 0) {
-            let e = self.entries.get(s.sym1 as usize - 1).copied().unwrap_or(Entry { start: 0, len: 0 });
-            let hash = hash_bytes(self.text.as_bytes().get(e.start as usize..e.start as usize + e.len as usize).unwrap_or(&[]));
+            let hash = hash_bytes(self.resolve(Symbol(s.sym1 - 1)).as_bytes());
             let mut i = hash as usize & mask;
             while slots[i].sym1 != 0 {
                 i = (i + 1) & mask;

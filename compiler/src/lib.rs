@@ -38,14 +38,6 @@ fn too_large<'a>(arena: &'a Bump) -> (&'a ast::Expr<'a>, Vec<Diagnostic>) {
     (e, vec![Diagnostic::error("Source too large", "Sources must be smaller than 4 GiB.", None)])
 }
 
-/// The diagnostics of a parse: those of invalid tokens first, as hcl
-/// reports them before parsing, then the parser's.
-fn parse_diags(p: Parser<'_, '_>) -> Vec<Diagnostic> {
-    let (mut diags, parsed) = p.finish();
-    diags.extend(parsed);
-    diags
-}
-
 /// A parse with everything the parser found out: the tree, the
 /// diagnostics, and where the reference parser would crash instead of
 /// reporting them.
@@ -95,7 +87,7 @@ pub fn parse_file_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, in
     let mut p = Parser::new(arena, src, LexMode::Normal, interner, filename);
     let body = parser::parse_file_body(&mut p);
     let reference_crash = p.reference_crash;
-    let diags = parse_diags(p);
+    let diags = p.finish();
     Parse { tree: body, diags, reference_crash }
 }
 
@@ -124,7 +116,7 @@ pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a s
     }
     p.pop_newlines();
     let reference_crash = p.reference_crash;
-    let diags = parse_diags(p);
+    let diags = p.finish();
     Parse { tree: expr, diags, reference_crash }
 }
 
@@ -143,6 +135,6 @@ pub fn parse_template_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str
     let mut p = Parser::new(arena, src, LexMode::Template, interner, filename);
     let expr = p.parse_template_root();
     let reference_crash = p.reference_crash;
-    let diags = parse_diags(p);
+    let diags = p.finish();
     Parse { tree: expr, diags, reference_crash }
 }

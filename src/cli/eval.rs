@@ -202,7 +202,7 @@ fn read_file_shared(name: &str) -> std::io::Result<Arc<[u8]>> {
     let len = usize::try_from(file.metadata()?.len()).unwrap_or(usize::MAX);
     // One allocation of the final size (the iterator's length is exact).
     let mut shared: Arc<[u8]> = std::iter::repeat(0u8).take(len).collect();
-    let Some(buf) = Arc::get_mut(&mut shared) else { return std::fs::read(name).map(Arc::from) };
+    let buf = Arc::get_mut(&mut shared).expect("a new Arc has no other owner");
     let mut filled = 0;
     while filled < buf.len() {
         match file.read(&mut buf[filled..]) {

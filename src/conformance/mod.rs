@@ -84,13 +84,12 @@ fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), S
     };
     // Each case is run once: compiled, evaluated and written in one go
     // unless its options need the program kept (declarations).
-    let vars: Variables = bindings.iter().cloned().collect();
+    let vars: Variables = bindings.into_iter().collect();
     match Compiled::write_once(kind, &case.src, &options, &vars, out) {
         Some(false) => return Ok(()),
+        // As below: no declarations, so no values rejected first.
         Some(true) => {
-            // As below: no declarations, so no values rejected first.
-            out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
-            write_simple_diag(out, REFERENCE_NIL_PANIC, "");
+            write_reference_crash(out);
             return Ok(());
         }
         None => {}
@@ -99,16 +98,13 @@ fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), S
     if reference_crash || matches!(compiled, Err(Error::Compile(_))) {
         // The oracle converts the declared variables' values before it
         // parses the source: values that do not fit win.
-        if let Some(rejected) = rejected_before_parsing(case, &options, &bindings) {
+        if let Some(rejected) = rejected_before_parsing(case, &options, &vars) {
             out.push_str(&rejected);
             return Ok(());
         }
     }
     if reference_crash {
-        // The reference crashes on this source (see `compiler::Parse`); the
-        // oracle reports the recovered Go panic.
-        out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
-        write_simple_diag(out, REFERENCE_NIL_PANIC, "");
+        write_reference_crash(out);
         return Ok(());
     }
     match compiled {
@@ -134,15 +130,21 @@ fn run_case_into(case: &Case, run: RunOptions, out: &mut String) -> Result<(), S
     Ok(())
 }
 
+/// The result of a case whose source the reference crashes on (see
+/// `compiler::Parse`): the oracle reports the recovered Go panic.
+fn write_reference_crash(out: &mut String) {
+    out.push_str("\"ok\":false,\"phase\":\"panic\",\"diags\":");
+    write_simple_diag(out, REFERENCE_NIL_PANIC, "");
+}
+
 /// The result of a case whose declared variables were given values that do
 /// not fit their types (phase `vars`), found without the source.
-fn rejected_before_parsing(case: &Case, options: &Options, bindings: &[(String, runtime::Value)]) -> Option<String> {
+fn rejected_before_parsing(case: &Case, options: &Options, vars: &Variables) -> Option<String> {
     if case.declare.is_empty() {
         return None;
     }
     let probe = Compiled::expression("null", options).ok()?;
-    let vars: Variables = bindings.iter().cloned().collect();
-    let bound = probe.bind(&vars);
+    let bound = probe.bind(vars);
     if bound.rejected().is_empty() {
         return None;
     }

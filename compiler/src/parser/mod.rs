@@ -142,10 +142,13 @@ impl<'a, 'i> Parser<'a, 'i> {
         p
     }
 
-    /// Scans the rest of the source and gives the diagnostics of its
-    /// invalid tokens (which hcl reports before parsing) and the parser's.
-    pub fn finish(self) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
-        (self.scanner.finish(), self.diags)
+    /// Scans the rest of the source and gives the diagnostics of the
+    /// parse: those of invalid tokens first, as hcl reports them before
+    /// parsing, then the parser's.
+    pub fn finish(self) -> Vec<Diagnostic> {
+        let mut diags = self.scanner.finish();
+        diags.extend(self.diags);
+        diags
     }
 
     // ---- the token window ----
