@@ -36,6 +36,9 @@ pub const HEAVY_NESTING: u32 = 2;
 pub(crate) struct Parser<'a, 'i> {
     pub arena: &'a Bump,
     pub src: &'a [u8],
+    /// The source as text when it is valid UTF-8 (checked once, not
+    /// token by token): token texts are then slices of it.
+    src_text: Option<&'a str>,
     /// The tokens around the next unread one, scanned on demand: a large
     /// source's tokens are never all alive (see [`Parser::fill`] for which
     /// ones the window holds).
@@ -112,6 +115,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let mut p = Parser {
             arena,
             src,
+            src_text: std::str::from_utf8(src).ok(),
             // About a token per 4 bytes (pages not written cost nothing).
             tokens: Vec::with_capacity(window_size().min(src.len()) / 4 + 64),
             safe_next: 0,
@@ -269,6 +273,9 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// Text of an identifier token. Like the reference, the scanner lets
     /// some invalid UTF-8 into identifiers; such bytes become U+FFFD here.
     pub fn ident_str(&self, tok: Token) -> &'a str {
+        if let Some(s) = self.text_str(tok) {
+            return s;
+        }
         let text = self.text(tok);
         match std::str::from_utf8(text) {
             Ok(s) => s,
@@ -276,9 +283,20 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
     }
 
+    /// A token's text as a slice of a valid UTF-8 source (`None` for
+    /// another source, or a range that does not fall on character
+    /// boundaries).
+    #[inline]
+    pub fn text_str(&self, tok: Token) -> Option<&'a str> {
+        self.src_text?.get(tok.start as usize..tok.end as usize)
+    }
+
     pub fn ident(&mut self, tok: Token) -> Ident {
-        let text = self.text(tok);
-        Ident { name: self.intern_name(text), span: tok.span() }
+        let name = match self.text_str(tok) {
+            Some(s) => self.interner.intern(s),
+            None => self.intern_name(self.text(tok)),
+        };
+        Ident { name, span: tok.span() }
     }
 
     /// Interns a name made of identifier text (invalid UTF-8 becomes U+FFFD).
