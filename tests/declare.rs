@@ -117,7 +117,7 @@ fine   = request.amount > 10 ? "big" : request.currency
 "#;
     let policy = Compiled::body(src, &options).unwrap();
     let found = policy.validate();
-    let got: Vec<(&str, &str)> = found.as_slice().iter().map(|d| (d.summary.as_str(), d.detail.as_str())).collect();
+    let got: Vec<(&str, &str)> = found.as_slice().iter().map(|d| (&*d.summary, d.detail.as_str())).collect();
     assert_eq!(
         got,
         [

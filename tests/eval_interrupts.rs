@@ -28,7 +28,7 @@ fn unbounded() -> Options {
 }
 
 fn summaries(e: &Evaluation<'_>) -> Vec<String> {
-    e.diagnostics().iter().map(|d| d.summary.clone()).collect()
+    e.diagnostics().iter().map(|d| d.summary.to_string()).collect()
 }
 
 #[test]

@@ -12,7 +12,7 @@ fn evaluate(src: &str, options: Options) -> (bool, Vec<String>) {
 }
 
 fn summaries(e: &Evaluation) -> Vec<String> {
-    e.diagnostics().iter().map(|d| d.summary.clone()).collect()
+    e.diagnostics().iter().map(|d| d.summary.to_string()).collect()
 }
 
 fn eval_with(src: &str, limits: Limits) -> (bool, Vec<String>) {

@@ -37,7 +37,9 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
         _ => {}
     }
     let mut scopes: Vec<&ForExpr<'a>> = Vec::new();
-    let mut stack = Vec::with_capacity(16);
+    // On the stack: an attribute's work list is short, and this runs for
+    // every attribute of every result written.
+    let mut stack: smallvec::SmallVec<[Work<'_, 'a>; 16]> = smallvec::SmallVec::new();
     stack.push(Work::Visit(expr));
     let local =
         |scopes: &[&ForExpr<'_>], name: Symbol| scopes.iter().any(|f| f.val_var.name == name || f.key_var.is_some_and(|k| k.name == name));

@@ -182,7 +182,15 @@ impl<'s> Scanner<'s> {
         let mut state = self.state;
         while self.lx.pos < stop {
             state = match state {
-                State::Main => self.lx.main(),
+                // Most tokens follow one another in this state: scanned in
+                // a loop of their own, without going through the dispatch
+                // on the state.
+                State::Main => loop {
+                    let next = self.lx.main();
+                    if next != State::Main || self.lx.pos >= stop {
+                        break next;
+                    }
+                },
                 State::Quoted => self.lx.quoted(),
                 State::Heredoc => self.lx.heredoc(),
                 State::Bare => self.lx.bare(),

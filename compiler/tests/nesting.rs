@@ -38,7 +38,7 @@ fn parse_on_small_stack(src: String, mode: Mode) -> Vec<String> {
                 Mode::Template => compiler::parse_template(&arena, src.as_bytes(), &mut interner).1,
                 Mode::Body => compiler::parse_body(&arena, src.as_bytes(), &mut interner).1,
             };
-            diags.into_iter().map(|d| d.summary).collect()
+            diags.into_iter().map(|d| d.summary.into_owned()).collect()
         })
         .unwrap()
         .join()

@@ -57,7 +57,7 @@ fn diagnostic(d: &hclvm::Diagnostic, filename: &str, range: impl Fn(hclvm::Span)
     };
     Diagnostic {
         severity: if d.severity == Severity::Error { "error" } else { "warning" },
-        summary: d.summary.clone(),
+        summary: d.summary.to_string(),
         detail: d.detail.clone(),
         filename: filename.to_string(),
         start,

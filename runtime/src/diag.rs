@@ -3,7 +3,9 @@
 //! A diagnostic carries byte spans; line and column are computed on demand from
 //! the source with [`LineIndex`], so the hot paths never count lines.
 
+use std::borrow::Cow;
 use std::fmt;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// A half-open byte range `start..end` into one source text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -47,8 +49,9 @@ impl Severity {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     pub severity: Severity,
-    /// A short sentence, e.g. "Unsupported attribute".
-    pub summary: String,
+    /// A short sentence, e.g. "Unsupported attribute" (most are fixed
+    /// texts: no allocation for them).
+    pub summary: Cow<'static, str>,
     /// A longer explanation; may be empty.
     pub detail: String,
     /// What the problem is about, when it has a place in the source.
@@ -58,10 +61,10 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(summary: impl Into<String>, detail: impl Into<String>, subject: Option<Span>) -> Self {
+    pub fn error(summary: impl Into<Cow<'static, str>>, detail: impl Into<String>, subject: Option<Span>) -> Self {
         Diagnostic { severity: Severity::Error, summary: summary.into(), detail: detail.into(), subject, context: None }
     }
-    pub fn warning(summary: impl Into<String>, detail: impl Into<String>, subject: Option<Span>) -> Self {
+    pub fn warning(summary: impl Into<Cow<'static, str>>, detail: impl Into<String>, subject: Option<Span>) -> Self {
         Diagnostic { severity: Severity::Warning, summary: summary.into(), detail: detail.into(), subject, context: None }
     }
     pub fn with_context(mut self, context: Span) -> Self {
@@ -104,13 +107,28 @@ pub struct Pos {
 }
 
 /// Line starts of one source, to turn byte offsets into [`Pos`].
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
     /// Offsets where grapheme clusters are counted anew (sorted): hcl
     /// counts each token's columns on its own, so a cluster never spans two
     /// tokens (a combining mark right after a quote starts a column).
     breaks: Vec<u32>,
+    /// The line of the last offset looked up: positions are mostly asked
+    /// for in source order (a diagnostic's start and end, then the next
+    /// diagnostic's), so the line is that one or the next far more often
+    /// than not, and a search over every line is the exception.
+    last_line: AtomicU32,
+}
+
+impl Clone for LineIndex {
+    fn clone(&self) -> Self {
+        LineIndex {
+            line_starts: self.line_starts.clone(),
+            breaks: self.breaks.clone(),
+            last_line: AtomicU32::new(self.last_line.load(Ordering::Relaxed)),
+        }
+    }
 }
 
 impl LineIndex {
@@ -127,8 +145,8 @@ impl LineIndex {
         // pass first cost as much as the pass itself).
         let mut line_starts = Vec::with_capacity(src.len() / 32 + 1);
         line_starts.push(0u32);
-        line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
-        LineIndex { line_starts, breaks }
+        push_line_starts(src, &mut line_starts);
+        LineIndex { line_starts, breaks, last_line: AtomicU32::new(0) }
     }
 
     /// The position of byte offset `byte` (clamped to the source). Columns count
@@ -136,10 +154,7 @@ impl LineIndex {
     /// text between the line start and the offset.
     pub fn pos(&self, src: &[u8], byte: u32) -> Pos {
         let byte = byte.min(src.len() as u32);
-        let line = match self.line_starts.binary_search(&byte) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        };
+        let line = self.line_of(byte);
         let mut start = self.line_starts[line] as usize;
         // hcl skips a byte order mark at the start without counting a column.
         if start == 0 && byte >= 3 && src.starts_with(b"\xEF\xBB\xBF") {
@@ -170,10 +185,23 @@ impl LineIndex {
 
     /// The 0-based line number holding `byte`.
     pub fn line_of(&self, byte: u32) -> usize {
-        match self.line_starts.binary_search(&byte) {
-            Ok(i) => i,
-            Err(i) => i - 1,
-        }
+        let holds = |line: usize| {
+            self.line_starts.get(line).is_some_and(|&start| start <= byte)
+                && self.line_starts.get(line + 1).map_or(true, |&next| byte < next)
+        };
+        let last = self.last_line.load(Ordering::Relaxed) as usize;
+        let line = if holds(last) {
+            return last;
+        } else if holds(last + 1) {
+            last + 1
+        } else {
+            match self.line_starts.binary_search(&byte) {
+                Ok(i) => i,
+                Err(i) => i - 1,
+            }
+        };
+        self.last_line.store(line as u32, Ordering::Relaxed);
+        line
     }
 
     /// Byte range of line `line` (0-based), without its newline.
@@ -189,6 +217,32 @@ impl LineIndex {
 
 /// Counts columns as hcl does: grapheme clusters (go-textseg v15, see
 /// [`crate::graphemes`]), reading invalid UTF-8 as go-textseg does.
+/// Appends the offset after each `\n` of `src` to `starts`, eight bytes at
+/// a time: lines are short (some 30 bytes), too short for a library
+/// search's set-up per line.
+fn push_line_starts(src: &[u8], starts: &mut Vec<u32>) {
+    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
+    const LOW7: u64 = u64::from_le_bytes([0x7F; 8]);
+    let mut words = src.chunks_exact(8);
+    let mut at = 0u32;
+    for w in &mut words {
+        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ (ONES * u64::from(b'\n'));
+        // The high bit of each byte of `x` that is zero, exactly (no
+        // borrow from one byte into the next).
+        let mut found = !(((x & LOW7) + LOW7) | x | LOW7);
+        while found != 0 {
+            starts.push(at + found.trailing_zeros() / 8 + 1);
+            found &= found - 1;
+        }
+        at += 8;
+    }
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if b == b'\n' {
+            starts.push(at + i as u32 + 1);
+        }
+    }
+}
+
 fn grapheme_count(bytes: &[u8]) -> u32 {
     if bytes.is_ascii() {
         return bytes.len() as u32;
@@ -199,6 +253,41 @@ fn grapheme_count(bytes: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines found eight bytes at a time and looked up from the last line
+    /// asked for agree with a plain count, whatever the order of lookups.
+    #[test]
+    fn lines_agree_with_a_plain_count_in_any_lookup_order() {
+        let mut src = Vec::new();
+        let mut seed = 7u32;
+        for _ in 0..2000 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            src.push(match seed >> 28 {
+                0..=2 => b'\n',
+                3 => b'\r',
+                4 => 0x8A, // `\n` with the high bit set: not a line break
+                5 => 0x0B, // one above `\n`: a borrow would take it for one
+                _ => b'a' + (seed >> 16) as u8 % 26,
+            });
+        }
+        let idx = LineIndex::new(&src);
+        let plain_line = |byte: usize| src[..byte].iter().filter(|&&b| b == b'\n').count();
+        let mut offsets: Vec<usize> = (0..=src.len()).collect();
+        // Forwards, backwards, then jumping about.
+        offsets.extend((0..=src.len()).rev());
+        offsets.extend((0..=src.len()).map(|i| i * 7919 % (src.len() + 1)));
+        for byte in offsets {
+            assert_eq!(idx.line_of(byte as u32), plain_line(byte), "offset {byte}");
+            assert_eq!(idx.pos(&src, byte as u32).line as usize, plain_line(byte) + 1, "offset {byte}");
+        }
+        // A source ending without a line break, and one with a break last.
+        for src in [&b"a\nb"[..], &b"a\n"[..], &b""[..]] {
+            let idx = LineIndex::new(src);
+            for byte in (0..=src.len()).rev() {
+                assert_eq!(idx.line_of(byte as u32), src[..byte].iter().filter(|&&b| b == b'\n').count());
+            }
+        }
+    }
 
     #[test]
     fn positions_count_lines_columns_and_bytes() {

@@ -301,7 +301,7 @@ fn reads_only(n: &Node, bound: &[u32], pure: &dyn Fn(FuncId) -> bool) -> bool {
     match n {
         Node::Const(_) => true,
         Node::Local(i) => bound.contains(i),
-        Node::Global(..) | Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => false,
+        Node::Global(..) | Node::Fail(_) | Node::UnknownVariable(..) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => false,
         // Literal steps are constants.
         Node::Traverse(src, _) => reads_only(src, bound, pure),
         Node::Index(ix) => reads_only(&ix.collection, bound, pure) && reads_only(&ix.key, bound, pure),
@@ -339,7 +339,7 @@ fn all_read_only<'n>(ns: impl IntoIterator<Item = &'n Node>, bound: &[u32], pure
 fn always_converts_to_bool(n: &Node) -> bool {
     match n {
         Node::Const(v) => runtime::convert(v, &runtime::Type::Bool).is_ok(),
-        Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) | Node::Can(_) => true,
+        Node::Fail(_) | Node::UnknownVariable(..) | Node::FailByContext(_) | Node::Can(_) => true,
         Node::Binary(b) => {
             matches!(b.op, BinOp::Eq | BinOp::NotEq | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::And | BinOp::Or)
         }
@@ -594,8 +594,8 @@ impl<'b> Gen<'b> {
                 self.emit(Op::Move, a, o.0, 0, Site::None);
             }
             Node::Fail(d) => self.fail(a, (**d).clone()),
-            Node::UnknownVariable(u) => {
-                self.emit(Op::Fail, a, 0, 0, Site::UnknownVariable(u.clone()));
+            Node::UnknownVariable(name, span) => {
+                self.emit(Op::Fail, a, 0, 0, Site::UnknownVariable(name.clone(), *span));
             }
             Node::FailByContext(ds) => {
                 self.emit(Op::Fail, a, 0, 0, Site::FailByContext(ds.clone()));

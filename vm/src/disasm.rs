@@ -128,7 +128,7 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         (Op::LoadK, _) => format!("{a} K{}", ins.bx()),
         (Op::LoadV, _) => format!("{a} V{}", ins.bx()),
         (Op::Fail, Site::Fail(d)) => format!("{a} {:?}: {:?}", d.summary, d.detail),
-        (Op::Fail, Site::UnknownVariable(u)) => format!("{a} \"Unknown variable\": {:?} (suggestion chosen when reported)", &*u.0),
+        (Op::Fail, Site::UnknownVariable(name, _)) => format!("{a} \"Unknown variable\": {:?} (suggestion chosen when reported)", &**name),
         (Op::Fail, Site::FailByContext(ds)) => {
             format!("{a} {:?}: {:?} (probing a splat: {:?})", ds[0].summary, ds[0].detail, ds[1].detail)
         }

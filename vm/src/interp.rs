@@ -515,7 +515,7 @@ struct Machine<'a> {
     stop: Option<&'a Interrupts<'a>>,
 }
 
-fn err(summary: &str, detail: impl Into<String>, subject: Span) -> Diagnostic {
+fn err(summary: &'static str, detail: impl Into<String>, subject: Span) -> Diagnostic {
     Diagnostic::error(summary, detail, Some(subject))
 }
 
@@ -908,8 +908,8 @@ impl<'a> Machine<'a> {
                 Op::Fail => {
                     match prog.site(pc) {
                         Site::Fail(d) => self.push((**d).clone()),
-                        Site::UnknownVariable(u) => {
-                            let d = self.unknown_variable(&u.0, None, u.1);
+                        Site::UnknownVariable(name, span) => {
+                            let d = self.unknown_variable(name, None, *span);
                             self.push(d)
                         }
                         Site::FailByContext(ds) => self.push(ds[usize::from(self.probing > 0)].clone()),

@@ -60,7 +60,8 @@ pub enum Node {
     /// "Unknown variable" for a name no variable or iterator in scope has
     /// and none of the iterators resembles: its "Did you mean" is chosen
     /// when it is reported, among the variables of that evaluation.
-    UnknownVariable(Box<(Arc<str>, Span)>),
+    /// Inline, not boxed (a file without variables has thousands).
+    UnknownVariable(Arc<str>, Span),
     /// A [`Node::Fail`] whose diagnostic depends on where it is evaluated,
     /// as hcl's "Call to unknown function" does (its suggestions list the
     /// functions of the calling context): the first diagnostic normally,
@@ -89,7 +90,7 @@ impl Node {
     /// Calls `f` on each child node, in the order they are evaluated.
     pub fn for_each_child(&self, f: &mut dyn FnMut(&Node)) {
         match self {
-            Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) => {}
+            Node::Const(_) | Node::Global(..) | Node::Local(_) | Node::Fail(_) | Node::UnknownVariable(..) | Node::FailByContext(_) => {}
             Node::Traverse(src, _) => f(src),
             Node::Index(ix) => {
                 f(&ix.collection);

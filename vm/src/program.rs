@@ -47,7 +47,7 @@ pub enum Site {
     /// The diagnostics of an [`crate::ir::Node::FailByContext`].
     FailByContext(Box<[Diagnostic; 2]>),
     /// The name and span of an [`crate::ir::Node::UnknownVariable`].
-    UnknownVariable(Box<(Arc<str>, Span)>),
+    UnknownVariable(Arc<str>, Span),
     Operator(OperatorSite),
     /// A short-circuit `&&` or `||` (`ANDTHEN`, `ORELSE`).
     Logic(Box<LogicSite>),

@@ -185,7 +185,7 @@ impl Walk<'_, '_> {
                 h.write_usize(pos);
             }
             // Reports every time; try/can are left alone.
-            Node::Fail(_) | Node::UnknownVariable(_) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => return None,
+            Node::Fail(_) | Node::UnknownVariable(..) | Node::FailByContext(_) | Node::Try(_) | Node::Can(_) => return None,
             Node::Traverse(src, steps) => {
                 Self::tag(h, 3);
                 self.node(src, h)?;

@@ -198,7 +198,7 @@ fn bad_utf8_is_a_token() {
 fn invalid_tokens_are_reported_once_per_kind() {
     let src = b"a ; b ; c & d";
     let diags = Scanner::new(src, LexMode::Normal).finish();
-    let summaries: Vec<_> = diags.iter().map(|d| d.summary.as_str()).collect();
+    let summaries: Vec<_> = diags.iter().map(|d| &*d.summary).collect();
     assert_eq!(summaries, vec!["Invalid character", "Unsupported operator"]);
 }
 

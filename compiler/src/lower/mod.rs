@@ -328,7 +328,7 @@ pub(crate) fn unknown_function_detail(name: &str, names: &[String]) -> String {
     }
 }
 
-fn fail(summary: &str, detail: String, subject: Span) -> Node {
+fn fail(summary: &'static str, detail: String, subject: Span) -> Node {
     Node::Fail(Box::new(Diagnostic::error(summary, detail, Some(subject))))
 }
 
@@ -394,7 +394,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
             None => {
                 let name = self.unknown_name(name);
-                (Node::UnknownVariable(Box::new((name.clone(), span))), StaticProblem::UnknownVariable(name, span))
+                (Node::UnknownVariable(name.clone(), span), StaticProblem::UnknownVariable(name, span))
             }
         };
         if self.guarded == 0 {

@@ -323,12 +323,18 @@ impl<'a, 'i> Parser<'a, 'i> {
     }
 
     #[cold]
-    pub fn error(&mut self, summary: &str, detail: impl Into<String>, subject: Span) {
+    pub fn error(&mut self, summary: impl Into<std::borrow::Cow<'static, str>>, detail: impl Into<String>, subject: Span) {
         self.diags.push(Diagnostic::error(summary, detail, Some(subject)));
     }
 
     #[cold]
-    pub fn error_ctx(&mut self, summary: &str, detail: impl Into<String>, subject: Span, context: Span) {
+    pub fn error_ctx(
+        &mut self,
+        summary: impl Into<std::borrow::Cow<'static, str>>,
+        detail: impl Into<String>,
+        subject: Span,
+        context: Span,
+    ) {
         self.diags.push(Diagnostic::error(summary, detail, Some(subject)).with_context(context));
     }
 

@@ -337,7 +337,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             if !self.recovery {
                 let summary = format!("Extra characters in {} marker", go_lossy_utf8(word));
                 self.error_ctx(
-                    &summary,
+                    summary,
                     "Expected a closing brace to end the sequence, but found extra characters.",
                     close.span(),
                     between(start, close.span()),
@@ -496,7 +496,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             Atom::EndCtrl { kind, span } => {
                 *pos += 1;
                 let summary = format!("Unexpected {} directive", kind.name());
-                self.error(&summary, "The control directives within this template are unbalanced.", span);
+                self.error(summary, "The control directives within this template are unbalanced.", span);
                 self.placeholder(span)
             }
         }
@@ -589,7 +589,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         } else {
             let detail = format!("Expecting an endif directive for the if started at {}.", self.range_string(if_span));
             let summary = format!("Unexpected {} directive", kind.name());
-            self.error(&summary, detail, span);
+            self.error(summary, detail, span);
         }
         self.placeholder(span)
     }
@@ -602,7 +602,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         } else {
             let detail = format!("Expecting an endfor directive corresponding to the for directive at {}.", self.range_string(for_span));
             let summary = format!("Unexpected {} directive", kind.name());
-            self.error(&summary, detail, span);
+            self.error(summary, detail, span);
         }
         self.placeholder(span)
     }

@@ -33,7 +33,7 @@ fn body_diags(src: &str) -> Vec<String> {
                 let p = idx.pos(src.as_bytes(), s.start);
                 format!("{} @ {}:{}", d.summary, p.line, p.column)
             }
-            None => d.summary.clone(),
+            None => d.summary.to_string(),
         })
         .collect()
 }
