@@ -118,15 +118,19 @@ impl FileCode {
         root: &Node,
         span: Span,
         n_locals: u32,
-        var_names: Arc<[Arc<str>]>,
-        funcs: Option<Arc<dyn FunctionTable>>,
-        filename: Arc<str>,
-        src_lines: Arc<SourceLines>,
+        var_names: &Arc<[Arc<str>]>,
+        funcs: &Option<Arc<dyn FunctionTable>>,
+        filename: &Arc<str>,
+        src_lines: &Arc<SourceLines>,
     ) -> Program {
+        // The shared parts are borrowed, and counted only for a new
+        // `ProgramFile`: the function table is shared by every thread, and
+        // counting it for each program made the threads contend for its
+        // count.
         // Constants are pooled per program, so that a program's constants
         // are all within its extent of the chunk (listings show them).
         self.b.strings.clear();
-        let mut g = Gen::new(&mut self.b, funcs.clone());
+        let mut g = Gen::new(&mut self.b, funcs);
         g.next_reg = n_locals;
         g.max_reg = n_locals;
         g.too_complex = n_locals > Opnd::MAX_INDEX;
@@ -137,7 +141,7 @@ impl FileCode {
         if g.too_complex {
             // Reported when evaluated, like any other error of the expression.
             g.recycle();
-            g = Gen::new(&mut self.b, funcs.clone());
+            g = Gen::new(&mut self.b, funcs);
             g.begin();
             let r = g.alloc();
             g.fail(r, too_complex_diag(span));
@@ -147,9 +151,15 @@ impl FileCode {
         let (max_reg, max_mark, n_memos) = (g.max_reg, g.max_mark, g.n_memos);
         g.recycle();
         let file = match &self.last_file {
-            Some(f) if f.same(&var_names, &funcs, &filename, &src_lines) => f.clone(),
+            Some(f) if f.same(var_names, funcs, filename, src_lines) => f.clone(),
             _ => {
-                let f = Arc::new(ProgramFile { chunk: self.cell.clone(), var_names, funcs, filename, src_lines });
+                let f = Arc::new(ProgramFile {
+                    chunk: self.cell.clone(),
+                    var_names: var_names.clone(),
+                    funcs: funcs.clone(),
+                    filename: filename.clone(),
+                    src_lines: src_lines.clone(),
+                });
                 self.last_file = Some(f.clone());
                 f
             }
@@ -211,7 +221,7 @@ pub fn fold(n: &Node) -> Option<Value> {
     }
     let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
     let mut file = FileCode::new();
-    let prog = file.compile(n, Span::default(), 0, empty, None, Arc::from(""), Arc::new(SourceLines::default()));
+    let prog = file.compile(n, Span::default(), 0, &empty, &None, &Arc::from(""), &Arc::new(SourceLines::default()));
     drop(file);
     let mut scratch = crate::Scratch::new();
     let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
@@ -278,7 +288,7 @@ struct Gen<'b> {
     max_reg: u32,
     next_mark: u32,
     max_mark: u32,
-    funcs: Option<Arc<dyn FunctionTable>>,
+    funcs: &'b Option<Arc<dyn FunctionTable>>,
     too_complex: bool,
     /// How many loop bodies (`for`, splat) enclose the code being compiled.
     loop_depth: u32,
@@ -367,7 +377,7 @@ fn u16_of(n: u32) -> u16 {
 }
 
 impl<'b> Gen<'b> {
-    fn new(b: &'b mut ChunkBuilder, funcs: Option<Arc<dyn FunctionTable>>) -> Gen<'b> {
+    fn new(b: &'b mut ChunkBuilder, funcs: &'b Option<Arc<dyn FunctionTable>>) -> Gen<'b> {
         let open = std::mem::take(&mut b.open);
         Gen { b, open, next_reg: 0, max_reg: 0, next_mark: 0, max_mark: 0, funcs, too_complex: false, loop_depth: 0, n_memos: 0 }
     }
@@ -570,7 +580,7 @@ impl<'b> Gen<'b> {
             return None;
         }
         let (fingerprinter, repeated) = self.b.sharing.as_mut()?;
-        let funcs = self.funcs.clone();
+        let funcs = self.funcs;
         let pure = |id: FuncId| funcs.as_deref().is_some_and(|t| t.signature(id).pure);
         let key = fingerprinter.fingerprint(n, &pure)?;
         if !repeated.contains(&key) {
@@ -799,8 +809,7 @@ impl<'b> Gen<'b> {
         }
         let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
         let mut file = FileCode::new();
-        let prog =
-            file.compile(cond, Span::default(), n_locals, empty, self.funcs.clone(), Arc::from(""), Arc::new(SourceLines::default()));
+        let prog = file.compile(cond, Span::default(), n_locals, &empty, self.funcs, &Arc::from(""), &Arc::new(SourceLines::default()));
         drop(file);
         // A fresh scratch's registers hold `DynamicVal`: the iterators'
         // values in the reference's check. Compiling must stay cheap
@@ -861,7 +870,8 @@ impl<'b> Gen<'b> {
     }
 
     fn call(&mut self, c: &CallNode, a: u16) {
-        let Some(funcs) = self.funcs.clone() else {
+        let table = self.funcs;
+        let Some(funcs) = table.as_deref() else {
             // Without a function table a call is `DynamicVal` (the host
             // chose to allow no calls; lowering reports them).
             let d = self.konst(&Value::dynamic_unknown());

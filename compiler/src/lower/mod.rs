@@ -145,9 +145,11 @@ impl Lowered {
         // Each tree is dropped once compiled: a large body's trees and its
         // programs are not all alive at once.
         let mut programs = Vec::with_capacity(self.trees.len());
-        programs.extend(self.trees.into_iter().map(|(root, n_locals, span)| {
-            file.compile(&root, span, n_locals, env.var_names.clone(), env.funcs.clone(), env.filename.clone(), lines.clone())
-        }));
+        programs.extend(
+            self.trees
+                .into_iter()
+                .map(|(root, n_locals, span)| file.compile(&root, span, n_locals, &env.var_names, &env.funcs, &env.filename, lines)),
+        );
         file.end_sharing();
         programs
     }
@@ -614,7 +616,10 @@ impl<'i, 'e> Lowerer<'i, 'e> {
 
     fn call_node(&mut self, c: &ast::Call<'_>, span: Span) -> Node {
         let name = self.name(c.name.name);
-        let Some(funcs) = self.env.funcs.clone() else {
+        // Borrowed: the table is shared by every thread compiling, and
+        // counting it per call made them contend for its count.
+        let env = self.env;
+        let Some(funcs) = env.funcs.as_deref() else {
             return self.noted(fail("Function calls not allowed", "Functions may not be called here.".into(), span));
         };
         let start = Span::new(c.name.span.start, c.open_paren_span.end);
@@ -630,7 +635,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             if !self.scopes.is_empty() {
                 return self.noted(fail("Call to unknown function", in_child, c.name.span));
             }
-            let here = self.unknown_functions.borrow_mut().detail(name, &*funcs);
+            let here = self.unknown_functions.borrow_mut().detail(name, funcs);
             if self.splat_eaches > 0 && here != in_child {
                 let d = |detail| Diagnostic::error("Call to unknown function", detail, Some(c.name.span));
                 return self.noted(Node::FailByContext(Box::new([d(here), d(in_child)])));
