@@ -276,6 +276,16 @@ impl<R: Read, W: Write> Shared<R, W> {
     /// run stops. The block and text buffers are filled again block after
     /// block.
     fn job(&self) {
+        // A panic outside a block's run (reading, writing) would leave its
+        // block never written and this thread's caller waiting for it: it
+        // ends the run instead.
+        if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_blocks())) {
+            let e = std::io::Error::other(format!("a conformance job stopped: {}", panic_message(&*panic)));
+            self.stop(&mut self.lock_out(), e);
+        }
+    }
+
+    fn run_blocks(&self) {
         let mut block = Block::default();
         let mut text = String::new();
         while let Some(seq) = self.read_block(&mut block) {
