@@ -796,20 +796,7 @@ impl<'a> Machine<'a> {
                 )
             }
         });
-        // Written into one string sized at once: a file evaluated without
-        // variables reports thousands of these.
-        let mut detail = String::with_capacity(48 + name.len() + suggestion.map_or(0, |s| 18 + s.len()));
-        detail.push_str("There is no variable named ");
-        runtime::strings::write_go_quoted(&mut detail, name);
-        match suggestion {
-            Some(s) => {
-                detail.push_str(". Did you mean ");
-                runtime::strings::write_go_quoted(&mut detail, s);
-                detail.push('?');
-            }
-            None => detail.push('.'),
-        }
-        err("Unknown variable", detail, span)
+        err("Unknown variable", crate::suggest::unknown_variable_detail(name, suggestion), span)
     }
 
     #[inline]

@@ -95,6 +95,24 @@ pub fn first_close<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) ->
     names.into_iter().find(|n| is_close(given, n))
 }
 
+/// The detail of hcl's "Unknown variable" for `name`, suggesting
+/// `suggestion` when there is one. Written into one string sized at once:
+/// a file evaluated without variables reports thousands of these.
+pub fn unknown_variable_detail(name: &str, suggestion: Option<&str>) -> String {
+    let mut detail = String::with_capacity(48 + name.len() + suggestion.map_or(0, |s| 18 + s.len()));
+    detail.push_str("There is no variable named ");
+    runtime::strings::write_go_quoted(&mut detail, name);
+    match suggestion {
+        Some(s) => {
+            detail.push_str(". Did you mean ");
+            runtime::strings::write_go_quoted(&mut detail, s);
+            detail.push('?');
+        }
+        None => detail.push('.'),
+    }
+    detail
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

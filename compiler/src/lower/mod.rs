@@ -181,10 +181,8 @@ impl StaticProblems {
             .map(|p| match p {
                 StaticProblem::Diagnostic(d) => d.clone(),
                 StaticProblem::UnknownVariable(name, span) => {
-                    let detail = match vm::suggest::closest(name, self.var_names.iter().map(|n| &**n)) {
-                        Some(s) => format!("There is no variable named {}. Did you mean {}?", go_quote(name), go_quote(s)),
-                        None => format!("There is no variable named {}.", go_quote(name)),
-                    };
+                    let suggestion = vm::suggest::closest(name, self.var_names.iter().map(|n| &**n));
+                    let detail = vm::suggest::unknown_variable_detail(name, suggestion);
                     Diagnostic::error("Unknown variable", detail, Some(*span))
                 }
             })
@@ -383,11 +381,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         let text = self.name(name);
         let (node, problem) = match self.iterator_suggestion(name) {
             Some(s) => {
-                let d = Diagnostic::error(
-                    "Unknown variable",
-                    format!("There is no variable named {}. Did you mean {}?", go_quote(text), go_quote(s)),
-                    Some(span),
-                );
+                let d = Diagnostic::error("Unknown variable", vm::suggest::unknown_variable_detail(text, Some(s)), Some(span));
                 (Node::Fail(Box::new(d.clone())), StaticProblem::Diagnostic(d))
             }
             None if self.env.no_variables && self.scopes.is_empty() => {
