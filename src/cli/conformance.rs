@@ -200,10 +200,11 @@ fn run_jobs<R: Read + Send + 'static, W: Write + Send + 'static>(
             read_error: None,
             stats: RunStats::default(),
             error: None,
-            waiting: 0,
+            waiting_for_room: 0,
             spare_texts: Vec::new(),
         }),
-        changed: Condvar::new(),
+        room: Condvar::new(),
+        over: Condvar::new(),
         ahead: jobs * AHEAD_PER_JOB,
         run,
     });
@@ -223,9 +224,7 @@ fn run_jobs<R: Read + Send + 'static, W: Write + Send + 'static>(
                 None => Ok(out.stats),
             };
         }
-        out.waiting += 1;
-        out = shared.changed.wait(out).unwrap_or_else(PoisonError::into_inner);
-        out.waiting -= 1;
+        out = shared.over.wait(out).unwrap_or_else(PoisonError::into_inner);
     }
 }
 
@@ -233,9 +232,14 @@ fn run_jobs<R: Read + Send + 'static, W: Write + Send + 'static>(
 struct Shared<R, W> {
     reader: Mutex<ReaderState<R>>,
     out: Mutex<OutState<W>>,
-    /// Signalled when a block is written or the run ends, if someone waits
-    /// (`OutState::waiting`): room to read ahead, or the end.
-    changed: Condvar,
+    /// Signalled when a block is written and a job waits for room to read
+    /// ahead (`OutState::waiting_for_room`).
+    room: Condvar,
+    /// Signalled when the run is over (every block written, or an error),
+    /// for the thread that started it. Not at every block: a wake-up is a
+    /// system call, and waking that thread for nothing cost a context
+    /// switch per block.
+    over: Condvar,
     /// Blocks read ahead of the next one due at most: enough to keep every
     /// job busy past a slow case, few enough to bound the memory held.
     ahead: usize,
@@ -264,8 +268,8 @@ struct OutState<W> {
     /// The error that stopped the run: writing, or a block's panic in its
     /// turn.
     error: Option<std::io::Error>,
-    /// Threads waiting on `Shared::changed`.
-    waiting: usize,
+    /// Jobs waiting on `Shared::room`.
+    waiting_for_room: usize,
     /// Texts of blocks written, to fill again: a text grown anew for every
     /// block faults in fresh pages as it grows.
     spare_texts: Vec<String>,
@@ -306,9 +310,9 @@ impl<R: Read, W: Write> Shared<R, W> {
         let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = self.lock_out();
         while out.error.is_none() && out.end.is_none() && reader.seq - out.next >= self.ahead {
-            out.waiting += 1;
-            out = self.changed.wait(out).unwrap_or_else(PoisonError::into_inner);
-            out.waiting -= 1;
+            out.waiting_for_room += 1;
+            out = self.room.wait(out).unwrap_or_else(PoisonError::into_inner);
+            out.waiting_for_room -= 1;
         }
         if out.error.is_some() || out.end.is_some() {
             return None;
@@ -380,11 +384,15 @@ impl<R: Read, W: Write> Shared<R, W> {
         self.signal(out);
     }
 
-    /// Wakes the threads waiting for a change, if any (a wake-up is a
-    /// system call: none when nobody waits).
+    /// Wakes the jobs waiting for room, if any (a wake-up is a system
+    /// call: none when nobody waits), and the starting thread once the run
+    /// is over.
     fn signal(&self, out: &OutState<W>) {
-        if out.waiting > 0 {
-            self.changed.notify_all();
+        if out.waiting_for_room > 0 {
+            self.room.notify_all();
+        }
+        if out.error.is_some() || out.end == Some(out.next) {
+            self.over.notify_one();
         }
     }
 
