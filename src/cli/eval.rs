@@ -376,13 +376,13 @@ pub fn run(args: EvalArgs) -> Status {
     status
 }
 
-/// JSON text passed on to a writer in pieces of [`PassedOn::PIECE`]
-/// bytes, then a line end if there was any text.
+/// JSON text passed on to a writer through a buffer of [`PassedOn::PIECE`]
+/// bytes, then a line end if there was any text. The writer's first error
+/// is kept (the JSON writer cannot fail midway) and nothing is written
+/// after it.
 struct PassedOn<W: Write> {
-    buf: String,
-    to: W,
+    to: std::io::BufWriter<W>,
     wrote: bool,
-    /// The first write error (nothing is written after it).
     error: Option<std::io::Error>,
 }
 
@@ -390,7 +390,7 @@ impl<W: Write> PassedOn<W> {
     const PIECE: usize = 64 << 10;
 
     fn new(to: W) -> PassedOn<W> {
-        PassedOn { buf: String::new(), to, wrote: false, error: None }
+        PassedOn { to: std::io::BufWriter::with_capacity(Self::PIECE, to), wrote: false, error: None }
     }
 
     fn send(&mut self, text: &str) {
@@ -401,18 +401,10 @@ impl<W: Write> PassedOn<W> {
         }
     }
 
-    fn flush_buf(&mut self) {
-        let buf = std::mem::take(&mut self.buf);
-        self.send(&buf);
-        self.buf = buf;
-        self.buf.clear();
-    }
-
     fn finish(mut self) -> std::io::Result<()> {
         if self.wrote {
-            self.buf.push('\n');
+            self.send("\n");
         }
-        self.flush_buf();
         if let Some(e) = self.error.take() {
             return Err(e);
         }
@@ -425,16 +417,7 @@ impl<W: Write> runtime::strings::JsonText for PassedOn<W> {
 
     fn push_str(&mut self, s: &str) {
         self.wrote = true;
-        if self.buf.len() + s.len() <= Self::PIECE {
-            self.buf.push_str(s);
-            return;
-        }
-        self.flush_buf();
-        if s.len() >= Self::PIECE {
-            self.send(s);
-        } else {
-            self.buf.push_str(s);
-        }
+        self.send(s);
     }
 }
 
