@@ -429,17 +429,14 @@ impl Compiled {
                         Tree::Expr(_) => {
                             let program = programs.first().expect("one program per expression");
                             let value = vm::evaluate(program, &slots, scratch);
-                            let diagnostics = with_warnings(&warnings, scratch);
-                            write_value_result(w, &value, &diagnostics, Some("eval"));
+                            write_single_outcome(w, &value, &warnings, scratch);
                         }
                         Tree::Body(body) => {
-                            w.raw("\"ok\":true,\"body\":");
                             let mut run = vm::BodyEvaluation::new(scratch, &slots);
-                            write_body_once(body, &mut programs.as_slice(), &mut run, w, &interner);
-                            if !warnings.is_empty() {
-                                w.raw(",\"diags\":");
-                                w.diags(&warnings);
-                            }
+                            write_body_outcome(w, &warnings, |w| {
+                                write_body_once(body, &mut programs.as_slice(), &mut run, w, &interner);
+                                false
+                            });
                         }
                     },
                 );
@@ -839,22 +836,14 @@ impl Compiled {
         match &self.code {
             Code::Single(program) => {
                 let value = vm::run(program, slots, scratch, stop.as_ref()).value(scratch);
-                let diagnostics = with_warnings(&self.warnings, scratch);
-                write_value_result(w, &value, &diagnostics, Some("eval"));
-                diagnostics.has_errors()
+                write_single_outcome(w, &value, &self.warnings, scratch)
             }
             Code::Body(plan) => {
-                w.raw("\"ok\":true,\"body\":");
                 let mut run = match &stop {
                     None => vm::BodyEvaluation::new(scratch, slots),
                     Some(stop) => vm::BodyEvaluation::with_interrupts(scratch, slots, stop),
                 };
-                let errors = write_body_result(plan, &mut run, w);
-                if !self.warnings.is_empty() {
-                    w.raw(",\"diags\":");
-                    w.diags(&self.warnings);
-                }
-                errors
+                write_body_outcome(w, &self.warnings, |w| write_body_result(plan, &mut run, w))
             }
         }
     }
@@ -965,6 +954,28 @@ fn bind_slots(var_names: &[String], typed: Option<&[DeclaredVar]>, declared: boo
 /// The parser's warnings, then the diagnostics the evaluation left in
 /// `scratch` (allocating nothing when there are none).
 #[inline(always)]
+/// The result of a single expression's evaluation: its value with the
+/// compilation's `warnings` and the evaluation's diagnostics; whether
+/// there were errors.
+fn write_single_outcome(w: &mut ResultWriter<'_>, value: &Value, warnings: &[Diagnostic], scratch: &mut Scratch) -> bool {
+    let diagnostics = with_warnings(warnings, scratch);
+    write_value_result(w, value, &diagnostics, Some("eval"));
+    diagnostics.has_errors()
+}
+
+/// The result of a body's evaluation: its attributes and blocks as
+/// `write_body` writes them (returning whether there were errors), then
+/// the compilation's `warnings`.
+fn write_body_outcome(w: &mut ResultWriter<'_>, warnings: &[Diagnostic], write_body: impl FnOnce(&mut ResultWriter<'_>) -> bool) -> bool {
+    w.raw("\"ok\":true,\"body\":");
+    let errors = write_body(w);
+    if !warnings.is_empty() {
+        w.raw(",\"diags\":");
+        w.diags(warnings);
+    }
+    errors
+}
+
 fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnostic> {
     if warnings.is_empty() {
         return if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };
