@@ -3,14 +3,14 @@
 //! per input line, in input order, in the result format of
 //! `hclvm conformance` with `id` = the input line number.
 //!
-//! Work goes in blocks of lines: the main thread reads blocks, worker
-//! threads take them from a shared queue as they become free (so a slow
-//! block does not stall the others), and a writer thread writes the results
-//! back in input order. Blank input lines are skipped (they produce no output line but
-//! keep their number). A line that is not a JSON object, or whose
-//! variables do not convert, gets a phase `case` result line; nothing ends
-//! the batch early except an I/O error.
+//! Work goes in blocks of lines on `--jobs` threads, each job reading,
+//! evaluating and writing its blocks itself ([`super::blocks`], the
+//! runner `hclvm conformance` uses too). Blank input lines are skipped
+//! (they produce no output line but keep their number). A line that is not
+//! a JSON object, or whose variables do not convert, gets a phase `case`
+//! result line; nothing ends the batch early except an I/O error.
 
+use super::blocks::{run_blocks, Block, BlockLimits, BlockSink};
 use super::declare::DeclareArgs;
 use super::eval::{compile_source, display_name, DiagArgs, EvalOptionArgs, Failure};
 use super::ParseAs;
@@ -19,11 +19,9 @@ use crate::api::result_format::{panic_message, write_case_error, write_panic};
 use crate::api::{Compiled, Options, SourceKind};
 use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::BTreeMap;
-use std::io::{BufRead, BufReader, BufWriter, IsTerminal, Write};
-use std::ops::Range;
+use std::io::{BufWriter, IsTerminal, Read, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::{Condvar, Mutex};
+use std::sync::Arc;
 use std::time::Instant;
 
 #[derive(Args, Debug)]
@@ -63,16 +61,14 @@ pub struct BatchArgs {
 
 /// More threads than this only cost memory.
 const MAX_JOBS: usize = 256;
-/// Lines a job takes at a time, at most.
-const BLOCK_LINES: usize = 64;
-/// A block ends after the line that reaches this many bytes, so that few
-/// long lines (a thousand users per line) still spread over the jobs.
-const BLOCK_BYTES: usize = 16 << 10;
+/// Lines of a block at most, and its bytes (a block ends after the line
+/// that reaches them, so that few long lines, a thousand users per line,
+/// still spread over the jobs); blocks read ahead per job.
+const LIMITS: BlockLimits = BlockLimits { lines: 64, bytes: 16 << 10, ahead_per_job: 8 };
 
-/// The results of one block of lines.
-#[derive(Default)]
-struct BlockOut {
-    text: String,
+/// The counts of one block's result lines.
+#[derive(Clone, Copy, Default)]
+struct LineCounts {
     lines: usize,
     errors: usize,
 }
@@ -117,7 +113,7 @@ pub fn run(args: BatchArgs) -> Status {
             Err(_) => compile_source(file, src, kind, output, declare, fallback_options),
         };
         let status = match compiled {
-            Ok(compiled) => run_compiled(&args, &compiled),
+            Ok(compiled) => run_compiled(&args, Arc::new(compiled)),
             Err(status) => status,
         };
         drop(done_tx);
@@ -126,16 +122,16 @@ pub fn run(args: BatchArgs) -> Status {
 }
 
 /// [`run`] once the program is compiled.
-fn run_compiled(args: &BatchArgs, compiled: &Compiled) -> Status {
+fn run_compiled(args: &BatchArgs, compiled: Arc<Compiled>) -> Status {
     let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
 
-    let (input, input_len): (Box<dyn BufRead + Send>, Option<u64>) = if args.vars_jsonl == "-" {
-        (Box::new(BufReader::with_capacity(1 << 20, std::io::stdin())), None)
+    let (input, input_len): (Box<dyn Read + Send>, Option<u64>) = if args.vars_jsonl == "-" {
+        (Box::new(std::io::stdin()), None)
     } else {
         match std::fs::File::open(&args.vars_jsonl) {
             Ok(f) => {
                 let len = f.metadata().ok().map(|m| m.len());
-                (Box::new(BufReader::with_capacity(1 << 20, f)), len)
+                (Box::new(f), len)
             }
             Err(e) => return Failure::usage(format!("cannot read {}: {e}", display_name(&args.vars_jsonl))).report("batch"),
         }
@@ -151,7 +147,7 @@ fn run_compiled(args: &BatchArgs, compiled: &Compiled) -> Status {
 
     let started = Instant::now();
     let totals = match run_batch(compiled, input, BufWriter::with_capacity(1 << 20, output), jobs, args.checksum, &progress) {
-        Ok(t) => t,
+        Ok(writer) => writer.totals,
         Err(e) => {
             progress.finish_and_clear();
             return Failure::usage(format!("I/O error: {e}")).report("batch");
@@ -202,47 +198,6 @@ fn checksum_line(hash: &mut u64, line: &str) {
     fnv1a(hash, b"\n");
 }
 
-/// A block of input lines: their bytes and, per line, its number and range.
-#[derive(Default)]
-struct Block {
-    bytes: Vec<u8>,
-    lines: Vec<(usize, Range<usize>)>,
-}
-
-/// Reads input lines into blocks of at most [`BLOCK_LINES`] lines, ending
-/// early after [`BLOCK_BYTES`].
-struct BlockReader<R> {
-    input: R,
-    line_no: usize,
-    consumed: u64,
-}
-
-impl<R: BufRead> BlockReader<R> {
-    /// The next block; `None` at the end of the input.
-    fn next_block(&mut self) -> std::io::Result<Option<Block>> {
-        let mut block = Block::default();
-        while block.lines.len() < BLOCK_LINES && block.bytes.len() < BLOCK_BYTES {
-            let start = block.bytes.len();
-            let n = self.input.read_until(b'\n', &mut block.bytes)?;
-            if n == 0 {
-                break;
-            }
-            self.consumed += n as u64;
-            self.line_no += 1;
-            let mut end = block.bytes.len();
-            while end > start && matches!(block.bytes[end - 1], b'\n' | b'\r') {
-                end -= 1;
-            }
-            if block.bytes[start..end].iter().all(u8::is_ascii_whitespace) {
-                block.bytes.truncate(start);
-                continue;
-            }
-            block.lines.push((self.line_no, start..end));
-        }
-        Ok(if block.lines.is_empty() { None } else { Some(block) })
-    }
-}
-
 /// Writes result blocks and keeps the totals.
 struct BlockWriter<W> {
     output: W,
@@ -250,209 +205,58 @@ struct BlockWriter<W> {
     checksum: bool,
 }
 
-impl<W: Write> BlockWriter<W> {
-    fn write(&mut self, block: &BlockOut) -> std::io::Result<()> {
-        self.output.write_all(block.text.as_bytes())?;
-        self.totals.lines += block.lines;
-        self.totals.errors += block.errors;
+impl<W: Write + Send + 'static> BlockSink for BlockWriter<W> {
+    type Counts = LineCounts;
+
+    fn write_block(&mut self, text: &str, counts: LineCounts) -> std::io::Result<()> {
+        self.output.write_all(text.as_bytes())?;
+        self.totals.lines += counts.lines;
+        self.totals.errors += counts.errors;
         if self.checksum {
-            for line in block.text.lines() {
+            for line in text.lines() {
                 checksum_line(&mut self.totals.checksum, line);
             }
         }
         Ok(())
     }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.output.flush()
+    }
 }
 
-/// Reads, evaluates and writes every line; returns the totals. With one
-/// job everything happens on this thread. With more, every job (this
-/// thread among them) loops: take the next block from the input, evaluate
-/// it, and write whatever blocks are ready in input order. Input and
-/// output are each behind a mutex held only to read or write a block, so
-/// in the steady state no thread sleeps or wakes another (no reader or
-/// writer thread to hand blocks to). A bound on the blocks read ahead of
-/// the output keeps memory bounded when one block is slow.
-fn run_batch(
-    compiled: &Compiled,
-    input: impl BufRead + Send,
-    output: impl Write + Send,
+/// Reads, evaluates and writes every line on `jobs` threads
+/// ([`run_blocks`]); returns the writer with the totals.
+fn run_batch<R: Read + Send + 'static, W: Write + Send + 'static>(
+    compiled: Arc<Compiled>,
+    input: R,
+    output: W,
     jobs: usize,
     checksum: bool,
     progress: &ProgressBar,
-) -> std::io::Result<Totals> {
-    let mut reader = BlockReader { input, line_no: 0, consumed: 0 };
-    let mut writer = BlockWriter { output, totals: Totals { lines: 0, errors: 0, checksum: FNV_OFFSET }, checksum };
-    if jobs > 1 {
-        return run_parallel(compiled, reader, writer, jobs, progress);
-    }
-    let mut spare = String::new();
-    while let Some(block) = reader.next_block()? {
-        let out = evaluate_block(compiled, &block, std::mem::take(&mut spare));
-        writer.write(&out)?;
-        spare = out.text;
-        spare.clear();
-        progress.set_position(reader.consumed);
-    }
-    writer.output.flush()?;
-    Ok(writer.totals)
+) -> std::io::Result<BlockWriter<W>> {
+    let writer = BlockWriter { output, totals: Totals { lines: 0, errors: 0, checksum: FNV_OFFSET }, checksum };
+    let progress = progress.clone();
+    run_blocks(
+        input,
+        LIMITS,
+        writer,
+        jobs,
+        move |block: &Block, text: &mut String| evaluate_block(&compiled, block, text),
+        move |read| progress.set_position(read),
+    )
 }
 
-/// The input side of a parallel run.
-struct Input<R> {
-    reader: BlockReader<R>,
-    /// Sequence number of the next block read.
-    next_seq: usize,
-    /// Set once the input is exhausted or failed (then `error`).
-    done: bool,
-    error: Option<std::io::Error>,
-}
-
-/// The output side of a parallel run: evaluated blocks wait in `pending`
-/// until every block before them is written.
-struct Output<W> {
-    writer: BlockWriter<W>,
-    pending: BTreeMap<usize, BlockOut>,
-    /// Sequence number of the next block to write.
-    next_seq: usize,
-    error: Option<std::io::Error>,
-    /// Emptied output buffers, reused by the jobs.
-    spare: Vec<String>,
-}
-
-fn run_parallel<R: BufRead + Send, W: Write + Send>(
-    compiled: &Compiled,
-    reader: BlockReader<R>,
-    writer: BlockWriter<W>,
-    jobs: usize,
-    progress: &ProgressBar,
-) -> std::io::Result<Totals> {
-    // Blocks read but not yet written, at most.
-    let ahead = jobs * 8;
-    let input = Mutex::new(Input { reader, next_seq: 0, done: false, error: None });
-    let output = Mutex::new(Output { writer, pending: BTreeMap::new(), next_seq: 0, error: None, spare: Vec::new() });
-    // Signalled whenever blocks are written (a job waiting for room to
-    // read ahead) or the run stops.
-    let written = Condvar::new();
-    let job = || run_job(compiled, &input, &output, &written, ahead, progress);
-    std::thread::scope(|scope| {
-        // A job that cannot start only leaves more work for the others.
-        for i in 1..jobs {
-            let _ = std::thread::Builder::new().name(format!("hclvm-batch-{i}")).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, job);
-        }
-        job();
-    });
-    let input = input.into_inner().map_err(|_| std::io::Error::other("an evaluation thread failed"))?;
-    let mut output = output.into_inner().map_err(|_| std::io::Error::other("an evaluation thread failed"))?;
-    if let Some(e) = input.error.or(output.error) {
-        return Err(e);
-    }
-    if output.next_seq < input.next_seq {
-        return Err(std::io::Error::other("the evaluation threads stopped early"));
-    }
-    output.writer.output.flush()?;
-    Ok(output.writer.totals)
-}
-
-/// One job of a parallel run: until the input ends or an I/O error stops
-/// the run, take a block, evaluate it, write what is ready.
-fn run_job<R: BufRead, W: Write>(
-    compiled: &Compiled,
-    input: &Mutex<Input<R>>,
-    output: &Mutex<Output<W>>,
-    written: &Condvar,
-    ahead: usize,
-    progress: &ProgressBar,
-) {
-    let mut spare = String::new();
-    loop {
-        // Wait for room: at most `ahead` blocks between the next one to
-        // write and the next one to read (only a slow block makes a job
-        // wait here).
-        let next_seq = match input.lock() {
-            Ok(i) if !i.done => i.next_seq,
-            _ => break,
-        };
-        {
-            let Ok(mut out) = output.lock() else { break };
-            while out.error.is_none() && next_seq >= out.next_seq + ahead {
-                out = match written.wait(out) {
-                    Ok(o) => o,
-                    Err(_) => return,
-                };
-            }
-            if out.error.is_some() {
-                break;
-            }
-            if spare.capacity() == 0 {
-                spare = out.spare.pop().unwrap_or_default();
-            }
-        }
-        let (seq, block) = {
-            let Ok(mut i) = input.lock() else { break };
-            if i.done {
-                break;
-            }
-            match i.reader.next_block() {
-                Ok(Some(block)) => {
-                    let seq = i.next_seq;
-                    i.next_seq += 1;
-                    progress.set_position(i.reader.consumed);
-                    (seq, block)
-                }
-                Ok(None) => {
-                    i.done = true;
-                    break;
-                }
-                Err(e) => {
-                    i.done = true;
-                    i.error = Some(e);
-                    break;
-                }
-            }
-        };
-        let result = evaluate_block(compiled, &block, std::mem::take(&mut spare));
-        drop(block);
-        let Ok(mut out) = output.lock() else { break };
-        out.pending.insert(seq, result);
-        let before = out.next_seq;
-        while out.error.is_none() {
-            let next = out.next_seq;
-            let Some(mut block_out) = out.pending.remove(&next) else { break };
-            if let Err(e) = out.writer.write(&block_out) {
-                out.error = Some(e);
-                break;
-            }
-            out.next_seq += 1;
-            block_out.text.clear();
-            out.spare.push(block_out.text);
-        }
-        if out.next_seq != before || out.error.is_some() {
-            written.notify_all();
-        }
-    }
-    // Stopping (end of input or an error): wake jobs waiting for room.
-    if let Ok(mut out) = output.lock() {
-        if out.error.is_none() {
-            if let Ok(i) = input.lock() {
-                if i.error.is_some() {
-                    out.error = Some(std::io::Error::other("read error"));
-                }
-            }
-        }
-        written.notify_all();
-    }
-}
-
-fn evaluate_block(compiled: &Compiled, block: &Block, text: String) -> BlockOut {
-    let mut out = BlockOut { text, lines: 0, errors: 0 };
+fn evaluate_block(compiled: &Compiled, block: &Block, text: &mut String) -> LineCounts {
+    let mut counts = LineCounts::default();
     for (line_no, range) in &block.lines {
         let line = block.bytes.get(range.clone()).unwrap_or_default();
-        if evaluate_line(compiled, line, *line_no, &mut out.text) {
-            out.errors += 1;
+        if evaluate_line(compiled, line, *line_no, text) {
+            counts.errors += 1;
         }
-        out.lines += 1;
+        counts.lines += 1;
     }
-    out
+    counts
 }
 
 /// Appends the result line of one input line; true when it is a failure.
@@ -530,18 +334,6 @@ mod tests {
     }
 
     #[test]
-    fn long_lines_make_blocks_of_their_own() {
-        let long = format!("{{\"s\": \"{}\"}}\n", "x".repeat(BLOCK_BYTES));
-        let input = long.repeat(3) + "{\"s\": \"a\"}\n{\"s\": \"b\"}\n";
-        let mut reader = BlockReader { input: input.as_bytes(), line_no: 0, consumed: 0 };
-        let mut sizes = Vec::new();
-        while let Some(block) = reader.next_block().expect("in-memory input") {
-            sizes.push(block.lines.iter().map(|(n, _)| *n).collect::<Vec<_>>());
-        }
-        assert_eq!(sizes, [vec![1], vec![2], vec![3], vec![4, 5]]);
-    }
-
-    #[test]
     fn write_errors_end_the_run_whatever_the_job_count() {
         struct Failing;
         impl Write for Failing {
@@ -552,18 +344,19 @@ mod tests {
                 Ok(())
             }
         }
-        let compiled = Compiled::expression("n", &crate::api::Options::new()).expect("valid expression");
+        let compiled = Arc::new(Compiled::expression("n", &crate::api::Options::new()).expect("valid expression"));
         let input: String = (0..5000).map(|i| format!("{{\"n\": {i}}}\n")).collect();
         for jobs in [1, 2, 4] {
+            let input = std::io::Cursor::new(input.clone().into_bytes());
             let result =
-                run_batch(&compiled, input.as_bytes(), std::io::BufWriter::with_capacity(16, Failing), jobs, false, &ProgressBar::hidden());
+                run_batch(compiled.clone(), input, std::io::BufWriter::with_capacity(16, Failing), jobs, false, &ProgressBar::hidden());
             assert_eq!(result.err().map(|e| e.to_string()), Some("disk full".to_string()), "{jobs} jobs");
         }
     }
 
     #[test]
     fn chunks_come_back_in_order_whatever_the_job_count() {
-        let compiled = Compiled::expression("n * 2", &crate::api::Options::new()).expect("valid expression");
+        let compiled = Arc::new(Compiled::expression("n * 2", &crate::api::Options::new()).expect("valid expression"));
         let mut input = String::new();
         for i in 0..1000 {
             if i % 97 == 0 {
@@ -575,9 +368,9 @@ mod tests {
             }
         }
         let run = |jobs| {
-            let mut out = Vec::new();
-            let totals = run_batch(&compiled, input.as_bytes(), &mut out, jobs, true, &ProgressBar::hidden()).expect("in-memory I/O");
-            (String::from_utf8(out).expect("UTF-8"), totals.lines, totals.errors, totals.checksum)
+            let input = std::io::Cursor::new(input.clone().into_bytes());
+            let writer = run_batch(compiled.clone(), input, Vec::new(), jobs, true, &ProgressBar::hidden()).expect("in-memory I/O");
+            (String::from_utf8(writer.output).expect("UTF-8"), writer.totals.lines, writer.totals.errors, writer.totals.checksum)
         };
         let one = run(1);
         assert_eq!(one, run(2));

@@ -4,6 +4,7 @@
 
 mod batch;
 mod bench;
+mod blocks;
 mod check;
 mod conformance;
 mod declare;
