@@ -222,6 +222,33 @@ fn batch_writes_one_line_per_input_line_in_order() {
 }
 
 #[test]
+fn batch_answers_each_line_as_it_comes() {
+    use std::io::BufRead;
+    // A program feeding variable sets one at a time, waiting for each answer.
+    let file = scratch("batch-answer.hcl", "n * 2");
+    for jobs in ["1", "2"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_hclvm"))
+            .args(["batch", &file, "--mode", "expr", "--vars-jsonl", "-", "--jobs", jobs])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("hclvm runs");
+        let mut input = child.stdin.take().expect("stdin");
+        let mut output = std::io::BufReader::new(child.stdout.take().expect("stdout"));
+        for i in 1..=3 {
+            writeln!(input, "{{\"n\": {i}}}").expect("write a line");
+            input.flush().expect("flush");
+            let mut line = String::new();
+            output.read_line(&mut line).expect("read its result");
+            assert_eq!(line, format!("{{\"id\":{i},\"ok\":true,\"type\":\"number\",\"value\":{}}}\n", 2 * i), "--jobs {jobs}");
+        }
+        drop(input);
+        assert!(child.wait().expect("hclvm ends").success());
+    }
+}
+
+#[test]
 fn batch_checksum_matches_hclvm_bench() {
     let file = scratch("batch-expr.hcl", "\"${x * 2}${upper(s)}\"");
     let vars = scratch("batch-expr.jsonl", "{\"x\": 1, \"s\": \"ab\"}\n{\"x\": 0.5, \"s\": \"\"}\n{\"x\": -3, \"s\": \"héllo\"}\n");
