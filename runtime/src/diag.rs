@@ -215,8 +215,6 @@ impl LineIndex {
     }
 }
 
-/// Counts columns as hcl does: grapheme clusters (go-textseg v15, see
-/// [`crate::graphemes`]), reading invalid UTF-8 as go-textseg does.
 /// Appends the offset after each `\n` of `src` to `starts`, eight bytes at
 /// a time: lines are short (some 30 bytes), too short for a library
 /// search's set-up per line.
@@ -243,6 +241,8 @@ fn push_line_starts(src: &[u8], starts: &mut Vec<u32>) {
     }
 }
 
+/// Counts columns as hcl does: grapheme clusters (go-textseg v15, see
+/// [`crate::graphemes`]), reading invalid UTF-8 as go-textseg does.
 fn grapheme_count(bytes: &[u8]) -> u32 {
     if bytes.is_ascii() {
         return bytes.len() as u32;

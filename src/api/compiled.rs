@@ -951,9 +951,6 @@ fn bind_slots(var_names: &[String], typed: Option<&[DeclaredVar]>, declared: boo
     (slots, rejected)
 }
 
-/// The parser's warnings, then the diagnostics the evaluation left in
-/// `scratch` (allocating nothing when there are none).
-#[inline(always)]
 /// The result of a single expression's evaluation: its value with the
 /// compilation's `warnings` and the evaluation's diagnostics; whether
 /// there were errors.
@@ -976,6 +973,9 @@ fn write_body_outcome(w: &mut ResultWriter<'_>, warnings: &[Diagnostic], write_b
     errors
 }
 
+/// The parser's warnings, then the diagnostics the evaluation left in
+/// `scratch` (allocating nothing when there are none).
+#[inline(always)]
 fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnostic> {
     if warnings.is_empty() {
         return if scratch.diags().is_empty() { Vec::new() } else { scratch.take_diags() };

@@ -379,9 +379,10 @@ pub fn run(args: EvalArgs) -> Status {
 /// JSON text passed on to a writer through a buffer of [`PassedOn::PIECE`]
 /// bytes, then a line end if there was any text. The writer's first error
 /// is kept (the JSON writer cannot fail midway) and nothing is written
-/// after it.
+/// after it, nor what is still buffered when this is dropped unfinished.
 struct PassedOn<W: Write> {
-    to: std::io::BufWriter<W>,
+    /// `None` once finished.
+    to: Option<std::io::BufWriter<W>>,
     wrote: bool,
     error: Option<std::io::Error>,
 }
@@ -390,12 +391,12 @@ impl<W: Write> PassedOn<W> {
     const PIECE: usize = 64 << 10;
 
     fn new(to: W) -> PassedOn<W> {
-        PassedOn { to: std::io::BufWriter::with_capacity(Self::PIECE, to), wrote: false, error: None }
+        PassedOn { to: Some(std::io::BufWriter::with_capacity(Self::PIECE, to)), wrote: false, error: None }
     }
 
     fn send(&mut self, text: &str) {
-        if self.error.is_none() {
-            if let Err(e) = self.to.write_all(text.as_bytes()) {
+        if let (None, Some(to)) = (&self.error, &mut self.to) {
+            if let Err(e) = to.write_all(text.as_bytes()) {
                 self.error = Some(e);
             }
         }
@@ -408,7 +409,20 @@ impl<W: Write> PassedOn<W> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
-        self.to.flush()
+        match self.to.take() {
+            Some(mut to) => to.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl<W: Write> Drop for PassedOn<W> {
+    /// Unfinished (an error, or another return): the buffered text is
+    /// discarded, not written by the buffer's own drop.
+    fn drop(&mut self) {
+        if let Some(to) = self.to.take() {
+            drop(to.into_parts());
+        }
     }
 }
 

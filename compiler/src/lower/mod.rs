@@ -372,11 +372,10 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         })
     }
 
-    /// A name nothing in scope has. An iterator within reach is suggested
-    /// now; otherwise the suggestion comes from the variables of the
-    /// evaluation that reports it.
     /// `name` names no variable: the node that fails as the reference
-    /// does, its problem noted for static analysis (unless guarded).
+    /// does, its problem noted for static analysis (unless guarded). An
+    /// iterator within reach is suggested now; otherwise the suggestion
+    /// comes from the variables of the evaluation that reports it.
     fn unknown_variable(&mut self, name: Symbol, span: Span) -> Node {
         let text = self.name(name);
         let (node, problem) = match self.iterator_suggestion(name) {
