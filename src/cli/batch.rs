@@ -355,7 +355,7 @@ mod tests {
     }
 
     #[test]
-    fn chunks_come_back_in_order_whatever_the_job_count() {
+    fn blocks_come_back_in_order_whatever_the_job_count() {
         let compiled = Arc::new(Compiled::expression("n * 2", &crate::api::Options::new()).expect("valid expression"));
         let mut input = String::new();
         for i in 0..1000 {

@@ -12,7 +12,10 @@
 //! block is not done yet, so a program feeding lines one at a time gets
 //! each answer. The thread that starts a run only waits for its end; the
 //! jobs are not joined, so after a write error a job still waiting for a
-//! line of its input is left to end then, instead of holding the run.
+//! line of its input is left to end then, instead of holding the run
+//! (once a run has stopped, its jobs read and write nothing more). A job
+//! that cannot be started (no memory for its stack) leaves its share to
+//! the others.
 
 use crate::api::result_format::panic_message;
 use std::collections::BTreeMap;
@@ -33,7 +36,8 @@ pub(super) struct Block {
 pub(super) struct BlockLimits {
     /// Lines a block holds at most.
     pub lines: usize,
-    /// A block ends after the line that reaches this many bytes.
+    /// A block ends after the line that reaches this many bytes (also the
+    /// size of the reader's buffer, at least 8 KiB).
     pub bytes: usize,
     /// Blocks read ahead of the next one due, per job: enough to keep every
     /// job busy past a slow block, few enough to bound the memory held.
@@ -76,7 +80,12 @@ impl<R: Read> BlockReader<R> {
                 if !block.lines.is_empty() {
                     break;
                 }
-                available = self.input.fill_buf()?;
+                available = match self.input.fill_buf() {
+                    Ok(available) => available,
+                    // A signal interrupted the read: read again.
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(e),
+                };
                 if available.is_empty() {
                     // The end: a last line without a line break.
                     if !self.partial.is_empty() {
@@ -161,6 +170,7 @@ where
             end: None,
             read_error: None,
             error: None,
+            stopped: false,
             waiting_for_room: 0,
             spare_texts: Vec::new(),
         }),
@@ -170,14 +180,26 @@ where
         run,
         on_read,
     });
-    for i in 0..jobs {
-        let shared = shared.clone();
-        std::thread::Builder::new().name(format!("hclvm-job-{i}")).stack_size(super::WORKER_STACK_SIZE).spawn(move || shared.job())?;
+    // A job that cannot start (no memory for its stack) leaves more work
+    // for the others; with none started, this thread is the job.
+    let started = (0..jobs)
+        .filter(|i| {
+            let shared = shared.clone();
+            std::thread::Builder::new()
+                .name(format!("hclvm-job-{i}"))
+                .stack_size(super::WORKER_STACK_SIZE)
+                .spawn(move || shared.job())
+                .is_ok()
+        })
+        .count();
+    if started == 0 {
+        shared.job();
     }
     let mut out = shared.lock_out();
     loop {
-        if let Some(e) = out.error.take() {
-            return Err(e);
+        if out.stopped {
+            // `stopped` stays set: the jobs see it and end.
+            return Err(out.error.take().unwrap_or_else(|| std::io::Error::other("the run stopped")));
         }
         if out.end == Some(out.next) {
             // The jobs have ended or are about to (the input is read to its
@@ -201,16 +223,26 @@ where
 {
     let mut block = Block::default();
     let mut text = String::new();
-    while reader.next_block(&mut block)? {
-        on_read(reader.consumed);
-        text.clear();
-        let counts = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&block, &mut text)))
-            .map_err(|panic| std::io::Error::other(format!("a job panicked: {}", panic_message(&*panic))))?;
-        sink.write_block(&text, counts)?;
-        // Written before the next block is read (which may wait for input).
-        sink.flush()?;
+    // Panics are errors as with several jobs: a block's run's, and any
+    // other (reading, writing).
+    let ran = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| -> std::io::Result<()> {
+        while reader.next_block(&mut block)? {
+            on_read(reader.consumed);
+            text.clear();
+            let counts = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&block, &mut text)))
+                .map_err(|panic| std::io::Error::other(format!("a job panicked: {}", panic_message(&*panic))))?;
+            sink.write_block(&text, counts)?;
+            // Written before the next block is read (which may wait for
+            // input).
+            sink.flush()?;
+        }
+        Ok(())
+    }));
+    match ran {
+        Ok(Ok(())) => Ok(sink),
+        Ok(Err(e)) => Err(e),
+        Err(panic) => Err(std::io::Error::other(format!("a job stopped: {}", panic_message(&*panic)))),
     }
-    Ok(sink)
 }
 
 /// What the jobs of a run share.
@@ -253,9 +285,12 @@ struct OutState<S: BlockSink> {
     /// The error that ended the input: the run's, once every block before
     /// it is written.
     read_error: Option<std::io::Error>,
-    /// The error that stopped the run: writing, or a block's panic in its
-    /// turn.
+    /// The error that stopped the run: writing or flushing, a block's
+    /// panic in its turn, a panic outside a block's run.
     error: Option<std::io::Error>,
+    /// Set with `error`, and never cleared: the jobs stop reading and
+    /// writing (the starting thread takes `error` to return it).
+    stopped: bool,
     /// Jobs waiting on `Shared::room`.
     waiting_for_room: usize,
     /// Texts of blocks written, to fill again: a text grown anew for every
@@ -274,7 +309,7 @@ where
     /// its block never written and the starting thread waiting for it: it
     /// ends the run instead.
     fn job(&self) {
-        if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.run_blocks())) {
+        if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.job_loop())) {
             let e = std::io::Error::other(format!("a job stopped: {}", panic_message(&*panic)));
             self.stop(&mut self.lock_out(), e);
         }
@@ -283,7 +318,7 @@ where
     /// Blocks read, run and delivered until the input ends or the run
     /// stops. The block and text buffers are filled again block after
     /// block.
-    fn run_blocks(&self) {
+    fn job_loop(&self) {
         let mut block = Block::default();
         let mut text = String::new();
         while let Some(seq) = self.read_block(&mut block) {
@@ -302,12 +337,12 @@ where
     fn read_block(&self, block: &mut Block) -> Option<usize> {
         let mut reader = self.reader.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = self.lock_out();
-        while out.error.is_none() && out.end.is_none() && reader.seq - out.next >= self.ahead {
+        while !out.stopped && out.end.is_none() && reader.seq - out.next >= self.ahead {
             out.waiting_for_room += 1;
             out = self.room.wait(out).unwrap_or_else(PoisonError::into_inner);
             out.waiting_for_room -= 1;
         }
-        if out.error.is_some() || out.end.is_some() {
+        if out.stopped || out.end.is_some() {
             return None;
         }
         // The input is read without the output's lock: a job that finishes
@@ -315,8 +350,8 @@ where
         drop(out);
         match reader.reader.next_block(block) {
             Ok(true) => {
-                (self.on_read)(reader.reader.consumed);
                 reader.seq += 1;
+                (self.on_read)(reader.reader.consumed);
                 Some(reader.seq - 1)
             }
             Ok(false) => {
@@ -342,6 +377,10 @@ where
     /// buffer for the job's next block.
     fn deliver(&self, seq: usize, done: Done<S::Counts>) -> String {
         let mut out = self.lock_out();
+        if out.stopped {
+            // Nothing is written once the run has stopped.
+            return String::new();
+        }
         if seq != out.next {
             out.pending.insert(seq, done);
             return out.spare_texts.pop().unwrap_or_default();
@@ -378,6 +417,7 @@ where
     /// Ends the run with `e` (the first error is the one reported).
     fn stop(&self, out: &mut OutState<S>, e: std::io::Error) {
         out.error.get_or_insert(e);
+        out.stopped = true;
         self.signal(out);
     }
 
@@ -388,7 +428,7 @@ where
         if out.waiting_for_room > 0 {
             self.room.notify_all();
         }
-        if out.error.is_some() || out.end == Some(out.next) {
+        if out.stopped || out.end == Some(out.next) {
             self.over.notify_one();
         }
     }
@@ -469,6 +509,55 @@ mod tests {
         let want: String = (1..=1000).map(|i| format!("<{i}>")).collect();
         for jobs in [1, 2, 3, 8] {
             assert_eq!(run_lines(1000, jobs, None).expect("in-memory I/O"), want, "{jobs} jobs");
+        }
+    }
+
+    /// A sink whose writes or flushes fail from the `fail_at`-th on,
+    /// counting the writes it is asked for.
+    struct Failing {
+        writes: Arc<std::sync::atomic::AtomicUsize>,
+        fail_at: usize,
+        flush_fails: bool,
+    }
+
+    impl BlockSink for Failing {
+        type Counts = ();
+        fn write_block(&mut self, _: &str, _: ()) -> std::io::Result<()> {
+            let n = self.writes.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+            if !self.flush_fails && n >= self.fail_at {
+                return Err(std::io::Error::other("disk full"));
+            }
+            Ok(())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            if self.flush_fails && self.writes.load(std::sync::atomic::Ordering::SeqCst) >= self.fail_at {
+                return Err(std::io::Error::other("broken pipe"));
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn nothing_is_written_once_a_write_or_flush_failed() {
+        let input: String = (1..=20_000).map(|i| format!("{i}\n")).collect();
+        for flush_fails in [false, true] {
+            for jobs in [1, 2, 4] {
+                let writes = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+                let sink = Failing { writes: writes.clone(), fail_at: 3, flush_fails };
+                let limits = BlockLimits { lines: 4, bytes: 1 << 10, ahead_per_job: 2 };
+                let run = |block: &Block, _: &mut String| {
+                    // Slow enough that the other jobs are still at work
+                    // when the run stops.
+                    std::thread::sleep(std::time::Duration::from_micros(50 * block.lines.len() as u64));
+                };
+                let result = run_blocks(std::io::Cursor::new(input.clone().into_bytes()), limits, sink, jobs, run, |_| {});
+                assert!(result.is_err(), "flush fails: {flush_fails}, {jobs} jobs");
+                let at_return = writes.load(std::sync::atomic::Ordering::SeqCst);
+                std::thread::sleep(std::time::Duration::from_millis(100));
+                let later = writes.load(std::sync::atomic::Ordering::SeqCst);
+                assert_eq!(later, at_return, "flush fails: {flush_fails}, {jobs} jobs: written after the run ended");
+                assert!(at_return <= 4, "flush fails: {flush_fails}, {jobs} jobs: {at_return} writes");
+            }
         }
     }
 

@@ -111,10 +111,13 @@ pub fn example(name: &str) -> String {
 }
 
 /// Writes `content` to `name` in this test binary's own scratch folder
-/// (under `CARGO_TARGET_TMPDIR`, named after the test crate) and returns
-/// its path.
+/// (under `CARGO_TARGET_TMPDIR`, named after the test crate and process)
+/// and returns its path.
 pub fn scratch(name: &str, content: impl AsRef<[u8]>) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-tests", env!("CARGO_CRATE_NAME")));
+    // One folder per test process: two runs of the same tests at once (two
+    // checkouts' CI, a developer and a reviewer) would otherwise overwrite
+    // each other's files.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("{}-tests-{}", env!("CARGO_CRATE_NAME"), std::process::id()));
     std::fs::create_dir_all(&dir).expect("scratch dir");
     let path = dir.join(name);
     std::fs::write(&path, content).expect("write scratch file");
