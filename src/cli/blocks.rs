@@ -556,7 +556,10 @@ mod tests {
                 std::thread::sleep(std::time::Duration::from_millis(100));
                 let later = writes.load(std::sync::atomic::Ordering::SeqCst);
                 assert_eq!(later, at_return, "flush fails: {flush_fails}, {jobs} jobs: written after the run ended");
-                assert!(at_return <= 4, "flush fails: {flush_fails}, {jobs} jobs: {at_return} writes");
+                // The writes up to the failing one; a failing flush comes
+                // after the blocks already done, at most the read-ahead.
+                let most = if flush_fails { 2 + jobs * limits.ahead_per_job } else { 3 };
+                assert!(at_return <= most, "flush fails: {flush_fails}, {jobs} jobs: {at_return} writes");
             }
         }
     }
