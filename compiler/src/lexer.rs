@@ -3,8 +3,8 @@
 //! Like rustc_lexer, the scanner never reports errors itself: bad input
 //! becomes token kinds ([`TokenKind::Invalid`], [`TokenKind::BadUtf8`],
 //! [`TokenKind::QuotedNewline`], the unsupported operators) that the
-//! [`Scanner`] (the reference's pre-parse check) and the parser report. Token boundaries follow
-//! the reference scanner exactly, because the parser's results depend on them
+//! parser reports, and [`Scanner::finish`] too (the reference's pre-parse
+//! check). Token boundaries follow the reference scanner exactly, because the parser's results depend on them
 //! (template literal parts, heredoc line handling, strip markers).
 //!
 //! Comments never reach the parser: a line comment that ends with a newline

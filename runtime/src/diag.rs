@@ -145,7 +145,7 @@ impl LineIndex {
         // pass first cost as much as the pass itself).
         let mut line_starts = Vec::with_capacity(src.len() / 32 + 1);
         line_starts.push(0u32);
-        push_line_starts(src, &mut line_starts);
+        line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
         LineIndex { line_starts, breaks, last_line: AtomicU32::new(0) }
     }
 
@@ -215,32 +215,6 @@ impl LineIndex {
     }
 }
 
-/// Appends the offset after each `\n` of `src` to `starts`, eight bytes at
-/// a time: lines are short (some 30 bytes), too short for a library
-/// search's set-up per line.
-fn push_line_starts(src: &[u8], starts: &mut Vec<u32>) {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const LOW7: u64 = u64::from_le_bytes([0x7F; 8]);
-    let mut words = src.chunks_exact(8);
-    let mut at = 0u32;
-    for w in &mut words {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ (ONES * u64::from(b'\n'));
-        // The high bit of each byte of `x` that is zero, exactly (no
-        // borrow from one byte into the next).
-        let mut found = !(((x & LOW7) + LOW7) | x | LOW7);
-        while found != 0 {
-            starts.push(at + found.trailing_zeros() / 8 + 1);
-            found &= found - 1;
-        }
-        at += 8;
-    }
-    for (i, &b) in words.remainder().iter().enumerate() {
-        if b == b'\n' {
-            starts.push(at + i as u32 + 1);
-        }
-    }
-}
-
 /// Counts columns as hcl does: grapheme clusters (go-textseg v15, see
 /// [`crate::graphemes`]), reading invalid UTF-8 as go-textseg does.
 fn grapheme_count(bytes: &[u8]) -> u32 {
@@ -254,8 +228,8 @@ fn grapheme_count(bytes: &[u8]) -> u32 {
 mod tests {
     use super::*;
 
-    /// Lines found eight bytes at a time and looked up from the last line
-    /// asked for agree with a plain count, whatever the order of lookups.
+    /// Lines looked up from the last line asked for agree with a plain
+    /// count, whatever the order of lookups.
     #[test]
     fn lines_agree_with_a_plain_count_in_any_lookup_order() {
         let mut src = Vec::new();
@@ -266,7 +240,7 @@ mod tests {
                 0..=2 => b'\n',
                 3 => b'\r',
                 4 => 0x8A, // `\n` with the high bit set: not a line break
-                5 => 0x0B, // one above `\n`: a borrow would take it for one
+                5 => 0x0B, // one above `\n`
                 _ => b'a' + (seed >> 16) as u8 % 26,
             });
         }

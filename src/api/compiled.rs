@@ -750,13 +750,13 @@ impl Compiled {
     /// The slots of `vars`, or none set when they were bound for another
     /// program.
     #[inline]
-    fn slots<'v>(&self, vars: &'v BoundVariables) -> std::borrow::Cow<'v, Vars> {
+    fn slots<'v>(&self, vars: &'v BoundVariables) -> Cow<'v, Vars> {
         if vars.program == self.id {
-            return std::borrow::Cow::Borrowed(&vars.slots);
+            return Cow::Borrowed(&vars.slots);
         }
         let mut none = Vars::with_slots(self.var_names.len());
         none.set_names_in_scope(std::iter::empty::<&str>());
-        std::borrow::Cow::Owned(none)
+        Cow::Owned(none)
     }
 
     /// Evaluates with variables given as a JSON object of plain JSON
@@ -839,10 +839,7 @@ impl Compiled {
                 write_single_outcome(w, &value, &self.warnings, scratch)
             }
             Code::Body(plan) => {
-                let mut run = match &stop {
-                    None => vm::BodyEvaluation::new(scratch, slots),
-                    Some(stop) => vm::BodyEvaluation::with_interrupts(scratch, slots, stop),
-                };
+                let mut run = vm::BodyEvaluation::with_interrupts(scratch, slots, stop.as_ref());
                 write_body_outcome(w, &self.warnings, |w| write_body_result(plan, &mut run, w))
             }
         }
@@ -856,24 +853,18 @@ impl Compiled {
         let stop = self.interrupts(cancel);
         let result = match &self.code {
             Code::Single(program) => {
-                let ran = match &stop {
-                    None => vm::run(program, slots, scratch, None),
-                    Some(stop) => vm::run(program, slots, scratch, Some(stop)),
-                };
+                let ran = vm::run(program, slots, scratch, stop.as_ref());
                 // The value is taken last, and returned from here rather
                 // than through the match, so that it is written once, in
                 // place: a copy of a value just built (a bool is written a
                 // byte at a time) stalls on the stores that built it.
-                let diagnostics = outcome_diagnostics(&self.warnings, scratch);
+                let diagnostics: OutcomeDiagnostics = with_warnings(&self.warnings, scratch).into();
                 let value = ran.value(scratch);
                 return Evaluation { compiled: self, result: Evaluated::Value(Outcome { value, diagnostics }) };
             }
             Code::Body(plan) => {
                 let mut outcomes = Vec::with_capacity(plan.attribute_count);
-                let mut run = match &stop {
-                    None => vm::BodyEvaluation::new(scratch, slots),
-                    Some(stop) => vm::BodyEvaluation::with_interrupts(scratch, slots, stop),
-                };
+                let mut run = vm::BodyEvaluation::with_interrupts(scratch, slots, stop.as_ref());
                 evaluate_body(plan, &mut run, &mut outcomes);
                 Evaluated::Body(outcomes)
             }
@@ -983,16 +974,6 @@ fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnost
     let mut diagnostics = warnings.to_vec();
     diagnostics.extend(scratch.take_diags());
     diagnostics
-}
-
-/// [`with_warnings`] as an outcome's list, with no list built to find it
-/// empty (the common case).
-#[inline(always)]
-fn outcome_diagnostics(warnings: &[Diagnostic], scratch: &mut Scratch) -> OutcomeDiagnostics {
-    if warnings.is_empty() && scratch.diags().is_empty() {
-        return OutcomeDiagnostics::default();
-    }
-    with_warnings(warnings, scratch).into()
 }
 
 /// A parsed source; a file body keeps its attribute and block lists in
@@ -1169,7 +1150,7 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
     // Sized at once: this is the largest part of a large body's program.
     let mut attrs: Vec<AttrInfo> = Vec::with_capacity(body.attributes.len());
     let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
-    attrs.extend(body.attributes_in_order().map(info));
+    attrs.extend(body.attributes.iter().map(info));
     let blocks: Vec<(BlockInfo, BodyPlan)> = body
         .blocks
         .iter()
@@ -1278,7 +1259,7 @@ fn write_body_once(
         w.raw("}");
     };
     let mut cx = (run, programs);
-    result_format::write_body(w, &mut cx, body.attributes_in_order().zip(own), body.blocks, attr, block);
+    result_format::write_body(w, &mut cx, body.attributes.iter().zip(own), body.blocks, attr, block);
 }
 
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
@@ -1333,7 +1314,7 @@ fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Ve
     for program in &plan.programs {
         let ran = run.run(program);
         let scratch = run.scratch();
-        let diagnostics = outcome_diagnostics(&[], scratch);
+        let diagnostics: OutcomeDiagnostics = with_warnings(&[], scratch).into();
         // The value taken last, into its place in `out` (see `vm::run`).
         out.extend(std::iter::once_with(|| Outcome { value: ran.value(scratch), diagnostics }));
     }

@@ -10,11 +10,11 @@
 //! a JSON object, or whose variables do not convert, gets a phase `case`
 //! result line; nothing ends the batch early except an I/O error.
 
-use super::blocks::{run_blocks, Block, BlockLimits, BlockSink};
+use super::blocks::{job_count, run_blocks, Block, BlockLimits, BlockSink};
 use super::declare::DeclareArgs;
 use super::eval::{compile_source, display_name, DiagArgs, EvalOptionArgs, Failure};
 use super::ParseAs;
-use super::{fnv1a, Status, FNV_OFFSET, WORKER_STACK_SIZE};
+use super::{fnv1a, Status, FNV_OFFSET};
 use crate::api::result_format::{panic_message, write_case_error, write_panic};
 use crate::api::{Compiled, Options, SourceKind};
 use clap::Args;
@@ -59,8 +59,6 @@ pub struct BatchArgs {
     output: DiagArgs,
 }
 
-/// More threads than this only cost memory.
-const MAX_JOBS: usize = 256;
 /// Lines of a block at most, and its bytes (a block ends after the line
 /// that reaches them, so that few long lines, a thousand users per line,
 /// still spread over the jobs); blocks read ahead per job.
@@ -86,44 +84,22 @@ pub fn run(args: BatchArgs) -> Status {
         Ok(s) => s,
         Err(f) => return f.report("batch"),
     };
-    // The program is compiled on a thread of its own, which then stays idle
-    // until the batch is over. The allocator places a thread's allocations
-    // together: had this thread compiled it, the values this thread
-    // allocates while it evaluates (it is one of the jobs) would share
-    // cache lines with the program's constants and names, which every job
-    // reads, and each of its writes would take those lines away from the
-    // other cores (measured: --jobs 2 at 1.5-1.65x --jobs 1 instead of
-    // 1.8x on the shared policy and render workloads).
-    std::thread::scope(|scope| {
-        let (compiled_tx, compiled_rx) = std::sync::mpsc::channel();
-        let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
-        let (file, output, declare) = (&args.file, &args.output, &args.declare);
-        let options = args.funcs.apply(args.evaluation.apply(Options::new()));
-        let fallback_options = options.clone();
-        let src = &src;
-        let keeper =
-            std::thread::Builder::new().name("hclvm-compile".into()).stack_size(WORKER_STACK_SIZE).spawn_scoped(scope, move || {
-                let _ = compiled_tx.send(compile_source(file, src, kind, output, declare, options));
-                // Idle (allocating nothing) until the batch ends.
-                let _ = done_rx.recv();
-            });
-        let compiled = match keeper {
-            Ok(_) => compiled_rx.recv().unwrap_or(Err(Status::UsageOrIo)),
-            // No thread for it: compiled here, which only costs scaling.
-            Err(_) => compile_source(file, src, kind, output, declare, fallback_options),
-        };
-        let status = match compiled {
-            Ok(compiled) => run_compiled(&args, Arc::new(compiled)),
-            Err(status) => status,
-        };
-        drop(done_tx);
-        status
-    })
+    // Compiled on this thread, which then only waits while the jobs
+    // evaluate (`run_blocks`): the allocator places a thread's allocations
+    // together, and a job's allocations next to the program's constants and
+    // names, which every job reads, would take those cache lines away from
+    // the other cores at each write (measured when this thread was one of
+    // the jobs: --jobs 2 at 1.5-1.65x --jobs 1 instead of 1.8x).
+    let options = args.funcs.apply(args.evaluation.apply(Options::new()));
+    match compile_source(&args.file, &src, kind, &args.output, &args.declare, options) {
+        Ok(compiled) => run_compiled(&args, Arc::new(compiled)),
+        Err(status) => status,
+    }
 }
 
 /// [`run`] once the program is compiled.
 fn run_compiled(args: &BatchArgs, compiled: Arc<Compiled>) -> Status {
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
+    let jobs = job_count(args.jobs);
 
     let (input, input_len): (Box<dyn Read + Send>, Option<u64>) = if args.vars_jsonl == "-" {
         (Box::new(std::io::stdin()), None)

@@ -18,6 +18,7 @@
 //! the others.
 
 use crate::api::result_format::panic_message;
+use crate::conformance::line_content;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read};
 use std::ops::Range;
@@ -29,6 +30,20 @@ use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 pub(super) struct Block {
     pub bytes: Vec<u8>,
     pub lines: Vec<(usize, Range<usize>)>,
+}
+
+/// More threads than this only cost memory.
+const MAX_JOBS: usize = 256;
+
+/// The number of jobs for `--jobs` (default: the available cores), within
+/// 1 and [`MAX_JOBS`].
+pub(super) fn job_count(asked: Option<usize>) -> usize {
+    asked.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS)
+}
+
+/// The error of a panic: `what` panicked, with its message.
+fn panic_error(what: &str, payload: &(dyn std::any::Any + Send)) -> std::io::Error {
+    std::io::Error::other(format!("{what}: {}", panic_message(payload)))
 }
 
 /// The size of blocks and how far reading may run ahead of writing.
@@ -114,27 +129,20 @@ impl<R: Read> BlockReader<R> {
     }
 }
 
-/// Counts the line `head` + `tail` (without its `\n`) and adds it to
-/// `block` unless it is blank.
+/// Counts the line `head` + `tail` (without its `\n`) and adds its
+/// content to `block` unless it is blank ([`line_content`]).
 fn push_line(block: &mut Block, line_no: &mut usize, head: &[u8], tail: &[u8]) {
     *line_no += 1;
-    let mut line = (head, tail);
-    // A trailing `\r` (or several).
-    loop {
-        match line {
-            (h, [t @ .., b'\r']) => line = (h, t),
-            ([h @ .., b'\r'], []) => line = (h, &[]),
-            _ => break,
-        }
-    }
-    let (head, tail) = line;
-    if head.iter().chain(tail).all(|b| b.is_ascii_whitespace()) {
-        return;
-    }
     let at = block.bytes.len();
     block.bytes.extend_from_slice(head);
     block.bytes.extend_from_slice(tail);
-    block.lines.push((*line_no, at..block.bytes.len()));
+    match line_content(&block.bytes[at..]).map(<[u8]>::len) {
+        Some(len) => {
+            block.bytes.truncate(at + len);
+            block.lines.push((*line_no, at..at + len));
+        }
+        None => block.bytes.truncate(at),
+    }
 }
 
 /// Runs every line of `input` in blocks on `jobs` threads: `run` appends a
@@ -182,16 +190,14 @@ where
     });
     // A job that cannot start (no memory for its stack) leaves more work
     // for the others; with none started, this thread is the job.
-    let started = (0..jobs)
-        .filter(|i| {
-            let shared = shared.clone();
-            std::thread::Builder::new()
-                .name(format!("hclvm-job-{i}"))
-                .stack_size(super::WORKER_STACK_SIZE)
-                .spawn(move || shared.job())
-                .is_ok()
-        })
-        .count();
+    let mut started = 0;
+    for i in 0..jobs {
+        let shared = shared.clone();
+        let job = std::thread::Builder::new().name(format!("hclvm-job-{i}")).stack_size(super::WORKER_STACK_SIZE);
+        if job.spawn(move || shared.job()).is_ok() {
+            started += 1;
+        }
+    }
     if started == 0 {
         shared.job();
     }
@@ -230,7 +236,7 @@ where
             on_read(reader.consumed);
             text.clear();
             let counts = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(&block, &mut text)))
-                .map_err(|panic| std::io::Error::other(format!("a job panicked: {}", panic_message(&*panic))))?;
+                .map_err(|panic| panic_error("a job panicked", &*panic))?;
             sink.write_block(&text, counts)?;
             // Written before the next block is read (which may wait for
             // input).
@@ -241,7 +247,7 @@ where
     match ran {
         Ok(Ok(())) => Ok(sink),
         Ok(Err(e)) => Err(e),
-        Err(panic) => Err(std::io::Error::other(format!("a job stopped: {}", panic_message(&*panic)))),
+        Err(panic) => Err(panic_error("a job stopped", &*panic)),
     }
 }
 
@@ -310,7 +316,7 @@ where
     /// ends the run instead.
     fn job(&self) {
         if let Err(panic) = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.job_loop())) {
-            let e = std::io::Error::other(format!("a job stopped: {}", panic_message(&*panic)));
+            let e = panic_error("a job stopped", &*panic);
             self.stop(&mut self.lock_out(), e);
         }
     }
@@ -327,7 +333,7 @@ where
             // where they are run) is an error, reported once the blocks
             // before it are written.
             let done = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| (self.run)(&block, &mut text)))
-                .map_err(|panic| std::io::Error::other(format!("a job panicked: {}", panic_message(&*panic))));
+                .map_err(|panic| panic_error("a job panicked", &*panic));
             text = self.deliver(seq, done.map(|counts| (std::mem::take(&mut text), counts)));
         }
     }

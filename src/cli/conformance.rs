@@ -7,9 +7,9 @@
 //! result is never held back waiting for input, so a program feeding cases
 //! one at a time gets each answer).
 
-use super::blocks::{run_blocks, Block, BlockLimits, BlockSink};
+use super::blocks::{job_count, run_blocks, Block, BlockLimits, BlockSink};
 use super::Status;
-use crate::conformance::{run_line_into, RunOptions, RunStats};
+use crate::conformance::{run_case_line, RunOptions, RunStats};
 use clap::Args;
 use std::io::{BufWriter, Read, Stdout, Write};
 
@@ -27,8 +27,6 @@ pub struct ConformanceArgs {
     jobs: Option<usize>,
 }
 
-/// More threads than this only cost memory.
-const MAX_JOBS: usize = 256;
 /// Cases of a block at most, and its bytes (a block ends after the case
 /// that reaches them); blocks read ahead of the results written, per job.
 const LIMITS: BlockLimits = BlockLimits { lines: 64, bytes: 64 << 10, ahead_per_job: 4 };
@@ -36,19 +34,19 @@ const LIMITS: BlockLimits = BlockLimits { lines: 64, bytes: 64 << 10, ahead_per_
 pub fn run(args: ConformanceArgs) -> Status {
     let sink = CaseResults { output: BufWriter::with_capacity(1 << 16, std::io::stdout()), stats: RunStats::default() };
     let options = RunOptions { short_circuit: args.short_circuit };
-    let jobs = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).clamp(1, MAX_JOBS);
-    let run = move |block: &Block, text: &mut String| run_block(block, options, text);
-    let result = if args.cases == "-" {
-        run_blocks(Named { inner: std::io::stdin(), name: "<stdin>".into() }, LIMITS, sink, jobs, run, |_| {})
+    let input: Named<Box<dyn Read + Send>> = if args.cases == "-" {
+        Named { inner: Box::new(std::io::stdin()), name: "<stdin>".into() }
     } else {
         match std::fs::File::open(&args.cases) {
-            Ok(f) => run_blocks(Named { inner: f, name: args.cases.clone() }, LIMITS, sink, jobs, run, |_| {}),
+            Ok(f) => Named { inner: Box::new(f), name: args.cases.clone() },
             Err(e) => {
                 eprintln!("hclvm conformance: cannot read {}: {e}", args.cases);
                 return Status::UsageOrIo;
             }
         }
     };
+    let run = move |block: &Block, text: &mut String| run_block(block, options, text);
+    let result = run_blocks(input, LIMITS, sink, job_count(args.jobs), run, |_| {});
     match result.map(|sink| sink.stats) {
         Ok(stats) if stats.malformed > 0 => {
             eprintln!("hclvm conformance: {} of {} input lines were not valid cases", stats.malformed, stats.cases);
@@ -67,10 +65,7 @@ pub fn run(args: ConformanceArgs) -> Status {
 fn run_block(block: &Block, options: RunOptions, text: &mut String) -> RunStats {
     let mut stats = RunStats::default();
     for (line_no, range) in &block.lines {
-        let malformed = run_line_into(&block.bytes[range.clone()], *line_no, options, text);
-        text.push('\n');
-        stats.cases += 1;
-        stats.malformed += usize::from(malformed);
+        run_case_line(&block.bytes[range.clone()], *line_no, options, text, &mut stats);
     }
     stats
 }
@@ -86,8 +81,7 @@ impl BlockSink for CaseResults {
 
     fn write_block(&mut self, text: &str, counts: RunStats) -> std::io::Result<()> {
         self.output.write_all(text.as_bytes())?;
-        self.stats.cases += counts.cases;
-        self.stats.malformed += counts.malformed;
+        self.stats += counts;
         Ok(())
     }
 

@@ -95,7 +95,7 @@ fn read_declarations_file(name: &str, text: &str, color: bool) -> Result<Vec<(St
         return Err(Failure::input(format!("{name}: invalid declarations")));
     }
     let mut out = Vec::new();
-    for a in body.attributes_in_order() {
+    for a in body.attributes.iter() {
         let span = a.expr.span;
         out.push((interner.resolve(a.name.name).to_string(), blank_outside(text, span.start as usize, span.end as usize)));
     }

@@ -233,6 +233,30 @@ pub struct RunStats {
     pub malformed: usize,
 }
 
+impl std::ops::AddAssign for RunStats {
+    fn add_assign(&mut self, other: RunStats) {
+        self.cases += other.cases;
+        self.malformed += other.malformed;
+    }
+}
+
+/// Appends the result line of the case on input line `line` (number
+/// `line_no`), with its line break, to `out`, and counts it in `stats`.
+pub(crate) fn run_case_line(line: &[u8], line_no: usize, run: RunOptions, out: &mut String, stats: &mut RunStats) {
+    let malformed = run_line_into(line, line_no, run, out);
+    out.push('\n');
+    *stats += RunStats { cases: 1, malformed: usize::from(malformed) };
+}
+
+/// What an input line (without its `\n`) holds: `None` for a blank line
+/// (skipped, but counted), else the line without trailing `\r`s. The one
+/// rule of every JSON Lines input (cases, `hclvm batch` variable sets).
+pub(crate) fn line_content(line: &[u8]) -> Option<&[u8]> {
+    let end = line.iter().rposition(|&b| b != b'\r' && b != b'\n').map_or(0, |i| i + 1);
+    let line = &line[..end];
+    (!line.iter().all(u8::is_ascii_whitespace)).then_some(line)
+}
+
 /// Reads cases from `input` (one per line; blank lines skipped, trailing
 /// `\r` ignored) and writes one result line per case to `output`, flushing
 /// after each so that partial output survives an abort.
@@ -248,10 +272,7 @@ pub fn run_cases_with(mut input: impl BufRead, mut output: impl Write, run: RunO
     let mut result = String::new();
     while next_case_line(&mut input, &mut line, &mut line_no)? {
         result.clear();
-        let malformed = run_line_into(&line, line_no, run, &mut result);
-        stats.malformed += usize::from(malformed);
-        stats.cases += 1;
-        result.push('\n');
+        run_case_line(&line, line_no, run, &mut result, &mut stats);
         output.write_all(result.as_bytes())?;
         output.flush()?;
     }
@@ -268,10 +289,8 @@ pub(crate) fn next_case_line(input: &mut impl BufRead, line: &mut Vec<u8>, line_
             return Ok(false);
         }
         *line_no += 1;
-        while matches!(line.last(), Some(b'\n' | b'\r')) {
-            line.pop();
-        }
-        if !line.iter().all(|b| b.is_ascii_whitespace()) {
+        if let Some(len) = line_content(line).map(<[u8]>::len) {
+            line.truncate(len);
             return Ok(true);
         }
     }

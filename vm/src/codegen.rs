@@ -70,6 +70,19 @@ const PRECHECK_LIMITS: crate::Limits = crate::Limits { max_steps: 10_000, max_si
 const MAX_PRECHECKS_PER_FILE: u32 = 1024;
 
 impl ChunkBuilder {
+    /// Pre-decodes the entry block `entry` (the last code added) for the
+    /// fast lane when all its instructions are simple: its forms' start in
+    /// `fast` ([`crate::program::Program::fast_at`]), else `NOT_FAST`.
+    fn decode_fast(&mut self, entry: Block) -> u32 {
+        let Ok(at) = u32::try_from(self.fast.len()) else { return NOT_FAST };
+        let code = self.code.get(entry.start as usize..entry.end as usize).unwrap_or(&[]);
+        if crate::fast_lane::decode_block(code, &self.paths, &mut self.fast) {
+            at
+        } else {
+            NOT_FAST
+        }
+    }
+
     /// `steps` with their attribute names replaced by the file's shared
     /// copies (see [`AttrNames`]).
     fn shared_steps(&mut self, steps: &[Step]) -> Box<[Step]> {
@@ -123,10 +136,6 @@ impl FileCode {
         filename: &Arc<str>,
         src_lines: &Arc<SourceLines>,
     ) -> Program {
-        // The shared parts are borrowed, and counted only for a new
-        // `ProgramFile`: the function table is shared by every thread, and
-        // counting it for each program made the threads contend for its
-        // count.
         // Constants are pooled per program, so that a program's constants
         // are all within its extent of the chunk (listings show them).
         self.b.strings.clear();
@@ -150,6 +159,10 @@ impl FileCode {
         }
         let (max_reg, max_mark, n_memos) = (g.max_reg, g.max_mark, g.n_memos);
         g.recycle();
+        // The shared parts are borrowed, and counted only for a new
+        // `ProgramFile`: the function table is shared by every thread, and
+        // counting it for each program made the threads contend for its
+        // count.
         let file = match &self.last_file {
             Some(f) if f.same(var_names, funcs, filename, src_lines) => f.clone(),
             _ => {
@@ -177,15 +190,7 @@ impl FileCode {
             n_locals: u16_of(n_locals),
             n_marks: u16_of(max_mark),
             n_memos: u16_of(n_memos),
-            fast_at: {
-                let at = u32::try_from(self.b.fast.len()).unwrap_or(NOT_FAST);
-                let code = self.b.code.get(entry.start as usize..entry.end as usize).unwrap_or(&[]);
-                if crate::fast_lane::decode_block(code, &self.b.paths, &mut self.b.fast) {
-                    at
-                } else {
-                    NOT_FAST
-                }
-            },
+            fast_at: self.b.decode_fast(entry),
         }
     }
 

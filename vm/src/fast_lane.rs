@@ -64,7 +64,8 @@ fn decode_operand(o: Opnd, paths: &[PathRef]) -> Option<(u16, u16)> {
     })
 }
 
-/// One pre-decoded instruction (of the same pc as its [`Instr`]).
+/// One pre-decoded instruction: the form of the entry block's instruction
+/// at `pc` is at `Program::fast_at + (pc - entry.start)`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct FastInstr {
     form: Form,
@@ -88,10 +89,7 @@ impl FastInstr {
             }
             op => binary_op(op)?,
         };
-        let base = match op {
-            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod => ARITH,
-            _ => COMPARE,
-        };
+        let base = if op.is_arithmetic() { ARITH } else { COMPARE };
         let (tb, b) = decode_operand(ins.ob(), paths)?;
         let (tc, c) = decode_operand(ins.oc(), paths)?;
         Some(FastInstr { form: base + (tb * 4 + tc) as u8, op, a: ins.a, b, c })
@@ -139,50 +137,36 @@ impl Operands<'_> {
             _ => path_value(self.paths.get(usize::from(i))?, self.vars, regs),
         }
     }
+
+    /// Operands `f.b` and `f.c` of tags `B` and `C`, when both are at hand.
+    #[inline(always)]
+    fn both<'v, const B: u16, const C: u16>(&'v self, f: &FastInstr, regs: &'v [Value]) -> Option<(&'v Value, &'v Value)> {
+        Some((self.get::<B>(regs, f.b)?, self.get::<C>(regs, f.c)?))
+    }
 }
 
 /// A comparison with operands of tags `B` and `C`; `false`: not finished.
 #[inline(always)]
 fn compare<const B: u16, const C: u16>(f: &FastInstr, regs: &mut [Value], from: &Operands<'_>) -> bool {
-    let decided = match (from.get::<B>(regs, f.b), from.get::<C>(regs, f.c)) {
-        (Some(l), Some(r)) => compare_fast(f.op, l, r),
-        _ => None,
-    };
-    match decided {
-        Some(b) => {
-            set_bool_reg(regs, f.a, b);
-            true
-        }
-        None => false,
-    }
+    let Some(b) = from.both::<B, C>(f, regs).and_then(|(l, r)| compare_fast(f.op, l, r)) else { return false };
+    set_bool_reg(regs, f.a, b);
+    true
 }
 
 /// Arithmetic with operands of tags `B` and `C`; `false`: not finished.
 #[inline(always)]
 fn arith<const B: u16, const C: u16>(f: &FastInstr, regs: &mut [Value], from: &Operands<'_>) -> bool {
-    let v = match (from.get::<B>(regs, f.b), from.get::<C>(regs, f.c)) {
-        (Some(l), Some(r)) => binary_fast(f.op, l, r),
-        _ => None,
-    };
-    match v {
-        Some(v) => {
-            set_reg(regs, f.a, v);
-            true
-        }
-        None => false,
-    }
+    let Some(v) = from.both::<B, C>(f, regs).and_then(|(l, r)| binary_fast(f.op, l, r)) else { return false };
+    set_reg(regs, f.a, v);
+    true
 }
 
 /// A move from an operand of tag `B`; `false`: not finished.
 #[inline(always)]
 fn move_from<const B: u16>(f: &FastInstr, regs: &mut [Value], from: &Operands<'_>) -> bool {
-    match from.get::<B>(regs, f.b).cloned() {
-        Some(v) => {
-            set_reg(regs, f.a, v);
-            true
-        }
-        None => false,
-    }
+    let Some(v) = from.get::<B>(regs, f.b).cloned() else { return false };
+    set_reg(regs, f.a, v);
+    true
 }
 
 /// Runs the fast forms `fast` (an entry block's) while they finish the

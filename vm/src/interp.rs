@@ -343,13 +343,15 @@ impl<'a> BodyEvaluation<'a> {
         BodyEvaluation { scratch, vars, chunk: 0, stop: None }
     }
 
-    /// [`BodyEvaluation::new`] for an evaluation that `stop` may end
-    /// early: once it does, the program running fails, and so does each
-    /// later one that has code to run.
-    pub fn with_interrupts(scratch: &'a mut Scratch, vars: &'a Vars, stop: &'a Interrupts<'a>) -> BodyEvaluation<'a> {
-        // Checked as soon as the first program runs.
-        scratch.until_check = 0;
-        BodyEvaluation { scratch, vars, chunk: 0, stop: Some(stop) }
+    /// [`BodyEvaluation::new`] for an evaluation that `stop` (if any) may
+    /// end early: once it does, the program running fails, and so does
+    /// each later one that has code to run.
+    pub fn with_interrupts(scratch: &'a mut Scratch, vars: &'a Vars, stop: Option<&'a Interrupts<'a>>) -> BodyEvaluation<'a> {
+        if stop.is_some() {
+            // Checked as soon as the first program runs.
+            scratch.until_check = 0;
+        }
+        BodyEvaluation { scratch, vars, chunk: 0, stop }
     }
 
     /// Evaluates `program`; its diagnostics are left in the scratch
@@ -409,10 +411,15 @@ pub fn run(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: Option<&
     if chunk.n_shared > 0 {
         reset_shared(scratch, chunk);
     }
-    if stop.is_some() {
-        scratch.until_check = 0;
+    // Two copies of the evaluation loop's entry: the one without
+    // interrupts checks nothing more than before they existed.
+    match stop {
+        None => run_program(program, chunk, vars, scratch, None),
+        Some(stop) => {
+            scratch.until_check = 0;
+            run_program(program, chunk, vars, scratch, Some(stop))
+        }
     }
-    run_program(program, chunk, vars, scratch, stop)
 }
 
 /// A program that has [`run`]; its value not yet taken (taken once:
@@ -602,8 +609,9 @@ pub(crate) fn path_value<'v>(path: &PathRef, vars: &'v Vars, regs: &'v [Value]) 
     }
 }
 
-/// A value moved out of temporary register `r` (`D` left there). A bool
-/// (most results) is read as a bool: `set_bool_reg` wrote one byte of it,
+/// A value moved out of temporary register `r` (`D` left there, except
+/// for a bool, which stays: it owns nothing). A bool (most results) is
+/// read as a bool: `set_bool_reg` wrote one byte of it,
 /// and reading the whole register right after stalls on that store.
 #[inline(always)]
 fn take_reg(regs: &mut [Value], r: u16) -> Value {
@@ -854,14 +862,13 @@ impl<'a> Machine<'a> {
 
     // ---- the dispatch loop -----------------------------------------------
 
-    /// Runs a program's entry block `start..end` whose instructions are
-    /// all simple, from their fast forms at `fast_at` ([`Program::fast_at`]),
-    /// in the fast lane (only while
-    /// nothing has been reported: see `fast_lane`), and what the fast lane
-    /// hands back in [`Machine::run`]. The block is charged in all what
-    /// `run` would charge at once: the fast lane runs only when that
-    /// reaches no step check (else `run` runs the whole block), charging
-    /// what it ran, and `run` charges the rest.
+    /// Runs a program's entry block `start..end`, whose instructions are
+    /// all simple: from their fast forms at `fast_at` ([`Program::fast_at`])
+    /// in the fast lane while it finishes them the common way (see
+    /// `fast_lane`), the rest in [`Machine::run`]. Steps are charged as
+    /// `run` charges them: the fast lane is entered only when the whole
+    /// block's steps reach no step check (else `run` runs all of it), and
+    /// it charges those it ran.
     #[inline(never)]
     fn run_fast_entry(&mut self, fast_at: usize, start: usize, end: usize) {
         let prog: &'a Chunk = self.chunk;

@@ -27,7 +27,8 @@ pub struct Ident {
     pub span: Span,
 }
 
-/// A parsed body: attributes and nested blocks, each in source order.
+/// A parsed body: attributes and nested blocks, each in source order (the
+/// order hcl lists them in; the parser adds them as it meets them).
 #[derive(Clone, Copy, Debug)]
 pub struct Body<'a> {
     /// Only the first definition of each name (a redefinition is a diagnostic).
@@ -47,35 +48,16 @@ impl<'a> Body<'a> {
         self.attributes.iter().find(|a| a.name.name == name)
     }
 
-    /// The attributes in source order, the order hcl lists them in: the
-    /// slice itself when it is in that order already (as the parser leaves
-    /// it), else a sorted list of them.
-    pub fn attributes_in_order(&self) -> AttributesInOrder<'a> {
-        if self.attributes_sorted() {
-            return AttributesInOrder::Slice(self.attributes.iter());
-        }
-        let mut sorted: Vec<&'a Attribute<'a>> = self.attributes.iter().collect();
-        sorted.sort_by_key(|a| a.name.span.start);
-        AttributesInOrder::Sorted(sorted.into_iter())
-    }
-
     /// The expression of every attribute: this body's in source order, then
     /// each nested block's, depth first (the order in which hosts compile
-    /// and list them). Bodies still to visit wait on a stack; a body whose
-    /// attributes are in source order already (as the parser leaves them)
-    /// is read in place, so a flat body of a million attributes needs no
-    /// list of them.
+    /// and list them). Bodies still to visit wait on a stack, so a flat
+    /// body of a million attributes needs no list of them.
     pub fn all_attribute_exprs(&self) -> AttributeExprs<'_, 'a> {
+        // Recursion follows block nesting, which the parser bounds.
         fn count(b: &Body<'_>) -> usize {
             b.attributes.len() + b.blocks.iter().map(|blk| count(&blk.body)).sum::<usize>()
         }
-        AttributeExprs { bodies: vec![self], attrs: AttributesInOrder::Slice([].iter()), left: count(self) }
-    }
-
-    /// Whether `attributes` is in source order already (as the parser
-    /// leaves it), so that [`Body::attributes_in_order`] need not sort.
-    fn attributes_sorted(&self) -> bool {
-        self.attributes.windows(2).all(|w| w[0].name.span.start <= w[1].name.span.start)
+        AttributeExprs { bodies: vec![self], attrs: [].iter(), left: count(self) }
     }
 }
 
@@ -84,7 +66,7 @@ pub struct AttributeExprs<'s, 'a> {
     /// Bodies still to visit, the next last.
     bodies: Vec<&'s Body<'a>>,
     /// The attributes of the body being visited.
-    attrs: AttributesInOrder<'a>,
+    attrs: std::slice::Iter<'a, Attribute<'a>>,
     left: usize,
 }
 
@@ -99,7 +81,7 @@ impl<'a> Iterator for AttributeExprs<'_, 'a> {
             }
             let body = self.bodies.pop()?;
             self.bodies.extend(body.blocks.iter().rev().map(|b| &b.body));
-            self.attrs = body.attributes_in_order();
+            self.attrs = body.attributes.iter();
         }
     }
 
@@ -109,23 +91,6 @@ impl<'a> Iterator for AttributeExprs<'_, 'a> {
 }
 
 impl ExactSizeIterator for AttributeExprs<'_, '_> {}
-
-/// [`Body::attributes_in_order`].
-pub enum AttributesInOrder<'a> {
-    Slice(std::slice::Iter<'a, Attribute<'a>>),
-    Sorted(std::vec::IntoIter<&'a Attribute<'a>>),
-}
-
-impl<'a> Iterator for AttributesInOrder<'a> {
-    type Item = &'a Attribute<'a>;
-
-    fn next(&mut self) -> Option<&'a Attribute<'a>> {
-        match self {
-            AttributesInOrder::Slice(it) => it.next(),
-            AttributesInOrder::Sorted(it) => it.next(),
-        }
-    }
-}
 
 /// `name = expr`. 32 bytes (a file may have a million): its spans are
 /// kept as the offsets they do not share with the name's.

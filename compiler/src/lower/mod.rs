@@ -114,7 +114,7 @@ pub fn lower_all_noting<'e, 'a: 'e>(
             splat_eaches: 0,
             n_locals: 0,
             depth: 0,
-            lines: lines.clone(),
+            lines,
             unknown_functions: &unknown_functions,
             unknown_names: &unknown_names,
             // The file's list, lent to each expression's lowerer in turn
@@ -269,7 +269,7 @@ struct Lowerer<'i, 'e> {
     splat_eaches: u32,
     n_locals: u32,
     depth: u32,
-    lines: Arc<SourceLines>,
+    lines: &'e SourceLines,
     /// The details of calls to unknown functions, shared by the file's
     /// expressions.
     unknown_functions: &'e RefCell<UnknownFunctions>,
@@ -378,24 +378,17 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     /// comes from the variables of the evaluation that reports it.
     fn unknown_variable(&mut self, name: Symbol, span: Span) -> Node {
         let text = self.name(name);
-        let (node, problem) = match self.iterator_suggestion(name) {
-            Some(s) => {
-                let d = Diagnostic::error("Unknown variable", vm::suggest::unknown_variable_detail(text, Some(s)), Some(span));
-                (Node::Fail(Box::new(d.clone())), StaticProblem::Diagnostic(d))
-            }
-            None if self.env.no_variables && self.scopes.is_empty() => {
-                let d = Diagnostic::error("Variables not allowed", "Variables may not be used here.", Some(span));
-                (Node::Fail(Box::new(d.clone())), StaticProblem::Diagnostic(d))
-            }
-            None => {
-                let name = self.unknown_name(name);
-                (Node::UnknownVariable(name.clone(), span), StaticProblem::UnknownVariable(name, span))
-            }
-        };
-        if self.guarded == 0 {
-            self.found.push(problem);
+        if let Some(s) = self.iterator_suggestion(name) {
+            return self.noted(fail("Unknown variable", vm::suggest::unknown_variable_detail(text, Some(s)), span));
         }
-        node
+        if self.env.no_variables && self.scopes.is_empty() {
+            return self.noted(fail("Variables not allowed", "Variables may not be used here.".into(), span));
+        }
+        let name = self.unknown_name(name);
+        if self.guarded == 0 {
+            self.found.push(StaticProblem::UnknownVariable(name.clone(), span));
+        }
+        Node::UnknownVariable(name, span)
     }
 
     /// The shared text of `name`, a name that is not a variable.

@@ -317,7 +317,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 }
                 T::Ident => {
                     let tok = self.read();
-                    labels.push(self.ident_str(tok));
+                    labels.push(self.token_str(tok));
                     label_spans.push(tok.span());
                 }
                 _ => {

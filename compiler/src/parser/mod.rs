@@ -270,33 +270,23 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.src.get(tok.start as usize..tok.end as usize).unwrap_or(&[])
     }
 
-    /// Text of an identifier token. Like the reference, the scanner lets
-    /// some invalid UTF-8 into identifiers; such bytes become U+FFFD here.
-    pub fn ident_str(&self, tok: Token) -> &'a str {
-        if let Some(s) = self.text_str(tok) {
+    /// A token's text (an identifier's, or a literal's without escapes).
+    /// Like the reference, the scanner lets some invalid UTF-8 into
+    /// identifiers and strings; such bytes become U+FFFD here. A valid
+    /// source's tokens are slices of it (checked as UTF-8 once).
+    pub fn token_str(&self, tok: Token) -> &'a str {
+        if let Some(s) = self.src_text.and_then(|s| s.get(tok.start as usize..tok.end as usize)) {
             return s;
         }
-        let text = self.text(tok);
-        match std::str::from_utf8(text) {
-            Ok(s) => s,
-            Err(_) => self.arena.alloc_str(&go_lossy_utf8(text)),
+        match go_lossy_utf8(self.text(tok)) {
+            std::borrow::Cow::Borrowed(s) => s,
+            std::borrow::Cow::Owned(s) => self.arena.alloc_str(&s),
         }
-    }
-
-    /// A token's text as a slice of a valid UTF-8 source (`None` for
-    /// another source, or a range that does not fall on character
-    /// boundaries).
-    #[inline]
-    pub fn text_str(&self, tok: Token) -> Option<&'a str> {
-        self.src_text?.get(tok.start as usize..tok.end as usize)
     }
 
     pub fn ident(&mut self, tok: Token) -> Ident {
-        let name = match self.text_str(tok) {
-            Some(s) => self.interner.intern(s),
-            None => self.intern_name(self.text(tok)),
-        };
-        Ident { name, span: tok.span() }
+        let text = self.text(tok);
+        Ident { name: self.intern_name(text), span: tok.span() }
     }
 
     /// Interns a name made of identifier text (invalid UTF-8 becomes U+FFFD).

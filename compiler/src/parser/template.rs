@@ -360,13 +360,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         let quoted = tok.kind == T::QuotedLit;
         let escaped = (quoted && memchr::memchr(b'\\', bytes).is_some()) || bytes.starts_with(b"$${") || bytes.starts_with(b"%%{");
         if !escaped {
-            if let Some(s) = self.text_str(tok) {
-                return s;
-            }
-            return match std::str::from_utf8(bytes) {
-                Ok(s) => s,
-                Err(_) => self.arena.alloc_str(&go_lossy_utf8(bytes)),
-            };
+            return self.token_str(tok);
         }
         let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
         let base = tok.start;
