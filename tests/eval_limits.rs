@@ -283,3 +283,45 @@ fn fast_lane_programs_are_charged_like_others() {
     assert_eq!(run(instructions), (Some(Value::Bool(true)), vec![]));
     assert_eq!(run(instructions - 1), (None, vec!["Evaluation limit exceeded".to_string()]));
 }
+
+/// The text of `src` a diagnostic's subject covers.
+fn subject_text<'s>(src: &'s str, e: &Evaluation, i: usize) -> &'s str {
+    let subject = e.diagnostics()[i].subject.expect("limit errors have a range");
+    &src[subject.start as usize..subject.end as usize]
+}
+
+/// A function refused for the size budget used to report "Error in
+/// function call" and let the evaluation go on: each later iteration
+/// called it again and failed alike, thousands of identical errors. The
+/// evaluation now ends at the first, with one error about that call.
+#[test]
+fn a_call_out_of_size_budget_ends_the_evaluation_with_one_error() {
+    let src = "[for i in range(1000) : [for j in range(1000) : range(1000)]]";
+    let program = Compiled::expression(src, &Options::new().max_size(1 << 20)).expect("compiles");
+    let e = program.evaluate(&Variables::new());
+    assert_eq!(summaries(&e), ["Evaluation limit exceeded"]);
+    assert!(e.diagnostics()[0].detail.contains("Call to function \"range\" failed"), "{}", e.diagnostics()[0].detail);
+    assert_eq!(subject_text(src, &e, 0), "range(1000)");
+}
+
+/// The other limits have no single place to blame: their error is about
+/// the whole expression (it used to have no range at all).
+#[test]
+fn limit_errors_are_about_the_expression_they_stopped() {
+    let src = "[for a in range(1000) : [for b in range(1000) : a + b]]";
+    let steps = Compiled::expression(src, &Options::new().max_steps(10_000)).expect("compiles");
+    let e = steps.evaluate(&Variables::new());
+    assert_eq!(summaries(&e), ["Evaluation limit exceeded"]);
+    assert_eq!(subject_text(src, &e, 0), src);
+    // Built by the VM itself (a call out of budget is the error above).
+    let built = "[for a in range(100) : [for b in [1, 2, 3, 4, 5, 6, 7, 8, 9, 10] : a + b]]";
+    let size = Compiled::expression(built, &Options::new().max_size(10_000)).expect("compiles");
+    let e = size.evaluate(&Variables::new());
+    assert_eq!(summaries(&e), ["Evaluation limit exceeded"]);
+    assert_eq!(subject_text(built, &e, 0), built);
+    let body = "a = 1\nb = [for x in range(1000) : [for y in range(1000) : x * y]]\n";
+    let program = Compiled::body(body, &Options::new().max_steps(10_000)).expect("compiles");
+    let e = program.evaluate(&Variables::new());
+    let last = e.diagnostics().len() - 1;
+    assert_eq!(subject_text(body, &e, last), "[for x in range(1000) : [for y in range(1000) : x * y]]");
+}

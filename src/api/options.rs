@@ -294,13 +294,16 @@ impl Options {
     /// functions alike (strings cost their length in bytes, collection
     /// elements a fixed cost each: the unit is defined in
     /// [`runtime::func::budget`](crate::runtime::func::budget)). Past it the
-    /// evaluation fails ("Evaluation limit exceeded", or "Error in function
-    /// call" from a function that would exceed it).
+    /// evaluation ends with the error "Evaluation limit exceeded": about
+    /// the call, with the function's own detail, when a function would
+    /// exceed it; else about the whole expression.
     ///
     /// ```
     /// let options = hclvm::Options::new().max_size(100);
     /// let e = hclvm::Compiled::expression("join(\",\", [for i in range(100) : \"item-${i}\"])", &options)?;
-    /// assert!(e.evaluate(&hclvm::Variables::new()).has_errors());
+    /// let out = e.evaluate(&hclvm::Variables::new());
+    /// assert_eq!(out.diagnostics().len(), 1);
+    /// assert_eq!(out.diagnostics()[0].summary, "Evaluation limit exceeded");
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn max_size(mut self, units: u64) -> Options {

@@ -191,6 +191,7 @@ impl FileCode {
             n_marks: u16_of(max_mark),
             n_memos: u16_of(n_memos),
             fast_at: self.b.decode_fast(entry),
+            span,
         }
     }
 

@@ -141,15 +141,20 @@ enum Abort {
     Cancelled,
 }
 
+/// The summary of the error that ends an evaluation over its budget.
+const LIMIT_EXCEEDED: &str = "Evaluation limit exceeded";
+
 impl Abort {
-    fn diagnostic(self) -> Diagnostic {
+    /// The error, about `subject`: where the evaluation was when it
+    /// stopped, or the whole expression.
+    fn diagnostic(self, subject: Span) -> Diagnostic {
         let (summary, detail) = match self {
-            Abort::Steps => ("Evaluation limit exceeded", "The expression needs more steps than this evaluation allows."),
-            Abort::Memory => ("Evaluation limit exceeded", "The expression needs more memory than this evaluation allows."),
-            Abort::Time => ("Evaluation limit exceeded", "The expression needs more time than this evaluation allows."),
+            Abort::Steps => (LIMIT_EXCEEDED, "The expression needs more steps than this evaluation allows."),
+            Abort::Memory => (LIMIT_EXCEEDED, "The expression needs more memory than this evaluation allows."),
+            Abort::Time => (LIMIT_EXCEEDED, "The expression needs more time than this evaluation allows."),
             Abort::Cancelled => ("Evaluation cancelled", "The evaluation was cancelled before the expression was evaluated."),
         };
-        Diagnostic::error(summary, detail, None)
+        Diagnostic::error(summary, detail, Some(subject))
     }
 }
 
@@ -182,6 +187,10 @@ pub struct Scratch {
     /// function calls charge too.
     size: SizeBudget,
     aborted: Option<Abort>,
+    /// The error an abort reports when it says more than
+    /// [`Abort::diagnostic`] about the whole expression (a call that ran
+    /// out of budget: its range and what it was building).
+    abort_report: Option<Diagnostic>,
     /// The value of the last program [`run`], when it is not in a
     /// register.
     held: Option<Value>,
@@ -211,6 +220,7 @@ impl Scratch {
             until_check: 0,
             size: SizeBudget::new(Limits::DEFAULT.max_size),
             aborted: None,
+            abort_report: None,
             held: None,
             limits: Limits::DEFAULT,
         }
@@ -460,6 +470,7 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
     };
     scratch.size = SizeBudget::new(scratch.limits.max_size);
     scratch.aborted = None;
+    scratch.abort_report = None;
     scratch.consts.enter(chunk);
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
@@ -498,7 +509,8 @@ fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scra
         scratch.until_check = scratch.check_at.saturating_sub(scratch.steps);
     }
     if let Some(why) = scratch.aborted {
-        scratch.diags.push(why.diagnostic());
+        let report = scratch.abort_report.take().unwrap_or_else(|| why.diagnostic(program.span));
+        scratch.diags.push(report);
     }
     ran
 }
@@ -1748,7 +1760,18 @@ impl<'a> Machine<'a> {
         match r {
             Ok(v) => v,
             Err(e) => {
-                self.call_error(c, *e, arg_start);
+                if self.s.size.exceeded() {
+                    // Out of budget: the evaluation ends here, as when the
+                    // VM's own building runs out (going on, every later
+                    // call that builds would fail alike, once per loop
+                    // iteration). The function says what it was building.
+                    if self.s.aborted.is_none() {
+                        self.s.aborted = Some(Abort::Memory);
+                        self.s.abort_report = Some(Diagnostic::error(LIMIT_EXCEEDED, e.detail, Some(c.spans.span)));
+                    }
+                } else {
+                    self.call_error(c, *e, arg_start);
+                }
                 dynamic()
             }
         }

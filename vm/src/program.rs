@@ -284,12 +284,15 @@ pub struct Program {
     /// it is all simple instructions, two or more: the program runs in
     /// the fast lane ([`crate::fast_lane`]); [`NOT_FAST`] otherwise.
     pub(crate) fast_at: u32,
+    /// The source range of the program's expression (the subject of an
+    /// evaluation limit's error).
+    pub(crate) span: Span,
 }
 
 /// [`Program::fast_at`] of a program that does not run in the fast lane.
 pub const NOT_FAST: u32 = u32::MAX;
 
-const _: () = assert!(std::mem::size_of::<Program>() == 40);
+const _: () = assert!(std::mem::size_of::<Program>() == 48);
 
 /// The parts of [`Program`] that every program of a file shares.
 pub(crate) struct ProgramFile {

@@ -30,13 +30,15 @@ pub const ELEMENT_COST: u64 = 32;
 pub struct SizeBudget {
     limit: u64,
     used: u64,
+    /// A charge failed: whatever needed it was not built.
+    exceeded: bool,
 }
 
 impl SizeBudget {
     /// A budget of `limit` units, none used.
     #[inline]
     pub const fn new(limit: u64) -> SizeBudget {
-        SizeBudget { limit, used: 0 }
+        SizeBudget { limit, used: 0, exceeded: false }
     }
 
     /// No limit (for trusted callers and tests).
@@ -72,8 +74,16 @@ impl SizeBudget {
             true
         } else {
             self.used = self.limit;
+            self.exceeded = true;
             false
         }
+    }
+
+    /// Whether a charge failed: the budget ran out, and what needed more
+    /// was not built.
+    #[inline]
+    pub fn exceeded(&self) -> bool {
+        self.exceeded
     }
 
     /// Charges `n` collection elements ([`ELEMENT_COST`] each).
@@ -94,7 +104,9 @@ mod tests {
         assert!(b.charge(40));
         assert_eq!((b.used(), b.remaining()), (100, 0));
         assert!(b.charge(0));
+        assert!(!b.exceeded(), "exhausted, but nothing was refused yet");
         assert!(!b.charge(1));
+        assert!(b.exceeded());
         let mut b = SizeBudget::new(100);
         assert!(!b.charge_elements(4));
         assert_eq!(b.used(), 100, "a failed charge exhausts the budget");
