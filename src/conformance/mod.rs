@@ -19,7 +19,6 @@ pub use compare::{compare_results, CompareOptions};
 use crate::api::result_format::{panic_message, write_case_error, write_panic, write_simple_diag};
 use crate::api::{Compiled, Error, Options, SourceKind, Variables};
 use runtime::strings::write_json_string;
-use std::io::{self, BufRead, Write};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// What the oracle reports for a source on which the reference parser
@@ -158,22 +157,17 @@ fn rejected_before_parsing(case: &Case, options: &Options, vars: &Variables) -> 
 /// is reported as phase `panic`, as the oracle reports a crash, so one bad
 /// case does not end a run.
 pub fn run_line(line: &[u8], line_no: usize) -> String {
-    run_line_counted(line, line_no, RunOptions::default()).0
+    run_line_with(line, line_no, RunOptions::default())
 }
 
 /// [`run_line`] with [`RunOptions`].
 pub fn run_line_with(line: &[u8], line_no: usize, run: RunOptions) -> String {
-    run_line_counted(line, line_no, run).0
-}
-
-/// [`run_line`], also telling whether the line was a malformed case.
-pub(crate) fn run_line_counted(line: &[u8], line_no: usize, run: RunOptions) -> (String, bool) {
     let mut out = String::new();
-    let malformed = run_line_into(line, line_no, run, &mut out);
-    (out, malformed)
+    run_line_into(line, line_no, run, &mut out);
+    out
 }
 
-/// [`run_line_counted`], appending the result line to `out` (a buffer
+/// [`run_line_with`], appending the result line to `out` (a buffer
 /// reused from line to line, or holding a whole block's lines, keeps its
 /// capacity: no regrowing it for every line, no copying lines into it).
 /// The writers that take `out`'s text for a while give it back even when
@@ -257,54 +251,21 @@ pub(crate) fn line_content(line: &[u8]) -> Option<&[u8]> {
     (!line.iter().all(u8::is_ascii_whitespace)).then_some(line)
 }
 
-/// Reads cases from `input` (one per line; blank lines skipped, trailing
-/// `\r` ignored) and writes one result line per case to `output`, flushing
-/// after each so that partial output survives an abort.
-pub fn run_cases(input: impl BufRead, output: impl Write) -> io::Result<RunStats> {
-    run_cases_with(input, output, RunOptions::default())
-}
-
-/// [`run_cases`] with [`RunOptions`].
-pub fn run_cases_with(mut input: impl BufRead, mut output: impl Write, run: RunOptions) -> io::Result<RunStats> {
-    let mut stats = RunStats::default();
-    let mut line = Vec::new();
-    let mut line_no = 0usize;
-    let mut result = String::new();
-    while next_case_line(&mut input, &mut line, &mut line_no)? {
-        result.clear();
-        run_case_line(&line, line_no, run, &mut result, &mut stats);
-        output.write_all(result.as_bytes())?;
-        output.flush()?;
-    }
-    Ok(stats)
-}
-
-/// Reads the next non-blank line of `input` into `line` (without its line
-/// break; a trailing `\r` is dropped), counting lines in `line_no`;
-/// `false` at the end of the input.
-pub(crate) fn next_case_line(input: &mut impl BufRead, line: &mut Vec<u8>, line_no: &mut usize) -> io::Result<bool> {
-    loop {
-        line.clear();
-        if input.read_until(b'\n', line)? == 0 {
-            return Ok(false);
-        }
-        *line_no += 1;
-        if let Some(len) = line_content(line).map(<[u8]>::len) {
-            line.truncate(len);
-            return Ok(true);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    /// The result lines of `input`'s cases, read as `hclvm conformance`
+    /// reads them (`line_content`, `run_case_line`).
     fn run(input: &str) -> (Vec<String>, RunStats) {
-        let mut out = Vec::new();
-        let stats = run_cases(input.as_bytes(), &mut out).expect("in-memory I/O");
-        let text = String::from_utf8(out).expect("UTF-8 output");
-        (text.lines().map(str::to_string).collect(), stats)
+        let mut out = String::new();
+        let mut stats = RunStats::default();
+        for (i, line) in input.split('\n').enumerate() {
+            if let Some(line) = line_content(line.as_bytes()) {
+                run_case_line(line, i + 1, RunOptions::default(), &mut out, &mut stats);
+            }
+        }
+        (out.lines().map(str::to_string).collect(), stats)
     }
 
     #[test]
