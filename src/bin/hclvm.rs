@@ -5,10 +5,8 @@
 #![deny(unsafe_code)]
 
 fn main() -> std::process::ExitCode {
-    // The commands that run many inputs, one after another, in one
-    // process (see `allocator::configure`).
-    let many_inputs = std::env::args_os().nth(1).is_some_and(|c| c == "conformance" || c == "batch" || c == "bench");
-    allocator::configure(many_inputs);
+    // Before anything else allocates (see `allocator::configure`).
+    allocator::configure(hclvm::cli::runs_many_inputs(std::env::args_os().nth(1).as_deref()));
     hclvm::cli::main()
 }
 

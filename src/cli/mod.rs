@@ -44,6 +44,17 @@ enum Command {
     Batch(batch::BatchArgs),
 }
 
+/// The subcommands that run many inputs, one after another, in one
+/// process: the allocator keeps memory they free for the next input
+/// (`src/bin/hclvm.rs`, which must decide before the arguments are parsed).
+const MANY_INPUT_COMMANDS: [&str; 3] = ["conformance", "batch", "bench"];
+
+/// Whether the command line whose first argument is `subcommand` runs many
+/// inputs in one process ([`MANY_INPUT_COMMANDS`]).
+pub fn runs_many_inputs(subcommand: Option<&std::ffi::OsStr>) -> bool {
+    subcommand.is_some_and(|c| MANY_INPUT_COMMANDS.iter().any(|m| c == *m))
+}
+
 /// When to colour diagnostics.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum ColorChoice {
@@ -218,6 +229,18 @@ pub(crate) fn fnv1a(hash: &mut u64, bytes: &[u8]) {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn many_input_commands_are_subcommands() {
+        use clap::CommandFactory;
+        let cli = super::Cli::command();
+        for name in super::MANY_INPUT_COMMANDS {
+            assert!(cli.find_subcommand(name).is_some(), "{name}");
+        }
+        assert!(super::runs_many_inputs(Some("batch".as_ref())));
+        assert!(!super::runs_many_inputs(Some("eval".as_ref())));
+        assert!(!super::runs_many_inputs(None));
+    }
+
     #[test]
     fn fnv1a_is_fnv_1a_64() {
         let hash = |s: &[u8]| {
