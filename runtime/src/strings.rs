@@ -84,22 +84,88 @@ const JSON_SPECIAL: [u8; 256] = {
     t
 };
 
-/// The bytes of `word` (little-endian) that may need escaping, as the
-/// high bit of each: a control byte, `"`, `\\`, a non-ASCII byte (U+2028
-/// and U+2029 start with one), or with `escape_html` one of `<>&`. Higher
-/// flags may be false positives (borrows of the zero-byte test), but the
-/// lowest set flag is exact, so `trailing_zeros() / 8` is the first byte
-/// to look at.
-#[inline]
-fn bytes_to_look_at(word: u64, escape_html: bool) -> u64 {
+/// Byte searches eight bytes at a time: a little-endian word of the text,
+/// and masks with the high bit of each byte that matches. A mask may also
+/// flag bytes after the first match (borrows between bytes), but its
+/// lowest flag is exact, so [`first`] is the first match.
+pub(crate) mod swar {
     const ONES: u64 = u64::from_le_bytes([0x01; 8]);
     const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    let has = |b: u8| has_zero(word ^ (ONES * u64::from(b)));
-    let below_space = word.wrapping_sub(ONES * 0x20) & !word & HIGH;
-    let mut found = below_space | (word & HIGH) | has(b'"') | has(b'\\');
+
+    /// The eight bytes of `bytes` from `i`, when there are eight.
+    #[inline]
+    pub(crate) fn load(bytes: &[u8], i: usize) -> Option<u64> {
+        let w = bytes.get(i..i.checked_add(8)?)?;
+        Some(u64::from_le_bytes(w.try_into().ok()?))
+    }
+
+    /// The bytes equal to `b`.
+    #[inline]
+    pub(crate) fn equal(word: u64, b: u8) -> u64 {
+        zero(word ^ (ONES * u64::from(b)))
+    }
+
+    /// The bytes below `n` (at most 0x80).
+    #[inline]
+    pub(crate) fn below(word: u64, n: u8) -> u64 {
+        word.wrapping_sub(ONES * u64::from(n)) & !word & HIGH
+    }
+
+    /// The bytes that are not ASCII.
+    #[inline]
+    pub(crate) fn non_ascii(word: u64) -> u64 {
+        word & HIGH
+    }
+
+    /// The index in the word of the first flagged byte (`found != 0`).
+    #[inline]
+    pub(crate) fn first(found: u64) -> usize {
+        (found.trailing_zeros() / 8) as usize
+    }
+
+    #[inline]
+    fn zero(v: u64) -> u64 {
+        v.wrapping_sub(ONES) & !v & HIGH
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        /// Every byte value at every position, against a plain comparison,
+        /// with every other byte of the word each possible neighbour class.
+        #[test]
+        fn the_first_flag_is_the_first_match() {
+            for pos in 0..8 {
+                for b in 0..=255u8 {
+                    for fill in [0u8, b'a', 0x1f, 0x20, b'"', 0x7f, 0x80, 0xff] {
+                        let mut bytes = [fill; 8];
+                        bytes[pos] = b;
+                        let w = load(&bytes, 0).expect("eight bytes");
+                        let check = |mask: u64, pred: &dyn Fn(u8) -> bool| {
+                            let want = bytes.iter().position(|&x| pred(x));
+                            let got = (mask != 0).then(|| first(mask));
+                            assert_eq!(got, want, "{bytes:?}");
+                        };
+                        check(equal(w, b'"'), &|x| x == b'"');
+                        check(equal(w, 0), &|x| x == 0);
+                        check(below(w, 0x20), &|x| x < 0x20);
+                        check(non_ascii(w), &|x| x >= 0x80);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The bytes of `word` that may need escaping ([`swar`] masks): a control
+/// byte, `"`, `\\`, a non-ASCII byte (U+2028 and U+2029 start with one),
+/// or with `escape_html` one of `<>&`.
+#[inline]
+fn bytes_to_look_at(word: u64, escape_html: bool) -> u64 {
+    let mut found = swar::below(word, 0x20) | swar::non_ascii(word) | swar::equal(word, b'"') | swar::equal(word, b'\\');
     if escape_html {
-        found |= has(b'<') | has(b'>') | has(b'&');
+        found |= swar::equal(word, b'<') | swar::equal(word, b'>') | swar::equal(word, b'&');
     }
     found
 }
@@ -112,10 +178,10 @@ fn bytes_to_look_at(word: u64, escape_html: bool) -> u64 {
 /// string).
 #[inline]
 fn next_to_look_at(bytes: &[u8], mut i: usize, escape_html: bool) -> usize {
-    while let Some(w) = bytes.get(i..i + 8) {
-        let found = bytes_to_look_at(u64::from_le_bytes(w.try_into().expect("eight bytes")), escape_html);
+    while let Some(w) = swar::load(bytes, i) {
+        let found = bytes_to_look_at(w, escape_html);
         if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
+            return i + swar::first(found);
         }
         i += 8;
     }

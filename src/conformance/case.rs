@@ -2,6 +2,7 @@
 //! of the oracle, so that a malformed line fails the same way in both.
 
 use base64::Engine as _;
+use runtime::json_text::JsonCursor;
 use runtime::strings::{go_lossy_utf8, go_quote};
 use serde_json::{Map, Value as Json};
 
@@ -180,53 +181,52 @@ fn decode_any(text: &str) -> Result<Case, CaseError> {
 /// object of `id`, `mode`, `src` and optionally `funcs`, all strings with
 /// valid values, each once (as a file's case, sources being most of the
 /// line). Anything else (other members, nulls, unknown names, duplicates,
-/// trailing text, escapes of lone surrogates, raw control characters even
-/// where JSON allows them) is `None` here, and the line is decoded by [`decode_case`]'s
-/// general path, which reads every form and words the errors as the
-/// oracle does.
+/// trailing text, raw control characters in strings, escapes of lone
+/// surrogates) is `None` here, and the line is decoded by
+/// [`decode_case`]'s general path, which reads every form and words the
+/// errors as the oracle does.
 ///
 /// Hand-written rather than serde's: a case line is mostly its source, one
-/// long string full of escapes (every line break, every quote), which this
-/// copies run by run into a buffer sized for it at once.
+/// long string full of escapes (every line break, every quote), which
+/// [`JsonCursor`] copies run by run into a buffer sized for it at once.
 fn decode_plain(text: &str) -> Option<Case> {
-    if has_control(text.as_bytes()) {
-        return None;
-    }
-    let mut r = PlainReader { b: text.as_bytes(), at: 0 };
+    let mut r = JsonCursor::new(text);
     let (mut id, mut mode, mut src, mut funcs) = (None, None, None, None);
+    let mut key = Vec::with_capacity(16);
     r.skip_ws();
-    r.eat(b'{')?;
+    r.expect(b'{')?;
     r.skip_ws();
     if r.peek() != Some(b'}') {
         loop {
-            r.eat(b'"')?;
-            let key = r.string(16)?;
+            key.clear();
+            r.string_bytes_into(&mut key)?;
             r.skip_ws();
-            r.eat(b':')?;
+            r.expect(b':')?;
             r.skip_ws();
-            r.eat(b'"')?;
             // The source is most of what is left: room for it at once.
             let (slot, room) = match &key[..] {
                 b"id" => (&mut id, 64),
                 b"mode" => (&mut mode, 16),
-                b"src" => (&mut src, r.b.len() - r.at),
+                b"src" => (&mut src, r.remaining()),
                 b"funcs" => (&mut funcs, 16),
                 _ => return None,
             };
-            if slot.replace(r.string(room)?).is_some() {
+            let mut value = Vec::with_capacity(room);
+            r.string_bytes_into(&mut value)?;
+            if slot.replace(value).is_some() {
                 return None;
             }
             r.skip_ws();
             if r.peek() != Some(b',') {
                 break;
             }
-            r.at += 1;
+            r.bump();
             r.skip_ws();
         }
     }
-    r.eat(b'}')?;
+    r.expect(b'}')?;
     r.skip_ws();
-    if r.at != r.b.len() {
+    if !r.at_end() {
         return None;
     }
     let mode = match mode.as_deref() {
@@ -244,130 +244,6 @@ fn decode_plain(text: &str) -> Option<Case> {
     };
     let id = String::from_utf8(id?).ok()?;
     Some(Case { id, mode, src: src?, vars: Vec::new(), unknowns: Vec::new(), declare: Vec::new(), funcs })
-}
-
-/// The reading position of [`decode_plain`] in a line's (valid UTF-8) bytes.
-struct PlainReader<'a> {
-    b: &'a [u8],
-    at: usize,
-}
-
-impl PlainReader<'_> {
-    fn peek(&self) -> Option<u8> {
-        self.b.get(self.at).copied()
-    }
-
-    fn eat(&mut self, c: u8) -> Option<()> {
-        (self.peek()? == c).then(|| self.at += 1)
-    }
-
-    /// JSON's whitespace.
-    fn skip_ws(&mut self) {
-        while matches!(self.peek(), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            self.at += 1;
-        }
-    }
-
-    /// The rest of a string whose opening quote was read, unescaped (valid
-    /// UTF-8: the line is, and escapes decode to characters); `None` for
-    /// a string JSON does not allow or that encodes a lone surrogate.
-    fn string(&mut self, room: usize) -> Option<Vec<u8>> {
-        let mut out = Vec::with_capacity(room);
-        loop {
-            // No control bytes to look for: [`decode_plain`] takes no line
-            // with any.
-            let rest = &self.b[self.at..];
-            let run = plain_run(rest);
-            out.extend_from_slice(&rest[..run]);
-            self.at += run;
-            match self.peek()? {
-                b'"' => {
-                    self.at += 1;
-                    return Some(out);
-                }
-                b'\\' => {
-                    let e = *self.b.get(self.at + 1)?;
-                    self.at += 2;
-                    let c = match e {
-                        b'"' | b'\\' | b'/' => e,
-                        b'b' => 0x08,
-                        b'f' => 0x0c,
-                        b'n' => b'\n',
-                        b'r' => b'\r',
-                        b't' => b'\t',
-                        b'u' => {
-                            let hi = self.hex4()?;
-                            let c = match hi {
-                                0xD800..=0xDBFF => {
-                                    if self.b.get(self.at..self.at + 2)? != b"\\u" {
-                                        return None;
-                                    }
-                                    self.at += 2;
-                                    let lo = self.hex4()?;
-                                    if !(0xDC00..=0xDFFF).contains(&lo) {
-                                        return None;
-                                    }
-                                    char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))?
-                                }
-                                _ => char::from_u32(hi)?,
-                            };
-                            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                            continue;
-                        }
-                        _ => return None,
-                    };
-                    out.push(c);
-                }
-                _ => return None,
-            }
-        }
-    }
-
-    /// Four hex digits of a `\u` escape.
-    fn hex4(&mut self) -> Option<u32> {
-        let digits = std::str::from_utf8(self.b.get(self.at..self.at + 4)?).ok()?;
-        if !digits.bytes().all(|d| d.is_ascii_hexdigit()) {
-            return None;
-        }
-        self.at += 4;
-        u32::from_str_radix(digits, 16).ok()
-    }
-}
-
-/// The length of the start of `b` before its first `"` or `\` (all of it
-/// when there is none), looked for eight bytes at a time: runs between
-/// escapes are short (every line break, every quote of a source is one),
-/// too short for a library search's set-up.
-#[inline]
-fn plain_run(b: &[u8]) -> usize {
-    let mut words = b.chunks_exact(8);
-    let mut at = 0;
-    for w in &mut words {
-        let found = quote_or_backslash(u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]));
-        if found != 0 {
-            return at + (found.trailing_zeros() / 8) as usize;
-        }
-        at += 8;
-    }
-    at + words.remainder().iter().position(|&c| c == b'"' || c == b'\\').unwrap_or(words.remainder().len())
-}
-
-/// A mask with the high bit set of each byte of `word` that is `"` or `\`
-/// and possibly of later bytes: its lowest set bit is exact.
-#[inline]
-fn quote_or_backslash(word: u64) -> u64 {
-    const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-    let zero_bytes = |v: u64| v.wrapping_sub(ONES) & !v & HIGH;
-    zero_bytes(word ^ (ONES * u64::from(b'"'))) | zero_bytes(word ^ (ONES * u64::from(b'\\')))
-}
-
-/// Whether `b` has a byte below 0x20 (a control: JSON allows only three of
-/// them, between tokens), 32 bytes at a time without branching per byte.
-fn has_control(b: &[u8]) -> bool {
-    let mut chunks = b.chunks_exact(32);
-    let found = chunks.any(|c| c.iter().fold(false, |any, &x| any | (x < 0x20)));
-    found || chunks.remainder().iter().any(|&x| x < 0x20)
 }
 
 /// Where decoding failed, for Go's error text.
@@ -422,11 +298,11 @@ mod tests {
             r#"{"\u0069d":"d","mode":"expr","src":"1"}"#,
             " { \"id\" : \"e\\ud83d\\ude00\\u00e9\\/\\b\\f\\u0000\" ,  \"mode\":\"body\",\"src\":\"x = \\\"\\\\\\\"\\n\"} ",
             r#"{"id":"long","mode":"expr","src":"\"0123456789abcdef0123456789abcdef\" + \"\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\u00e9\""}"#,
+            "{\t\"id\":\"c\",\r\n\"mode\":\"expr\",\"src\":\"1\"}",
             // Not plain: the general path decides.
             r#"{"id":"ls","mode":"expr","src":"\"\ud83d\""}"#,
             r#"{"id":"ls","mode":"expr","src":"\"\ude00\""}"#,
             "{\"id\":\"c\",\"mode\":\"expr\",\"src\":\"\t1\"}",
-            "{\t\"id\":\"c\",\r\n\"mode\":\"expr\",\"src\":\"1\"}",
             r#"{"id":"x","mode":"expr","src":"\x"}"#,
             r#"{"id":"x","mode":"expr","src":"\u12"}"#,
             r#"{"id":"x","mode":"expr","src":"1",}"#,
@@ -451,7 +327,7 @@ mod tests {
             assert_eq!(format!("{:?}", decode_case(line.as_bytes())), general, "{line}");
         }
         // The plain lines above are read without the general path.
-        assert_eq!(lines.iter().filter(|l| decode_plain(l).is_some()).count(), 6);
+        assert_eq!(lines.iter().filter(|l| decode_plain(l).is_some()).count(), 7);
     }
 
     #[test]

@@ -16,7 +16,10 @@
 //! `{"type": T, "value": V}` form. The caller then decodes the text the
 //! slow way, which gives the same values or the exact error.
 
+mod cursor;
 mod shapes;
+
+pub use cursor::JsonCursor;
 
 use crate::names::AttrNames;
 use crate::number::Number;
@@ -62,24 +65,24 @@ fn decode_object_with(
     member: &dyn Fn(&str) -> Member,
     shapes: &mut Shapes,
 ) -> Option<Vec<(String, Value)>> {
-    let mut d = Decoder { s: text.as_bytes(), pos: 0, names, key: String::new(), shapes };
-    d.ws();
-    if d.peek()? != b'{' {
+    let mut d = Decoder { c: JsonCursor::new(text), names, key: String::new(), shapes };
+    d.c.skip_ws();
+    if d.c.peek()? != b'{' {
         return None;
     }
-    d.pos += 1;
+    d.c.bump();
     let mut out: Vec<(String, Value)> = Vec::new();
-    d.ws();
-    if d.peek()? == b'}' {
-        d.pos += 1;
+    d.c.skip_ws();
+    if d.c.peek()? == b'}' {
+        d.c.bump();
     } else {
         loop {
-            d.ws();
+            d.c.skip_ws();
             d.string_into_key()?;
             let name = std::mem::take(&mut d.key);
-            d.ws();
-            d.expect(b':')?;
-            d.ws();
+            d.c.skip_ws();
+            d.c.expect(b':')?;
+            d.c.skip_ws();
             let value = match member(&name) {
                 Member::Decode => {
                     let v = d.value(1)?;
@@ -94,16 +97,16 @@ fn decode_object_with(
                 }
             };
             out.push((name, value));
-            d.ws();
-            match d.next()? {
+            d.c.skip_ws();
+            match d.c.next_byte()? {
                 b',' => continue,
                 b'}' => break,
                 _ => return None,
             }
         }
     }
-    d.ws();
-    if d.pos != d.s.len() {
+    d.c.skip_ws();
+    if !d.c.at_end() {
         return None;
     }
     // Duplicate names: the full decoder says which one counts.
@@ -127,8 +130,7 @@ fn is_typed_form(v: &Value) -> bool {
 }
 
 struct Decoder<'t, 's> {
-    s: &'t [u8],
-    pos: usize,
+    c: JsonCursor<'t>,
     names: Option<&'t AttrNames>,
     /// The last string read by [`Decoder::string_into_key`].
     key: String,
@@ -137,66 +139,37 @@ struct Decoder<'t, 's> {
 }
 
 impl Decoder<'_, '_> {
-    #[inline]
-    fn peek(&self) -> Option<u8> {
-        self.s.get(self.pos).copied()
-    }
-
-    #[inline]
-    fn next(&mut self) -> Option<u8> {
-        let b = self.peek()?;
-        self.pos += 1;
-        Some(b)
-    }
-
-    #[inline]
-    fn expect(&mut self, b: u8) -> Option<()> {
-        (self.next()? == b).then_some(())
-    }
-
-    #[inline]
-    fn ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
-            self.pos += 1;
-        }
-    }
-
-    fn literal(&mut self, word: &[u8]) -> Option<()> {
-        let end = self.pos.checked_add(word.len())?;
-        (self.s.get(self.pos..end)? == word).then(|| self.pos = end)
-    }
-
     fn value(&mut self, depth: usize) -> Option<Value> {
         if depth > MAX_DEPTH {
             return None;
         }
-        match self.peek()? {
+        match self.c.peek()? {
             b'{' => self.object(depth),
             b'[' => self.array(depth),
             b'"' => {
                 self.string_into_key()?;
                 Some(Value::string(&self.key))
             }
-            b't' => self.literal(b"true").map(|_| Value::Bool(true)),
-            b'f' => self.literal(b"false").map(|_| Value::Bool(false)),
-            b'n' => self.literal(b"null").map(|_| Value::Null(Type::Dynamic)),
+            b't' => self.c.literal(b"true").map(|_| Value::Bool(true)),
+            b'f' => self.c.literal(b"false").map(|_| Value::Bool(false)),
+            b'n' => self.c.literal(b"null").map(|_| Value::Null(Type::Dynamic)),
             _ => self.number(),
         }
     }
 
     fn array(&mut self, depth: usize) -> Option<Value> {
-        self.pos += 1;
+        self.c.bump();
         let mut elems = Vec::new();
-        self.ws();
-        if self.peek()? == b']' {
-            self.pos += 1;
+        self.c.skip_ws();
+        if self.c.peek()? == b']' {
+            self.c.bump();
             return Some(Value::tuple(elems));
         }
         loop {
-            self.ws();
+            self.c.skip_ws();
             elems.push(self.value(depth + 1)?);
-            self.ws();
-            match self.next()? {
+            self.c.skip_ws();
+            match self.c.next_byte()? {
                 b',' => continue,
                 b']' => break,
                 _ => return None,
@@ -209,23 +182,23 @@ impl Decoder<'_, '_> {
     }
 
     fn object(&mut self, depth: usize) -> Option<Value> {
-        self.pos += 1;
+        self.c.bump();
         let mut attrs: Vec<(Arc<str>, Value)> = Vec::new();
-        self.ws();
-        if self.peek()? == b'}' {
-            self.pos += 1;
+        self.c.skip_ws();
+        if self.c.peek()? == b'}' {
+            self.c.bump();
             return Some(Value::object_from_pairs(Vec::new()));
         }
         loop {
-            self.ws();
+            self.c.skip_ws();
             self.string_into_key()?;
             let name = self.shapes.name(&self.key)?;
-            self.ws();
-            self.expect(b':')?;
-            self.ws();
+            self.c.skip_ws();
+            self.c.expect(b':')?;
+            self.c.skip_ws();
             attrs.push((name, self.value(depth + 1)?));
-            self.ws();
-            match self.next()? {
+            self.c.skip_ws();
+            match self.c.next_byte()? {
                 b',' => continue,
                 b'}' => break,
                 _ => return None,
@@ -241,105 +214,46 @@ impl Decoder<'_, '_> {
 
     /// A number in JSON's grammar, exactly as written.
     fn number(&mut self) -> Option<Value> {
-        let start = self.pos;
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
+        let start = self.c.position();
+        if self.c.peek() == Some(b'-') {
+            self.c.bump();
         }
-        match self.next()? {
+        match self.c.next_byte()? {
             b'0' => {}
             b'1'..=b'9' => self.digits(),
             _ => return None,
         }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
+        if self.c.peek() == Some(b'.') {
+            self.c.bump();
             self.digit()?;
             self.digits();
         }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.pos += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.pos += 1;
+        if let Some(b'e' | b'E') = self.c.peek() {
+            self.c.bump();
+            if let Some(b'+' | b'-') = self.c.peek() {
+                self.c.bump();
             }
             self.digit()?;
             self.digits();
         }
-        let text = std::str::from_utf8(&self.s[start..self.pos]).ok()?;
+        let text = self.c.since(start)?;
         Number::parse(text).ok().map(Value::Number)
     }
 
     fn digit(&mut self) -> Option<()> {
-        self.next()?.is_ascii_digit().then_some(())
+        self.c.next_byte()?.is_ascii_digit().then_some(())
     }
 
     fn digits(&mut self) {
-        while self.peek().is_some_and(|b| b.is_ascii_digit()) {
-            self.pos += 1;
+        while self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
+            self.c.bump();
         }
     }
 
     /// Reads a string into `self.key`, escapes resolved.
     fn string_into_key(&mut self) -> Option<()> {
-        self.expect(b'"')?;
         self.key.clear();
-        loop {
-            // The run up to the next quote, escape or control character.
-            let start = self.pos;
-            while self.peek().is_some_and(|b| b != b'"' && b != b'\\' && b >= 0x20) {
-                self.pos += 1;
-            }
-            // `text` is a &str and the run ends before an ASCII byte, so it
-            // is whole characters.
-            self.key.push_str(std::str::from_utf8(&self.s[start..self.pos]).ok()?);
-            match self.next()? {
-                b'"' => return Some(()),
-                b'\\' => {
-                    let c = match self.next()? {
-                        b'"' => '"',
-                        b'\\' => '\\',
-                        b'/' => '/',
-                        b'b' => '\u{8}',
-                        b'f' => '\u{c}',
-                        b'n' => '\n',
-                        b'r' => '\r',
-                        b't' => '\t',
-                        b'u' => self.unicode_escape()?,
-                        _ => return None,
-                    };
-                    self.key.push(c);
-                }
-                // A raw control character.
-                _ => return None,
-            }
-        }
-    }
-
-    /// The character of a `\u` escape (after `\u`); a surrogate must be
-    /// the first half of a pair.
-    fn unicode_escape(&mut self) -> Option<char> {
-        let hi = self.hex4()?;
-        if !(0xD800..0xE000).contains(&hi) {
-            return char::from_u32(hi);
-        }
-        if hi >= 0xDC00 {
-            return None;
-        }
-        self.literal(b"\\u")?;
-        let lo = self.hex4()?;
-        if !(0xDC00..0xE000).contains(&lo) {
-            return None;
-        }
-        char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
-    }
-
-    fn hex4(&mut self) -> Option<u32> {
-        let end = self.pos.checked_add(4)?;
-        let digits = self.s.get(self.pos..end)?;
-        let mut v = 0;
-        for &d in digits {
-            v = v * 16 + char::from(d).to_digit(16)?;
-        }
-        self.pos = end;
-        Some(v)
+        self.c.string_into(&mut self.key)
     }
 }
 
