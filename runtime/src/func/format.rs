@@ -5,7 +5,7 @@
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::convert::convert;
 use crate::graphemes::Textseg;
-use crate::number::{GoFormatSpec, Number, MAX_FORMAT_WIDTH};
+use crate::number::{GoFormatSpec, Number, GO_FMT_UNREADABLE_NUMBER};
 use crate::strings::{go_quote, go_quote_rune};
 use crate::types::Type;
 use crate::value::Value;
@@ -110,6 +110,7 @@ fn format_fsm(fmt: &str, args: &[Value], ctx: &mut CallCtx) -> Result<String, Fn
         v.raw = &fmt[start..p];
         v.offset = start;
         highest = highest.max(v.arg_num);
+        check_padding(&v, ctx)?;
         format_append(&v, &mut out, args)?;
         ctx.charge(out.len() as u64 / 8 + 1)?;
         next_arg = v.arg_num + 1;
@@ -126,6 +127,32 @@ fn format_fsm(fmt: &str, args: &[Value], ctx: &mut CallCtx) -> Result<String, Fn
 
 fn unsupported(v: &Verb, msg: impl std::fmt::Display) -> FnError {
     FnError::new(format!("unsupported value for {} at {}: {}", go_quote(v.raw), v.offset, msg))
+}
+
+/// Checks that what `v`'s width and precision may build fits the size
+/// budget, before it is built (the result is charged when done): cty pads
+/// strings to any width, and Go's fmt builds any width or precision it can
+/// read (the padding, the digits), so a verb asking for gigabytes ends the
+/// evaluation at its size budget instead.
+fn check_padding(v: &Verb, ctx: &mut CallCtx) -> Result<(), FnError> {
+    let (width, prec) = (v.width.unwrap_or(0), v.prec.unwrap_or(0));
+    let units = match v.mode {
+        // Go's fmt does not read these numbers: no verb, nothing built.
+        _ if is_number_verb(v.mode) && (width >= GO_FMT_UNREADABLE_NUMBER || prec >= GO_FMT_UNREADABLE_NUMBER) => 0,
+        // The precision of a number verb is digits written.
+        m if is_number_verb(m) => width.saturating_add(prec),
+        // Of the others, it only cuts.
+        _ => width,
+    };
+    if units as u64 > ctx.budget.remaining() {
+        // Fails, with the budget's error.
+        ctx.charge(units as u64)?;
+    }
+    Ok(())
+}
+
+fn is_number_verb(mode: char) -> bool {
+    matches!(mode, 'b' | 'd' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'g' | 'G')
 }
 
 fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnError> {
@@ -164,7 +191,7 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
             out.push_str(if b.as_bool() == Some(true) { "true" } else { "false" });
             Ok(())
         }
-        'b' | 'd' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'g' | 'G' => {
+        m if is_number_verb(m) => {
             let n = convert(arg, &Type::Number).map_err(|e| unsupported(v, e))?;
             let Value::Number(n) = n else {
                 return Err(unsupported(v, "a number is required"));
@@ -367,17 +394,13 @@ fn fixed_point(n: &Number, prec: usize, out: &mut String) -> bool {
     true
 }
 
-/// cty's own padding for %v, %s and %q: a width in grapheme clusters.
-/// cty would build any width; beyond the number verbs' limit we refuse
-/// rather than allocate gigabytes.
+/// cty's own padding for %v, %s and %q: a width in grapheme clusters, any
+/// width (checked against the size budget first, [`check_padding`]).
 fn pad_width(v: &Verb, s: &str, out: &mut String) -> Result<(), FnError> {
     let Some(w) = v.width else {
         out.push_str(s);
         return Ok(());
     };
-    if w > MAX_FORMAT_WIDTH {
-        return Err(unsupported(v, format!("width is too large (the limit is {MAX_FORMAT_WIDTH})")));
-    }
     // cty counts with go-textseg's TokenCount (a bufio.Scanner).
     let n = crate::graphemes::count_like_scanner(s, Textseg::V13);
     if n >= w {
@@ -704,14 +727,19 @@ mod tests {
         assert_eq!(format("%.2f %.2f %.2f", vec![arg("0.125"), arg("-0.001"), arg("4534.23")]), Ok("0.12 -0.00 4534.23".to_string()));
     }
 
-    /// The reference pads %s/%v/%q to any width; beyond the number verbs'
-    /// limit we refuse instead of allocating.
+    /// cty pads %s, %v and %q to any width, and Go's fmt builds any width
+    /// or precision it reads: built as the reference builds them within
+    /// the size budget (here 10,000,000 units), the budget's error beyond.
     #[test]
-    fn huge_string_width_is_refused() {
-        let e = format("%10000010s", vec![Value::string("a")]).unwrap_err();
-        assert!(e.contains("width is too large"), "{e}");
-        assert_eq!(format("%1000000s", vec![Value::string("a")]).map(|s| s.len()), Ok(1_000_000));
-        let e = format("%1000001d", vec![Value::int(1)]).unwrap_err();
-        assert!(e.contains("format width or precision is too large"), "{e}");
+    fn wide_verbs_are_built_within_the_size_budget() {
+        assert_eq!(format("%1000001d", vec![Value::int(1)]).map(|s| s.len()), Ok(1_000_001));
+        assert_eq!(format("%5000000s", vec![Value::string("a")]).map(|s| s.len()), Ok(5_000_000));
+        assert_eq!(format("%.3000000f", vec![Value::int(1)]).map(|s| s.len()), Ok(3_000_002));
+        for (f, arg) in [("%10000001s", Value::string("a")), ("%.10000001f", Value::int(1)), ("%5000000.5000001e", Value::int(1))] {
+            let e = format(f, vec![arg]).unwrap_err();
+            assert!(e.contains("the result is too large"), "{f}: {e}");
+        }
+        // Numbers Go's fmt cannot read build nothing: its no-verb text.
+        assert_eq!(format("%10000010d", vec![Value::int(1)]), Ok("%!(NOVERB)%!(EXTRA *big.Int=1)".to_string()));
     }
 }

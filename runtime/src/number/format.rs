@@ -8,10 +8,6 @@ use dashu::integer::IBig;
 use super::float::{BigFloat, Form};
 use super::text::{shortest_decimal, Decimal};
 
-/// Largest width or precision `format` accepts: beyond it the output alone
-/// would be megabytes (Go would try to build it).
-pub const MAX_FORMAT_WIDTH: usize = 1_000_000;
-
 /// The smallest width or precision Go's fmt cannot read: its digit loop
 /// gives up when the value so far exceeds 1e6 and another digit follows.
 pub(crate) const GO_FMT_UNREADABLE_NUMBER: usize = 10_000_010;

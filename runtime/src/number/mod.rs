@@ -39,9 +39,10 @@
 //! reference makes slow is *printing*: the decimal text of `1e-400400` has
 //! 400,000 digits (37 s in Go). So text output (`to_text`, `to_text_general`,
 //! `go_format`) refuses magnitudes beyond about 1e±100000 (binary exponent
-//! ±332,200) with [`NumberError::TooLongToPrint`]; `go_format` also refuses
-//! widths/precisions above [`MAX_FORMAT_WIDTH`] ([`NumberError::FormatTooWide`]),
-//! except those Go's fmt cannot even read, which give its `%!(NOVERB)` text. Beyond that limit `equals`
+//! ±332,200) with [`NumberError::TooLongToPrint`]; `go_format` builds any
+//! width or precision Go's fmt can read (below 10,000,010; larger ones give
+//! its `%!(NOVERB)` text), which `format` charges to the size budget
+//! first. Beyond the magnitude limit `equals`
 //! compares exact values (instead of texts) and `hash_text` returns a
 //! non-numeric marker, so only cty's bucket order of sets holding such
 //! numbers can differ from the reference.
@@ -69,7 +70,8 @@ use std::fmt;
 use dashu::integer::{IBig, UBig};
 
 use float::{BigFloat, Form, NaN};
-pub use format::{GoFormatSpec, MAX_FORMAT_WIDTH};
+pub use format::GoFormatSpec;
+pub(crate) use format::GO_FMT_UNREADABLE_NUMBER;
 pub use parse::NumberParseError;
 
 /// Precision of `from_i64` / `from_u64` (Go's `SetInt64` default).
@@ -117,9 +119,6 @@ pub enum NumberError {
     NotAnInteger,
     /// `go_format` with a verb that is not a number verb.
     UnsupportedVerb,
-    /// `go_format` with a width or precision above [`MAX_FORMAT_WIDTH`]
-    /// (Go would build output of up to 10 MB).
-    FormatTooWide,
     /// The number's decimal text would be enormous (magnitude beyond about
     /// 1e±100000); the reference takes minutes to hours to print these.
     TooLongToPrint,
@@ -138,7 +137,6 @@ impl fmt::Display for NumberError {
             }
             NumberError::NotAnInteger => "an integer is required",
             NumberError::UnsupportedVerb => "unsupported format verb for a number",
-            NumberError::FormatTooWide => "format width or precision is too large (the limit is 1000000)",
             NumberError::TooLongToPrint => {
                 "number is too large or too small to be written out in decimal (magnitude beyond about 1e±100000)"
             }
@@ -621,9 +619,6 @@ impl Number {
         let beyond = |n: Option<usize>, limit: usize| n.is_some_and(|n| n >= limit);
         if beyond(spec.width, format::GO_FMT_UNREADABLE_NUMBER) || beyond(spec.precision, format::GO_FMT_UNREADABLE_NUMBER) {
             return Ok(format::no_verb(&x, int.as_ref()));
-        }
-        if beyond(spec.width, format::MAX_FORMAT_WIDTH + 1) || beyond(spec.precision, format::MAX_FORMAT_WIDTH + 1) {
-            return Err(NumberError::FormatTooWide);
         }
         Ok(match int {
             Some(int) => format::format_int(&int, spec),
