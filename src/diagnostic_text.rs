@@ -102,10 +102,30 @@ pub fn render_diagnostic(out: &mut Vec<u8>, file: &SourceFile<'_>, diag: &Diagno
 }
 
 /// Appends every diagnostic of `diags`.
-pub fn render_diagnostics(out: &mut Vec<u8>, file: &SourceFile<'_>, diags: &[Diagnostic], color: bool) {
+pub fn render_diagnostics<'d>(out: &mut Vec<u8>, file: &SourceFile<'_>, diags: impl IntoIterator<Item = &'d Diagnostic>, color: bool) {
     for d in diags {
         render_diagnostic(out, file, d, color);
     }
+}
+
+/// Writes every diagnostic of `diags` to `w` as it renders them, a block
+/// of them at a time: a million diagnostics are not held as one text.
+pub fn write_diagnostics<'d>(
+    w: &mut dyn std::io::Write,
+    file: &SourceFile<'_>,
+    diags: impl IntoIterator<Item = &'d Diagnostic>,
+    color: bool,
+) -> std::io::Result<()> {
+    const BLOCK: usize = 64 << 10;
+    let mut out = Vec::with_capacity(BLOCK);
+    for d in diags {
+        render_diagnostic(&mut out, file, d, color);
+        if out.len() >= BLOCK {
+            w.write_all(&out)?;
+            out.clear();
+        }
+    }
+    w.write_all(&out)
 }
 
 fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, context: Option<Span>, color: bool) {

@@ -325,3 +325,25 @@ fn limit_errors_are_about_the_expression_they_stopped() {
     let last = e.diagnostics().len() - 1;
     assert_eq!(subject_text(body, &e, last), "[for x in range(1000) : [for y in range(1000) : x * y]]");
 }
+
+/// Diagnostics count against the size budget like what the evaluation
+/// builds: a loop that reports in every iteration used to hold every
+/// report (a million from `[for a in range(1000) : [for b in range(1000) :
+/// b.x]]`, 770 MB for `hclvm eval`), bounded only by the step budget.
+#[test]
+fn reported_diagnostics_are_charged_to_the_size_budget() {
+    let src = "[for a in range(1000) : [for b in range(1000) : b.x]]";
+    let limited = Compiled::expression(src, &Options::new().max_size(1 << 20)).expect("compiles");
+    let e = limited.evaluate(&Variables::new());
+    let summaries = summaries(&e);
+    assert_eq!(summaries.last().map(String::as_str), Some("Evaluation limit exceeded"));
+    let reported = summaries.iter().filter(|s| *s == "Unsupported attribute").count();
+    assert!((1_000..20_000).contains(&reported), "{reported} reports within a 1 MiB budget");
+    // Within the default budget the same loop reports each error, as the
+    // reference does.
+    let small = "[for a in range(10) : [for b in range(10) : b.x]]";
+    let (failed, summaries) = evaluate(small, Options::new());
+    assert!(failed);
+    assert_eq!(summaries.len(), 100);
+    assert!(summaries.iter().all(|s| s == "Unsupported attribute"));
+}

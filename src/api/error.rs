@@ -2,7 +2,7 @@
 
 use super::de::DeError;
 use super::result_format::write_lent;
-use crate::diagnostic_text::{render_diagnostics, SourceFile};
+use crate::diagnostic_text::{render_diagnostics, write_diagnostics, SourceFile};
 use runtime::{Diagnostic, LineIndex, Pos, Severity, Span};
 use std::fmt;
 use std::sync::Arc;
@@ -214,11 +214,24 @@ impl Diagnostics {
     }
 }
 
-pub(crate) fn render_with(source: &SourceInfo, diags: &[Diagnostic], color: bool) -> String {
-    let file = SourceFile::new(&source.filename, &source.src).with_block_headers(source.block_headers.clone());
+pub(crate) fn render_with<'d>(source: &SourceInfo, diags: impl IntoIterator<Item = &'d Diagnostic>, color: bool) -> String {
     let mut out = Vec::new();
-    render_diagnostics(&mut out, &file, diags, color);
-    String::from_utf8_lossy(&out).into_owned()
+    render_diagnostics(&mut out, &source_file(source), diags, color);
+    String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// [`render_with`], written to `w` as it is rendered.
+pub(crate) fn write_with<'d>(
+    w: &mut dyn std::io::Write,
+    source: &SourceInfo,
+    diags: impl IntoIterator<Item = &'d Diagnostic>,
+    color: bool,
+) -> std::io::Result<()> {
+    write_diagnostics(w, &source_file(source), diags, color)
+}
+
+fn source_file(source: &SourceInfo) -> SourceFile<'_> {
+    SourceFile::new(&source.filename, &source.src).with_block_headers(source.block_headers.clone())
 }
 
 /// hcl's one-line `Diagnostics.Error()` form: the first diagnostic as

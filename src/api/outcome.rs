@@ -3,7 +3,7 @@
 
 use super::compiled::{BodyPlan, Compiled};
 use super::de::from_value;
-use super::error::{render_with, Diagnostics, Error};
+use super::error::{render_with, write_with, Diagnostics, Error};
 use super::result_format::{self, write_json_string_array, write_value_result, ResultWriter};
 use runtime::strings::{write_json_string, JsonText};
 use runtime::{Diagnostic, Value};
@@ -542,8 +542,14 @@ impl<'c> Evaluation<'c> {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn render_diagnostics(&self, color: bool) -> String {
-        let diags: Vec<Diagnostic> = self.diagnostics().into_iter().cloned().collect();
-        render_with(self.compiled.source(), &diags, color)
+        render_with(self.compiled.source(), self.diagnostics(), color)
+    }
+
+    /// [`Evaluation::render_diagnostics`] written to `w` as they are
+    /// rendered, without holding the whole text (an evaluation may report
+    /// as many diagnostics as its size budget allows).
+    pub fn write_diagnostics(&self, w: &mut dyn std::io::Write, color: bool) -> std::io::Result<()> {
+        write_with(w, self.compiled.source(), self.diagnostics(), color)
     }
 
     /// Appends the reference's result encoding (the format of the

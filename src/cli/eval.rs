@@ -142,7 +142,11 @@ impl DiagArgs {
     /// Prints an evaluation's diagnostics to standard error.
     pub fn print_evaluation(&self, evaluation: &Evaluation, src: &[u8]) {
         let text = match self.format {
-            DiagFormat::Text => evaluation.render_diagnostics(self.color.for_stderr()),
+            DiagFormat::Text => {
+                let mut err = std::io::stderr().lock();
+                let _ = evaluation.write_diagnostics(&mut err, self.color.for_stderr());
+                return;
+            }
             DiagFormat::Json => {
                 let diags: Vec<runtime::Diagnostic> = evaluation.diagnostics().into_iter().cloned().collect();
                 diags_json(&diags, src)

@@ -709,7 +709,17 @@ impl<'a> Machine<'a> {
         self.s.diags.get(mark..).is_some_and(|ds| ds.iter().any(|d| d.is_error()))
     }
 
+    /// Reports `d`. Diagnostics are output too, charged to the size budget
+    /// as what the evaluation builds is: a loop that reports an error in
+    /// every iteration (`[for a in xs : [for b in ys : b.x]]`, a million
+    /// errors from 50 bytes) ends at the budget instead of holding
+    /// gigabytes of them.
     fn push(&mut self, d: Diagnostic) {
+        let cost = std::mem::size_of::<Diagnostic>() + d.summary.len() + d.detail.len();
+        if !self.s.size.charge(cost as u64) {
+            self.s.aborted.get_or_insert(Abort::Memory);
+            return;
+        }
         self.s.diags.push(d);
     }
 
