@@ -159,8 +159,8 @@ fn no_spurious_diagnostics_after_the_step_limit() {
 /// body) used to be charged to the size budget only on its first run. The
 /// same loop with an argument that merely looks loop-variant
 /// (`1000 + i * 0`, not memoized, as every call was in the tree evaluator)
-/// runs out of budget: `range` then fails on each remaining iteration.
-/// Memoization should not change what an evaluation reports.
+/// runs out of budget, where the memoized one did not. Memoization should
+/// not change what an evaluation reports.
 #[test]
 fn memoized_calls_are_charged_like_calls() {
     let run = |src: &str, max_size: u64| -> Vec<String> {
@@ -346,4 +346,41 @@ fn reported_diagnostics_are_charged_to_the_size_budget() {
     assert!(failed);
     assert_eq!(summaries.len(), 100);
     assert!(summaries.iter().all(|s| s == "Unsupported attribute"));
+}
+
+/// A body's attributes share one step and size budget, as they share a
+/// deadline: each used to get a fresh budget, so a body of many heavy
+/// attributes could take (budget x attributes) of time and memory. Once
+/// the budget is spent, the attribute running and each later one with
+/// code fail; one without code (a constant) still has its value.
+#[test]
+fn a_bodys_attributes_share_the_budgets() {
+    // Distinct expressions: a repeated one is computed once per body.
+    let heavy = |i: usize| format!("[for a in range(100) : [for b in range(100) : a * b + {i}]]");
+    // The fewest steps one of them needs alone.
+    let fits = |steps: u64| {
+        let alone = Compiled::expression(&heavy(0), &Options::new().max_steps(steps)).expect("compiles");
+        !alone.evaluate(&Variables::new()).has_errors()
+    };
+    let (mut lo, mut hi) = (1u64, 1 << 24);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if fits(mid) {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    assert!((1_000..1_000_000).contains(&lo), "{lo} steps");
+    // Room for two and a half of them.
+    let body: String = (0..5).map(|i| format!("a{i} = {}\n", heavy(i))).collect::<String>() + "c = 1\n";
+    let program = Compiled::body(&body, &Options::new().max_steps(lo * 5 / 2)).expect("compiles");
+    let e = program.evaluate(&Variables::new());
+    let body = e.body().expect("a body");
+    let failed: Vec<&str> = ["a0", "a1", "a2", "a3", "a4"]
+        .into_iter()
+        .filter(|name| body.attribute(name).expect("attribute").diagnostics().iter().any(|d| d.summary == "Evaluation limit exceeded"))
+        .collect();
+    assert_eq!(failed, ["a2", "a3", "a4"]);
+    assert_eq!(body.attribute("c").expect("attribute").value(), Some(&Value::int(1)));
 }

@@ -276,8 +276,8 @@ impl Options {
     }
 
     /// At most `steps` evaluation steps per evaluation (loop bodies count
-    /// once per iteration); past it the evaluation fails with "Evaluation
-    /// limit exceeded".
+    /// once per iteration; a body's attributes count together); past it
+    /// the evaluation fails with "Evaluation limit exceeded".
     ///
     /// ```
     /// let options = hclvm::Options::new().max_steps(1_000);
@@ -290,8 +290,9 @@ impl Options {
         self
     }
 
-    /// At most `units` of output per evaluation, built by expressions and
-    /// functions alike (strings cost their length in bytes, collection
+    /// At most `units` of output per evaluation (a body's attributes
+    /// together), built by expressions and functions alike, diagnostics
+    /// included (strings cost their length in bytes, collection
     /// elements a fixed cost each: the unit is defined in
     /// [`runtime::func::budget`](crate::runtime::func::budget)). Past it the
     /// evaluation ends with the error "Evaluation limit exceeded": about

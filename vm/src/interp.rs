@@ -70,8 +70,11 @@ impl Vars {
     }
 }
 
-/// Per-evaluation limits. Exceeding one ends the evaluation with an error
-/// diagnostic instead of running away.
+/// Per-evaluation limits: of one expression or template, or of a whole
+/// body (its attributes share them, as they share a deadline). Exceeding
+/// one ends the evaluation with an error diagnostic instead of running
+/// away; in a body, the attribute running then and each later one that
+/// has code to run fail.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Instructions executed (each loop iteration counts its body's).
@@ -349,8 +352,7 @@ pub struct BodyEvaluation<'a> {
 
 impl<'a> BodyEvaluation<'a> {
     pub fn new(scratch: &'a mut Scratch, vars: &'a Vars) -> BodyEvaluation<'a> {
-        // No chunk yet: the first program evaluated resets the values.
-        BodyEvaluation { scratch, vars, chunk: 0, stop: None }
+        BodyEvaluation::with_interrupts(scratch, vars, None)
     }
 
     /// [`BodyEvaluation::new`] for an evaluation that `stop` (if any) may
@@ -361,6 +363,9 @@ impl<'a> BodyEvaluation<'a> {
             // Checked as soon as the first program runs.
             scratch.until_check = 0;
         }
+        // One step and size budget for the whole body, as one deadline.
+        start_budgets(scratch);
+        // No chunk yet: the first program evaluated resets the values.
         BodyEvaluation { scratch, vars, chunk: 0, stop }
     }
 
@@ -421,6 +426,7 @@ pub fn run(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: Option<&
     if chunk.n_shared > 0 {
         reset_shared(scratch, chunk);
     }
+    start_budgets(scratch);
     // Two copies of the evaluation loop's entry: the one without
     // interrupts checks nothing more than before they existed.
     match stop {
@@ -460,17 +466,33 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
     scratch.shared.resize(chunk.n_shared as usize, None);
 }
 
+/// Starts an evaluation's budgets: its steps and size count from zero (one
+/// program, or every program of a body together).
+fn start_budgets(scratch: &mut Scratch) {
+    scratch.steps = 0;
+    scratch.size = SizeBudget::new(scratch.limits.max_size);
+}
+
 #[inline(always)]
 fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch, stop: Option<&Interrupts<'_>>) -> Ran {
     scratch.diags.clear();
-    scratch.steps = 0;
     scratch.check_at = match stop {
         None => scratch.limits.max_steps,
-        Some(_) => scratch.until_check.min(scratch.limits.max_steps),
+        Some(_) => scratch.steps.saturating_add(scratch.until_check).min(scratch.limits.max_steps),
     };
-    scratch.size = SizeBudget::new(scratch.limits.max_size);
-    scratch.aborted = None;
     scratch.abort_report = None;
+    // A body's programs share the budgets: once an earlier one spent
+    // them, each later one that has code to run fails at once, as with a
+    // deadline.
+    scratch.aborted = if program.entry.start == program.entry.end {
+        None
+    } else if scratch.size.exceeded() {
+        Some(Abort::Memory)
+    } else if scratch.steps > scratch.limits.max_steps {
+        Some(Abort::Steps)
+    } else {
+        None
+    };
     scratch.consts.enter(chunk);
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
