@@ -392,9 +392,16 @@ impl<'a> BodyEvaluation<'a> {
         }
         // Two copies of the evaluation loop's entry: the one without
         // interrupts checks nothing more than before they existed.
+        let spent = if self.scratch.size.exceeded() {
+            Some(Abort::Memory)
+        } else if self.scratch.steps > self.scratch.limits.max_steps {
+            Some(Abort::Steps)
+        } else {
+            None
+        };
         match self.stop {
-            None => run_program(program, chunk, self.vars, self.scratch, None),
-            Some(stop) => run_program(program, chunk, self.vars, self.scratch, Some(stop)),
+            None => run_program(program, chunk, self.vars, self.scratch, None, spent),
+            Some(stop) => run_program(program, chunk, self.vars, self.scratch, Some(stop), spent),
         }
     }
 
@@ -430,10 +437,10 @@ pub fn run(program: &Program, vars: &Vars, scratch: &mut Scratch, stop: Option<&
     // Two copies of the evaluation loop's entry: the one without
     // interrupts checks nothing more than before they existed.
     match stop {
-        None => run_program(program, chunk, vars, scratch, None),
+        None => run_program(program, chunk, vars, scratch, None, None),
         Some(stop) => {
             scratch.until_check = 0;
-            run_program(program, chunk, vars, scratch, Some(stop))
+            run_program(program, chunk, vars, scratch, Some(stop), None)
         }
     }
 }
@@ -474,25 +481,24 @@ fn start_budgets(scratch: &mut Scratch) {
 }
 
 #[inline(always)]
-fn run_program(program: &Program, chunk: &Chunk, vars: &Vars, scratch: &mut Scratch, stop: Option<&Interrupts<'_>>) -> Ran {
+fn run_program(
+    program: &Program,
+    chunk: &Chunk,
+    vars: &Vars,
+    scratch: &mut Scratch,
+    stop: Option<&Interrupts<'_>>,
+    spent: Option<Abort>,
+) -> Ran {
     scratch.diags.clear();
     scratch.check_at = match stop {
         None => scratch.limits.max_steps,
         Some(_) => scratch.steps.saturating_add(scratch.until_check).min(scratch.limits.max_steps),
     };
     scratch.abort_report = None;
-    // A body's programs share the budgets: once an earlier one spent
-    // them, each later one that has code to run fails at once, as with a
-    // deadline.
-    scratch.aborted = if program.entry.start == program.entry.end {
-        None
-    } else if scratch.size.exceeded() {
-        Some(Abort::Memory)
-    } else if scratch.steps > scratch.limits.max_steps {
-        Some(Abort::Steps)
-    } else {
-        None
-    };
+    // `spent`: a body's programs share the budgets, and an earlier one
+    // spent them; each later one that has code to run fails at once, as
+    // with a deadline.
+    scratch.aborted = spent.filter(|_| program.entry.start != program.entry.end);
     scratch.consts.enter(chunk);
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
