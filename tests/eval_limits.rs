@@ -384,3 +384,13 @@ fn a_bodys_attributes_share_the_budgets() {
     assert_eq!(failed, ["a2", "a3", "a4"]);
     assert_eq!(body.attribute("c").expect("attribute").value(), Some(&Value::int(1)));
 }
+
+/// What `try`, `can` and an untaken branch discard gives its size back:
+/// charged when reported, the discarded diagnostics of a loop used to
+/// exhaust the budget where the reference gives a value.
+#[test]
+fn discarded_diagnostics_give_their_size_back() {
+    let src = "[for i in range(100) : [for j in range(100) : [try(tonumber(\"x\"), 0), can(tonumber(\"y\")), true ? 0 : tonumber(\"z\")]]]";
+    let (failed, summaries) = eval_with(src, Limits { max_size: 4 << 20, ..Limits::default() });
+    assert!(!failed, "{:?}", &summaries[..summaries.len().min(3)]);
+}

@@ -331,6 +331,7 @@ fn templatefile_output_and_work_are_bounded_by_the_budgets() {
             ("big.tpl", "%{ for i in range(n) }%{ for j in range(n) }${s}%{ endfor }%{ endfor }"),
             ("slow.tpl", "%{ for i in range(n) }%{ for j in range(n) }%{ for k in range(n) }%{ endfor }%{ endfor }%{ endfor }"),
             ("small.tpl", "%{ for i in range(50) }${i}%{ endfor }"),
+            ("bad.tpl", "${nope}"),
         ],
     );
     let t = std::time::Instant::now();
@@ -347,5 +348,11 @@ fn templatefile_output_and_work_are_bounded_by_the_budgets() {
     assert!(t.elapsed().as_secs() < 30, "{:?}", t.elapsed());
     // Within the budget, all is well.
     assert_eq!(eval(r#"length(templatefile("small.tpl", {}))"#, &o).unwrap(), "90 : \"number\"");
+    // Running out ends the caller's evaluation: `try` does not catch it
+    // (it used to, as any error of the call); an ordinary error of the
+    // template it does.
+    let err = eval(r#"try(templatefile("slow.tpl", {n = 1000}), "caught")"#, &o).unwrap_err();
+    assert!(err.starts_with("Evaluation limit exceeded: "), "{err}");
+    assert_eq!(eval(r#"try(templatefile("bad.tpl", {}), templatefile("missing.tpl", {}), "caught")"#, &o).unwrap(), "caught");
     let _ = std::fs::remove_dir_all(&dir);
 }

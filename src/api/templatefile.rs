@@ -6,7 +6,9 @@
 //! budget: its limits are what the calling evaluation has left (steps
 //! count as units too, so that many calls in a loop stay bounded), and
 //! what it used, steps included, is charged to the caller afterwards.
-//! Exceeding them is an error of the call ("Evaluation limit exceeded").
+//! Exceeding them ends the caller's evaluation too ("Evaluation limit
+//! exceeded", the template's error as the call's detail); an ordinary
+//! error of the template is an error of the call, which `try` may catch.
 
 use super::compiled::{Compiled, SourceKind};
 use super::error::SourceInfo;
@@ -102,12 +104,21 @@ impl TemplateRenderer for Renderer {
         }
         let mut scratch = Scratch::with_limits(limits);
         let (outcome, source) = compiled.evaluate_on(&vs, &mut scratch);
-        let used = scratch.size_used().saturating_add(scratch.steps_used());
-        if !budget.charge(used) && !outcome.has_errors() {
-            return Err(FnError::new("the result is too large (it exceeds the evaluation size limit)"));
-        }
-        if outcome.has_errors() {
+        if scratch.ran_out_of_budget() {
+            // What the caller had left did not do: the caller's evaluation
+            // ends too, with the template's error as the call's detail.
+            let _ = budget.charge(budget.remaining().saturating_add(1));
             return Err(FnError::new(hcl_error_text(&source, &outcome.diagnostics)));
+        }
+        let used = scratch.size_used().saturating_add(scratch.steps_used());
+        if outcome.has_errors() {
+            // An ordinary error of the template: charged what it used, up
+            // to what is left (its steps and size were each within that).
+            budget.charge(used.min(budget.remaining()));
+            return Err(FnError::new(hcl_error_text(&source, &outcome.diagnostics)));
+        }
+        if !budget.charge(used) {
+            return Err(FnError::new("the result is too large (it exceeds the evaluation size limit)"));
         }
         Ok(outcome.value)
     }

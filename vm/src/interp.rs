@@ -233,12 +233,20 @@ impl Scratch {
         Scratch { limits, ..Scratch::default() }
     }
 
-    /// The steps the last evaluation took.
+    /// Whether the last program evaluated ran out of its step or size
+    /// budget (and failed with "Evaluation limit exceeded").
+    pub fn ran_out_of_budget(&self) -> bool {
+        matches!(self.aborted, Some(Abort::Steps | Abort::Memory))
+    }
+
+    /// The steps the last evaluation took (a body's: all its programs so
+    /// far).
     pub fn steps_used(&self) -> u64 {
         self.steps
     }
 
-    /// The size budget units the last evaluation used.
+    /// The size budget units the last evaluation used (a body's: all its
+    /// programs so far).
     pub fn size_used(&self) -> u64 {
         self.size.used()
     }
@@ -341,7 +349,8 @@ impl ConstCopies {
 /// one set of variables: a subexpression the file repeats is computed by
 /// the first program that needs it and reused by the others
 /// ([`crate::shared`]). Each program's result and diagnostics are those
-/// of [`evaluate`].
+/// of [`evaluate`], except that the programs share one step and size
+/// budget ([`Limits`]).
 pub struct BodyEvaluation<'a> {
     scratch: &'a mut Scratch,
     vars: &'a Vars,
@@ -724,6 +733,17 @@ impl<'a> Machine<'a> {
         self.s.aborted.is_none()
     }
 
+    /// Whether a template's text of `len` bytes, not charged until the
+    /// template is done, no longer fits what is left of the size budget
+    /// (or the evaluation has ended otherwise); running out ends the
+    /// evaluation as a failed charge does.
+    fn text_over_budget(&mut self, len: usize) -> bool {
+        if len as u64 > self.s.size.remaining() {
+            self.grow(len);
+        }
+        self.s.aborted.is_some()
+    }
+
     /// Charges `n` collection elements.
     #[inline]
     fn grow_elems(&mut self, n: usize) -> bool {
@@ -742,13 +762,27 @@ impl<'a> Machine<'a> {
     /// every iteration (`[for a in xs : [for b in ys : b.x]]`, a million
     /// errors from 50 bytes) ends at the budget instead of holding
     /// gigabytes of them.
+    /// What a diagnostic discarded later gives back: `try`, `can`, an
+    /// untaken branch or a decided `&&`/`||` drop what they captured
+    /// ([`Machine::discard`], [`Machine::discard_since`]).
     fn push(&mut self, d: Diagnostic) {
-        let cost = std::mem::size_of::<Diagnostic>() + d.summary.len() + d.detail.len();
-        if !self.s.size.charge(cost as u64) {
+        if !self.s.size.charge(diagnostic_cost(&d)) {
             self.s.aborted.get_or_insert(Abort::Memory);
             return;
         }
         self.s.diags.push(d);
+    }
+
+    /// Gives back the size budget `ds` took ([`Machine::push`]), as they
+    /// are discarded.
+    fn discard(&mut self, ds: &[Diagnostic]) {
+        self.s.size.refund(ds.iter().map(diagnostic_cost).sum());
+    }
+
+    /// Discards the diagnostics reported since `mark`.
+    fn discard_since(&mut self, mark: usize) {
+        let dropped = self.s.diags.split_off(mark.min(self.s.diags.len()));
+        self.discard(&dropped);
     }
 
     // ---- operands --------------------------------------------------------
@@ -925,9 +959,10 @@ impl<'a> Machine<'a> {
         let mut first = start;
         if let Some(fast) = prog.fast.get(fast_at..fast_at + (end - start)) {
             // (Nothing is reported yet at a program's start: diagnostics
-            // and steps were reset.)
+            // were cleared; steps count on from the body's earlier
+            // programs. A program that starts aborted runs nothing.)
             debug_assert!(self.s.diags.is_empty());
-            if self.s.steps + fast.len() as u64 <= self.s.check_at {
+            if self.s.aborted.is_none() && self.s.steps + fast.len() as u64 <= self.s.check_at {
                 let from = fast_lane::Operands { consts: self.s.consts.all(), vars: self.vars, paths: &prog.paths };
                 let done = fast_lane::run(fast, &mut self.s.regs, &mut self.s.marks, &from);
                 self.s.steps += done as u64;
@@ -1166,11 +1201,12 @@ impl<'a> Machine<'a> {
         };
         match crate::ops::logical_short_circuit(or, &lhs, &rhs, lhs_failed, rhs_failed) {
             crate::ops::Logic::Decided(v, crate::ops::Keep::Left) => {
-                self.s.diags.truncate(mark_r);
+                self.discard_since(mark_r);
                 v
             }
             crate::ops::Logic::Decided(v, crate::ops::Keep::Right) => {
-                self.s.diags.drain(mark_l..mark_r);
+                let dropped: Vec<Diagnostic> = self.s.diags.drain(mark_l..mark_r).collect();
+                self.discard(&dropped);
                 v
             }
             crate::ops::Logic::Invalid(e) => {
@@ -1246,7 +1282,7 @@ impl<'a> Machine<'a> {
         let (mark, size) = (self.s.diags.len(), self.s.size.used());
         let v = self.block(code);
         if self.s.diags.len() == mark && self.s.aborted.is_none() {
-            let used = self.s.size.used() - size;
+            let used = self.s.size.used().saturating_sub(size);
             if let Some(entry) = self.s.shared.get_mut(slot) {
                 *entry = Some((v.clone(), used));
             }
@@ -1376,10 +1412,7 @@ impl<'a> Machine<'a> {
         // the diagnostics is the text before the failing part).
         let mut kept_len = None;
         for part in parts {
-            if buf.len() as u64 > self.s.size.limit() {
-                self.s.aborted.get_or_insert(Abort::Memory);
-            }
-            if self.s.aborted.is_some() {
+            if self.text_over_budget(buf.len()) {
                 break;
             }
             let start = buf.len();
@@ -1428,10 +1461,7 @@ impl<'a> Machine<'a> {
     /// always produce a string (or an unknown string).
     fn stream_parts(&mut self, parts: &[PartSite], buf: &mut String, known: &mut bool) {
         for part in parts {
-            if buf.len() as u64 > self.s.size.limit() {
-                self.s.aborted.get_or_insert(Abort::Memory);
-            }
-            if self.s.aborted.is_some() {
+            if self.text_over_budget(buf.len()) {
                 return;
             }
             self.stream_part(part, buf, known);
@@ -1530,8 +1560,7 @@ impl<'a> Machine<'a> {
                 continue;
             }
             self.stream_part(body, buf, known);
-            if buf.len() as u64 > self.s.size.limit() {
-                self.s.aborted.get_or_insert(Abort::Memory);
+            if self.text_over_budget(buf.len()) {
                 return;
             }
         }
@@ -1543,11 +1572,9 @@ impl<'a> Machine<'a> {
     fn template_join(&mut self, t: &Value, span: Span) -> Value {
         let v = self.op_result(crate::ops::template_join(t), |_| Some(span));
         let len = v.as_str().map_or(0, str::len);
-        if len as u64 > self.s.size.limit() {
-            self.s.aborted.get_or_insert(Abort::Memory);
+        if !self.grow(len) {
             return dynamic();
         }
-        self.grow(len);
         v
     }
 
@@ -1562,16 +1589,27 @@ impl<'a> Machine<'a> {
         let plan = match crate::ops::conditional_plan(&t, &f) {
             Ok(p) => p,
             Err(d) => {
+                self.discard(&t_diags);
+                self.discard(&f_diags);
                 self.push(d.to_diagnostic(cond_span_of(c)));
                 return dynamic();
             }
         };
         let chosen = match self.condition_choice(c) {
             Ok(Some(b)) => b,
-            Ok(None) => return plan.unknown_result(&t, &f),
-            Err(()) => return Value::unknown(plan.result_type),
+            Ok(None) => {
+                self.discard(&t_diags);
+                self.discard(&f_diags);
+                return plan.unknown_result(&t, &f);
+            }
+            Err(()) => {
+                self.discard(&t_diags);
+                self.discard(&f_diags);
+                return Value::unknown(plan.result_type);
+            }
         };
-        let (pick, diags) = if chosen { (t, t_diags) } else { (f, f_diags) };
+        let (pick, diags, untaken) = if chosen { (t, t_diags, f_diags) } else { (f, f_diags, t_diags) };
+        self.discard(&untaken);
         self.s.diags.extend(diags);
         match plan.finish(chosen, pick) {
             Ok(v) => v,
@@ -1754,7 +1792,7 @@ impl<'a> Machine<'a> {
         self.probing -= 1;
         self.set(s.local, saved);
         if !keep {
-            self.s.diags.truncate(mark);
+            self.discard_since(mark);
         }
         probed
     }
@@ -1784,7 +1822,7 @@ impl<'a> Machine<'a> {
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
         let before = self.s.size.used();
         let r = funcs.call(c.func, args, &mut self.s.size);
-        let used = self.s.size.used() - before;
+        let used = self.s.size.used().saturating_sub(before);
         // Kept only when the arguments reported nothing at all: a reuse
         // (`MEMO`) skips their code, so it must not drop a diagnostic.
         let quiet = self.s.diags.len() == mark;
@@ -1920,6 +1958,16 @@ impl<'a> Machine<'a> {
     }
 
     fn try_(&mut self, t: &TrySite) -> Value {
+        let mut failures: Vec<Diagnostic> = Vec::new();
+        let v = self.try_args(t, &mut failures);
+        // Summed up in the error, or moot after a success.
+        self.discard(&failures);
+        v
+    }
+
+    /// `try`'s arguments in turn; the diagnostics of those that failed are
+    /// left in `failures`.
+    fn try_args(&mut self, t: &TrySite, failures: &mut Vec<Diagnostic>) -> Value {
         if let Some(d) = &t.arity_error {
             self.push((**d).clone());
             return dynamic();
@@ -1933,7 +1981,6 @@ impl<'a> Machine<'a> {
             self.push(err("Error in function call", "Call to function \"try\" failed: at least one argument is required.", t.spans.start));
             return dynamic();
         }
-        let mut failures: Vec<Diagnostic> = Vec::new();
         for arg in fixed.iter() {
             let mark = self.s.diags.len();
             let v = self.block(&arg.block);
@@ -1943,6 +1990,7 @@ impl<'a> Machine<'a> {
                 failures.extend(ds);
                 continue;
             }
+            self.discard(&ds);
             // A value with unknowns in it might still fail, or take
             // another type, once known.
             return if v.is_wholly_known() { v } else { dynamic() };
@@ -1956,7 +2004,7 @@ impl<'a> Machine<'a> {
         }
         let mut msg = String::from("no expression succeeded:\n");
         let lines = self.prog.file.src_lines.line_index();
-        for d in &failures {
+        for d in failures.iter() {
             match d.subject {
                 Some(span) => {
                     let range = lines.range_text(&self.prog.file.src_lines.src, &self.prog.file.filename, span);
@@ -2009,7 +2057,7 @@ impl<'a> Machine<'a> {
         let mark = self.s.diags.len();
         let v = self.block(&arg.block);
         let failed = self.errors_since(mark);
-        self.s.diags.truncate(mark);
+        self.discard_since(mark);
         if failed {
             Value::bool(false)
         } else if !v.is_wholly_known() {
@@ -2032,6 +2080,12 @@ fn same_name(n: &std::sync::Arc<str>, name: &std::sync::Arc<str>) -> bool {
 
 /// Literal steps by reference, when none needs `hcl.Index`'s or
 /// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).
+/// What a reported diagnostic costs of the size budget: about the memory
+/// it holds.
+fn diagnostic_cost(d: &Diagnostic) -> u64 {
+    (std::mem::size_of::<Diagnostic>() + d.summary.len() + d.detail.len()) as u64
+}
+
 #[inline]
 pub(crate) fn steps_ref<'v>(mut v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
     for step in steps {

@@ -79,6 +79,13 @@ impl SizeBudget {
         }
     }
 
+    /// Gives back `units` charged for something that is gone again (a
+    /// diagnostic that `try` or an untaken branch discards).
+    #[inline]
+    pub fn refund(&mut self, units: u64) {
+        self.used = self.used.saturating_sub(units);
+    }
+
     /// Whether a charge failed: the budget ran out, and what needed more
     /// was not built.
     #[inline]

@@ -45,6 +45,8 @@ fn format_fsm(fmt: &str, args: &[Value], ctx: &mut CallCtx) -> Result<String, Fn
     let mut out = String::with_capacity(fmt.len() + 16);
     let mut next_arg = 1;
     let mut highest = 0;
+    // The bytes of `out` charged to the size budget so far.
+    let mut charged = 0;
     let mut p = 0;
     while p < b.len() {
         if b[p] != b'%' {
@@ -110,9 +112,11 @@ fn format_fsm(fmt: &str, args: &[Value], ctx: &mut CallCtx) -> Result<String, Fn
         v.raw = &fmt[start..p];
         v.offset = start;
         highest = highest.max(v.arg_num);
-        check_padding(&v, ctx)?;
-        format_append(&v, &mut out, args)?;
-        ctx.charge(out.len() as u64 / 8 + 1)?;
+        format_append(&v, &mut out, args, ctx)?;
+        // What the verb and the text before it appended, and a unit for
+        // the verb's work.
+        ctx.charge((out.len() - charged) as u64 + 1)?;
+        charged = out.len();
         next_arg = v.arg_num + 1;
     }
     if highest < args.len() {
@@ -122,6 +126,7 @@ fn format_fsm(fmt: &str, args: &[Value], ctx: &mut CallCtx) -> Result<String, Fn
         }
         return Err(FnError::arg(first_bad, format!("too many arguments; only {highest} used by format string")));
     }
+    ctx.charge((out.len() - charged) as u64)?;
     Ok(out)
 }
 
@@ -129,23 +134,13 @@ fn unsupported(v: &Verb, msg: impl std::fmt::Display) -> FnError {
     FnError::new(format!("unsupported value for {} at {}: {}", go_quote(v.raw), v.offset, msg))
 }
 
-/// Checks that what `v`'s width and precision may build fits the size
-/// budget, before it is built (the result is charged when done): cty pads
-/// strings to any width, and Go's fmt builds any width or precision it can
-/// read (the padding, the digits), so a verb asking for gigabytes ends the
-/// evaluation at its size budget instead.
-fn check_padding(v: &Verb, ctx: &mut CallCtx) -> Result<(), FnError> {
-    let (width, prec) = (v.width.unwrap_or(0), v.prec.unwrap_or(0));
-    let units = match v.mode {
-        // Go's fmt does not read these numbers: no verb, nothing built.
-        _ if is_number_verb(v.mode) && (width >= GO_FMT_UNREADABLE_NUMBER || prec >= GO_FMT_UNREADABLE_NUMBER) => 0,
-        // The precision of a number verb is digits written.
-        m if is_number_verb(m) => width.saturating_add(prec),
-        // Of the others, it only cuts.
-        _ => width,
-    };
+/// Fails with the size budget's error, before anything is built, when
+/// `units` more would not fit: cty pads strings to any width, and Go's fmt
+/// builds any width or precision it can read, so a verb asking for
+/// gigabytes ends the evaluation at its budget. (What a verb appends is
+/// charged once appended, [`format_fsm`].)
+fn check_room(units: usize, ctx: &mut CallCtx) -> Result<(), FnError> {
     if units as u64 > ctx.budget.remaining() {
-        // Fails, with the budget's error.
         ctx.charge(units as u64)?;
     }
     Ok(())
@@ -155,7 +150,7 @@ fn is_number_verb(mode: char) -> bool {
     matches!(mode, 'b' | 'd' | 'o' | 'x' | 'X' | 'e' | 'E' | 'f' | 'g' | 'G')
 }
 
-fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnError> {
+fn format_append(v: &Verb, out: &mut String, args: &[Value], ctx: &mut CallCtx) -> Result<(), FnError> {
     let Some(arg) = v.arg_num.checked_sub(1).and_then(|i| args.get(i)) else {
         return Err(FnError::new(format!(
             "not enough arguments for {} at {}: need index {} but have {} total",
@@ -175,16 +170,16 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
         'v' => {
             if !v.sharp {
                 match arg {
-                    Value::String(s) => return pad_width(v, s, out),
+                    Value::String(s) => return pad_width(v, s, out, ctx),
                     Value::Number(n) => {
                         let t = n.to_text_general().map_err(|e| unsupported(v, e))?;
-                        return pad_width(v, &t, out);
+                        return pad_width(v, &t, out, ctx);
                     }
                     _ => {}
                 }
             }
             let j = crate::json::marshal(arg, &arg.ty()).map_err(|e| unsupported(v, e))?;
-            pad_width(v, &j, out)
+            pad_width(v, &j, out, ctx)
         }
         't' => {
             let b = convert(arg, &Type::Bool).map_err(|e| unsupported(v, e))?;
@@ -196,7 +191,7 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
             let Value::Number(n) = n else {
                 return Err(unsupported(v, "a number is required"));
             };
-            out.push_str(&format_number(v, &n)?);
+            out.push_str(&format_number(v, &n, ctx)?);
             Ok(())
         }
         's' | 'q' => {
@@ -216,11 +211,11 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value]) -> Result<(), FnErr
                 _ => s,
             };
             if v.mode == 's' {
-                pad_width(v, s, out)
+                pad_width(v, s, out, ctx)
             } else {
                 let mut q = String::new();
                 crate::strings::write_json_string_html(&mut q, s);
-                pad_width(v, &q, out)
+                pad_width(v, &q, out, ctx)
             }
         }
         m => Err(FnError::new(format!("unsupported format verb {} in {} at offset {}", go_quote_rune(m), go_quote(v.raw), v.offset))),
@@ -395,8 +390,8 @@ fn fixed_point(n: &Number, prec: usize, out: &mut String) -> bool {
 }
 
 /// cty's own padding for %v, %s and %q: a width in grapheme clusters, any
-/// width (checked against the size budget first, [`check_padding`]).
-fn pad_width(v: &Verb, s: &str, out: &mut String) -> Result<(), FnError> {
+/// width ([`check_room`]).
+fn pad_width(v: &Verb, s: &str, out: &mut String, ctx: &mut CallCtx) -> Result<(), FnError> {
     let Some(w) = v.width else {
         out.push_str(s);
         return Ok(());
@@ -407,12 +402,17 @@ fn pad_width(v: &Verb, s: &str, out: &mut String) -> Result<(), FnError> {
         out.push_str(s);
         return Ok(());
     }
-    let pad: String = std::iter::repeat(if v.zero { '0' } else { ' ' }).take(w - n).collect();
+    check_room(w - n, ctx)?;
+    // Room for exactly this verb's text, and the padding written in
+    // place: a wide verb is held once, not also as a separate padding
+    // string or in a doubled buffer.
+    out.reserve_exact(s.len() + (w - n));
+    let pad = std::iter::repeat(if v.zero { '0' } else { ' ' }).take(w - n);
     if v.minus {
         out.push_str(s);
-        out.push_str(&pad);
+        out.extend(pad);
     } else {
-        out.push_str(&pad);
+        out.extend(pad);
         out.push_str(s);
     }
     Ok(())
@@ -420,7 +420,13 @@ fn pad_width(v: &Verb, s: &str, out: &mut String) -> Result<(), FnError> {
 
 /// A number verb as Go's fmt runs it on the `*big.Float` (or, for the
 /// integer verbs, the exact `*big.Int`) that cty passes.
-fn format_number(v: &Verb, n: &Number) -> Result<String, FnError> {
+fn format_number(v: &Verb, n: &Number, ctx: &mut CallCtx) -> Result<String, FnError> {
+    // Go's fmt builds the width and the precision's digits, unless it
+    // cannot read them (then it writes its no-verb text).
+    let (width, prec) = (v.width.unwrap_or(0), v.prec.unwrap_or(0));
+    if width < GO_FMT_UNREADABLE_NUMBER && prec < GO_FMT_UNREADABLE_NUMBER {
+        check_room(width.saturating_add(prec), ctx)?;
+    }
     let spec = GoFormatSpec {
         verb: v.mode,
         plus: v.plus,
@@ -447,8 +453,8 @@ pub fn format(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnEr
             _ => Value::unknown(Type::String),
         });
     }
+    // (Charged as it was built.)
     let s = format_fsm(str_arg(&args[0]), &args[1..], ctx)?;
-    ctx.charge(s.len() as u64)?;
     Ok(Value::from_string(s))
 }
 
@@ -521,7 +527,6 @@ pub fn formatlist(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
             }
         }
         let s = format_fsm(fmt, &fmt_args, ctx).map_err(|e| FnError::new(format!("error on format iteration {idx}: {}", e.message)))?;
-        ctx.charge(s.len() as u64)?;
         out.push(Value::from_string(s));
     }
     Value::list_of(Type::String, out).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))

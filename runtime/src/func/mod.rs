@@ -46,7 +46,9 @@
 //! `setproduct`, `formatlist`, `chunklist`, `indent`, `format`, `join`,
 //! `replace`, ...) charge the evaluation's [`SizeBudget`] before building
 //! (its unit, and [`ELEMENT_COST`] per element, are documented in
-//! [`budget`]). Exhausting it is an "Error in function call".
+//! [`budget`]). Exhausting it fails the call with the budget's error,
+//! which ends the evaluation ("Evaluation limit exceeded", with the
+//! call's detail): the VM sees [`SizeBudget::exceeded`] after the call.
 //!
 //! # Regular expressions
 //!
