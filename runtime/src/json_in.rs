@@ -20,7 +20,8 @@ pub fn parse_json(text: &str) -> Result<Json, String> {
     if let Some(bracket) = first_too_deep(text.as_bytes()) {
         return Err(format!("invalid character '{}' exceeded max depth", bracket as char));
     }
-    let mut de = serde_json::Deserializer::from_str(text);
+    let text = lone_surrogates_replaced(text);
+    let mut de = serde_json::Deserializer::from_str(&text);
     de.disable_recursion_limit();
     let mut values = de.into_iter::<Deep>();
     let value = match values.next() {
@@ -32,6 +33,52 @@ pub fn parse_json(text: &str) -> Result<Json, String> {
         Some(Err(e)) => Err(e.to_string()),
         Some(Ok(_)) => Err(format!("trailing characters at byte {}", values.byte_offset())),
     }
+}
+
+/// `text` with each `\u` escape of a surrogate that is not half of a pair
+/// (a high one followed by a low one) written `\uFFFD`: Go's
+/// encoding/json reads such an escape as U+FFFD, where serde_json refuses
+/// the text. Escapes keep their length, so positions in errors stay.
+fn lone_surrogates_replaced(text: &str) -> std::borrow::Cow<'_, str> {
+    let b = text.as_bytes();
+    let escape_at = |i: usize| -> Option<u32> {
+        let hex = b.get(i..i + 6).filter(|e| e.starts_with(b"\\u"))?;
+        u32::from_str_radix(std::str::from_utf8(&hex[2..]).ok()?, 16).ok()
+    };
+    let mut lone: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while let Some(at) = memchr::memchr(b'\\', b.get(i..).unwrap_or_default()) {
+        let at = i + at;
+        match escape_at(at) {
+            Some(0xD800..=0xDBFF) => {
+                if escape_at(at + 6).is_some_and(|lo| (0xDC00..=0xDFFF).contains(&lo)) {
+                    i = at + 12;
+                } else {
+                    lone.push(at);
+                    i = at + 6;
+                }
+            }
+            Some(0xDC00..=0xDFFF) => {
+                lone.push(at);
+                i = at + 6;
+            }
+            Some(_) => i = at + 6,
+            // Any other escape: the byte after the backslash is not one.
+            None => i = at + 2,
+        }
+    }
+    if lone.is_empty() {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    for at in lone {
+        out.push_str(&text[from..at]);
+        out.push_str("\\uFFFD");
+        from = at + 6;
+    }
+    out.push_str(&text[from..]);
+    std::borrow::Cow::Owned(out)
 }
 
 /// A JSON value deserialized on a stack that grows as deep as it nests.
