@@ -61,26 +61,27 @@ fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Va
         }
         acc = Some(match acc.take() {
             None => sv.elems().to_vec(),
-            Some(cur) => {
-                let cur_set =
-                    Value::set_of(ety.clone(), cur.clone()).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
-                let cur_sv = cur_set.as_set();
-                let in_cur = |v: &Value| cur_sv.is_some_and(|c| c.contains(v));
-                match op {
-                    SetOp::Union => {
-                        let mut out = cur;
-                        out.extend(sv.elems().iter().cloned());
-                        out
-                    }
-                    SetOp::Intersection => cur.into_iter().filter(|v| sv.contains(v)).collect(),
-                    SetOp::Subtract => cur.into_iter().filter(|v| !sv.contains(v)).collect(),
-                    SetOp::SymmetricDifference => {
-                        let mut out: Vec<Value> = cur.iter().filter(|v| !sv.contains(v)).cloned().collect();
-                        out.extend(sv.elems().iter().filter(|v| !in_cur(v)).cloned());
-                        out
-                    }
+            Some(cur) => match op {
+                // Duplicates go when the result set is made, once: making a
+                // set of what was gathered at every step was quadratic
+                // (a union of 1,000 sets of 1,000 numbers took 13 s).
+                SetOp::Union => {
+                    let mut out = cur;
+                    out.extend(sv.elems().iter().cloned());
+                    out
                 }
-            }
+                SetOp::Intersection => cur.into_iter().filter(|v| sv.contains(v)).collect(),
+                SetOp::Subtract => cur.into_iter().filter(|v| !sv.contains(v)).collect(),
+                SetOp::SymmetricDifference => {
+                    // `cur` has no duplicates here: each step filters sets.
+                    let cur_set = Value::set_of(ety.clone(), cur.clone())
+                        .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
+                    let in_cur = |v: &Value| cur_set.as_set().is_some_and(|c| c.contains(v));
+                    let mut out: Vec<Value> = cur.iter().filter(|v| !sv.contains(v)).cloned().collect();
+                    out.extend(sv.elems().iter().filter(|v| !in_cur(v)).cloned());
+                    out
+                }
+            },
         });
     }
     Value::set_of(ety, acc.unwrap_or_default()).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
