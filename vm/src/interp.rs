@@ -239,6 +239,17 @@ impl Scratch {
         matches!(self.aborted, Some(Abort::Steps | Abort::Memory))
     }
 
+    /// Which budget of the evaluation running is spent, if one is.
+    fn spent_budget(&self) -> Option<Abort> {
+        if self.size.exceeded() {
+            Some(Abort::Memory)
+        } else if self.steps > self.limits.max_steps {
+            Some(Abort::Steps)
+        } else {
+            None
+        }
+    }
+
     /// The steps the last evaluation took (a body's: all its programs so
     /// far).
     pub fn steps_used(&self) -> u64 {
@@ -401,13 +412,7 @@ impl<'a> BodyEvaluation<'a> {
         }
         // Two copies of the evaluation loop's entry: the one without
         // interrupts checks nothing more than before they existed.
-        let spent = if self.scratch.size.exceeded() {
-            Some(Abort::Memory)
-        } else if self.scratch.steps > self.scratch.limits.max_steps {
-            Some(Abort::Steps)
-        } else {
-            None
-        };
+        let spent = self.scratch.spent_budget();
         match self.stop {
             None => run_program(program, chunk, self.vars, self.scratch, None, spent),
             Some(stop) => run_program(program, chunk, self.vars, self.scratch, Some(stop), spent),
@@ -761,9 +766,8 @@ impl<'a> Machine<'a> {
     /// as what the evaluation builds is: a loop that reports an error in
     /// every iteration (`[for a in xs : [for b in ys : b.x]]`, a million
     /// errors from 50 bytes) ends at the budget instead of holding
-    /// gigabytes of them.
-    /// What a diagnostic discarded later gives back: `try`, `can`, an
-    /// untaken branch or a decided `&&`/`||` drop what they captured
+    /// gigabytes of them. Those that `try`, `can`, a conditional's
+    /// branches or a decided `&&`/`||` drop give their size back
     /// ([`Machine::discard`], [`Machine::discard_since`]).
     fn push(&mut self, d: Diagnostic) {
         if !self.s.size.charge(diagnostic_cost(&d)) {
@@ -1586,31 +1590,26 @@ impl<'a> Machine<'a> {
         let t_diags = self.s.diags.split_off(mark);
         let f = self.block(&c.false_result);
         let f_diags = self.s.diags.split_off(mark);
+        // Both branches' diagnostics are set aside (their size given back);
+        // the taken branch's are reported again below.
+        self.discard(&t_diags);
+        self.discard(&f_diags);
         let plan = match crate::ops::conditional_plan(&t, &f) {
             Ok(p) => p,
             Err(d) => {
-                self.discard(&t_diags);
-                self.discard(&f_diags);
                 self.push(d.to_diagnostic(cond_span_of(c)));
                 return dynamic();
             }
         };
         let chosen = match self.condition_choice(c) {
             Ok(Some(b)) => b,
-            Ok(None) => {
-                self.discard(&t_diags);
-                self.discard(&f_diags);
-                return plan.unknown_result(&t, &f);
-            }
-            Err(()) => {
-                self.discard(&t_diags);
-                self.discard(&f_diags);
-                return Value::unknown(plan.result_type);
-            }
+            Ok(None) => return plan.unknown_result(&t, &f),
+            Err(()) => return Value::unknown(plan.result_type),
         };
-        let (pick, diags, untaken) = if chosen { (t, t_diags, f_diags) } else { (f, f_diags, t_diags) };
-        self.discard(&untaken);
-        self.s.diags.extend(diags);
+        let (pick, diags) = if chosen { (t, t_diags) } else { (f, f_diags) };
+        for d in diags {
+            self.push(d);
+        }
         match plan.finish(chosen, pick) {
             Ok(v) => v,
             Err((d, v)) => {

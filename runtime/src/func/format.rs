@@ -5,7 +5,7 @@
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::convert::convert;
 use crate::graphemes::Textseg;
-use crate::number::{GoFormatSpec, Number, GO_FMT_UNREADABLE_NUMBER};
+use crate::number::{GoFormatSpec, Number};
 use crate::strings::{go_quote, go_quote_rune};
 use crate::types::Type;
 use crate::value::Value;
@@ -421,12 +421,6 @@ fn pad_width(v: &Verb, s: &str, out: &mut String, ctx: &mut CallCtx) -> Result<(
 /// A number verb as Go's fmt runs it on the `*big.Float` (or, for the
 /// integer verbs, the exact `*big.Int`) that cty passes.
 fn format_number(v: &Verb, n: &Number, ctx: &mut CallCtx) -> Result<String, FnError> {
-    // Go's fmt builds the width and the precision's digits, unless it
-    // cannot read them (then it writes its no-verb text).
-    let (width, prec) = (v.width.unwrap_or(0), v.prec.unwrap_or(0));
-    if width < GO_FMT_UNREADABLE_NUMBER && prec < GO_FMT_UNREADABLE_NUMBER {
-        check_room(width.saturating_add(prec), ctx)?;
-    }
     let spec = GoFormatSpec {
         verb: v.mode,
         plus: v.plus,
@@ -437,6 +431,7 @@ fn format_number(v: &Verb, n: &Number, ctx: &mut CallCtx) -> Result<String, FnEr
         width: v.width,
         precision: v.prec,
     };
+    check_room(spec.extra_text(), ctx)?;
     n.go_format(&spec).map_err(|e| unsupported(v, e))
 }
 

@@ -10,7 +10,7 @@ use super::text::{shortest_decimal, Decimal};
 
 /// The smallest width or precision Go's fmt cannot read: its digit loop
 /// gives up when the value so far exceeds 1e6 and another digit follows.
-pub(crate) const GO_FMT_UNREADABLE_NUMBER: usize = 10_000_010;
+const GO_FMT_UNREADABLE_NUMBER: usize = 10_000_010;
 
 /// What `fmt.Sprintf` gives for a single verb whose width or precision it
 /// could not read: no verb, and the operand reported as an extra argument
@@ -37,6 +37,26 @@ pub struct GoFormatSpec {
     pub sharp: bool,
     pub width: Option<usize>,
     pub precision: Option<usize>,
+}
+
+impl GoFormatSpec {
+    /// The padding and digits Go's fmt builds for this verb beyond the
+    /// number's own text: its width and precision, or nothing when it
+    /// cannot read one of them (then it writes its no-verb text).
+    pub fn extra_text(&self) -> usize {
+        let (width, precision) = (self.width.unwrap_or(0), self.precision.unwrap_or(0));
+        if self.readable() {
+            width.saturating_add(precision)
+        } else {
+            0
+        }
+    }
+
+    /// Whether Go's fmt reads the width and precision
+    /// ([`GO_FMT_UNREADABLE_NUMBER`]).
+    pub(crate) fn readable(&self) -> bool {
+        self.width.unwrap_or(0) < GO_FMT_UNREADABLE_NUMBER && self.precision.unwrap_or(0) < GO_FMT_UNREADABLE_NUMBER
+    }
 }
 
 /// Go's `x.Append(buf, fmt, prec)` / `x.Text(fmt, prec)` for `fmt` in

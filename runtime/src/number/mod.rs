@@ -71,7 +71,6 @@ use dashu::integer::{IBig, UBig};
 
 use float::{BigFloat, Form, NaN};
 pub use format::GoFormatSpec;
-pub(crate) use format::GO_FMT_UNREADABLE_NUMBER;
 pub use parse::NumberParseError;
 
 /// Precision of `from_i64` / `from_u64` (Go's `SetInt64` default).
@@ -599,7 +598,7 @@ impl Number {
     /// does: float verbs (e E f F g G v) format the big.Float, integer verbs
     /// (b d o O x X) the exact integer, which must exist.
     ///
-    /// A width or precision of [`format::GO_FMT_UNREADABLE_NUMBER`] or more
+    /// A width or precision of `format::GO_FMT_UNREADABLE_NUMBER` or more
     /// is one Go's fmt stops reading (it gives up once the digits so far pass
     /// 1e6), so the verb is left without a letter: the result is Go's
     /// `%!(NOVERB)%!(EXTRA *big.Float=...)` text, as in the reference.
@@ -616,8 +615,7 @@ impl Number {
         if !text::within_text_limit(&x) {
             return Err(NumberError::TooLongToPrint);
         }
-        let beyond = |n: Option<usize>, limit: usize| n.is_some_and(|n| n >= limit);
-        if beyond(spec.width, format::GO_FMT_UNREADABLE_NUMBER) || beyond(spec.precision, format::GO_FMT_UNREADABLE_NUMBER) {
+        if !spec.readable() {
             return Ok(format::no_verb(&x, int.as_ref()));
         }
         Ok(match int {
