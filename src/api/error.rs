@@ -208,6 +208,13 @@ impl Diagnostics {
         render_with(&self.source, &self.list, color)
     }
 
+    /// Writes the text [`Diagnostics::render`] builds to `w` as it renders
+    /// it, without holding the whole text (an error-dense source has
+    /// tens of times its size of it).
+    pub fn write(&self, w: &mut dyn std::io::Write, color: bool) -> std::io::Result<()> {
+        write_with(w, &self.source, &self.list, color)
+    }
+
     /// Takes the diagnostics out.
     pub fn into_vec(self) -> Vec<Diagnostic> {
         self.list

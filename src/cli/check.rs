@@ -5,7 +5,7 @@ use super::declare::DeclareArgs;
 use super::eval::Failure;
 use super::{ColorChoice, ParseAs, Status};
 use crate::api::{Compiled, Error, Options, SourceKind};
-use crate::diagnostic_text::{render_diagnostics, SourceFile};
+use crate::diagnostic_text::{write_diagnostics, SourceFile};
 use clap::Args;
 use runtime::diag::DiagnosticsExt;
 use std::io::{Read, Write};
@@ -50,23 +50,19 @@ pub fn run(args: CheckArgs) -> Status {
             crate::api::SourceKind::Body => ParseAs::Body,
         };
         let display_name = if name == "-" { "<stdin>" } else { name.as_str() };
-        let text = if args.declare.any() {
-            match validate_source(display_name, &src, args.mode.kind_for(name), &args.declare, &args.funcs, color) {
-                Ok(t) => t,
-                Err(f) => {
-                    status = status.max(f.report("check"));
-                    continue;
-                }
-            }
-        } else {
-            check_source(display_name, &src, mode, color)
-        };
-        if text.has_errors {
-            status = status.max(Status::ProblemsFound);
-        }
+        // Written as rendered: the text of an error-dense file is tens of
+        // times its size (300,000 `a=` lines, 0.9 MB, render 54 MB).
         let mut stderr = std::io::stderr().lock();
-        if stderr.write_all(&text.rendered).is_err() {
-            return Status::UsageOrIo;
+        let checked = if args.declare.any() {
+            validate_source(display_name, &src, args.mode.kind_for(name), &args.declare, &args.funcs, color, &mut stderr)
+        } else {
+            check_source(display_name, &src, mode, color, &mut stderr).map_err(CheckFailure::from)
+        };
+        match checked {
+            Ok(true) => status = status.max(Status::ProblemsFound),
+            Ok(false) => {}
+            Err(CheckFailure::Write) => return Status::UsageOrIo,
+            Err(CheckFailure::Input(f)) => status = status.max(f.report("check")),
         }
     }
     status
@@ -82,14 +78,22 @@ fn read_input(name: &str) -> std::io::Result<Vec<u8>> {
     }
 }
 
-struct Checked {
-    rendered: Vec<u8>,
-    has_errors: bool,
+/// Why a file's check did not finish: its diagnostics could not be
+/// written, or its declarations or functions are unusable.
+enum CheckFailure {
+    Write,
+    Input(Failure),
+}
+
+impl From<std::io::Error> for CheckFailure {
+    fn from(_: std::io::Error) -> CheckFailure {
+        CheckFailure::Write
+    }
 }
 
 /// Compiles with the declarations and validates (`Compiled::validate`):
 /// syntax errors, invalid type constraints, then what fails for every
-/// input.
+/// input. Writes the diagnostics to `out`; returns whether any is an error.
 fn validate_source(
     name: &str,
     src: &[u8],
@@ -97,21 +101,27 @@ fn validate_source(
     declare: &DeclareArgs,
     funcs: &super::FuncArgs,
     color: bool,
-) -> Result<Checked, Failure> {
-    let options = declare.apply(funcs.apply(Options::new().filename(name)), color)?;
-    let rendered = match Compiled::compile(kind, src, &options) {
+    out: &mut dyn Write,
+) -> Result<bool, CheckFailure> {
+    let options = declare.apply(funcs.apply(Options::new().filename(name)), color).map_err(CheckFailure::Input)?;
+    let diags = match Compiled::compile(kind, src, &options) {
         Ok(compiled) => compiled.validate(),
         Err(Error::Compile(diags)) => diags,
         Err(Error::Declaration(list)) => {
-            let rendered = list.iter().map(|d| d.render(color)).collect::<String>().into_bytes();
-            return Ok(Checked { rendered, has_errors: true });
+            for d in &list {
+                out.write_all(d.render(color).as_bytes())?;
+            }
+            return Ok(true);
         }
-        Err(e) => return Err(Failure::input(e.to_string())),
+        Err(e) => return Err(CheckFailure::Input(Failure::input(e.to_string()))),
     };
-    Ok(Checked { has_errors: rendered.has_errors(), rendered: rendered.render(color).into_bytes() })
+    diags.write(out, color)?;
+    Ok(diags.has_errors())
 }
 
-fn check_source(name: &str, src: &[u8], mode: ParseAs, color: bool) -> Checked {
+/// Parses and writes the syntax diagnostics to `out`; returns whether any
+/// is an error.
+fn check_source(name: &str, src: &[u8], mode: ParseAs, color: bool, out: &mut dyn Write) -> std::io::Result<bool> {
     let arena = bumpalo::Bump::new();
     let mut interner = compiler::Interner::new();
     let (diags, file) = match mode {
@@ -122,7 +132,6 @@ fn check_source(name: &str, src: &[u8], mode: ParseAs, color: bool) -> Checked {
             (parsed.diags, SourceFile::new(name, src).with_blocks(&parsed.tree.body(), &interner))
         }
     };
-    let mut rendered = Vec::new();
-    render_diagnostics(&mut rendered, &file, &diags, color);
-    Checked { rendered, has_errors: diags.has_errors() }
+    write_diagnostics(out, &file, &diags, color)?;
+    Ok(diags.has_errors())
 }

@@ -38,7 +38,7 @@ pub fn run(args: DisasmArgs) -> Status {
         Ok(c) => c,
         Err(Error::Compile(diags)) => {
             // Rendered as `hclvm check` does: location, source line, caret.
-            let _ = std::io::Write::write_all(&mut std::io::stderr().lock(), diags.render(args.color.for_stderr()).as_bytes());
+            let _ = diags.write(&mut std::io::stderr().lock(), args.color.for_stderr());
             return Status::ProblemsFound;
         }
         Err(e) => {

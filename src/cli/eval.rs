@@ -133,7 +133,10 @@ impl DiagArgs {
     /// Prints diagnostics about a source to standard error.
     pub fn print(&self, diags: &Diagnostics, src: &[u8]) {
         let text = match self.format {
-            DiagFormat::Text => diags.render(self.color.for_stderr()),
+            DiagFormat::Text => {
+                let _ = diags.write(&mut std::io::stderr().lock(), self.color.for_stderr());
+                return;
+            }
             DiagFormat::Json => diags_json(diags.as_slice(), src),
         };
         let _ = std::io::stderr().lock().write_all(text.as_bytes());
