@@ -358,7 +358,7 @@ impl<'a, 'i> Parser<'a, 'i> {
     pub fn literal_text(&mut self, tok: Token) -> &'a str {
         let bytes = self.text(tok);
         let quoted = tok.kind == T::QuotedLit;
-        let escaped = (quoted && memchr::memchr(b'\\', bytes).is_some()) || bytes.starts_with(b"$${") || bytes.starts_with(b"%%{");
+        let escaped = (quoted && memchr::memchr(b'\\', bytes).is_some()) || has_template_escape(bytes);
         if !escaped {
             return self.token_str(tok);
         }
@@ -436,10 +436,18 @@ impl<'a, 'i> Parser<'a, 'i> {
                 i += 1 + sel.len();
                 continue;
             }
-            if (b == b'$' || b == b'%') && bytes.get(i + 1) == Some(&b) && bytes.get(i + 2) == Some(&b'{') {
-                out.push(b);
-                out.push(b'{');
-                i += 3;
+            // Doubled sigils pair from the left, as the reference's string
+            // scanner slices them: `$$${` is `$$` then `${` (kept), `$$$${`
+            // is `$$` then the escape `$${`.
+            if (b == b'$' || b == b'%') && bytes.get(i + 1) == Some(&b) {
+                if bytes.get(i + 2) == Some(&b'{') {
+                    out.push(b);
+                    out.push(b'{');
+                    i += 3;
+                } else {
+                    out.extend_from_slice(&[b, b]);
+                    i += 2;
+                }
                 continue;
             }
             out.push(b);
@@ -790,4 +798,14 @@ fn flush_heredoc(atoms: &mut [Atom<'_>]) {
             span.start = span.start.saturating_add(cut as u32).min(span.end);
         }
     }
+}
+
+/// Whether `bytes` holds a `$${` or `%%{` escape. The lexer starts a token
+/// at each, except in the rest of a bare template after a lone carriage
+/// return, which the reference scanner leaves as one literal token (its
+/// escapes are still resolved).
+fn has_template_escape(bytes: &[u8]) -> bool {
+    let Some(first) = memchr::memchr2(b'$', b'%', bytes) else { return false };
+    let rest = &bytes[first..];
+    memchr::memmem::find(rest, b"$${").is_some() || memchr::memmem::find(rest, b"%%{").is_some()
 }
