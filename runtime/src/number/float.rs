@@ -49,6 +49,17 @@ impl BigFloat {
         BigFloat { prec, neg, form: Form::Zero, mant: UBig::ZERO, exp: 0 }
     }
 
+    /// The integer `v` exactly (an integer needs no rounding: this is
+    /// `round_from` without its work, for comparisons).
+    pub fn from_exact_i64(v: i64, prec: u32) -> BigFloat {
+        if v == 0 {
+            return BigFloat::zero(false, prec);
+        }
+        let mag = v.unsigned_abs();
+        let tz = mag.trailing_zeros();
+        BigFloat { prec, neg: v < 0, form: Form::Finite, mant: UBig::from(mag >> tz), exp: i64::from(tz) }
+    }
+
     pub fn inf(neg: bool, prec: u32) -> BigFloat {
         BigFloat { prec, neg, form: Form::Inf, mant: UBig::ZERO, exp: 0 }
     }

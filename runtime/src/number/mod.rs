@@ -479,10 +479,15 @@ impl Number {
     /// `Cmp`, used by cty for `<`, `>`, and for ordering set elements.
     #[allow(clippy::should_implement_trait)]
     pub fn cmp(&self, o: &Number) -> Ordering {
-        if let (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) = (&self.0, &o.0) {
-            return a.cmp(b);
+        match (&self.0, &o.0) {
+            (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) => a.cmp(b),
+            // Precision does not order values, and a small number is an
+            // integer: it is compared as it is, not rounded first (a
+            // fraction against an integer constant, `amount <= 1000`).
+            (Repr::Small { v: a, prec }, Repr::Big(b)) => BigFloat::from_exact_i64(*a, *prec).cmp(b),
+            (Repr::Big(a), Repr::Small { v: b, prec }) => a.cmp(&BigFloat::from_exact_i64(*b, *prec)),
+            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
         }
-        self.as_big().cmp(&o.as_big())
     }
 
     /// cty number equality: same sign and same `Text('f', -1)` (with -0 == 0).

@@ -684,3 +684,23 @@ fn push_i64_writes_integers_as_display_does() {
         assert_eq!(out, format!("x{i}"));
     }
 }
+
+#[test]
+fn comparing_an_integer_with_a_fraction_is_exact() {
+    // `cmp` compares a small number as the integer it is; the rounded
+    // `BigFloat` of it (`as_big`) has the same value, so both orders agree.
+    let smalls = [0i64, 1, -1, 2, 3, 7, 1000, -1000, 4096, 100_000, i64::MAX, i64::MIN, i64::MAX - 1, 1 << 53, (1 << 53) + 1];
+    let bigs = ["0.5", "-0.5", "4534.23", "999.999", "1000.0000001", "-1000.5", "9223372036854775807.5", "1e400", "-1e400", "0.1"];
+    let mut others: Vec<Number> = bigs.iter().map(|s| Number::parse(s).expect("literal")).collect();
+    others.push(atom("inf"));
+    others.push(atom("-inf"));
+    others.push(atom("i:123456789012345678901234567890"));
+    for &a in &smalls {
+        let n = Number::from_i64(a);
+        for b in &others {
+            let slow = n.as_big().cmp(&b.as_big());
+            assert_eq!(n.cmp(b), slow, "{a} vs {:?}", b.to_text());
+            assert_eq!(b.cmp(&n), slow.reverse(), "{:?} vs {a}", b.to_text());
+        }
+    }
+}
