@@ -358,7 +358,13 @@ impl<'a, 'i> Parser<'a, 'i> {
     pub fn literal_text(&mut self, tok: Token) -> &'a str {
         let bytes = self.text(tok);
         let quoted = tok.kind == T::QuotedLit;
-        let escaped = (quoted && memchr::memchr(b'\\', bytes).is_some()) || has_template_escape(bytes);
+        // A quoted literal token starts at its only `$${` or `%%{` (the
+        // lexer splits them), a template literal may hold several.
+        let escaped = if quoted {
+            memchr::memchr(b'\\', bytes).is_some() || bytes.starts_with(b"$${") || bytes.starts_with(b"%%{")
+        } else {
+            has_template_escape(bytes)
+        };
         if !escaped {
             return self.token_str(tok);
         }
