@@ -209,8 +209,10 @@ impl Diagnostics {
     }
 
     /// Writes the text [`Diagnostics::render`] builds to `w` as it renders
-    /// it, without holding the whole text (an error-dense source has
-    /// tens of times its size of it).
+    /// it, without holding the whole text (an error-dense source has tens
+    /// of times its size of it). Source bytes that are not UTF-8 are
+    /// written as they are, as hcl's writer does; `render`, which returns
+    /// a `String`, has U+FFFD in their place.
     pub fn write(&self, w: &mut dyn std::io::Write, color: bool) -> std::io::Result<()> {
         write_with(w, &self.source, &self.list, color)
     }

@@ -162,7 +162,11 @@ pub fn indent(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnEr
     // Built at its exact size, without a padding string: a wide indent
     // of a few lines peaked at three times its result.
     let spaces = spaces as usize;
-    let mut out: Vec<u8> = Vec::with_capacity(s.len() + lines as usize * spaces);
+    // Overflows only without a size budget; Go's slice would not fit.
+    let Some(len) = (lines as usize).checked_mul(spaces).and_then(|pads| pads.checked_add(s.len())) else {
+        return Err(FnError::new("panic in function implementation: runtime error: makeslice: len out of range"));
+    };
+    let mut out: Vec<u8> = Vec::with_capacity(len);
     for (i, line) in s.split('\n').enumerate() {
         if i > 0 {
             out.push(b'\n');
