@@ -872,13 +872,22 @@ impl<'s> Lexer<'s> {
                 let len = if self.at(start + 3) == b'~' && start + 3 < src.len() { 4 } else { 3 };
                 return Some((start + len, true));
             }
-            // The reference scanner reads a sigil together with the byte
-            // after it; when that byte is ASCII and a newline follows, the
-            // newline is a token of its own (so `%{~` after it trims only
-            // the newline: "% \n" keeps its space).
+            // The reference scanner reads a sigil and the byte after it
+            // (`'%' ^'{'`, whose leaving action steps back one byte), and
+            // may go on only into a newline. So the byte after the sigil
+            // belongs to its token when a line break (`\r` or `\n`) comes
+            // next, and the newline is a token of its own (`%{~` after
+            // it trims only the newline: "% \n" keeps its space; after
+            // "%%\r\r" the scanner stops at the first `\r`, not the
+            // second); otherwise the sigil is a token alone, and a newline
+            // right after it is a token of its own too.
             let next = self.at(start + 1);
-            if next.is_ascii() && !matches!(next, b'{' | b'\n') && self.newline_at(start + 2).is_some() {
+            let after = self.at(start + 2);
+            if next.is_ascii() && next != b'{' && start + 2 < src.len() && matches!(after, b'\r' | b'\n') {
                 return Some((start + 2, false));
+            }
+            if self.newline_at(start + 1).is_some() {
+                return Some((start + 1, false));
             }
             return Some((start + 1, true));
         }
