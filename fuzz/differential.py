@@ -18,6 +18,9 @@ Kinds (all by default):
   vars       plain-JSON variables (long numbers, Unicode keys and values)
   body       real-world corpus files with a few random edits
   template   corpus templates with a few random edits
+  sigils     not random: every string of up to 5 bytes over `% $ \r \n x { }`
+             as a bare template and as a heredoc (39,214 cases; --cases
+             and --seeds do not apply)
 
 A difference is reported only when the oracle, run again (up to 12
 times), never gives hclvm's line: the reference picks among several
@@ -312,6 +315,19 @@ def gen_mutated(r, kind, files):
     return {"mode": kind, "src": s}
 
 
+def sigil_cases():
+    """Every short string of template sigils, braces and line breaks, bare
+    and in a heredoc: where the scanner's sigil rules and its stops at a
+    lone carriage return show."""
+    import itertools
+    alphabet = ['%', '$', '\r', '\n', 'x', '{', '}']
+    for n in range(1, 6):
+        for chars in itertools.product(alphabet, repeat=n):
+            s = ''.join(chars)
+            yield {"mode": "template", "src": s}
+            yield {"mode": "body", "src": "a = <<EOT\n" + s + "\nEOT\n"}
+
+
 def case_line(case, cid):
     raw = case.pop("vars_raw", None)
     case = {"id": cid, **case}
@@ -351,7 +367,7 @@ def oracle_can_give(oracle, line, ours, tries=12):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle", default=ORACLE, help="the hcl-oracle binary")
-    ap.add_argument("--kinds", default="expr,unknowns,numbers,format,declare,packer,vars,body,template")
+    ap.add_argument("--kinds", default="expr,unknowns,numbers,format,declare,packer,vars,body,template,sigils")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=2000, help="cases per kind and seed")
@@ -368,7 +384,7 @@ def main():
         "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars,
     }
     kinds = args.kinds.split(",")
-    unknown = [k for k in kinds if k not in gens and k not in ("body", "template")]
+    unknown = [k for k in kinds if k not in gens and k not in ("body", "template", "sigils")]
     if unknown:
         print(f"differential.py: unknown kind {', '.join(unknown)}", file=sys.stderr)
         return 2
@@ -378,12 +394,16 @@ def main():
         if files == []:
             print(f"{kind}: skipped: no corpus files under {SHARED}/corpus")
             continue
-        for seed in range(args.first_seed, args.first_seed + args.seeds):
+        seeds = [0] if kind == "sigils" else range(args.first_seed, args.first_seed + args.seeds)
+        for seed in seeds:
             r = random.Random(f"{kind}-{seed}")
-            lines = []
-            for i in range(args.cases):
-                case = gen_mutated(r, kind, files) if files is not None else gens[kind](r)
-                lines.append(case_line(case, f"{kind}-{seed}-{i}"))
+            if kind == "sigils":
+                lines = [case_line(case, f"sigils-{i}") for i, case in enumerate(sigil_cases())]
+            else:
+                lines = []
+                for i in range(args.cases):
+                    case = gen_mutated(r, kind, files) if files is not None else gens[kind](r)
+                    lines.append(case_line(case, f"{kind}-{seed}-{i}"))
             path = os.path.join(OUT, f"cases-{kind}-{seed}.jsonl")
             with open(path, "w", encoding="utf-8") as fh:
                 fh.write("\n".join(lines) + "\n")
