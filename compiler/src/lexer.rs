@@ -238,18 +238,27 @@ pub fn cluster_breaks(src: &[u8], mode: LexMode) -> Vec<u32> {
     let mut scanner = Scanner::new(src, mode);
     let mut window = Vec::new();
     let mut breaks = Vec::new();
+    let mut literal_breaks = Vec::new();
     while !scanner.finished() {
         window.clear();
         scanner.scan(&mut window, SCAN_WINDOW);
-        add_cluster_breaks(src, &window, &mut breaks);
+        add_cluster_breaks(src, &window, &mut breaks, &mut literal_breaks);
     }
     breaks.sort_unstable();
     breaks.dedup();
+    if !literal_breaks.is_empty() {
+        literal_breaks.sort_unstable();
+        literal_breaks.dedup();
+        breaks.push(runtime::LITERAL_BREAKS_FOLLOW);
+        breaks.extend(literal_breaks.into_iter().flat_map(|(b, start, end)| [b, start, end]));
+    }
     breaks
 }
 
-/// Appends the boundaries of `tokens` that touch non-ASCII text (unsorted).
-fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>) {
+/// Appends the boundaries of `tokens` that touch non-ASCII text (unsorted),
+/// and, for quoted string tokens with an escape, the boundaries of their
+/// pieces that do (with the token's start and end).
+fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>, literal_breaks: &mut Vec<(u32, u32, u32)>) {
     let touches_non_ascii = |at: u32| {
         let at = at as usize;
         at > 0 && at < src.len() && (src[at - 1] >= 0x80 || src[at] >= 0x80)
@@ -260,7 +269,55 @@ fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>) {
                 breaks.push(at);
             }
         }
+        if t.kind == TokenKind::QuotedLit {
+            let text = &src[t.start as usize..t.end as usize];
+            if !text.is_ascii() && memchr::memchr(b'\\', text).is_some() {
+                for at in string_piece_bounds(text) {
+                    let at = t.start + at as u32;
+                    if at > t.start && at < t.end && touches_non_ascii(at) {
+                        literal_breaks.push((at, t.start, t.end));
+                    }
+                }
+            }
+        }
     }
+}
+
+/// Where the pieces of a quoted string token start and end, as hcl's
+/// string scanner cuts it before resolving escapes: each escape (`\u` or
+/// `\U` with up to 4 or 8 hex digits, a backslash with one character or
+/// none, `$`, `$$`, `$${`, `%`, `%%`, `%%{`, a line break) is a piece, and
+/// so is each run of text between them.
+fn string_piece_bounds(text: &[u8]) -> Vec<usize> {
+    let mut bounds = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let len = match text[i] {
+            b'\\' => match text.get(i + 1) {
+                Some(&u @ (b'u' | b'U')) => {
+                    let max = if u == b'u' { 4 } else { 8 };
+                    2 + text[i + 2..].iter().take(max).take_while(|b| b.is_ascii_hexdigit()).count()
+                }
+                Some(_) => 1 + scanner_utf8_len(&text[i + 1..]),
+                None => 1,
+            },
+            b @ (b'$' | b'%') => match (text.get(i + 1), text.get(i + 2)) {
+                (Some(&n), Some(b'{')) if n == b => 3,
+                (Some(&n), _) if n == b => 2,
+                _ => 1,
+            },
+            b'\r' if text.get(i + 1) == Some(&b'\n') => 2,
+            b'\r' | b'\n' => 1,
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        bounds.push(i);
+        bounds.push(i + len);
+        i += len;
+    }
+    bounds
 }
 
 struct Lexer<'s> {

@@ -106,6 +106,11 @@ pub struct Pos {
     pub byte: u32,
 }
 
+/// In the breaks given to [`LineIndex::with_breaks`], what follows is
+/// triples of a break inside a quoted string token, the token's start and
+/// its end (no source is this long).
+pub const LITERAL_BREAKS_FOLLOW: u32 = u32::MAX;
+
 /// Line starts of one source, to turn byte offsets into [`Pos`].
 #[derive(Debug)]
 pub struct LineIndex {
@@ -114,6 +119,12 @@ pub struct LineIndex {
     /// counts each token's columns on its own, so a cluster never spans two
     /// tokens (a combining mark right after a quote starts a column).
     breaks: Vec<u32>,
+    /// Offsets inside quoted string tokens where clusters are counted anew
+    /// for positions inside that token only, each with the token's start
+    /// and end (sorted): hcl places an escape sequence's diagnostic by
+    /// counting the token's pieces (escapes, runs of text) one by one,
+    /// while the scanner counts the whole token for what follows it.
+    literal_breaks: Vec<(u32, u32, u32)>,
     /// The line of the last offset looked up: positions are mostly asked
     /// for in source order (a diagnostic's start and end, then the next
     /// diagnostic's), so the line is that one or the next far more often
@@ -126,6 +137,7 @@ impl Clone for LineIndex {
         LineIndex {
             line_starts: self.line_starts.clone(),
             breaks: self.breaks.clone(),
+            literal_breaks: self.literal_breaks.clone(),
             last_line: AtomicU32::new(self.last_line.load(Ordering::Relaxed)),
         }
     }
@@ -137,23 +149,57 @@ impl LineIndex {
     }
 
     /// A line index whose columns restart cluster counting at `breaks`
-    /// (the token boundaries next to non-ASCII text, sorted; see
-    /// `compiler::lexer::cluster_breaks`).
-    pub fn with_breaks(src: &[u8], breaks: Vec<u32>) -> LineIndex {
+    /// (the token boundaries next to non-ASCII text, sorted; then, after
+    /// [`LITERAL_BREAKS_FOLLOW`], triples of a break inside a quoted string
+    /// token, its start and its end; see `compiler::lexer::cluster_breaks`).
+    pub fn with_breaks(src: &[u8], mut breaks: Vec<u32>) -> LineIndex {
+        let literal_breaks = match breaks.iter().position(|&b| b == LITERAL_BREAKS_FOLLOW) {
+            Some(at) => {
+                let pairs = breaks[at + 1..].chunks_exact(3).map(|p| (p[0], p[1], p[2])).collect();
+                breaks.truncate(at);
+                pairs
+            }
+            None => Vec::new(),
+        };
         // One pass, sized for lines of 32 bytes (configuration lines are
         // shorter than that on average, so it rarely regrows: a counting
         // pass first cost as much as the pass itself).
         let mut line_starts = Vec::with_capacity(src.len() / 32 + 1);
         line_starts.push(0u32);
         line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
-        LineIndex { line_starts, breaks, last_line: AtomicU32::new(0) }
+        LineIndex { line_starts, breaks, literal_breaks, last_line: AtomicU32::new(0) }
     }
 
     /// The position of byte offset `byte` (clamped to the source). Columns count
-    /// grapheme clusters like hcl does; `column_of` supplies that count for the
-    /// text between the line start and the offset.
+    /// grapheme clusters like hcl does: anew at each token boundary, and
+    /// inside a quoted string token at each of its pieces.
     pub fn pos(&self, src: &[u8], byte: u32) -> Pos {
         let byte = byte.min(src.len() as u32);
+        self.pos_counted(src, byte, self.literal_token_holding(byte))
+    }
+
+    /// The positions of `span`'s ends. A span that starts inside a quoted
+    /// string token and ends by its end (an escape sequence) has its end
+    /// counted piece by piece too, as hcl counts it, even at the token's
+    /// end, where what follows the token is counted otherwise.
+    pub fn span_pos(&self, src: &[u8], span: Span) -> (Pos, Pos) {
+        let start = self.pos(src, span.start);
+        let end = span.end.min(src.len() as u32);
+        // (A span from the token's start to its end is the whole token, or
+        // one piece of it: counted either way alike.)
+        let token = self.literal_token_holding(span.start.min(end)).filter(|&(_, tok_end)| end <= tok_end);
+        (start, self.pos_counted(src, end, token))
+    }
+
+    /// The quoted string token with pieces that holds `byte` strictly
+    /// inside: its start and end.
+    fn literal_token_holding(&self, byte: u32) -> Option<(u32, u32)> {
+        let after = self.literal_breaks.partition_point(|&(_, tok_start, _)| tok_start <= byte);
+        let &(_, tok_start, tok_end) = self.literal_breaks[..after].last()?;
+        (tok_start < byte && byte < tok_end).then_some((tok_start, tok_end))
+    }
+
+    fn pos_counted(&self, src: &[u8], byte: u32, literal_token: Option<(u32, u32)>) -> Pos {
         let line = self.line_of(byte);
         let mut start = self.line_starts[line] as usize;
         // hcl skips a byte order mark at the start without counting a column.
@@ -167,6 +213,15 @@ impl LineIndex {
             column += grapheme_count(&src[from..b as usize]);
             from = b as usize;
         }
+        if let Some((tok_start, _)) = literal_token {
+            let first = self.literal_breaks.partition_point(|&(_, s, _)| s < tok_start);
+            for &(b, _, _) in self.literal_breaks[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte) {
+                if b as usize > from {
+                    column += grapheme_count(&src[from..b as usize]);
+                    from = b as usize;
+                }
+            }
+        }
         column += grapheme_count(&src[from..byte as usize]);
         Pos { line: line as u32 + 1, column: column + 1, byte }
     }
@@ -175,7 +230,7 @@ impl LineIndex {
     /// `file:line,col-col`, or `file:line,col-line,col` when the range
     /// ends on another line.
     pub fn range_text(&self, src: &[u8], filename: &str, span: Span) -> String {
-        let (a, b) = (self.pos(src, span.start), self.pos(src, span.end));
+        let (a, b) = self.span_pos(src, span);
         if a.line == b.line {
             format!("{filename}:{},{}-{}", a.line, a.column, b.column)
         } else {
@@ -294,6 +349,30 @@ mod tests {
         assert_eq!(idx.pos(src, 10).column, 10);
         assert_eq!(idx.pos(src, 1).column, 2);
         assert_eq!(idx.pos(src, 0).column, 1);
+    }
+
+    #[test]
+    fn escape_pieces_count_apart_inside_their_token_only() {
+        // `"9\u0039<ZWJ>\x" + y`: the string token is bytes 1..13; its
+        // pieces `9`, `\u0039` (2..8), the joiner (8..11), `\x` (11..13).
+        // Counted whole, the joiner joins the `9` before it; counted piece
+        // by piece, it is a column of its own.
+        let src = "\"9\\u0039\u{200d}\\x\" + y".as_bytes();
+        assert_eq!((&src[8..11], src[13]), ("\u{200d}".as_bytes(), b'"'));
+        let idx = LineIndex::with_breaks(src, vec![LITERAL_BREAKS_FOLLOW, 8, 1, 13, 11, 1, 13]);
+        // Inside the token: piece by piece.
+        assert_eq!(idx.pos(src, 11).column, 10);
+        assert_eq!(idx.span_pos(src, Span::new(11, 12)), (idx.pos(src, 11), idx.pos(src, 12)));
+        // The escape `\x` as a span: its end, the token's end, too.
+        assert_eq!(idx.span_pos(src, Span::new(11, 13)).1.column, 12);
+        // What follows the token: the token counted whole (a column less).
+        assert_eq!(idx.pos(src, 13).column, 11);
+        assert_eq!(idx.span_pos(src, Span::new(13, 14)).0.column, 11);
+        // A span from the token's start: the whole token, counted whole.
+        assert_eq!(idx.span_pos(src, Span::new(1, 13)).1.column, 11);
+        // Without the pieces, all of it counted token by token.
+        assert_eq!(LineIndex::new(src).pos(src, 11).column, 9);
+        assert_eq!(LineIndex::new(src).pos(src, 13).column, 11);
     }
 
     #[test]

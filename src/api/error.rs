@@ -117,7 +117,7 @@ impl SourceInfo {
     /// Where `span` starts and ends (see [`Diagnostics::range`]).
     pub(crate) fn range(&self, span: Span) -> (Pos, Pos) {
         let lines = self.line_index();
-        (lines.pos(&self.src, span.start), lines.pos(&self.src, span.end))
+        lines.span_pos(&self.src, span)
     }
 
     /// Its line index, columns counted token by token as hcl counts them.

@@ -124,8 +124,7 @@ impl<'s> ResultWriter<'s> {
                     let lines = self.lines.get_or_insert_with(|| {
                         LineIndex::with_breaks(src, known.map_or_else(|| compiler::lexer::cluster_breaks(src, mode), <[u32]>::to_vec))
                     });
-                    let start = lines.pos(src, span.start);
-                    let end = lines.pos(src, span.end);
+                    let (start, end) = lines.span_pos(src, span);
                     self.out.push_str("{\"start\":");
                     write_pos(&mut self.out, start);
                     self.out.push_str(",\"end\":");
