@@ -18,6 +18,9 @@ Kinds (all by default):
   vars       plain-JSON variables (long numbers, Unicode keys and values)
   body       real-world corpus files with a few random edits
   template   corpus templates with a few random edits
+  unicode    quoted strings of joiners, combining marks, emoji, Hangul jamo
+             and escape sequences (valid and not) before syntax errors:
+             the columns of diagnostics
   sigils     not random: every string of up to 5 bytes over `% $ \r \n x { }`
              as a bare template and as a heredoc (39,214 cases; --cases
              and --seeds do not apply)
@@ -315,6 +318,21 @@ def gen_mutated(r, kind, files):
     return {"mode": kind, "src": s}
 
 
+def gen_unicode(r):
+    pieces = ['é', 'e\u0301', '🇺🇸', '👨\u200d👩\u200d👧', '\u200d', '\u1100\u1161', '\t', 'a', '😀', '\u0301', 'ﬁ',
+              'ß', '\u3000', ' ', 'x', '"', '\\u00e9', '\\U0001F600', '\\ud800', '\\x', '\\', '${', '}', '%{',
+              '\\n', '\\u20', '$${', '%%{', '\\"', '\\\\', '\u0308', '\u200d\u0301', '가', '\\U110000']
+    errors = ['nope', '1 +', '[', '{a=}', 'x.', '"a" + 1', 'f(', '!"x"', '[for x in 1: x]', 'null.a', 'a = 1', '"${"']
+    text = ''.join(r.choice(pieces) for _ in range(r.randint(0, 8)))
+    more = ''.join(r.choice(pieces) for _ in range(r.randint(0, 4)))
+    x = r.random()
+    if x < 0.4:
+        return {"mode": "expr", "src": f'"{text}" == {r.choice(errors)} && "{more}"'}
+    if x < 0.7:
+        return {"mode": "body", "src": f'a = "{text}"\nb = {r.choice(errors)} # {text}\nc "{more}" {{}}\n'}
+    return {"mode": "template", "src": f'{text}${{{r.choice(errors)}}}{text}'}
+
+
 def sigil_cases():
     """Every short string of template sigils, braces and line breaks, bare
     and in a heredoc: where the scanner's sigil rules and its stops at a
@@ -367,7 +385,7 @@ def oracle_can_give(oracle, line, ours, tries=12):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle", default=ORACLE, help="the hcl-oracle binary")
-    ap.add_argument("--kinds", default="expr,unknowns,numbers,format,declare,packer,vars,body,template,sigils")
+    ap.add_argument("--kinds", default="expr,unknowns,numbers,format,declare,packer,vars,unicode,body,template,sigils")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=2000, help="cases per kind and seed")
@@ -381,7 +399,7 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     gens = {
         "expr": lambda r: gen_expr(r, False), "unknowns": lambda r: gen_expr(r, True), "numbers": gen_numbers,
-        "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars,
+        "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars, "unicode": gen_unicode,
     }
     kinds = args.kinds.split(",")
     unknown = [k for k in kinds if k not in gens and k not in ("body", "template", "sigils")]
@@ -415,9 +433,11 @@ def main():
             ok = sum(1 for v in ref.values() if v.get("ok"))
             print(f"{kind} seed {seed}: {len(lines)} cases ({ok} ok in the reference), {len(differ)} differ, "
                   f"{len(real)} not explained by the reference's map order")
+            diff_path = os.path.join(OUT, f"DIFF-{kind}-{seed}.jsonl")
+            if os.path.exists(diff_path):
+                os.remove(diff_path)
             if real:
                 failed += len(real)
-                diff_path = os.path.join(OUT, f"DIFF-{kind}-{seed}.jsonl")
                 with open(diff_path, "w", encoding="utf-8") as fh:
                     for cid in real:
                         fh.write(by_id[cid] + "\n" + json.dumps(ref.get(cid)) + "\n" + json.dumps(ours.get(cid)) + "\n")
