@@ -163,182 +163,486 @@ fn repetition(s: &str) -> Option<(usize, u64, Option<u64>)> {
     (b.get(i) == Some(&b'}')).then_some((i + 1, lo, hi))
 }
 
-fn push_escaped(out: &mut String, c: char) {
-    if c.is_ascii_punctuation() || c == ' ' {
-        out.push('\\');
+/// Go's octal (`\0`, `\012`; `\1`-`\7` only with another octal digit
+/// after it: alone it would be a backreference, which Go refuses) and
+/// hexadecimal (`\x41`, `\x{263a}`) escapes at `p[off..]` (a backslash):
+/// the character and the bytes read; `None` for other escapes.
+fn numeric_escape(p: &str, off: usize) -> Option<Result<(char, usize), SyntaxError>> {
+    let b = p.as_bytes();
+    let octal = |i: usize| b.get(i).is_some_and(|d| (b'0'..=b'7').contains(d));
+    match *b.get(off + 1)? {
+        d @ b'0'..=b'7' => {
+            if d != b'0' && !octal(off + 2) {
+                return None;
+            }
+            let mut v = u32::from(d - b'0');
+            let mut end = off + 2;
+            while end < off + 4 && octal(end) {
+                v = v * 8 + u32::from(b[end] - b'0');
+                end += 1;
+            }
+            Some(Ok((char::from_u32(v).unwrap_or('\u{FFFD}'), end - off)))
+        }
+        b'x' => {
+            // Go's error names what it read up to the offending character.
+            let bad = |end: usize| Some(Err(err("invalid escape sequence", &p[off..end.min(p.len())])));
+            let next = |i: usize| p[i..].chars().next();
+            let mut i = off + 2;
+            let Some(c) = next(i) else { return bad(i) };
+            i += c.len_utf8();
+            if c == '{' {
+                let mut v: u32 = 0;
+                let mut digits = 0;
+                loop {
+                    let Some(c) = next(i) else { return bad(i) };
+                    i += c.len_utf8();
+                    if c == '}' {
+                        break;
+                    }
+                    let Some(h) = c.to_digit(16) else { return bad(i) };
+                    v = v * 16 + h;
+                    if v > 0x10FFFF {
+                        return bad(i);
+                    }
+                    digits += 1;
+                }
+                if digits == 0 {
+                    return bad(i);
+                }
+                return Some(Ok((char::from_u32(v).unwrap_or('\u{FFFD}'), i - off)));
+            }
+            let Some(c2) = next(i) else { return bad(i) };
+            i += c2.len_utf8();
+            match (c.to_digit(16), c2.to_digit(16)) {
+                (Some(x), Some(y)) => Some(Ok((char::from_u32(x * 16 + y).unwrap_or('\u{FFFD}'), i - off))),
+                _ => bad(i),
+            }
+        }
+        _ => None,
     }
-    out.push(c);
 }
 
-/// Rewrites a Go pattern into `regex` crate syntax, reporting the
-/// structural errors Go reports (with Go's codes).
+/// A `(?` group at `p[off..]` as Go's parser reads it (Go 1.19: named
+/// captures only as `(?P<name>`, flags only `i`, `m`, `s`, `U`, with one
+/// `-`), written in `regex` syntax to `out`: the bytes read and whether it
+/// opens a group (`(?P<n>`, `(?flags:`) rather than setting flags (`(?i)`).
+fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) -> Result<(usize, bool), SyntaxError> {
+    let s = &p[off..];
+    let b = s.as_bytes();
+    if b.len() > 4 && b[2] == b'P' && b[3] == b'<' {
+        let Some(end) = s.find('>') else {
+            return Err(err("invalid named capture", s));
+        };
+        let name = &s[4..end];
+        let valid = !name.is_empty() && name.bytes().all(|c| c == b'_' || c.is_ascii_alphanumeric());
+        if !valid {
+            return Err(err("invalid named capture", &s[..end + 1]));
+        }
+        // Go takes names `regex` does not (starting with a digit, or
+        // twice: the last group of a name gives its value): written with a
+        // `_` before, and a repeat with a suffix after a `.`, which no Go
+        // name has (`capture_name` takes both off again).
+        let seen = names.iter().filter(|n| n.as_str() == name).count();
+        out.push_str("(?P<_");
+        out.push_str(name);
+        if seen > 0 {
+            out.push_str(&format!(".{seen}"));
+        }
+        out.push('>');
+        names.push(name.to_string());
+        return Ok((end + 1, true));
+    }
+    let mut flags = String::new();
+    let mut negated = false;
+    let mut saw_flag = false;
+    for (at, c) in s[2..].char_indices() {
+        let read = 2 + at + c.len_utf8();
+        match c {
+            'i' | 'm' | 's' | 'U' => {
+                flags.push(c);
+                saw_flag = true;
+            }
+            '-' if !negated => {
+                flags.push('-');
+                negated = true;
+                saw_flag = false;
+            }
+            ':' | ')' if !negated || saw_flag => {
+                let opens = c == ':';
+                if opens {
+                    out.push_str(if flags.is_empty() { "(?:" } else { "(?" });
+                    if !flags.is_empty() {
+                        out.push_str(&flags);
+                        out.push(':');
+                    }
+                } else if !flags.is_empty() {
+                    out.push_str("(?");
+                    out.push_str(&flags);
+                    out.push(')');
+                }
+                return Ok((read, opens));
+            }
+            _ => return Err(err("invalid or unsupported Perl syntax", &s[..read])),
+        }
+    }
+    Err(err("invalid or unsupported Perl syntax", s))
+}
+
+/// Go 1.19's `unicode.Categories`: the names `\p{..}` takes for
+/// general categories.
+const GO_CATEGORIES: &[&str] = &[
+    "C", "Cc", "Cf", "Co", "Cs", "L", "Ll", "Lm", "Lo", "Lt", "Lu", "M", "Mc", "Me", "Mn", "N", "Nd", "Nl", "No", "P", "Pc", "Pd", "Pe",
+    "Pf", "Pi", "Po", "Ps", "S", "Sc", "Sk", "Sm", "So", "Z", "Zl", "Zp", "Zs",
+];
+
+/// Go 1.19's `unicode.Scripts` (Unicode 13): the script names `\p{..}`
+/// takes.
+const GO_SCRIPTS: &[&str] = &[
+    "Adlam",
+    "Ahom",
+    "Anatolian_Hieroglyphs",
+    "Arabic",
+    "Armenian",
+    "Avestan",
+    "Balinese",
+    "Bamum",
+    "Bassa_Vah",
+    "Batak",
+    "Bengali",
+    "Bhaiksuki",
+    "Bopomofo",
+    "Brahmi",
+    "Braille",
+    "Buginese",
+    "Buhid",
+    "Canadian_Aboriginal",
+    "Carian",
+    "Caucasian_Albanian",
+    "Chakma",
+    "Cham",
+    "Cherokee",
+    "Chorasmian",
+    "Common",
+    "Coptic",
+    "Cuneiform",
+    "Cypriot",
+    "Cyrillic",
+    "Deseret",
+    "Devanagari",
+    "Dives_Akuru",
+    "Dogra",
+    "Duployan",
+    "Egyptian_Hieroglyphs",
+    "Elbasan",
+    "Elymaic",
+    "Ethiopic",
+    "Georgian",
+    "Glagolitic",
+    "Gothic",
+    "Grantha",
+    "Greek",
+    "Gujarati",
+    "Gunjala_Gondi",
+    "Gurmukhi",
+    "Han",
+    "Hangul",
+    "Hanifi_Rohingya",
+    "Hanunoo",
+    "Hatran",
+    "Hebrew",
+    "Hiragana",
+    "Imperial_Aramaic",
+    "Inherited",
+    "Inscriptional_Pahlavi",
+    "Inscriptional_Parthian",
+    "Javanese",
+    "Kaithi",
+    "Kannada",
+    "Katakana",
+    "Kayah_Li",
+    "Kharoshthi",
+    "Khitan_Small_Script",
+    "Khmer",
+    "Khojki",
+    "Khudawadi",
+    "Lao",
+    "Latin",
+    "Lepcha",
+    "Limbu",
+    "Linear_A",
+    "Linear_B",
+    "Lisu",
+    "Lycian",
+    "Lydian",
+    "Mahajani",
+    "Makasar",
+    "Malayalam",
+    "Mandaic",
+    "Manichaean",
+    "Marchen",
+    "Masaram_Gondi",
+    "Medefaidrin",
+    "Meetei_Mayek",
+    "Mende_Kikakui",
+    "Meroitic_Cursive",
+    "Meroitic_Hieroglyphs",
+    "Miao",
+    "Modi",
+    "Mongolian",
+    "Mro",
+    "Multani",
+    "Myanmar",
+    "Nabataean",
+    "Nandinagari",
+    "New_Tai_Lue",
+    "Newa",
+    "Nko",
+    "Nushu",
+    "Nyiakeng_Puachue_Hmong",
+    "Ogham",
+    "Ol_Chiki",
+    "Old_Hungarian",
+    "Old_Italic",
+    "Old_North_Arabian",
+    "Old_Permic",
+    "Old_Persian",
+    "Old_Sogdian",
+    "Old_South_Arabian",
+    "Old_Turkic",
+    "Oriya",
+    "Osage",
+    "Osmanya",
+    "Pahawh_Hmong",
+    "Palmyrene",
+    "Pau_Cin_Hau",
+    "Phags_Pa",
+    "Phoenician",
+    "Psalter_Pahlavi",
+    "Rejang",
+    "Runic",
+    "Samaritan",
+    "Saurashtra",
+    "Sharada",
+    "Shavian",
+    "Siddham",
+    "SignWriting",
+    "Sinhala",
+    "Sogdian",
+    "Sora_Sompeng",
+    "Soyombo",
+    "Sundanese",
+    "Syloti_Nagri",
+    "Syriac",
+    "Tagalog",
+    "Tagbanwa",
+    "Tai_Le",
+    "Tai_Tham",
+    "Tai_Viet",
+    "Takri",
+    "Tamil",
+    "Tangut",
+    "Telugu",
+    "Thaana",
+    "Thai",
+    "Tibetan",
+    "Tifinagh",
+    "Tirhuta",
+    "Ugaritic",
+    "Vai",
+    "Wancho",
+    "Warang_Citi",
+    "Yezidi",
+    "Yi",
+    "Zanabazar_Square",
+];
+
+/// A `\p` or `\P` class at `p[off..]` as Go's parser reads it (a letter,
+/// or a name in braces, possibly negated with `^`; only `Any`, general
+/// categories and scripts, spelled as Go spells them), in `regex` syntax:
+/// the text and the bytes read.
+fn unicode_class(p: &str, off: usize) -> Result<(String, usize), SyntaxError> {
+    let s = &p[off..];
+    let mut negate = s.as_bytes()[1] == b'P';
+    let (seq_len, mut name) = match s[2..].chars().next() {
+        Some('{') => match s.find('}') {
+            Some(end) => (end + 1, &s[3..end]),
+            None => return Err(err("invalid character class range", s)),
+        },
+        Some(c) => (2 + c.len_utf8(), &s[2..2 + c.len_utf8()]),
+        None => (2, ""),
+    };
+    if let Some(rest) = name.strip_prefix('^') {
+        negate = !negate;
+        name = rest;
+    }
+    let property = if name == "Any" {
+        "Any".to_string()
+    } else if GO_CATEGORIES.contains(&name) {
+        format!("gc={name}")
+    } else if GO_SCRIPTS.contains(&name) {
+        format!("sc={name}")
+    } else {
+        return Err(err("invalid character class range", &s[..seq_len]));
+    };
+    Ok((format!("\\{}{{{property}}}", if negate { 'P' } else { 'p' }), seq_len))
+}
+
+/// Rewrites a Go pattern into `regex` crate syntax, reading it as Go
+/// 1.19's `regexp/syntax` parser does (Perl flags) and reporting the
+/// first error it reports, with its code and the text it names.
 fn translate(p: &str) -> Result<String, SyntaxError> {
     let mut out = String::with_capacity(p.len() + 16);
-    let chars: Vec<(usize, char)> = p.char_indices().collect();
-    let mut i = 0;
+    let mut t = 0;
     let mut depth: usize = 0;
-    // Whether the previous item can take a repetition operator.
+    let mut names: Vec<String> = Vec::new();
+    // Whether what precedes can take a repetition operator (Go's stack
+    // top is an expression, not a group start or `|`).
     let mut can_repeat = false;
-    let mut last_was_repeat = false;
-    while i < chars.len() {
-        let (off, c) = chars[i];
+    // Where the repetition operator read in the previous step starts.
+    let mut last_repeat: Option<usize> = None;
+    // Where flag settings written since the last expression start in
+    // `out`: Go repeats the expression before them, `regex` refuses a
+    // repetition right after them, so they move after it.
+    let mut flags_at: Option<(usize, bool)> = None;
+    // Go's `U` (non-greedy) flag, and its value outside each open group.
+    let mut ungreedy = false;
+    let mut ungreedy_outside: Vec<bool> = Vec::new();
+    while t < p.len() {
+        let rest = &p[t..];
+        let c = rest.chars().next().unwrap_or('\0');
+        let mut repeat = None;
+        // Flag settings still pending after this step.
+        let mut flags_after = None;
+        let out_before = out.len();
         match c {
-            '\\' => {
-                let Some(&(_, n)) = chars.get(i + 1) else {
-                    return Err(err("trailing backslash at end of expression", ""));
-                };
-                if n == 'Q' {
-                    let rest = &p[off + 2..];
-                    let (lit, adv) = match rest.find("\\E") {
-                        Some(e) => (&rest[..e], e + 2),
-                        None => (rest, rest.len()),
-                    };
-                    for lc in lit.chars() {
-                        push_escaped(&mut out, lc);
-                    }
-                    let target = off + 2 + adv;
-                    while i < chars.len() && chars[i].0 < target {
-                        i += 1;
-                    }
-                    can_repeat = !lit.is_empty();
-                    last_was_repeat = false;
+            '(' if rest.starts_with("(?") => {
+                let before = can_repeat;
+                let (len, opens) = perl_group(p, t, &mut out, &mut names)?;
+                depth += usize::from(opens);
+                if opens {
+                    ungreedy_outside.push(ungreedy);
+                }
+                let ungreedy_before = ungreedy;
+                ungreedy = with_u_flag(&p[t..t + len], ungreedy);
+                // Flags alone push nothing: what came before still repeats.
+                can_repeat = !opens && before;
+                t += len;
+                if !opens {
+                    flags_at = flags_at.or(Some((out_before, ungreedy_before)));
+                    last_repeat = None;
                     continue;
                 }
-                if let Some((body, neg)) = perl_class(n) {
-                    out.push_str(if neg { "[^" } else { "[" });
-                    out.push_str(body);
-                    out.push(']');
-                } else if n == 'b' || n == 'B' {
-                    out.push_str(if n == 'b' { "(?-u:\\b)" } else { "(?-u:\\B)" });
-                } else if n.is_ascii_alphanumeric()
-                    && !matches!(n, 'A' | 'z' | 'p' | 'P' | 'x' | 'a' | 'f' | 't' | 'n' | 'r' | 'v' | '0'..='7')
-                {
-                    return Err(err("invalid escape sequence", &p[off..off + 1 + n.len_utf8()]));
-                } else {
-                    out.push('\\');
-                    out.push(n);
-                    if n == 'p' || n == 'P' {
-                        // \pL or \p{Name}: copy the class name.
-                        if let Some(&(_, '{')) = chars.get(i + 2) {
-                            let mut j = i + 2;
-                            while j < chars.len() && chars[j].1 != '}' {
-                                out.push(chars[j].1);
-                                j += 1;
-                            }
-                            if j < chars.len() {
-                                out.push('}');
-                            }
-                            i = j + 1;
-                            can_repeat = true;
-                            last_was_repeat = false;
-                            continue;
-                        } else if let Some(&(_, l)) = chars.get(i + 2) {
-                            out.push(l);
-                            i += 3;
-                            can_repeat = true;
-                            last_was_repeat = false;
-                            continue;
-                        }
-                    }
-                }
-                i += 2;
-                can_repeat = true;
-                last_was_repeat = false;
-            }
-            '[' => {
-                let end = translate_class(p, &chars, i, &mut out)?;
-                i = end;
-                can_repeat = true;
-                last_was_repeat = false;
             }
             '(' => {
                 depth += 1;
+                ungreedy_outside.push(ungreedy);
                 out.push('(');
-                i += 1;
-                // Group flags and names are the same in both syntaxes.
                 can_repeat = false;
-                last_was_repeat = false;
-                if chars.get(i).map(|x| x.1) == Some('?') {
-                    out.push('?');
-                    i += 1;
-                    while i < chars.len() && !matches!(chars[i].1, ')' | ':') && chars[i].1 != '>' {
-                        out.push(chars[i].1);
-                        i += 1;
-                    }
-                    if i < chars.len() {
-                        let ch = chars[i].1;
-                        if ch == ')' {
-                            depth -= 1;
-                        }
-                        out.push(ch);
-                        i += 1;
-                    }
-                }
+                t += 1;
+            }
+            '|' => {
+                out.push('|');
+                can_repeat = false;
+                t += 1;
             }
             ')' => {
                 if depth == 0 {
                     return Err(err("unexpected )", p));
                 }
                 depth -= 1;
+                ungreedy = ungreedy_outside.pop().unwrap_or(ungreedy);
                 out.push(')');
-                i += 1;
                 can_repeat = true;
-                last_was_repeat = false;
+                t += 1;
+            }
+            '^' | '$' | '.' => {
+                out.push(c);
+                can_repeat = true;
+                t += 1;
+            }
+            '[' => {
+                t = translate_class(p, t, &mut out)?;
+                can_repeat = true;
             }
             '*' | '+' | '?' => {
-                if last_was_repeat && c != '?' {
-                    return Err(err("invalid nested repetition operator", &p[off - 1..off + 1]));
-                }
-                if !can_repeat && !last_was_repeat {
-                    return Err(err("missing argument to repetition operator", &p[off..off + 1]));
-                }
-                out.push(c);
-                i += 1;
-                // `x*?` is a lazy repetition, not a nested one.
-                last_was_repeat = c != '?' || !last_was_repeat;
-                can_repeat = false;
+                let after = t + 1 + usize::from(p[t + 1..].starts_with('?'));
+                check_repeat(p, t, after, last_repeat, can_repeat)?;
+                flags_after = push_repetition(&mut out, &p[t..after], after - t > 1, flags_at, ungreedy);
+                repeat = Some(t);
+                can_repeat = true;
+                t = after;
             }
-            '{' => match repetition(&p[off..]) {
+            '{' => match repetition(rest) {
                 Some((len, lo, hi)) => {
                     if lo > 1000 || hi.is_some_and(|h| h > 1000 || h < lo) {
-                        return Err(err("invalid repeat count", &p[off..off + len]));
+                        return Err(err("invalid repeat count", &rest[..len]));
                     }
-                    if !can_repeat {
-                        return Err(err("missing argument to repetition operator", &p[off..off + len]));
-                    }
-                    out.push_str(&p[off..off + len]);
-                    while i < chars.len() && chars[i].0 < off + len {
-                        i += 1;
-                    }
-                    last_was_repeat = true;
-                    can_repeat = false;
+                    let after = t + len + usize::from(p[t + len..].starts_with('?'));
+                    check_repeat(p, t, after, last_repeat, can_repeat)?;
+                    flags_after = push_repetition(&mut out, &p[t..after], after - t > len, flags_at, ungreedy);
+                    repeat = Some(t);
+                    can_repeat = true;
+                    t = after;
                 }
                 None => {
                     out.push_str("\\{");
-                    i += 1;
                     can_repeat = true;
-                    last_was_repeat = false;
+                    t += 1;
                 }
             },
-            '|' => {
-                out.push('|');
-                i += 1;
-                can_repeat = false;
-                last_was_repeat = false;
-            }
-            '^' | '$' => {
-                out.push(c);
-                i += 1;
-                can_repeat = true;
-                last_was_repeat = false;
+            '\\' => {
+                let next = rest[1..].chars().next();
+                match next {
+                    Some('A') => out.push_str("\\A"),
+                    Some('z') => out.push_str("\\z"),
+                    Some('b') => out.push_str("(?-u:\\b)"),
+                    Some('B') => out.push_str("(?-u:\\B)"),
+                    Some('C') => return Err(err("invalid escape sequence", &rest[..2])),
+                    Some('Q') => {
+                        let (lit, after) = match rest[2..].find("\\E") {
+                            Some(e) => (&rest[2..2 + e], t + 2 + e + 2),
+                            None => (&rest[2..], p.len()),
+                        };
+                        for lc in lit.chars() {
+                            push_literal(&mut out, lc);
+                        }
+                        // An empty \Q\E pushes nothing.
+                        can_repeat = can_repeat || !lit.is_empty();
+                        last_repeat = None;
+                        t = after;
+                        continue;
+                    }
+                    _ => {}
+                }
+                if matches!(next, Some('A' | 'z' | 'b' | 'B')) {
+                    can_repeat = true;
+                    t += 2;
+                } else if matches!(next, Some('p' | 'P')) {
+                    let (class, len) = unicode_class(p, t)?;
+                    out.push_str(&class);
+                    can_repeat = true;
+                    t += len;
+                } else if let Some((body, neg)) = next.and_then(perl_class) {
+                    out.push_str(if neg { "[^" } else { "[" });
+                    out.push_str(body);
+                    out.push(']');
+                    can_repeat = true;
+                    t += 2;
+                } else {
+                    let (ch, len) = go_escape(p, t)?;
+                    push_char(&mut out, ch);
+                    can_repeat = true;
+                    t += len;
+                }
             }
             _ => {
-                push_escaped_if_needed(&mut out, c);
-                i += 1;
+                push_literal(&mut out, c);
                 can_repeat = true;
-                last_was_repeat = false;
+                t += c.len_utf8();
             }
         }
+        last_repeat = repeat;
+        flags_at = flags_after;
     }
     if depth > 0 {
         return Err(err("missing closing )", p));
@@ -346,118 +650,197 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
     Ok(out)
 }
 
-fn push_escaped_if_needed(out: &mut String, c: char) {
-    match c {
-        '#' | '&' | '~' | '-' | ' ' => {
-            out.push('\\');
-            out.push(c);
+/// Writes repetition operator `op` (`lazy`: it ends with Go's `?`) after
+/// the expression it repeats: before the flag settings written since
+/// (`flags_at`: where they start in `out`, and the `U` flag before them),
+/// which apply after it. Go reads the operator with the flags as they are
+/// after the settings (`ungreedy`); moved before them, a change of `U`
+/// is made up for by the `?`. Returns where the settings now start (with
+/// `U` before them), still pending for a repetition of the repetition.
+fn push_repetition(out: &mut String, op: &str, lazy: bool, flags_at: Option<(usize, bool)>, ungreedy: bool) -> Option<(usize, bool)> {
+    let Some((at, ungreedy_before)) = flags_at else {
+        out.push_str(op);
+        return None;
+    };
+    let flags = out.split_off(at);
+    match (ungreedy != ungreedy_before, lazy) {
+        (false, _) => out.push_str(op),
+        (true, true) => out.push_str(&op[..op.len() - 1]),
+        (true, false) => {
+            out.push_str(op);
+            out.push('?');
         }
-        _ => out.push(c),
+    }
+    let moved = out.len();
+    out.push_str(&flags);
+    Some((moved, ungreedy_before))
+}
+
+/// The `U` flag after Go group or flag setting `text` (`(?flags)`,
+/// `(?flags:`, `(?P<name>`), from `ungreedy` before it.
+fn with_u_flag(text: &str, ungreedy: bool) -> bool {
+    let Some(flags) = text.strip_prefix("(?").filter(|f| !f.starts_with("P<")) else { return ungreedy };
+    let flags = flags.trim_end_matches([':', ')']);
+    let (on, off) = flags.split_once('-').unwrap_or((flags, ""));
+    if on.contains('U') {
+        true
+    } else if off.contains('U') {
+        false
+    } else {
+        ungreedy
     }
 }
 
-/// Translates the class starting at `chars[start]` (a `[`); returns the
-/// index after its closing `]`.
-fn translate_class(p: &str, chars: &[(usize, char)], start: usize, out: &mut String) -> Result<usize, SyntaxError> {
-    let open = chars[start].0;
-    let mut i = start + 1;
+/// Go's checks of a repetition operator `p[at..after]` (with its `?`):
+/// one right after another is a nested repetition (named from the first),
+/// and one with nothing before it has no argument.
+fn check_repeat(p: &str, at: usize, after: usize, last_repeat: Option<usize>, can_repeat: bool) -> Result<(), SyntaxError> {
+    if let Some(first) = last_repeat {
+        return Err(err("invalid nested repetition operator", &p[first..after]));
+    }
+    if !can_repeat {
+        return Err(err("missing argument to repetition operator", &p[at..after]));
+    }
+    Ok(())
+}
+
+/// Go's single-character escape at `p[off..]` (a backslash): the
+/// character and the bytes read. Punctuation is itself; then octal and
+/// hexadecimal escapes and `\a \f \n \r \t \v`; anything else is invalid.
+fn go_escape(p: &str, off: usize) -> Result<(char, usize), SyntaxError> {
+    let Some(c) = p[off + 1..].chars().next() else {
+        return Err(err("trailing backslash at end of expression", ""));
+    };
+    if c.is_ascii() && !c.is_ascii_alphanumeric() {
+        return Ok((c, 2));
+    }
+    if let Some(esc) = numeric_escape(p, off) {
+        return esc;
+    }
+    let ch = match c {
+        'a' => '\u{7}',
+        'f' => '\u{c}',
+        'n' => '\n',
+        'r' => '\r',
+        't' => '\t',
+        'v' => '\u{b}',
+        _ => return Err(err("invalid escape sequence", &p[off..off + 1 + c.len_utf8()])),
+    };
+    Ok((ch, 2))
+}
+
+/// `c` as a literal in `regex` syntax: letters, digits and non-ASCII
+/// text as they are, anything else by its code (an escaped `<` would be
+/// a word boundary there).
+fn push_literal(out: &mut String, c: char) {
+    if c.is_alphanumeric() {
+        out.push(c);
+    } else {
+        push_char(out, c);
+    }
+}
+
+/// `c` as a literal in `regex` syntax, by its code.
+fn push_char(out: &mut String, c: char) {
+    out.push_str(&format!("\\x{{{:X}}}", c as u32));
+}
+
+/// The POSIX classes Go knows (`[:alpha:]` and its `[:^alpha:]`).
+const POSIX_CLASSES: &[&str] =
+    &["alnum", "alpha", "ascii", "blank", "cntrl", "digit", "graph", "lower", "print", "punct", "space", "upper", "word", "xdigit"];
+
+/// Translates the class at `p[open..]` (a `[`) as Go's `parseClass` reads
+/// it; returns the offset after its closing `]`.
+fn translate_class(p: &str, open: usize, out: &mut String) -> Result<usize, SyntaxError> {
+    let whole = &p[open..];
+    let mut t = open + 1;
     out.push('[');
-    if chars.get(i).map(|x| x.1) == Some('^') {
+    if p[t..].starts_with('^') {
         out.push('^');
-        i += 1;
+        t += 1;
     }
     let mut first = true;
     loop {
-        let Some(&(off, c)) = chars.get(i) else {
-            return Err(err("missing closing ]", &p[open..]));
-        };
-        match c {
-            ']' if !first => {
-                out.push(']');
-                return Ok(i + 1);
-            }
-            '[' if chars.get(i + 1).map(|x| x.1) == Some(':') => {
-                // POSIX class: copy through ":]".
-                match p[off..].find(":]") {
-                    Some(e) => {
-                        let name = &p[off..off + e + 2];
-                        out.push_str(name);
-                        while i < chars.len() && chars[i].0 < off + e + 2 {
-                            i += 1;
-                        }
-                    }
-                    None => {
-                        out.push_str("\\[");
-                        i += 1;
-                    }
-                }
-            }
-            '\\' => {
-                let Some(&(_, n)) = chars.get(i + 1) else {
-                    return Err(err("missing closing ]", &p[open..]));
-                };
-                if let Some((body, neg)) = perl_class(n) {
-                    if neg {
-                        out.push_str("[^");
-                        out.push_str(body);
-                        out.push(']');
-                    } else {
-                        out.push_str(body);
-                    }
-                    i += 2;
-                } else if n == 'p' || n == 'P' {
-                    out.push('\\');
-                    out.push(n);
-                    i += 2;
-                    if chars.get(i).map(|x| x.1) == Some('{') {
-                        while i < chars.len() && chars[i].1 != '}' {
-                            out.push(chars[i].1);
-                            i += 1;
-                        }
-                        if i < chars.len() {
-                            out.push('}');
-                            i += 1;
-                        }
-                    } else if let Some(&(_, l)) = chars.get(i) {
-                        out.push(l);
-                        i += 1;
-                    }
-                } else if n.is_ascii_alphanumeric() && !matches!(n, 'x' | 'a' | 'f' | 't' | 'n' | 'r' | 'v' | '0'..='7') {
-                    return Err(err("invalid escape sequence", &p[off..off + 1 + n.len_utf8()]));
-                } else {
-                    out.push('\\');
-                    out.push(n);
-                    i += 2;
-                }
-            }
-            '[' | '&' | '~' => {
-                out.push('\\');
-                out.push(c);
-                i += 1;
-            }
-            '-' if chars.get(i + 1).map(|x| x.1) == Some('-') => {
-                out.push_str("\\-");
-                i += 1;
-            }
-            _ => {
-                out.push(c);
-                i += 1;
-            }
+        let rest = &p[t..];
+        if rest.starts_with(']') && !first {
+            out.push(']');
+            return Ok(t + 1);
         }
         first = false;
+        if rest.len() > 2 && rest.starts_with("[:") {
+            if let Some(end) = rest[2..].find(":]") {
+                let name = &rest[..end + 4];
+                let bare = &name[2..name.len() - 2];
+                if !POSIX_CLASSES.contains(&bare.strip_prefix('^').unwrap_or(bare)) {
+                    return Err(err("invalid character class range", name));
+                }
+                out.push_str(name);
+                t += name.len();
+                continue;
+            }
+        }
+        if rest.starts_with("\\p") || rest.starts_with("\\P") {
+            let (class, len) = unicode_class(p, t)?;
+            out.push_str(&class);
+            t += len;
+            continue;
+        }
+        if let Some((body, neg)) = rest.strip_prefix('\\').and_then(|r| r.chars().next()).and_then(perl_class) {
+            if neg {
+                out.push_str("[^");
+                out.push_str(body);
+                out.push(']');
+            } else {
+                out.push_str(body);
+            }
+            t += 2;
+            continue;
+        }
+        let range_start = t;
+        let (lo, len) = class_char(p, t, whole)?;
+        t += len;
+        let mut hi = lo;
+        if p[t..].len() >= 2 && p[t..].starts_with('-') && !p[t + 1..].starts_with(']') {
+            let (h, len) = class_char(p, t + 1, whole)?;
+            t += 1 + len;
+            hi = h;
+            if hi < lo {
+                return Err(err("invalid character class range", &p[range_start..t]));
+            }
+        }
+        push_char(out, lo);
+        if hi != lo {
+            out.push('-');
+            push_char(out, hi);
+        }
+    }
+}
+
+/// One character of a class at `p[t..]`: an escape or itself.
+fn class_char(p: &str, t: usize, whole: &str) -> Result<(char, usize), SyntaxError> {
+    match p[t..].chars().next() {
+        None => Err(err("missing closing ]", whole)),
+        Some('\\') => go_escape(p, t),
+        Some(c) => Ok((c, c.len_utf8())),
     }
 }
 
 /// The result type for a pattern (cty's regexPatternResultType).
+/// A capture group's name as the pattern spells it (see `perl_group`).
+fn capture_name(name: &str) -> &str {
+    let name = name.strip_prefix('_').unwrap_or(name);
+    name.split('.').next().unwrap_or(name)
+}
+
 fn pattern_result_type(re: &Regex) -> Result<Type, FnError> {
-    let names: Vec<Option<&str>> = re.capture_names().skip(1).collect();
+    let names: Vec<Option<&str>> = re.capture_names().skip(1).map(|n| n.map(capture_name)).collect();
     let unnamed = names.iter().filter(|n| n.is_none()).count();
     let named: Vec<&str> = names.iter().filter_map(|n| *n).collect();
     match (unnamed, named.len()) {
         (0, 0) => Ok(Type::String),
         (u, n) if u > 0 && n > 0 => Err(FnError::arg(0, "invalid regexp pattern: cannot mix both named and unnamed capture groups")),
         (u, 0) => Ok(Type::tuple(vec![Type::String; u])),
-        _ => Ok(Type::object(named.into_iter().map(|n| (n, Type::String)))),
+        _ => Ok(Type::object(named.into_iter().collect::<std::collections::BTreeSet<_>>().into_iter().map(|n| (n, Type::String)))),
     }
 }
 
@@ -471,13 +854,16 @@ fn result_for(re: &Regex, caps: &regex::Captures, ty: &Type) -> Value {
         Type::Tuple(_) => {
             Value::tuple((1..caps.len()).map(|i| caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str()))).collect())
         }
-        _ => Value::object(
-            re.capture_names()
-                .enumerate()
-                .skip(1)
-                .filter_map(|(i, n)| n.map(|n| (n, caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str())))))
-                .collect(),
-        ),
+        _ => {
+            // In group order: a later group of a name replaces an earlier.
+            let mut attrs = std::collections::BTreeMap::new();
+            for (i, n) in re.capture_names().enumerate().skip(1) {
+                if let Some(n) = n {
+                    attrs.insert(capture_name(n), caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str())));
+                }
+            }
+            Value::object(attrs.into_iter().collect())
+        }
     }
 }
 
@@ -560,7 +946,53 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     let refs = replacement.bytes().filter(|&b| b == b'$').count() as u64;
     let len = s.len() as u64;
     ctx.charge(len.saturating_add(matches.saturating_mul(replacement.len() as u64)).saturating_add(refs.saturating_mul(len)))?;
-    Ok(Value::from_string(re.replace_all(s, replacement).into_owned()))
+    let names: Vec<Option<&str>> = re.capture_names().map(|n| n.map(capture_name)).collect();
+    let expanded = re.replace_all(s, |caps: &regex::Captures<'_>| {
+        let mut out = String::new();
+        go_expand(replacement, caps, &names, &mut out);
+        out
+    });
+    Ok(Value::from_string(expanded.into_owned()))
+}
+
+/// Go's `Regexp.Expand` of `template` for one match: `$$` is `$`, `$name`
+/// and `${name}` (letters, digits, `_`) a group by number (no leading
+/// zero) or by name (the first group of that name that took part), a `$`
+/// before anything else itself.
+fn go_expand(template: &str, caps: &regex::Captures<'_>, names: &[Option<&str>], out: &mut String) {
+    let mut t = template;
+    while let Some(at) = t.find('$') {
+        out.push_str(&t[..at]);
+        t = &t[at + 1..];
+        if let Some(rest) = t.strip_prefix('$') {
+            out.push('$');
+            t = rest;
+            continue;
+        }
+        let (braced, body) = match t.strip_prefix('{') {
+            Some(b) => (true, b),
+            None => (false, t),
+        };
+        let len: usize = body.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum();
+        let closed = !braced || body[len..].starts_with('}');
+        if len == 0 || !closed {
+            out.push('$');
+            continue;
+        }
+        let name = &body[..len];
+        t = &body[len + usize::from(braced)..];
+        let number = (name.bytes().all(|b| b.is_ascii_digit()) && (name.len() == 1 || !name.starts_with('0')) && name.len() <= 8)
+            .then(|| name.parse::<usize>().ok())
+            .flatten();
+        let group = match number {
+            Some(i) => caps.get(i),
+            None => names.iter().enumerate().filter(|(_, n)| **n == Some(name)).find_map(|(i, _)| caps.get(i)),
+        };
+        if let Some(m) = group {
+            out.push_str(m.as_str());
+        }
+    }
+    out.push_str(t);
 }
 
 #[cfg(test)]
@@ -571,7 +1003,7 @@ mod tests {
     fn go_syntax_translation() {
         let rows: &[(&str, Result<&str, &str>)] = &[
             (r"\d+", Ok("[0-9]+")),
-            (r"[\w-]", Ok("[0-9A-Za-z_-]")),
+            (r"[\w-]", Ok(r"[0-9A-Za-z_\x{2D}]")),
             (r"a{", Ok(r"a\{")),
             (r"a{2,3}", Ok("a{2,3}")),
             (r"a{1001}", Err("invalid repeat count")),
@@ -580,9 +1012,21 @@ mod tests {
             ("*", Err("missing argument to repetition operator")),
             ("a**", Err("invalid nested repetition operator")),
             ("a*?", Ok("a*?")),
-            (r"(?P<x>a)", Ok("(?P<x>a)")),
-            (r"\Qa.b\E", Ok(r"a\.b")),
+            // Names a Go pattern may use and `regex` may not, kept apart.
+            (r"(?P<x>a)(?P<1>b)(?P<x>c)", Ok("(?P<_x>a)(?P<_1>b)(?P<_x.1>c)")),
+            (r"(?<x>a)", Err("invalid or unsupported Perl syntax")),
+            (r"\Qa.b\E", Ok(r"a\x{2E}b")),
             (r"[[:alpha:]]", Ok("[[:alpha:]]")),
+            (r"[[:foo:]]", Err("invalid character class range")),
+            (r"\012\x{263a}\x41", Ok(r"\x{A}\x{263A}\x{41}")),
+            (r"\1", Err("invalid escape sequence")),
+            (r"[a-\d]", Err("invalid escape sequence")),
+            (r"[z-a]", Err("invalid character class range")),
+            (r"\p{Greek}\pL\p{Foo}", Err("invalid character class range")),
+            (r"\p{^Greek}", Ok(r"\P{sc=Greek}")),
+            // A repetition after flag settings repeats what came before.
+            ("a(?s)*", Ok("a*(?s)")),
+            ("a(?U)*", Ok("a*?(?U)")),
         ];
         for (pat, want) in rows {
             match (translate(pat), want) {
