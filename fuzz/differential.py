@@ -18,6 +18,9 @@ Kinds (all by default):
   vars       plain-JSON variables (long numbers, Unicode keys and values)
   body       real-world corpus files with a few random edits
   template   corpus templates with a few random edits
+  regex      regex, regexall, regexreplace and can() over patterns of Go's
+             syntax, valid and not (escapes, classes, groups, flags,
+             repetitions), and replacements with $ references
   unicode    quoted strings of joiners, combining marks, emoji, Hangul jamo
              and escape sequences (valid and not) before syntax errors:
              the columns of diagnostics
@@ -318,6 +321,27 @@ def gen_mutated(r, kind, files):
     return {"mode": kind, "src": s}
 
 
+def gen_regex(r):
+    atoms = ['a', 'b', '.', '\\d', '\\w', '\\s', '\\pL', '\\p{Greek}', '\\PL', '\\p{^Greek}', '\\p{Foo}', '\\pN', '\\p',
+             '[a-z]', '[^a]', '[[:alpha:]]', '[[:^digit:]]', '[[:foo:]]', '\\Q.*\\E', '(?i)', '(?s)', '(?m)', '(?U)',
+             '(?-U)', '(?i-s:', '(?x)', '^', '$', '\\A', '\\z', '\\b', '\\B', '(?P<n>a)', '(?P<1>a)', '(?P<>a)',
+             '(?<n>a)', '(a|b)', '(?:ab)', '\\1', '\\C', '\\x41', '\\x{263a}', '\\x{110000}', '\\xZ', '\\n', 'é',
+             '[é-ü]', '\\', '(', ')', '[', ']', '-', '*', '+', '?', '{2}', '{1,3}', '{1001}', '{2,}', '*?', '+?', '??',
+             '\\Z', '(?=a)', '\\8', '\\0', '\\01', '{', '}', '|', '(?P=n)', '\\e', '\\v', '[\\b]', '[a-\\d]',
+             '[z-a]', '[\\x41-\\x5a]', '<', '>', '#', ' ', '&', '~']
+    texts = ['abc', 'aBc ü é 123', '', 'a\nb', 'ααβ', 'xyz 42 foo_bar', 'aaaa', '☺ A', '<a> & ~b-c #1']
+    refs = ['$', '$$', '$1', '$2', '${1}', '$1x', '${1}x', '$01', '${n}', '$n', '$nn', '${n', '$}', '${}', '$é', '-']
+    pattern = json.dumps(''.join(r.choice(atoms) for _ in range(r.randint(1, 6))))
+    text = json.dumps(r.choice(texts))
+    x = r.random()
+    if x < 0.3:
+        template = json.dumps(''.join(r.choice(refs) for _ in range(r.randint(1, 3)))).replace('${', '$${')
+        return {"mode": "expr", "src": f"regexreplace({text}, {pattern}, {template})"}
+    if x < 0.5:
+        return {"mode": "expr", "src": f"can(regex({pattern}, {text}))"}
+    return {"mode": "expr", "src": f"{r.choice(['regex', 'regexall'])}({pattern}, {text})"}
+
+
 def gen_unicode(r):
     pieces = ['é', 'e\u0301', '🇺🇸', '👨\u200d👩\u200d👧', '\u200d', '\u1100\u1161', '\t', 'a', '😀', '\u0301', 'ﬁ',
               'ß', '\u3000', ' ', 'x', '"', '\\u00e9', '\\U0001F600', '\\ud800', '\\x', '\\', '${', '}', '%{',
@@ -385,7 +409,7 @@ def oracle_can_give(oracle, line, ours, tries=12):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle", default=ORACLE, help="the hcl-oracle binary")
-    ap.add_argument("--kinds", default="expr,unknowns,numbers,format,declare,packer,vars,unicode,body,template,sigils")
+    ap.add_argument("--kinds", default="expr,unknowns,numbers,format,declare,packer,vars,regex,unicode,body,template,sigils")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=2000, help="cases per kind and seed")
@@ -399,7 +423,8 @@ def main():
     os.makedirs(OUT, exist_ok=True)
     gens = {
         "expr": lambda r: gen_expr(r, False), "unknowns": lambda r: gen_expr(r, True), "numbers": gen_numbers,
-        "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars, "unicode": gen_unicode,
+        "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars, "regex": gen_regex,
+        "unicode": gen_unicode,
     }
     kinds = args.kinds.split(",")
     unknown = [k for k in kinds if k not in gens and k not in ("body", "template", "sigils")]
