@@ -608,6 +608,9 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                         }
                         // An empty \Q\E pushes nothing.
                         can_repeat = can_repeat || !lit.is_empty();
+                        if !lit.is_empty() {
+                            flags_at = None;
+                        }
                         last_repeat = None;
                         t = after;
                         continue;
@@ -1027,6 +1030,7 @@ mod tests {
             // A repetition after flag settings repeats what came before.
             ("a(?s)*", Ok("a*(?s)")),
             ("a(?U)*", Ok("a*?(?U)")),
+            (r"(?s)\Q.*\E?", Ok(r"(?s)\x{2E}\x{2A}?")),
         ];
         for (pat, want) in rows {
             match (translate(pat), want) {
