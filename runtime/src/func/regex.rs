@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 /// Maximum number of compiled patterns kept per table.
 const CACHE_CAPACITY: usize = 256;
 /// Upper bound on the compiled size of one pattern (the regex crate's NFA).
-const COMPILED_SIZE_LIMIT: usize = 8 << 20;
+const COMPILED_SIZE_LIMIT: usize = 128 << 20;
 
 /// A Go-syntax error: the RE2 error code and the offending expression.
 #[derive(Clone, Debug)]
@@ -120,6 +120,9 @@ fn compile(pattern: &str) -> Compiled {
     let translated = translate(pattern)?;
     regex::RegexBuilder::new(&translated)
         .size_limit(COMPILED_SIZE_LIMIT)
+        // Go nests groups up to 1,000 deep (the translation adds a level
+        // for a repeated repetition).
+        .nest_limit(2_100)
         .build()
         .map(|re| {
             let result = pattern_result_type(&re);
@@ -149,7 +152,8 @@ fn repetition(s: &str) -> Option<(usize, u64, Option<u64>)> {
         while *i < b.len() && b[*i].is_ascii_digit() {
             *i += 1;
         }
-        if *i == st {
+        // Go refuses a leading zero: the `{` is then a literal.
+        if *i == st || (*i - st > 1 && b[st] == b'0') {
             return None;
         }
         Some(s[st..*i].parse().unwrap_or(u64::MAX))
@@ -167,7 +171,7 @@ fn repetition(s: &str) -> Option<(usize, u64, Option<u64>)> {
 /// after it: alone it would be a backreference, which Go refuses) and
 /// hexadecimal (`\x41`, `\x{263a}`) escapes at `p[off..]` (a backslash):
 /// the character and the bytes read; `None` for other escapes.
-fn numeric_escape(p: &str, off: usize) -> Option<Result<(char, usize), SyntaxError>> {
+fn numeric_escape(p: &str, off: usize) -> Option<Result<(u32, usize), SyntaxError>> {
     let b = p.as_bytes();
     let octal = |i: usize| b.get(i).is_some_and(|d| (b'0'..=b'7').contains(d));
     match *b.get(off + 1)? {
@@ -181,7 +185,7 @@ fn numeric_escape(p: &str, off: usize) -> Option<Result<(char, usize), SyntaxErr
                 v = v * 8 + u32::from(b[end] - b'0');
                 end += 1;
             }
-            Some(Ok((char::from_u32(v).unwrap_or('\u{FFFD}'), end - off)))
+            Some(Ok((v, end - off)))
         }
         b'x' => {
             // Go's error names what it read up to the offending character.
@@ -209,12 +213,12 @@ fn numeric_escape(p: &str, off: usize) -> Option<Result<(char, usize), SyntaxErr
                 if digits == 0 {
                     return bad(i);
                 }
-                return Some(Ok((char::from_u32(v).unwrap_or('\u{FFFD}'), i - off)));
+                return Some(Ok((v, i - off)));
             }
             let Some(c2) = next(i) else { return bad(i) };
             i += c2.len_utf8();
             match (c.to_digit(16), c2.to_digit(16)) {
-                (Some(x), Some(y)) => Some(Ok((char::from_u32(x * 16 + y).unwrap_or('\u{FFFD}'), i - off))),
+                (Some(x), Some(y)) => Some(Ok((x * 16 + y, i - off))),
                 _ => bad(i),
             }
         }
@@ -252,33 +256,38 @@ fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) ->
         names.push(name.to_string());
         return Ok((end + 1, true));
     }
-    let mut flags = String::new();
+    // Each flag's last setting: on before a `-`, off after it.
+    let mut on = String::new();
+    let mut off = String::new();
     let mut negated = false;
     let mut saw_flag = false;
     for (at, c) in s[2..].char_indices() {
         let read = 2 + at + c.len_utf8();
         match c {
             'i' | 'm' | 's' | 'U' => {
-                flags.push(c);
+                let (set, clear) = if negated { (&mut off, &mut on) } else { (&mut on, &mut off) };
+                clear.retain(|f| f != c);
+                if !set.contains(c) {
+                    set.push(c);
+                }
                 saw_flag = true;
             }
             '-' if !negated => {
-                flags.push('-');
                 negated = true;
                 saw_flag = false;
             }
             ':' | ')' if !negated || saw_flag => {
                 let opens = c == ':';
-                if opens {
-                    out.push_str(if flags.is_empty() { "(?:" } else { "(?" });
-                    if !flags.is_empty() {
-                        out.push_str(&flags);
-                        out.push(':');
-                    }
-                } else if !flags.is_empty() {
-                    out.push_str("(?");
-                    out.push_str(&flags);
-                    out.push(')');
+                let mut flags = on;
+                if !off.is_empty() {
+                    flags.push('-');
+                    flags.push_str(&off);
+                }
+                match (opens, flags.is_empty()) {
+                    (true, true) => out.push_str("(?:"),
+                    (true, false) => out.push_str(&format!("(?{flags}:")),
+                    (false, true) => {}
+                    (false, false) => out.push_str(&format!("(?{flags})")),
                 }
                 return Ok((read, opens));
             }
@@ -475,6 +484,15 @@ fn unicode_class(p: &str, off: usize) -> Result<(String, usize), SyntaxError> {
         negate = !negate;
         name = rest;
     }
+    // Go's `C` has no unassigned code points (Rust's has), and `Cs`
+    // (surrogates) matches nothing in text, which `regex` cannot say.
+    let class = |body: &str| format!("[{}{body}]", if negate { "^" } else { "" });
+    if name == "C" {
+        return Ok((class(r"\p{Cc}\p{Cf}\p{Co}"), seq_len));
+    }
+    if name == "Cs" {
+        return Ok((format!("[{}\\x{{0}}-\\x{{10FFFF}}]", if negate { "" } else { "^" }), seq_len));
+    }
     let property = if name == "Any" {
         "Any".to_string()
     } else if GO_CATEGORIES.contains(&name) {
@@ -507,6 +525,11 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
     // Go's `U` (non-greedy) flag, and its value outside each open group.
     let mut ungreedy = false;
     let mut ungreedy_outside: Vec<bool> = Vec::new();
+    // Where the expression a repetition would take starts in `out`,
+    // whether it is a repetition itself, and where open groups start.
+    let mut item_start = 0;
+    let mut item_repeats = false;
+    let mut group_starts: Vec<usize> = Vec::new();
     while t < p.len() {
         let rest = &p[t..];
         let c = rest.chars().next().unwrap_or('\0');
@@ -521,6 +544,7 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                 depth += usize::from(opens);
                 if opens {
                     ungreedy_outside.push(ungreedy);
+                    group_starts.push(out_before);
                 }
                 let ungreedy_before = ungreedy;
                 ungreedy = with_u_flag(&p[t..t + len], ungreedy);
@@ -536,6 +560,7 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
             '(' => {
                 depth += 1;
                 ungreedy_outside.push(ungreedy);
+                group_starts.push(out_before);
                 out.push('(');
                 can_repeat = false;
                 t += 1;
@@ -552,6 +577,8 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                 depth -= 1;
                 ungreedy = ungreedy_outside.pop().unwrap_or(ungreedy);
                 out.push(')');
+                item_start = group_starts.pop().unwrap_or(out_before);
+                item_repeats = false;
                 can_repeat = true;
                 t += 1;
             }
@@ -567,7 +594,9 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
             '*' | '+' | '?' => {
                 let after = t + 1 + usize::from(p[t + 1..].starts_with('?'));
                 check_repeat(p, t, after, last_repeat, can_repeat)?;
-                flags_after = push_repetition(&mut out, &p[t..after], after - t > 1, flags_at, ungreedy);
+                flags_after =
+                    push_repetition(&mut out, &p[t..after], after - t > 1, flags_at, ungreedy, item_repeats.then_some(item_start));
+                item_repeats = true;
                 repeat = Some(t);
                 can_repeat = true;
                 t = after;
@@ -579,7 +608,9 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                     }
                     let after = t + len + usize::from(p[t + len..].starts_with('?'));
                     check_repeat(p, t, after, last_repeat, can_repeat)?;
-                    flags_after = push_repetition(&mut out, &p[t..after], after - t > len, flags_at, ungreedy);
+                    flags_after =
+                        push_repetition(&mut out, &p[t..after], after - t > len, flags_at, ungreedy, item_repeats.then_some(item_start));
+                    item_repeats = true;
                     repeat = Some(t);
                     can_repeat = true;
                     t = after;
@@ -604,6 +635,8 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                             None => (&rest[2..], p.len()),
                         };
                         for lc in lit.chars() {
+                            item_start = out.len();
+                            item_repeats = false;
                             push_literal(&mut out, lc);
                         }
                         // An empty \Q\E pushes nothing.
@@ -644,6 +677,12 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                 t += c.len_utf8();
             }
         }
+        // What this step wrote is the expression a repetition would take,
+        // unless it was a repetition, a group's start or end, or a `|`.
+        if repeat.is_none() && can_repeat && !matches!(c, ')' | '(') && out.len() > out_before {
+            item_start = out_before;
+            item_repeats = false;
+        }
         last_repeat = repeat;
         flags_at = flags_after;
     }
@@ -654,18 +693,37 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
 }
 
 /// Writes repetition operator `op` (`lazy`: it ends with Go's `?`) after
-/// the expression it repeats: before the flag settings written since
+/// the expression it repeats (from `repeated_from` when that is itself a
+/// repetition): before the flag settings written since
 /// (`flags_at`: where they start in `out`, and the `U` flag before them),
 /// which apply after it. Go reads the operator with the flags as they are
 /// after the settings (`ungreedy`); moved before them, a change of `U`
 /// is made up for by the `?`. Returns where the settings now start (with
 /// `U` before them), still pending for a repetition of the repetition.
-fn push_repetition(out: &mut String, op: &str, lazy: bool, flags_at: Option<(usize, bool)>, ungreedy: bool) -> Option<(usize, bool)> {
+fn push_repetition(
+    out: &mut String,
+    op: &str,
+    lazy: bool,
+    flags_at: Option<(usize, bool)>,
+    ungreedy: bool,
+    repeated_from: Option<usize>,
+) -> Option<(usize, bool)> {
+    // A repetition of a repetition (settings or an empty `\Q\E` between):
+    // `regex` would read the two operators as one (`a*?`), so the first
+    // is grouped.
+    let group = |out: &mut String| {
+        if let Some(from) = repeated_from {
+            out.insert_str(from, "(?:");
+            out.push(')');
+        }
+    };
     let Some((at, ungreedy_before)) = flags_at else {
+        group(out);
         out.push_str(op);
         return None;
     };
     let flags = out.split_off(at);
+    group(out);
     match (ungreedy != ungreedy_before, lazy) {
         (false, _) => out.push_str(op),
         (true, true) => out.push_str(&op[..op.len() - 1]),
@@ -684,11 +742,12 @@ fn push_repetition(out: &mut String, op: &str, lazy: bool, flags_at: Option<(usi
 fn with_u_flag(text: &str, ungreedy: bool) -> bool {
     let Some(flags) = text.strip_prefix("(?").filter(|f| !f.starts_with("P<")) else { return ungreedy };
     let flags = flags.trim_end_matches([':', ')']);
+    // A flag named on both sides of the `-` ends off.
     let (on, off) = flags.split_once('-').unwrap_or((flags, ""));
-    if on.contains('U') {
-        true
-    } else if off.contains('U') {
+    if off.contains('U') {
         false
+    } else if on.contains('U') {
+        true
     } else {
         ungreedy
     }
@@ -710,12 +769,12 @@ fn check_repeat(p: &str, at: usize, after: usize, last_repeat: Option<usize>, ca
 /// Go's single-character escape at `p[off..]` (a backslash): the
 /// character and the bytes read. Punctuation is itself; then octal and
 /// hexadecimal escapes and `\a \f \n \r \t \v`; anything else is invalid.
-fn go_escape(p: &str, off: usize) -> Result<(char, usize), SyntaxError> {
+fn go_escape(p: &str, off: usize) -> Result<(u32, usize), SyntaxError> {
     let Some(c) = p[off + 1..].chars().next() else {
         return Err(err("trailing backslash at end of expression", ""));
     };
     if c.is_ascii() && !c.is_ascii_alphanumeric() {
-        return Ok((c, 2));
+        return Ok((c as u32, 2));
     }
     if let Some(esc) = numeric_escape(p, off) {
         return esc;
@@ -729,7 +788,7 @@ fn go_escape(p: &str, off: usize) -> Result<(char, usize), SyntaxError> {
         'v' => '\u{b}',
         _ => return Err(err("invalid escape sequence", &p[off..off + 1 + c.len_utf8()])),
     };
-    Ok((ch, 2))
+    Ok((ch as u32, 2))
 }
 
 /// `c` as a literal in `regex` syntax: letters, digits and non-ASCII
@@ -739,13 +798,35 @@ fn push_literal(out: &mut String, c: char) {
     if c.is_alphanumeric() {
         out.push(c);
     } else {
-        push_char(out, c);
+        push_char(out, c as u32);
     }
 }
 
-/// `c` as a literal in `regex` syntax, by its code.
-fn push_char(out: &mut String, c: char) {
-    out.push_str(&format!("\\x{{{:X}}}", c as u32));
+/// Code point `c` as a literal in `regex` syntax. A surrogate (Go takes
+/// `\x{D800}`) is in no text: a class of nothing.
+fn push_char(out: &mut String, c: u32) {
+    if (0xD800..=0xDFFF).contains(&c) {
+        out.push_str(r"[^\x{0}-\x{10FFFF}]");
+    } else {
+        out.push_str(&format!("\\x{{{c:X}}}"));
+    }
+}
+
+/// The code points `lo..=hi` as class items, less the surrogates (which
+/// `regex` cannot name and text never holds).
+fn push_range(out: &mut String, lo: u32, hi: u32) {
+    let parts = [(lo, hi.min(0xD7FF)), (lo.max(0xE000), hi)];
+    let mut any = false;
+    for (a, b) in parts.into_iter().filter(|(a, b)| a <= b) {
+        out.push_str(&format!("\\x{{{a:X}}}"));
+        if b != a {
+            out.push_str(&format!("-\\x{{{b:X}}}"));
+        }
+        any = true;
+    }
+    if !any {
+        out.push_str(r"[^\x{0}-\x{10FFFF}]");
+    }
 }
 
 /// The POSIX classes Go knows (`[:alpha:]` and its `[:^alpha:]`).
@@ -811,20 +892,16 @@ fn translate_class(p: &str, open: usize, out: &mut String) -> Result<usize, Synt
                 return Err(err("invalid character class range", &p[range_start..t]));
             }
         }
-        push_char(out, lo);
-        if hi != lo {
-            out.push('-');
-            push_char(out, hi);
-        }
+        push_range(out, lo, hi);
     }
 }
 
 /// One character of a class at `p[t..]`: an escape or itself.
-fn class_char(p: &str, t: usize, whole: &str) -> Result<(char, usize), SyntaxError> {
+fn class_char(p: &str, t: usize, whole: &str) -> Result<(u32, usize), SyntaxError> {
     match p[t..].chars().next() {
         None => Err(err("missing closing ]", whole)),
         Some('\\') => go_escape(p, t),
-        Some(c) => Ok((c, c.len_utf8())),
+        Some(c) => Ok((c as u32, c.len_utf8())),
     }
 }
 
@@ -958,6 +1035,16 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     Ok(Value::from_string(expanded.into_owned()))
 }
 
+/// The length of the name at the start of `s`, as Go's `Expand` reads
+/// one: letters (Unicode `L`), decimal digits (`Nd`) and `_`.
+fn name_len(s: &str) -> usize {
+    static NAME: std::sync::OnceLock<Option<Regex>> = std::sync::OnceLock::new();
+    match NAME.get_or_init(|| Regex::new(r"\A[\p{L}\p{Nd}_]*").ok()) {
+        Some(re) => re.find(s).map_or(0, |m| m.end()),
+        None => s.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count(),
+    }
+}
+
 /// Go's `Regexp.Expand` of `template` for one match: `$$` is `$`, `$name`
 /// and `${name}` (letters, digits, `_`) a group by number (no leading
 /// zero) or by name (the first group of that name that took part), a `$`
@@ -976,7 +1063,7 @@ fn go_expand(template: &str, caps: &regex::Captures<'_>, names: &[Option<&str>],
             Some(b) => (true, b),
             None => (false, t),
         };
-        let len: usize = body.chars().take_while(|c| c.is_alphanumeric() || *c == '_').map(char::len_utf8).sum();
+        let len = name_len(body);
         let closed = !braced || body[len..].starts_with('}');
         if len == 0 || !closed {
             out.push('$');
@@ -984,7 +1071,7 @@ fn go_expand(template: &str, caps: &regex::Captures<'_>, names: &[Option<&str>],
         }
         let name = &body[..len];
         t = &body[len + usize::from(braced)..];
-        let number = (name.bytes().all(|b| b.is_ascii_digit()) && (name.len() == 1 || !name.starts_with('0')) && name.len() <= 8)
+        let number = (name.bytes().all(|b| b.is_ascii_digit()) && (name.len() == 1 || !name.starts_with('0')) && name.len() <= 9)
             .then(|| name.parse::<usize>().ok())
             .flatten();
         let group = match number {
