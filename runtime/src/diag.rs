@@ -207,19 +207,19 @@ impl LineIndex {
             start = 3;
         }
         let (lo, hi) = (self.breaks.partition_point(|&b| (b as usize) <= start), self.breaks.partition_point(|&b| b < byte));
+        let token_breaks = self.breaks.get(lo..hi).unwrap_or_default().iter().copied();
+        // Then the pieces of the string token `byte` is in, if that counts.
+        let (tok_start, first) = match literal_token {
+            Some((tok_start, _)) => (tok_start, self.literal_breaks.partition_point(|&(_, s, _)| s < tok_start)),
+            None => (0, self.literal_breaks.len()),
+        };
+        let piece_breaks = self.literal_breaks[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte).map(|p| p.0);
         let mut column = 0;
         let mut from = start;
-        for &b in self.breaks.get(lo..hi).unwrap_or_default() {
-            column += grapheme_count(&src[from..b as usize]);
-            from = b as usize;
-        }
-        if let Some((tok_start, _)) = literal_token {
-            let first = self.literal_breaks.partition_point(|&(_, s, _)| s < tok_start);
-            for &(b, _, _) in self.literal_breaks[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte) {
-                if b as usize > from {
-                    column += grapheme_count(&src[from..b as usize]);
-                    from = b as usize;
-                }
+        for b in token_breaks.chain(piece_breaks) {
+            if b as usize > from {
+                column += grapheme_count(&src[from..b as usize]);
+                from = b as usize;
             }
         }
         column += grapheme_count(&src[from..byte as usize]);

@@ -1,10 +1,12 @@
 //! regex regexall regexreplace, plus the table's compiled-pattern cache.
 //!
-//! Patterns use Go's RE2 syntax. The `regex` crate agrees on almost all of
-//! it; the differences are bridged by rewriting the pattern before
-//! compiling: Perl classes (`\d \w \s \b`) are ASCII-only in Go, a `{` that
-//! does not start a valid repetition is a literal in Go, `[` and `&&`/`~~`
-//! inside a class are literals in Go, and `\Q...\E` quotes literally.
+//! Patterns use Go's RE2 syntax. `translate` reads a pattern as Go 1.19's
+//! `regexp/syntax` parser does (its checks in its order, its errors with
+//! the text they name) and writes it in the `regex` crate's syntax, which
+//! differs in many small ways: literals go by code point (an escaped `<`
+//! is a word boundary there), Perl classes and `\b` are ASCII, a `{` that
+//! starts no repetition is a literal, names and flags are rewritten to
+//! what `regex` takes, and so on. Replacements expand as Go's `Expand`.
 
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::types::Type;
@@ -142,6 +144,18 @@ fn perl_class(c: char) -> Option<(&'static str, bool)> {
     ASCII_CLASSES.iter().find(|(k, _)| *k == lower).map(|(_, body)| (*body, c.is_ascii_uppercase()))
 }
 
+/// Perl class `body` (negated when `neg`) as `regex` syntax; inside a
+/// class (`in_class`) its items alone when not negated.
+fn push_perl_class(out: &mut String, body: &str, neg: bool, in_class: bool) {
+    if in_class && !neg {
+        out.push_str(body);
+    } else {
+        out.push_str(if neg { "[^" } else { "[" });
+        out.push_str(body);
+        out.push(']');
+    }
+}
+
 /// Parses `{n}`, `{n,}` or `{n,m}` at the start of `s`; returns its length
 /// and the bounds.
 fn repetition(s: &str) -> Option<(usize, u64, Option<u64>)> {
@@ -226,11 +240,21 @@ fn numeric_escape(p: &str, off: usize) -> Option<Result<(u32, usize), SyntaxErro
     }
 }
 
+/// A `(?` group read by [`perl_group`].
+struct PerlGroup {
+    /// Bytes read.
+    len: usize,
+    /// Whether it opens a group (`(?P<n>`, `(?flags:`) rather than setting
+    /// flags (`(?i)`).
+    opens: bool,
+    /// What it sets Go's `U` (non-greedy) flag to, if anything.
+    ungreedy: Option<bool>,
+}
+
 /// A `(?` group at `p[off..]` as Go's parser reads it (Go 1.19: named
 /// captures only as `(?P<name>`, flags only `i`, `m`, `s`, `U`, with one
-/// `-`), written in `regex` syntax to `out`: the bytes read and whether it
-/// opens a group (`(?P<n>`, `(?flags:`) rather than setting flags (`(?i)`).
-fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) -> Result<(usize, bool), SyntaxError> {
+/// `-`), written in `regex` syntax to `out`.
+fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) -> Result<PerlGroup, SyntaxError> {
     let s = &p[off..];
     let b = s.as_bytes();
     if b.len() > 4 && b[2] == b'P' && b[3] == b'<' {
@@ -254,7 +278,7 @@ fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) ->
         }
         out.push('>');
         names.push(name.to_string());
-        return Ok((end + 1, true));
+        return Ok(PerlGroup { len: end + 1, opens: true, ungreedy: None });
     }
     // Each flag's last setting: on before a `-`, off after it.
     let mut on = String::new();
@@ -289,7 +313,8 @@ fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) ->
                     (false, true) => {}
                     (false, false) => out.push_str(&format!("(?{flags})")),
                 }
-                return Ok((read, opens));
+                let ungreedy = if flags.contains('U') { Some(!off.contains('U')) } else { None };
+                return Ok(PerlGroup { len: read, opens, ungreedy });
             }
             _ => return Err(err("invalid or unsupported Perl syntax", &s[..read])),
         }
@@ -491,7 +516,8 @@ fn unicode_class(p: &str, off: usize) -> Result<(String, usize), SyntaxError> {
         return Ok((class(r"\p{Cc}\p{Cf}\p{Co}"), seq_len));
     }
     if name == "Cs" {
-        return Ok((format!("[{}\\x{{0}}-\\x{{10FFFF}}]", if negate { "" } else { "^" }), seq_len));
+        let everything = r"[\x{0}-\x{10FFFF}]";
+        return Ok(((if negate { everything } else { NOTHING }).to_string(), seq_len));
     }
     let property = if name == "Any" {
         "Any".to_string()
@@ -540,14 +566,14 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
         match c {
             '(' if rest.starts_with("(?") => {
                 let before = can_repeat;
-                let (len, opens) = perl_group(p, t, &mut out, &mut names)?;
+                let PerlGroup { len, opens, ungreedy: sets } = perl_group(p, t, &mut out, &mut names)?;
                 depth += usize::from(opens);
                 if opens {
                     ungreedy_outside.push(ungreedy);
                     group_starts.push(out_before);
                 }
                 let ungreedy_before = ungreedy;
-                ungreedy = with_u_flag(&p[t..t + len], ungreedy);
+                ungreedy = sets.unwrap_or(ungreedy);
                 // Flags alone push nothing: what came before still repeats.
                 can_repeat = !opens && before;
                 t += len;
@@ -659,9 +685,7 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                     can_repeat = true;
                     t += len;
                 } else if let Some((body, neg)) = next.and_then(perl_class) {
-                    out.push_str(if neg { "[^" } else { "[" });
-                    out.push_str(body);
-                    out.push(']');
+                    push_perl_class(&mut out, body, neg, false);
                     can_repeat = true;
                     t += 2;
                 } else {
@@ -737,22 +761,6 @@ fn push_repetition(
     Some((moved, ungreedy_before))
 }
 
-/// The `U` flag after Go group or flag setting `text` (`(?flags)`,
-/// `(?flags:`, `(?P<name>`), from `ungreedy` before it.
-fn with_u_flag(text: &str, ungreedy: bool) -> bool {
-    let Some(flags) = text.strip_prefix("(?").filter(|f| !f.starts_with("P<")) else { return ungreedy };
-    let flags = flags.trim_end_matches([':', ')']);
-    // A flag named on both sides of the `-` ends off.
-    let (on, off) = flags.split_once('-').unwrap_or((flags, ""));
-    if off.contains('U') {
-        false
-    } else if on.contains('U') {
-        true
-    } else {
-        ungreedy
-    }
-}
-
 /// Go's checks of a repetition operator `p[at..after]` (with its `?`):
 /// one right after another is a nested repetition (named from the first),
 /// and one with nothing before it has no argument.
@@ -802,11 +810,15 @@ fn push_literal(out: &mut String, c: char) {
     }
 }
 
+/// A class of nothing, in `regex` syntax: what Go's surrogates match in
+/// text (`regex` cannot name them).
+const NOTHING: &str = r"[^\x{0}-\x{10FFFF}]";
+
 /// Code point `c` as a literal in `regex` syntax. A surrogate (Go takes
 /// `\x{D800}`) is in no text: a class of nothing.
 fn push_char(out: &mut String, c: u32) {
     if (0xD800..=0xDFFF).contains(&c) {
-        out.push_str(r"[^\x{0}-\x{10FFFF}]");
+        out.push_str(NOTHING);
     } else {
         out.push_str(&format!("\\x{{{c:X}}}"));
     }
@@ -825,7 +837,7 @@ fn push_range(out: &mut String, lo: u32, hi: u32) {
         any = true;
     }
     if !any {
-        out.push_str(r"[^\x{0}-\x{10FFFF}]");
+        out.push_str(NOTHING);
     }
 }
 
@@ -870,13 +882,7 @@ fn translate_class(p: &str, open: usize, out: &mut String) -> Result<usize, Synt
             continue;
         }
         if let Some((body, neg)) = rest.strip_prefix('\\').and_then(|r| r.chars().next()).and_then(perl_class) {
-            if neg {
-                out.push_str("[^");
-                out.push_str(body);
-                out.push(']');
-            } else {
-                out.push_str(body);
-            }
+            push_perl_class(out, body, neg, true);
             t += 2;
             continue;
         }
@@ -1027,12 +1033,21 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     let len = s.len() as u64;
     ctx.charge(len.saturating_add(matches.saturating_mul(replacement.len() as u64)).saturating_add(refs.saturating_mul(len)))?;
     let names: Vec<Option<&str>> = re.capture_names().map(|n| n.map(capture_name)).collect();
-    let expanded = re.replace_all(s, |caps: &regex::Captures<'_>| {
-        let mut out = String::new();
-        go_expand(replacement, caps, &names, &mut out);
-        out
-    });
+    let expanded = re.replace_all(s, GoExpand { template: replacement, names: &names });
     Ok(Value::from_string(expanded.into_owned()))
+}
+
+/// A replacement expanded as Go's `Regexp.Expand` (`go_expand`), written
+/// straight into the result.
+struct GoExpand<'t> {
+    template: &'t str,
+    names: &'t [Option<&'t str>],
+}
+
+impl regex::Replacer for GoExpand<'_> {
+    fn replace_append(&mut self, caps: &regex::Captures<'_>, dst: &mut String) {
+        go_expand(self.template, caps, self.names, dst);
+    }
 }
 
 /// The length of the name at the start of `s`, as Go's `Expand` reads
