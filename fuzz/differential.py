@@ -10,6 +10,13 @@ Kinds (all by default):
              operators, conditionals, for expressions, indexes
   unknowns   the same weighted to unknown values (refinements), splats,
              templates with directives, object for expressions
+  structure  nested collections of mixed types: unification in conditionals,
+             constructors and collection functions, conversions, for
+             expressions with grouping, splats and traversals
+  structunk  the same weighted to unknown values
+  directives templates of nested if and for directives with strip markers,
+             interpolations of every type, escapes and stray sigils, bare
+             and in heredocs
   numbers    arithmetic and formatting of long, huge and tiny numbers
   format     format verbs, formatdate layouts, string functions on Unicode
   declare    declared type constraints with optional attributes and
@@ -133,6 +140,98 @@ def gen_expr(r, unknown_weighted):
 
     src = expr(3)
     return with_names({"mode": "expr", "src": src}, src)
+
+
+def gen_structure(r, unknown_weighted=False):
+    """Nested collections of mixed element types where the type system
+    works hardest: unification (conditionals, collection constructors and
+    functions), conversion, for expressions with grouping, splats and
+    traversals through nulls, unknowns and sets."""
+    scalars = ['1', '"a"', 'true', 'null', '2.5', '"1"', '"true"', '0', '""', 'ns', 'ss', 'un', 'ustr', 'ubool', 'udyn']
+    if unknown_weighted:
+        scalars = scalars + ['un', 'ustr', 'udyn', 'ul', 'uo', 'ut', 'um']
+    vars_ = ['lst', 'st', 'mp', 'obj', 'tup', 'lnull', 'emptyl', 'emptys', 'emptym', 'nested', 'strset', 'nn',
+             'ul', 'um', 'us', 'uo', 'ut']
+
+    def val(d):
+        x = r.random()
+        if d <= 0 or x < 0.25:
+            return r.choice(scalars + vars_)
+        if x < 0.4:
+            return "[" + ", ".join(val(d - 1) for _ in range(r.randint(0, 3))) + "]"
+        if x < 0.55:
+            keys = r.sample(["a", "b", "c", '"a"', '"x y"'], r.randint(0, 3))
+            return "{" + ", ".join(f"{k} = {val(d - 1)}" for k in keys) + "}"
+        if x < 0.65:
+            return f"{r.choice(['tolist', 'toset', 'tomap', 'tostring', 'tonumber', 'tobool'])}({val(d - 1)})"
+        if x < 0.75:
+            return f"{r.choice(['true', 'false', 'ubool', 'bb', 'null'])} ? {val(d - 1)} : {val(d - 1)}"
+        if x < 0.85:
+            f = r.choice(['concat', 'merge', 'coalesce', 'coalescelist', 'flatten', 'setunion', 'distinct', 'compact',
+                          'values', 'keys', 'sort', 'reverse', 'zipmap', 'lookup', 'element', 'slice', 'contains',
+                          'setproduct', 'chunklist', 'transpose', 'length', 'jsonencode', 'index', 'matchkeys'])
+            return f + "(" + ", ".join(val(d - 1) for _ in range(r.choice([1, 1, 2, 2, 3]))) + ")"
+        if x < 0.92:
+            body = r.choice(["v", "k", f"{{x = v}}", f"[k, v]", val(d - 1)])
+            cond = r.choice(["", "", f" if {r.choice(['v != null', 'k != 0', 'true', 'ubool', 'v == 1'])}"])
+            if r.random() < 0.5:
+                return f"[for k, v in {val(d - 1)} : {body}{cond}]"
+            key = r.choice(["k", "tostring(k)", "v", '"g"'])
+            group = r.choice(["", "", "..."])
+            return f"{{for k, v in {val(d - 1)} : {key} => {body}{group}{cond}}}"
+        base = val(d - 1)
+        return base + r.choice(["[*]", "[*].a", ".*", ".a", "[0]", ".0", '["a"]', "[1]", "[*][0]", ".a.b", '[null]',
+                                "[ustr]", "[un]", "[udyn]"])
+
+    src = val(3)
+    case = {"mode": "expr", "src": src}
+    if r.random() < 0.15:
+        case = {"mode": "template", "src": f"%{{ for k, v in {src} }}${{k}}=${{jsonencode(v)}};%{{ endfor }}"}
+    return with_names(case, src)
+
+
+def gen_directives(r):
+    """Templates built from directives: `if`/`else` and `for` nested, strip
+    markers on every side, interpolations of every type (unknowns and nulls
+    too), escapes and stray sigils, bare or in a (flush) heredoc."""
+    texts = ['a', ' ', '\n', '  x  ', '\n  \n', '$${x}', '%%{y}', '$', '%', '}', 'é', '\t', '~', '"q"', '\\']
+    exprs = ['1', '"s"', 'true', 'null', 'ns', 'ustr', 'un', 'ubool', 'lst', 'obj', 'tup', 'mp', 'st', 'bb', 'sn',
+             '2.50', '"a\\nb"', 'udyn', 'lst[0]', 'obj.a', 'nn', 'ul', 'emptyl', '[1, 2]', '{a = 1}']
+    colls = ['lst', 'mp', 'obj', 'tup', 'st', 'emptyl', 'emptym', 'ul', 'um', 'us', 'nn', 'lnull', '[1, 2]', '"s"',
+             '{a = "x", b = null}', 'nested', 'udyn', 'strset']
+    conds = ['true', 'false', 'bb', 'ubool', 'null', '"true"', '1', 'x == 1', 'k == "a"', 'nn', 'udyn']
+
+    def strip():
+        return r.choice(["", "", "~"])
+
+    def part(d):
+        x = r.random()
+        if d <= 0 or x < 0.35:
+            return r.choice(texts)
+        if x < 0.6:
+            return f"${{{strip()}{r.choice(exprs + ['x', 'k', 'v'])}{strip()}}}"
+        if x < 0.8:
+            body = "".join(part(d - 1) for _ in range(r.randint(0, 3)))
+            other = "".join(part(d - 1) for _ in range(r.randint(0, 2)))
+            els = f"%{{{strip()} else {strip()}}}{other}" if r.random() < 0.5 else ""
+            return f"%{{{strip()} if {r.choice(conds)} {strip()}}}{body}{els}%{{{strip()} endif {strip()}}}"
+        if x < 0.95:
+            head = r.choice(["x", "k, v", "k, x"])
+            body = "".join(part(d - 1) for _ in range(r.randint(0, 3)))
+            return f"%{{{strip()} for {head} in {r.choice(colls)} {strip()}}}{body}%{{{strip()} endfor {strip()}}}"
+        return r.choice(["%{ endif }", "%{ else }", "%{ endfor }", "${", "%{ if true }", "%{ for in x }", "${}"])
+
+    text = "".join(part(3) for _ in range(r.randint(1, 4)))
+    x = r.random()
+    if x < 0.6:
+        case = {"mode": "template", "src": text}
+    elif x < 0.8:
+        indent = r.choice(["", "  ", "\t"])
+        lines = "\n".join(indent + line for line in text.split("\n"))
+        case = {"mode": "body", "src": f"t = <<-EOT\n{lines}\nEOT\n"}
+    else:
+        case = {"mode": "body", "src": f"t = <<EOT\n{text}\nEOT\n"}
+    return with_names(case, text)
 
 
 def gen_numbers(r):
@@ -409,7 +508,7 @@ def oracle_can_give(oracle, line, ours, tries=12):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle", default=ORACLE, help="the hcl-oracle binary")
-    ap.add_argument("--kinds", default="expr,unknowns,numbers,format,declare,packer,vars,regex,unicode,body,template,sigils")
+    ap.add_argument("--kinds", default="expr,unknowns,structure,structunk,directives,numbers,format,declare,packer,vars,regex,unicode,body,template,sigils")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=2000, help="cases per kind and seed")
@@ -424,7 +523,8 @@ def main():
     gens = {
         "expr": lambda r: gen_expr(r, False), "unknowns": lambda r: gen_expr(r, True), "numbers": gen_numbers,
         "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars, "regex": gen_regex,
-        "unicode": gen_unicode,
+        "unicode": gen_unicode, "structure": gen_structure, "structunk": lambda r: gen_structure(r, True),
+        "directives": gen_directives,
     }
     kinds = args.kinds.split(",")
     unknown = [k for k in kinds if k not in gens and k not in ("body", "template", "sigils")]
