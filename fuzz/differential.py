@@ -17,6 +17,9 @@ Kinds (all by default):
   directives templates of nested if and for directives with strip markers,
              interpolations of every type, escapes and stray sigils, bare
              and in heredocs
+  bodies     nested, labelled blocks of attributes whose expressions reference
+             variables every way (traversals, splats, for locals,
+             templates): the structure, values and static `vars` lists
   numbers    arithmetic and formatting of long, huge and tiny numbers
   format     format verbs, formatdate layouts, string functions on Unicode
   declare    declared type constraints with optional attributes and
@@ -232,6 +235,63 @@ def gen_directives(r):
     else:
         case = {"mode": "body", "src": f"t = <<EOT\n{text}\nEOT\n"}
     return with_names(case, text)
+
+
+def gen_bodies(r):
+    """Bodies of attributes and nested, labelled blocks whose expressions
+    reference variables every way (traversals, indexes by variables, splats,
+    for expressions and their locals, templates, calls, `try`): the
+    structure, each attribute's value and its static `vars` list."""
+    roots = ['a', 'b', 'lst', 'obj', 'mp', 'nn', 'ul', 'uo', 'self', 'count', 'each', 'var', 'k', 'v']
+    steps = ['.x', '.y', '[0]', '["k"]', '[*]', '[*].x', '.*', '.0', '[a]', '[k]', '[lst[0]]', '.x[1]']
+
+    def ref():
+        return r.choice(roots) + "".join(r.choice(steps) for _ in range(r.randint(0, 3)))
+
+    def expr(d):
+        x = r.random()
+        if d <= 0 or x < 0.35:
+            return r.choice([ref(), ref(), '1', '"s"', 'null', 'true'])
+        if x < 0.5:
+            return f"[for {r.choice(['k, v', 'v', 'a'])} in {expr(d - 1)} : {expr(d - 1)}{r.choice(['', ' if ' + ref()])}]"
+        if x < 0.58:
+            return f"{{for k, v in {expr(d - 1)} : {expr(d - 1)} => {expr(d - 1)}{r.choice(['', '...'])}}}"
+        if x < 0.68:
+            return f'"${{{expr(d - 1)}}}%{{ for v in {expr(d - 1)} }}${{v}}{r.choice(["", "${k}"])}%{{ endfor }}"'
+        if x < 0.78:
+            return f"{r.choice(['length', 'try', 'coalesce', 'concat', 'lookup', 'can', 'upper'])}({', '.join(expr(d - 1) for _ in range(r.randint(1, 2)))})"
+        if x < 0.86:
+            return f"{expr(d - 1)} ? {expr(d - 1)} : {expr(d - 1)}"
+        if x < 0.93:
+            return f"{expr(d - 1)} {r.choice(['+', '==', '&&', '<'])} {expr(d - 1)}"
+        return f"({expr(d - 1)}){r.choice(steps)}"
+
+    def body(d, indent):
+        lines = []
+        for _ in range(r.randint(1, 3)):
+            if d > 0 and r.random() < 0.3:
+                labels = " ".join(r.choice(['"x"', 'y', '"é"', '""', 'z']) for _ in range(r.randint(0, 2)))
+                name = r.choice(["blk", "resource", "dynamic", "locals"])
+                lines.append(f"{indent}{name} {labels} {{\n{body(d - 1, indent + '  ')}{indent}}}\n")
+            else:
+                lines.append(f"{indent}{r.choice(['p', 'q', 'r', 'p'])} = {expr(2)}\n")
+        return "".join(lines)
+
+    src = body(2, "")
+    vars_ = {"a": {"type": "number", "value": 1}, "b": {"type": ["list", "number"], "value": [1, 2]},
+             "lst": VARS["lst"], "obj": {"type": ["object", {"x": "number", "y": ["list", "string"]}],
+                                         "value": {"x": 1, "y": ["p"]}},
+             "mp": VARS["mp"], "nn": VARS["nn"]}
+    words = set(''.join(c if c.isalnum() or c == '_' else ' ' for c in src).split())
+    case = {"mode": "body", "src": src}
+    used = {k: v for k, v in vars_.items() if k in words}
+    if used:
+        case["vars"] = used
+    unknown = {k: v for k, v in UNKNOWNS.items() if k in words}
+    unknown.update({k: "dynamic" for k in ("ul", "uo") if k in words})
+    if unknown:
+        case["unknowns"] = unknown
+    return case
 
 
 def gen_numbers(r):
@@ -508,7 +568,7 @@ def oracle_can_give(oracle, line, ours, tries=12):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle", default=ORACLE, help="the hcl-oracle binary")
-    ap.add_argument("--kinds", default="expr,unknowns,structure,structunk,directives,numbers,format,declare,packer,vars,regex,unicode,body,template,sigils")
+    ap.add_argument("--kinds", default="expr,unknowns,structure,structunk,directives,bodies,numbers,format,declare,packer,vars,regex,unicode,body,template,sigils")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=2000, help="cases per kind and seed")
@@ -524,7 +584,7 @@ def main():
         "expr": lambda r: gen_expr(r, False), "unknowns": lambda r: gen_expr(r, True), "numbers": gen_numbers,
         "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars, "regex": gen_regex,
         "unicode": gen_unicode, "structure": gen_structure, "structunk": lambda r: gen_structure(r, True),
-        "directives": gen_directives,
+        "directives": gen_directives, "bodies": gen_bodies,
     }
     kinds = args.kinds.split(",")
     unknown = [k for k in kinds if k not in gens and k not in ("body", "template", "sigils")]
