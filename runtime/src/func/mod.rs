@@ -70,6 +70,7 @@ mod gomath;
 mod numeric;
 pub mod packer;
 mod regex;
+mod regex_shape;
 mod set;
 mod string;
 mod table;

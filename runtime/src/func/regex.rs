@@ -8,6 +8,7 @@
 //! starts no repetition is a literal, names and flags are rewritten to
 //! what `regex` takes, and so on. Replacements expand as Go's `Expand`.
 
+use super::regex_shape::{ShapeError, TreeShape};
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::types::Type;
 use crate::value::Value;
@@ -31,6 +32,8 @@ pub struct SyntaxError {
 /// regexPatternResultType), worked out once at compile time.
 pub struct Pattern {
     re: Regex,
+    /// Go's capture groups, their names in order (see [`Translation`]).
+    groups: Vec<Option<Box<str>>>,
     result: Result<Type, FnError>,
     /// `list(result)`: regexall's return type.
     all: Result<Type, FnError>,
@@ -77,9 +80,9 @@ impl RegexCache {
         // result types built again are not reference-counted by every
         // thread that calls the function.
         let local = self.get_shared(pattern).map(|p| {
-            let result = pattern_result_type(&p.re);
+            let result = pattern_result_type(&p.groups);
             let all = result.clone().map(Type::list);
-            Arc::new(Pattern { re: p.re.clone(), result, all })
+            Arc::new(Pattern { re: p.re.clone(), groups: p.groups.clone(), result, all })
         });
         RECENT.with(|r| {
             let mut r = r.borrow_mut();
@@ -119,17 +122,17 @@ fn err(code: &str, expr: &str) -> SyntaxError {
 }
 
 fn compile(pattern: &str) -> Compiled {
-    let translated = translate(pattern)?;
-    regex::RegexBuilder::new(&translated)
+    let Translation { text, groups } = translate(pattern)?;
+    regex::RegexBuilder::new(&text)
         .size_limit(COMPILED_SIZE_LIMIT)
         // Go nests groups up to 1,000 deep (the translation adds a level
         // for a repeated repetition).
         .nest_limit(2_100)
         .build()
         .map(|re| {
-            let result = pattern_result_type(&re);
+            let result = pattern_result_type(&groups);
             let all = result.clone().map(Type::list);
-            Arc::new(Pattern { re, result, all })
+            Arc::new(Pattern { re, groups, result, all })
         })
         .map_err(|e| match e {
             regex::Error::CompiledTooBig(_) => err("expression too large", pattern),
@@ -249,6 +252,8 @@ struct PerlGroup {
     opens: bool,
     /// What it sets Go's `U` (non-greedy) flag to, if anything.
     ungreedy: Option<bool>,
+    /// The name of the capture group it opens (`(?P<name>`).
+    capture: Option<String>,
 }
 
 /// A `(?` group at `p[off..]` as Go's parser reads it (Go 1.19: named
@@ -269,7 +274,8 @@ fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) ->
         // Go takes names `regex` does not (starting with a digit, or
         // twice: the last group of a name gives its value): written with a
         // `_` before, and a repeat with a suffix after a `.`, which no Go
-        // name has (`capture_name` takes both off again).
+        // name has (results take the names from the translation's group
+        // list, not from `regex`).
         let seen = names.iter().filter(|n| n.as_str() == name).count();
         out.push_str("(?P<_");
         out.push_str(name);
@@ -278,7 +284,7 @@ fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) ->
         }
         out.push('>');
         names.push(name.to_string());
-        return Ok(PerlGroup { len: end + 1, opens: true, ungreedy: None });
+        return Ok(PerlGroup { len: end + 1, opens: true, ungreedy: None, capture: Some(name.to_string()) });
     }
     // Each flag's last setting: on before a `-`, off after it.
     let mut on = String::new();
@@ -314,7 +320,7 @@ fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) ->
                     (false, false) => out.push_str(&format!("(?{flags})")),
                 }
                 let ungreedy = if flags.contains('U') { Some(!off.contains('U')) } else { None };
-                return Ok(PerlGroup { len: read, opens, ungreedy });
+                return Ok(PerlGroup { len: read, opens, ungreedy, capture: None });
             }
             _ => return Err(err("invalid or unsupported Perl syntax", &s[..read])),
         }
@@ -534,8 +540,12 @@ fn unicode_class(p: &str, off: usize) -> Result<(String, usize), SyntaxError> {
 /// Rewrites a Go pattern into `regex` crate syntax, reading it as Go
 /// 1.19's `regexp/syntax` parser does (Perl flags) and reporting the
 /// first error it reports, with its code and the text it names.
-fn translate(p: &str) -> Result<String, SyntaxError> {
+fn translate(p: &str) -> Result<Translation, SyntaxError> {
     let mut out = String::with_capacity(p.len() + 16);
+    // Go's capture groups in order, and the shape of its tree.
+    let mut groups: Vec<Option<Box<str>>> = Vec::new();
+    let mut shape = TreeShape::new();
+    let too_deep = || err("expression nests too deeply", p);
     let mut t = 0;
     let mut depth: usize = 0;
     let mut names: Vec<String> = Vec::new();
@@ -566,9 +576,13 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
         match c {
             '(' if rest.starts_with("(?") => {
                 let before = can_repeat;
-                let PerlGroup { len, opens, ungreedy: sets } = perl_group(p, t, &mut out, &mut names)?;
+                let PerlGroup { len, opens, ungreedy: sets, capture } = perl_group(p, t, &mut out, &mut names)?;
                 depth += usize::from(opens);
                 if opens {
+                    shape.open(capture.is_some());
+                    if let Some(name) = capture {
+                        groups.push(Some(name.into()));
+                    }
                     ungreedy_outside.push(ungreedy);
                     group_starts.push(out_before);
                 }
@@ -585,6 +599,8 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
             }
             '(' => {
                 depth += 1;
+                shape.open(true);
+                groups.push(None);
                 ungreedy_outside.push(ungreedy);
                 group_starts.push(out_before);
                 out.push('(');
@@ -592,6 +608,7 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                 t += 1;
             }
             '|' => {
+                shape.bar();
                 out.push('|');
                 can_repeat = false;
                 t += 1;
@@ -601,6 +618,7 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                     return Err(err("unexpected )", p));
                 }
                 depth -= 1;
+                shape.close().map_err(|_| too_deep())?;
                 ungreedy = ungreedy_outside.pop().unwrap_or(ungreedy);
                 out.push(')');
                 item_start = group_starts.pop().unwrap_or(out_before);
@@ -609,17 +627,20 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                 t += 1;
             }
             '^' | '$' | '.' => {
+                shape.atom(c == '.');
                 out.push(c);
                 can_repeat = true;
                 t += 1;
             }
             '[' => {
                 t = translate_class(p, t, &mut out)?;
+                shape.atom(true);
                 can_repeat = true;
             }
             '*' | '+' | '?' => {
                 let after = t + 1 + usize::from(p[t + 1..].starts_with('?'));
                 check_repeat(p, t, after, last_repeat, can_repeat)?;
+                shape.repeat(None, false, false).map_err(|_| too_deep())?;
                 flags_after =
                     push_repetition(&mut out, &p[t..after], after - t > 1, flags_at, ungreedy, item_repeats.then_some(item_start));
                 item_repeats = true;
@@ -634,6 +655,13 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                     }
                     let after = t + len + usize::from(p[t + len..].starts_with('?'));
                     check_repeat(p, t, after, last_repeat, can_repeat)?;
+                    // Go's count: the maximum, or the minimum when there is
+                    // none; checked when either is 2 or more.
+                    let checked = lo >= 2 || hi.is_some_and(|h| h >= 2);
+                    shape.repeat(Some(hi.unwrap_or(lo)), hi == Some(0), checked).map_err(|e| match e {
+                        ShapeError::TooDeep => too_deep(),
+                        ShapeError::TooManyCopies => err("invalid repeat count", &p[t..after]),
+                    })?;
                     flags_after =
                         push_repetition(&mut out, &p[t..after], after - t > len, flags_at, ungreedy, item_repeats.then_some(item_start));
                     item_repeats = true;
@@ -642,6 +670,7 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                     t = after;
                 }
                 None => {
+                    shape.literal();
                     out.push_str("\\{");
                     can_repeat = true;
                     t += 1;
@@ -661,6 +690,7 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                             None => (&rest[2..], p.len()),
                         };
                         for lc in lit.chars() {
+                            shape.literal();
                             item_start = out.len();
                             item_repeats = false;
                             push_literal(&mut out, lc);
@@ -677,25 +707,30 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
                     _ => {}
                 }
                 if matches!(next, Some('A' | 'z' | 'b' | 'B')) {
+                    shape.atom(false);
                     can_repeat = true;
                     t += 2;
                 } else if matches!(next, Some('p' | 'P')) {
                     let (class, len) = unicode_class(p, t)?;
+                    shape.atom(true);
                     out.push_str(&class);
                     can_repeat = true;
                     t += len;
                 } else if let Some((body, neg)) = next.and_then(perl_class) {
                     push_perl_class(&mut out, body, neg, false);
+                    shape.atom(true);
                     can_repeat = true;
                     t += 2;
                 } else {
                     let (ch, len) = go_escape(p, t)?;
+                    shape.literal();
                     push_char(&mut out, ch);
                     can_repeat = true;
                     t += len;
                 }
             }
             _ => {
+                shape.literal();
                 push_literal(&mut out, c);
                 can_repeat = true;
                 t += c.len_utf8();
@@ -710,10 +745,19 @@ fn translate(p: &str) -> Result<String, SyntaxError> {
         last_repeat = repeat;
         flags_at = flags_after;
     }
+    shape.finish().map_err(|_| too_deep())?;
     if depth > 0 {
         return Err(err("missing closing )", p));
     }
-    Ok(out)
+    Ok(Translation { text: out, groups })
+}
+
+/// A pattern in the `regex` crate's syntax, and Go's capture groups (their
+/// names, in order): `regex` drops the groups of what repeats `{0}` times,
+/// which Go keeps (they never take part).
+struct Translation {
+    text: String,
+    groups: Vec<Option<Box<str>>>,
 }
 
 /// Writes repetition operator `op` (`lazy`: it ends with Go's `?`) after
@@ -912,16 +956,9 @@ fn class_char(p: &str, t: usize, whole: &str) -> Result<(u32, usize), SyntaxErro
 }
 
 /// The result type for a pattern (cty's regexPatternResultType).
-/// A capture group's name as the pattern spells it (see `perl_group`).
-fn capture_name(name: &str) -> &str {
-    let name = name.strip_prefix('_').unwrap_or(name);
-    name.split('.').next().unwrap_or(name)
-}
-
-fn pattern_result_type(re: &Regex) -> Result<Type, FnError> {
-    let names: Vec<Option<&str>> = re.capture_names().skip(1).map(|n| n.map(capture_name)).collect();
-    let unnamed = names.iter().filter(|n| n.is_none()).count();
-    let named: Vec<&str> = names.iter().filter_map(|n| *n).collect();
+fn pattern_result_type(groups: &[Option<Box<str>>]) -> Result<Type, FnError> {
+    let unnamed = groups.iter().filter(|n| n.is_none()).count();
+    let named: Vec<&str> = groups.iter().filter_map(|n| n.as_deref()).collect();
     match (unnamed, named.len()) {
         (0, 0) => Ok(Type::String),
         (u, n) if u > 0 && n > 0 => Err(FnError::arg(0, "invalid regexp pattern: cannot mix both named and unnamed capture groups")),
@@ -934,18 +971,19 @@ fn compile_for_type(ctx_cache: &RegexCache, pattern: &str) -> Result<Arc<Pattern
     ctx_cache.get(pattern).map_err(|e| FnError::arg(0, format!("invalid regexp pattern: {} in {}", e.code, e.expr)))
 }
 
-fn result_for(re: &Regex, caps: &regex::Captures, ty: &Type) -> Value {
+/// The value of a match: its text, or Go's groups (those `regex` dropped
+/// never take part: null).
+fn result_for(groups: &[Option<Box<str>>], caps: &regex::Captures, ty: &Type) -> Value {
+    let group = |i: usize| caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str()));
     match ty {
         Type::String => Value::string(caps.get(0).map_or("", |m| m.as_str())),
-        Type::Tuple(_) => {
-            Value::tuple((1..caps.len()).map(|i| caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str()))).collect())
-        }
+        Type::Tuple(_) => Value::tuple((1..=groups.len()).map(group).collect()),
         _ => {
             // In group order: a later group of a name replaces an earlier.
             let mut attrs = std::collections::BTreeMap::new();
-            for (i, n) in re.capture_names().enumerate().skip(1) {
+            for (i, n) in groups.iter().enumerate() {
                 if let Some(n) = n {
-                    attrs.insert(capture_name(n), caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str())));
+                    attrs.insert(&**n, group(i + 1));
                 }
             }
             Value::object(attrs.into_iter().collect())
@@ -981,7 +1019,7 @@ pub fn regex(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnE
     let re = compile_for_type(ctx.regexes, str_arg(&args[0]))?;
     let s = str_arg(&args[1]);
     match re.captures(s) {
-        Some(caps) => Ok(result_for(&re, &caps, ret)),
+        Some(caps) => Ok(result_for(&re.groups, &caps, ret)),
         None => Err(FnError::new("pattern did not match any part of the given string")),
     }
 }
@@ -1008,7 +1046,7 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
         for caps in re.captures_iter(s) {
             ctx.charge(ELEMENT_COST * caps.len() as u64)?;
             out.reserve_exact(1);
-            out.push(result_for(&re, &caps, &ety));
+            out.push(result_for(&re.groups, &caps, &ety));
         }
     }
     // Every element has the pattern's result type exactly (a string, or
@@ -1032,7 +1070,7 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     let refs = replacement.bytes().filter(|&b| b == b'$').count() as u64;
     let len = s.len() as u64;
     ctx.charge(len.saturating_add(matches.saturating_mul(replacement.len() as u64)).saturating_add(refs.saturating_mul(len)))?;
-    let names: Vec<Option<&str>> = re.capture_names().map(|n| n.map(capture_name)).collect();
+    let names: Vec<Option<&str>> = std::iter::once(None).chain(re.groups.iter().map(|n| n.as_deref())).collect();
     let expanded = re.replace_all(s, GoExpand { template: replacement, names: &names });
     Ok(Value::from_string(expanded.into_owned()))
 }
@@ -1136,9 +1174,9 @@ mod tests {
         ];
         for (pat, want) in rows {
             match (translate(pat), want) {
-                (Ok(got), Ok(w)) => assert_eq!(&got, w, "{pat}"),
+                (Ok(got), Ok(w)) => assert_eq!(&got.text, w, "{pat}"),
                 (Err(e), Err(code)) => assert_eq!(&e.code, code, "{pat}"),
-                (got, want) => panic!("{pat}: got {got:?}, want {want:?}"),
+                (got, want) => panic!("{pat}: got {:?}, want {want:?}", got.map(|t| t.text)),
             }
         }
     }
