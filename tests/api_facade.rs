@@ -560,3 +560,19 @@ fn flat_body_json_is_the_natural_values_json() {
     assert_eq!(direct, via_value);
     assert!(direct.starts_with("{\"alpha\":"), "{direct}");
 }
+
+#[test]
+fn compiling_patterns_is_charged_to_the_size_budget() {
+    // Each pattern is new, and compiled: its compiled size (about a
+    // megabyte for 50 letter classes) comes out of the size budget, so a
+    // loop of new patterns ends; the step budget does not count compiling.
+    let many = "length([for i in range(100) : can(regex(\"\\\\pL{50}${i}\", \"x\"))])";
+    let program = Compiled::expression(many, &Options::new().max_size(8 << 20)).expect("valid");
+    let out = program.evaluate(&Variables::new());
+    assert_eq!(out.diagnostics()[0].summary, "Evaluation limit exceeded");
+    assert!(out.diagnostics()[0].detail.contains("compiled pattern is too large"), "{}", out.diagnostics()[0].detail);
+    // One pattern, compiled once, matched many times, costs its size once.
+    let one = "length([for i in range(100) : can(regex(\"\\\\pL{50}\", \"x${i}\"))])";
+    let program = Compiled::expression(one, &Options::new().max_size(8 << 20)).expect("valid");
+    assert_eq!(program.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(100));
+}

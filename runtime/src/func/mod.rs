@@ -53,8 +53,12 @@
 //! # Regular expressions
 //!
 //! `regex`, `regexall` and `regexreplace` compile their pattern through a
-//! bounded cache owned by the table (keyed by pattern text), so a constant
-//! pattern is compiled once. The compiler may warm it ahead of time with
+//! cache owned by the table (keyed by pattern text, bounded in patterns
+//! and in compiled bytes), so a constant pattern is compiled once. The
+//! call that compiles a pattern is charged its compiled size from the
+//! size budget: compiling is work the step budget does not count, and a
+//! pattern such as `\pL{1000}` takes tens of megabytes and a good part
+//! of a second. The compiler may warm the cache ahead of time with
 //! [`Functions::precompile_regex`].
 
 // `iter::repeat_n` needs Rust 1.82; the workspace supports 1.80.

@@ -12,14 +12,20 @@ use super::regex_shape::{ShapeError, TreeShape};
 use super::{str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::types::Type;
 use crate::value::Value;
-use regex::Regex;
+use regex_automata::meta::{self, Regex};
+use regex_automata::util::captures::Captures;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// Maximum number of compiled patterns kept per table.
-const CACHE_CAPACITY: usize = 256;
-/// Upper bound on the compiled size of one pattern (the regex crate's NFA).
+/// Upper bound on the compiled size of one pattern (its NFA).
 const COMPILED_SIZE_LIMIT: usize = 128 << 20;
+/// Upper bounds on what a table's cache of compiled patterns holds, and on
+/// what each thread keeps of them in front of it: patterns, and their
+/// compiled bytes.
+const CACHE_PATTERNS: usize = 256;
+const CACHE_BYTES: usize = 256 << 20;
+const RECENT_PATTERNS: usize = 8;
+const RECENT_BYTES: usize = 256 << 20;
 
 /// A Go-syntax error: the RE2 error code and the offending expression.
 #[derive(Clone, Debug)]
@@ -28,86 +34,127 @@ pub struct SyntaxError {
     pub expr: String,
 }
 
-/// A compiled pattern and the element type its matches have (cty's
-/// regexPatternResultType), worked out once at compile time.
-pub struct Pattern {
-    re: Regex,
-    /// Go's capture groups, their names in order (see [`Translation`]).
-    groups: Vec<Option<Box<str>>>,
+/// A pattern as Go reads it: its translation, and the element type its
+/// matches have (cty's regexPatternResultType). What the type step of
+/// `regex` and `regexall` needs: it compiles nothing.
+struct Read {
+    translation: Translation,
     result: Result<Type, FnError>,
     /// `list(result)`: regexall's return type.
     all: Result<Type, FnError>,
 }
 
-impl std::ops::Deref for Pattern {
-    type Target = Regex;
-    fn deref(&self) -> &Regex {
-        &self.re
+/// A compiled pattern.
+pub struct Pattern {
+    re: Regex,
+    read: Arc<Read>,
+    /// Its compiled size (what the evaluation that compiled it was
+    /// charged).
+    bytes: usize,
+}
+
+impl Pattern {
+    fn groups(&self) -> &[Option<Box<str>>] {
+        &self.read.translation.groups
     }
 }
 
 type Compiled = Result<Arc<Pattern>, SyntaxError>;
-
-/// Patterns kept per thread in front of the shared caches.
-const RECENT_CAPACITY: usize = 8;
+type Reading = Result<Arc<Read>, SyntaxError>;
 
 thread_local! {
-    /// The patterns this thread used last (compiling is deterministic, so
-    /// one list serves every table), looked up without a lock: a call to
-    /// `regex` or `regexall` needs its pattern twice, for its return type
-    /// and to match.
+    /// The patterns this thread read and compiled last (both are
+    /// deterministic, so one list of each serves every table), looked up
+    /// without a lock: a call to `regex` or `regexall` needs its pattern
+    /// twice, for its return type and to match.
+    static RECENT_READ: std::cell::RefCell<Vec<(Box<str>, Reading)>> = const { std::cell::RefCell::new(Vec::new()) };
     static RECENT: std::cell::RefCell<Vec<(Box<str>, Compiled)>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
+/// `pattern` read (the thread's recent reads first).
+fn read(pattern: &str) -> Reading {
+    if let Some(r) = RECENT_READ.with(|r| r.borrow().iter().find(|(p, _)| **p == *pattern).map(|(_, r)| r.clone())) {
+        return r;
+    }
+    let read = translate(pattern).map(|translation| {
+        let result = pattern_result_type(&translation.groups);
+        let all = result.clone().map(Type::list);
+        Arc::new(Read { translation, result, all })
+    });
+    RECENT_READ.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() >= RECENT_PATTERNS {
+            let _evicted = r.remove(0);
+        }
+        r.push((pattern.into(), read.clone()));
+    });
+    read
+}
+
 /// Compiled patterns keyed by pattern text; cleared when full (patterns in
-/// real configurations are few and constant).
+/// real configurations are few and constant; a configuration that makes
+/// many large ones is bounded by the bytes they hold).
 pub struct RegexCache {
-    map: Mutex<HashMap<String, Compiled, ahash::RandomState>>,
+    map: Mutex<CompiledMap>,
+}
+
+#[derive(Default)]
+struct CompiledMap {
+    patterns: HashMap<String, Compiled, ahash::RandomState>,
+    bytes: usize,
 }
 
 impl RegexCache {
     pub fn new() -> RegexCache {
-        RegexCache { map: Mutex::new(HashMap::default()) }
+        RegexCache { map: Mutex::new(CompiledMap::default()) }
     }
 
-    pub fn get(&self, pattern: &str) -> Compiled {
+    /// `pattern` compiled, and the bytes compiled for it now (0 when it
+    /// was in the cache).
+    pub fn get(&self, pattern: &str) -> (Compiled, usize) {
         let recent = RECENT.with(|r| r.borrow().iter().find(|(p, _)| **p == *pattern).map(|(_, c)| c.clone()));
         if let Some(c) = recent {
-            return c;
+            return (c, 0);
         }
         // This thread's copy: a cloned `Regex` has a match cache of its own,
         // so threads matching one pattern do not share (and lock) one, and
         // result types built again are not reference-counted by every
         // thread that calls the function.
-        let local = self.get_shared(pattern).map(|p| {
-            let result = pattern_result_type(&p.groups);
-            let all = result.clone().map(Type::list);
-            Arc::new(Pattern { re: p.re.clone(), groups: p.groups.clone(), result, all })
+        let (shared, fresh) = self.get_shared(pattern);
+        let local = shared.map(|p| {
+            let read = Read { translation: p.read.translation.clone(), result: p.read.result.clone(), all: p.read.all.clone() };
+            Arc::new(Pattern { re: p.re.clone(), read: Arc::new(read), bytes: p.bytes })
         });
         RECENT.with(|r| {
             let mut r = r.borrow_mut();
-            if r.len() >= RECENT_CAPACITY {
+            let bytes = |r: &Vec<(Box<str>, Compiled)>| r.iter().map(|(_, c)| c.as_ref().map_or(0, |p| p.bytes)).sum::<usize>();
+            let incoming = local.as_ref().map_or(0, |p| p.bytes);
+            while !r.is_empty() && (r.len() >= RECENT_PATTERNS || bytes(&r) + incoming > RECENT_BYTES) {
                 let _evicted = r.remove(0);
             }
             r.push((pattern.into(), local.clone()));
         });
-        local
+        (local, fresh)
     }
 
-    fn get_shared(&self, pattern: &str) -> Compiled {
+    fn get_shared(&self, pattern: &str) -> (Compiled, usize) {
         if let Ok(m) = self.map.lock() {
-            if let Some(c) = m.get(pattern) {
-                return c.clone();
+            if let Some(c) = m.patterns.get(pattern) {
+                return (c.clone(), 0);
             }
         }
         let compiled = compile(pattern);
         if let Ok(mut m) = self.map.lock() {
-            if m.len() >= CACHE_CAPACITY {
-                m.clear();
+            let incoming = compiled.as_ref().map_or(0, |p| p.bytes);
+            if m.patterns.len() >= CACHE_PATTERNS || m.bytes + incoming > CACHE_BYTES {
+                m.patterns.clear();
+                m.bytes = 0;
             }
-            m.insert(pattern.to_string(), compiled.clone());
+            m.bytes += incoming;
+            m.patterns.insert(pattern.to_string(), compiled.clone());
         }
-        compiled
+        let fresh = compiled.as_ref().map_or(0, |p| p.bytes);
+        (compiled, fresh)
     }
 }
 
@@ -122,22 +169,25 @@ fn err(code: &str, expr: &str) -> SyntaxError {
 }
 
 fn compile(pattern: &str) -> Compiled {
-    let Translation { text, groups } = translate(pattern)?;
-    regex::RegexBuilder::new(&text)
-        .size_limit(COMPILED_SIZE_LIMIT)
-        // Go nests groups up to 1,000 deep (the translation adds a level
-        // for a repeated repetition).
-        .nest_limit(2_100)
-        .build()
-        .map(|re| {
-            let result = pattern_result_type(&groups);
-            let all = result.clone().map(Type::list);
-            Arc::new(Pattern { re, groups, result, all })
-        })
-        .map_err(|e| match e {
-            regex::Error::CompiledTooBig(_) => err("expression too large", pattern),
-            _ => err("invalid or unsupported Perl syntax", pattern),
-        })
+    let read = read(pattern)?;
+    // The `regex` crate's configuration of a `Regex` on strings.
+    let config = meta::Config::new()
+        .match_kind(regex_automata::MatchKind::LeftmostFirst)
+        .utf8_empty(true)
+        .nfa_size_limit(Some(COMPILED_SIZE_LIMIT))
+        .hybrid_cache_capacity(2 << 20);
+    // Go nests groups up to 1,000 deep (the translation adds a level for a
+    // repeated repetition).
+    let syntax = regex_automata::util::syntax::Config::new().utf8(true).nest_limit(2_100);
+    let re = meta::Builder::new().configure(config).syntax(syntax).build(&read.translation.text).map_err(|e| {
+        if e.size_limit().is_some() {
+            err("expression too large", pattern)
+        } else {
+            err("invalid or unsupported Perl syntax", pattern)
+        }
+    })?;
+    let bytes = re.memory_usage();
+    Ok(Arc::new(Pattern { re, read, bytes }))
 }
 
 const ASCII_CLASSES: &[(char, &str)] = &[('d', "0-9"), ('w', "0-9A-Za-z_"), ('s', "\\t\\n\\x0C\\r ")];
@@ -755,6 +805,7 @@ fn translate(p: &str) -> Result<Translation, SyntaxError> {
 /// A pattern in the `regex` crate's syntax, and Go's capture groups (their
 /// names, in order): `regex` drops the groups of what repeats `{0}` times,
 /// which Go keeps (they never take part).
+#[derive(Clone)]
 struct Translation {
     text: String,
     groups: Vec<Option<Box<str>>>,
@@ -967,16 +1018,34 @@ fn pattern_result_type(groups: &[Option<Box<str>>]) -> Result<Type, FnError> {
     }
 }
 
-fn compile_for_type(ctx_cache: &RegexCache, pattern: &str) -> Result<Arc<Pattern>, FnError> {
-    ctx_cache.get(pattern).map_err(|e| FnError::arg(0, format!("invalid regexp pattern: {} in {}", e.code, e.expr)))
+/// The error cty reports for a pattern Go refuses.
+fn invalid_pattern(e: SyntaxError) -> FnError {
+    FnError::arg(0, format!("invalid regexp pattern: {} in {}", e.code, e.expr))
 }
 
-/// The value of a match: its text, or Go's groups (those `regex` dropped
-/// never take part: null).
-fn result_for(groups: &[Option<Box<str>>], caps: &regex::Captures, ty: &Type) -> Value {
-    let group = |i: usize| caps.get(i).map_or(Value::Null(Type::String), |m| Value::string(m.as_str()));
+/// `pattern` compiled for a call; compiling it (not finding it in the
+/// cache) is charged its compiled size from the evaluation's size budget:
+/// the step budget does not count compiling, and a pattern can take tens
+/// of megabytes and a good part of a second.
+fn compiled(ctx: &mut CallCtx, pattern: &str) -> Result<Result<Arc<Pattern>, SyntaxError>, FnError> {
+    let (compiled, fresh) = ctx.regexes.get(pattern);
+    if !ctx.budget.charge(fresh as u64) {
+        return Err(FnError::new("the compiled pattern is too large (it exceeds the evaluation size limit)"));
+    }
+    Ok(compiled)
+}
+
+/// Group `i` of a match in `s`.
+fn group_text<'s>(caps: &Captures, s: &'s str, i: usize) -> Option<&'s str> {
+    caps.get_group(i).and_then(|span| s.get(span.range()))
+}
+
+/// The value of a match in `s`: its text, or Go's groups (those `regex`
+/// dropped never take part: null).
+fn result_for(groups: &[Option<Box<str>>], caps: &Captures, s: &str, ty: &Type) -> Value {
+    let group = |i: usize| group_text(caps, s, i).map_or(Value::Null(Type::String), Value::string);
     match ty {
-        Type::String => Value::string(caps.get(0).map_or("", |m| m.as_str())),
+        Type::String => Value::string(group_text(caps, s, 0).unwrap_or("")),
         Type::Tuple(_) => Value::tuple((1..=groups.len()).map(group).collect()),
         _ => {
             // In group order: a later group of a name replaces an earlier.
@@ -991,36 +1060,35 @@ fn result_for(groups: &[Option<Box<str>>], caps: &regex::Captures, ty: &Type) ->
     }
 }
 
-// The type step has no CallCtx; it uses a shared cache of its own so that
-// repeated calls do not recompile.
-fn type_cache() -> &'static RegexCache {
-    static CACHE: std::sync::OnceLock<RegexCache> = std::sync::OnceLock::new();
-    CACHE.get_or_init(RegexCache::new)
-}
-
+// The type step reads the pattern (Go's checks, its groups), and compiles
+// nothing: it has no budget to charge, and a call whose text is unknown
+// matches nothing.
 pub fn regex_type(args: &[Value]) -> Result<Type, FnError> {
     let Some(p) = args[0].as_str() else {
         return Ok(Type::Dynamic);
     };
-    compile_for_type(type_cache(), p)?.result.clone()
+    read(p).map_err(invalid_pattern)?.result.clone()
 }
 
 pub fn regexall_type(args: &[Value]) -> Result<Type, FnError> {
     let Some(p) = args[0].as_str() else {
         return Ok(Type::list(Type::Dynamic));
     };
-    compile_for_type(type_cache(), p)?.all.clone()
+    read(p).map_err(invalid_pattern)?.all.clone()
 }
 
 pub fn regex(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     if ret.is_dynamic() {
         return Ok(Value::dynamic_unknown());
     }
-    let re = compile_for_type(ctx.regexes, str_arg(&args[0]))?;
+    let re = compiled(ctx, str_arg(&args[0]))?.map_err(invalid_pattern)?;
     let s = str_arg(&args[1]);
-    match re.captures(s) {
-        Some(caps) => Ok(result_for(&re.groups, &caps, ret)),
-        None => Err(FnError::new("pattern did not match any part of the given string")),
+    let mut caps = re.re.create_captures();
+    re.re.captures(s, &mut caps);
+    if caps.is_match() {
+        Ok(result_for(re.groups(), &caps, s, ret))
+    } else {
+        Err(FnError::new("pattern did not match any part of the given string"))
     }
 }
 
@@ -1029,7 +1097,7 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     if ety.is_dynamic() {
         return Ok(Value::dynamic_unknown());
     }
-    let re = compile_for_type(ctx.regexes, str_arg(&args[0]))?;
+    let re = compiled(ctx, str_arg(&args[0]))?.map_err(invalid_pattern)?;
     let s = str_arg(&args[1]);
     // Usually zero or one match (anchored patterns): no allocation for
     // none, and room for exactly one at the first (growing and then
@@ -1037,16 +1105,16 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     let mut out = Vec::new();
     if ety == Type::String {
         // No capture groups: the matched texts, without building captures.
-        for m in re.find_iter(s) {
+        for m in re.re.find_iter(s) {
             ctx.charge(ELEMENT_COST)?;
             out.reserve_exact(1);
-            out.push(Value::string(m.as_str()));
+            out.push(Value::string(&s[m.range()]));
         }
     } else {
-        for caps in re.captures_iter(s) {
-            ctx.charge(ELEMENT_COST * caps.len() as u64)?;
+        for caps in re.re.captures_iter(s) {
+            ctx.charge(ELEMENT_COST * caps.group_len() as u64)?;
             out.reserve_exact(1);
-            out.push(result_for(&re.groups, &caps, &ety));
+            out.push(result_for(re.groups(), &caps, s, &ety));
         }
     }
     // Every element has the pattern's result type exactly (a string, or
@@ -1059,33 +1127,25 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     let s = str_arg(&args[0]);
     let pattern = str_arg(&args[1]);
     let replacement = str_arg(&args[2]);
-    let re = ctx.regexes.get(pattern).map_err(|e| FnError::new(format!("error parsing regexp: {}: `{}`", e.code, e.expr)))?;
-    // Output size, at most: the text, the replacement once per match, and
-    // for each `$` reference in it one group's text per match, which are
-    // parts of the matches, so all of them together at most the text
-    // (matches do not overlap). An over-estimate per match (a quarter of
-    // the text for each) refused a 600 KB text with 300,000 matches of a
-    // plain replacement, which the reference replaces.
-    let matches = re.find_iter(s).count() as u64;
-    let refs = replacement.bytes().filter(|&b| b == b'$').count() as u64;
-    let len = s.len() as u64;
-    ctx.charge(len.saturating_add(matches.saturating_mul(replacement.len() as u64)).saturating_add(refs.saturating_mul(len)))?;
-    let names: Vec<Option<&str>> = std::iter::once(None).chain(re.groups.iter().map(|n| n.as_deref())).collect();
-    let expanded = re.replace_all(s, GoExpand { template: replacement, names: &names });
-    Ok(Value::from_string(expanded.into_owned()))
-}
-
-/// A replacement expanded as Go's `Regexp.Expand` (`go_expand`), written
-/// straight into the result.
-struct GoExpand<'t> {
-    template: &'t str,
-    names: &'t [Option<&'t str>],
-}
-
-impl regex::Replacer for GoExpand<'_> {
-    fn replace_append(&mut self, caps: &regex::Captures<'_>, dst: &mut String) {
-        go_expand(self.template, caps, self.names, dst);
+    let re = compiled(ctx, pattern)?.map_err(|e| FnError::new(format!("error parsing regexp: {}: `{}`", e.code, e.expr)))?;
+    // The text outside the matches is at most the text; each expansion is
+    // charged as it is written (one pass: an estimate made up front had
+    // to match twice, and over-estimating refused replacements the
+    // reference makes).
+    ctx.charge(s.len() as u64)?;
+    let names: Vec<Option<&str>> = std::iter::once(None).chain(re.groups().iter().map(|n| n.as_deref())).collect();
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    for caps in re.re.captures_iter(s) {
+        let Some(m) = caps.get_match() else { continue };
+        out.push_str(&s[last..m.start()]);
+        let before = out.len();
+        go_expand(replacement, &caps, s, &names, &mut out);
+        ctx.charge((out.len() - before) as u64)?;
+        last = m.end();
     }
+    out.push_str(&s[last..]);
+    Ok(Value::from_string(out))
 }
 
 /// The length of the name at the start of `s`, as Go's `Expand` reads
@@ -1102,7 +1162,7 @@ fn name_len(s: &str) -> usize {
 /// and `${name}` (letters, digits, `_`) a group by number (no leading
 /// zero) or by name (the first group of that name that took part), a `$`
 /// before anything else itself.
-fn go_expand(template: &str, caps: &regex::Captures<'_>, names: &[Option<&str>], out: &mut String) {
+fn go_expand(template: &str, caps: &Captures, s: &str, names: &[Option<&str>], out: &mut String) {
     let mut t = template;
     while let Some(at) = t.find('$') {
         out.push_str(&t[..at]);
@@ -1128,11 +1188,11 @@ fn go_expand(template: &str, caps: &regex::Captures<'_>, names: &[Option<&str>],
             .then(|| name.parse::<usize>().ok())
             .flatten();
         let group = match number {
-            Some(i) => caps.get(i),
-            None => names.iter().enumerate().filter(|(_, n)| **n == Some(name)).find_map(|(i, _)| caps.get(i)),
+            Some(i) => group_text(caps, s, i),
+            None => names.iter().enumerate().filter(|(_, n)| **n == Some(name)).find_map(|(i, _)| group_text(caps, s, i)),
         };
-        if let Some(m) = group {
-            out.push_str(m.as_str());
+        if let Some(text) = group {
+            out.push_str(text);
         }
     }
     out.push_str(t);
