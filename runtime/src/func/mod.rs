@@ -74,7 +74,6 @@ mod gomath;
 mod numeric;
 pub mod packer;
 mod regex;
-mod regex_shape;
 mod set;
 mod string;
 mod table;

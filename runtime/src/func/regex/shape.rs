@@ -1,5 +1,5 @@
 //! The two limits Go's regexp parser puts on the shape of the tree a
-//! pattern parses to, followed while `regex.rs` translates the pattern
+//! pattern parses to, followed while `syntax.rs` translates the pattern
 //! (it writes text, it builds no tree):
 //!
 //! - a counted repetition of 2 or more (`x{2}`, `x{2,5}`, `x{3,}`) may not

@@ -1,0 +1,171 @@
+//! Compiled patterns: compiling, and the caches that keep them.
+
+use super::pattern_result_type;
+use super::syntax::{err, translate, SyntaxError, Translation};
+use super::FnError;
+use crate::types::Type;
+use regex_automata::meta::{self, Regex};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+/// Upper bound on the compiled size of one pattern (its NFA).
+const COMPILED_SIZE_LIMIT: usize = 128 << 20;
+/// Upper bounds on what a table's cache of compiled patterns holds, and on
+/// what each thread keeps of them in front of it: patterns, and their
+/// compiled bytes.
+const CACHE_PATTERNS: usize = 256;
+const CACHE_BYTES: usize = 256 << 20;
+const RECENT_PATTERNS: usize = 8;
+const RECENT_BYTES: usize = 256 << 20;
+
+/// A pattern as Go reads it: its translation, and the element type its
+/// matches have (cty's regexPatternResultType). What the type step of
+/// `regex` and `regexall` needs: it compiles nothing.
+pub(super) struct Read {
+    translation: Translation,
+    pub(super) result: Result<Type, FnError>,
+    /// `list(result)`: regexall's return type.
+    pub(super) all: Result<Type, FnError>,
+}
+
+/// A compiled pattern.
+pub struct Pattern {
+    pub(super) re: Regex,
+    read: Arc<Read>,
+    /// Its compiled size (what the evaluation that compiled it was
+    /// charged).
+    bytes: usize,
+}
+
+impl Pattern {
+    pub(super) fn groups(&self) -> &[Option<Box<str>>] {
+        &self.read.translation.groups
+    }
+}
+
+type Compiled = Result<Arc<Pattern>, SyntaxError>;
+type Reading = Result<Arc<Read>, SyntaxError>;
+
+thread_local! {
+    /// The patterns this thread read and compiled last (both are
+    /// deterministic, so one list of each serves every table), looked up
+    /// without a lock: a call to `regex` or `regexall` needs its pattern
+    /// twice, for its return type and to match.
+    static RECENT_READ: std::cell::RefCell<Vec<(Box<str>, Reading)>> = const { std::cell::RefCell::new(Vec::new()) };
+    static RECENT: std::cell::RefCell<Vec<(Box<str>, Compiled)>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `pattern` read (the thread's recent reads first).
+pub(super) fn read(pattern: &str) -> Reading {
+    if let Some(r) = RECENT_READ.with(|r| r.borrow().iter().find(|(p, _)| **p == *pattern).map(|(_, r)| r.clone())) {
+        return r;
+    }
+    let read = translate(pattern).map(|translation| {
+        let result = pattern_result_type(&translation.groups);
+        let all = result.clone().map(Type::list);
+        Arc::new(Read { translation, result, all })
+    });
+    RECENT_READ.with(|r| {
+        let mut r = r.borrow_mut();
+        if r.len() >= RECENT_PATTERNS {
+            let _evicted = r.remove(0);
+        }
+        r.push((pattern.into(), read.clone()));
+    });
+    read
+}
+
+/// Compiled patterns keyed by pattern text; cleared when full (patterns in
+/// real configurations are few and constant; a configuration that makes
+/// many large ones is bounded by the bytes they hold).
+pub struct RegexCache {
+    map: Mutex<CompiledMap>,
+}
+
+#[derive(Default)]
+struct CompiledMap {
+    patterns: HashMap<String, Compiled, ahash::RandomState>,
+    bytes: usize,
+}
+
+impl RegexCache {
+    pub fn new() -> RegexCache {
+        RegexCache { map: Mutex::new(CompiledMap::default()) }
+    }
+
+    /// `pattern` compiled, and the bytes compiled for it now (0 when it
+    /// was in the cache).
+    pub fn get(&self, pattern: &str) -> (Compiled, usize) {
+        let recent = RECENT.with(|r| r.borrow().iter().find(|(p, _)| **p == *pattern).map(|(_, c)| c.clone()));
+        if let Some(c) = recent {
+            return (c, 0);
+        }
+        // This thread's copy: a cloned `Regex` has a match cache of its own,
+        // so threads matching one pattern do not share (and lock) one, and
+        // result types built again are not reference-counted by every
+        // thread that calls the function.
+        let (shared, fresh) = self.get_shared(pattern);
+        let local = shared.map(|p| {
+            let read = Read { translation: p.read.translation.clone(), result: p.read.result.clone(), all: p.read.all.clone() };
+            Arc::new(Pattern { re: p.re.clone(), read: Arc::new(read), bytes: p.bytes })
+        });
+        RECENT.with(|r| {
+            let mut r = r.borrow_mut();
+            let bytes = |r: &Vec<(Box<str>, Compiled)>| r.iter().map(|(_, c)| c.as_ref().map_or(0, |p| p.bytes)).sum::<usize>();
+            let incoming = local.as_ref().map_or(0, |p| p.bytes);
+            while !r.is_empty() && (r.len() >= RECENT_PATTERNS || bytes(&r) + incoming > RECENT_BYTES) {
+                let _evicted = r.remove(0);
+            }
+            r.push((pattern.into(), local.clone()));
+        });
+        (local, fresh)
+    }
+
+    fn get_shared(&self, pattern: &str) -> (Compiled, usize) {
+        if let Ok(m) = self.map.lock() {
+            if let Some(c) = m.patterns.get(pattern) {
+                return (c.clone(), 0);
+            }
+        }
+        let compiled = compile(pattern);
+        if let Ok(mut m) = self.map.lock() {
+            let incoming = compiled.as_ref().map_or(0, |p| p.bytes);
+            if m.patterns.len() >= CACHE_PATTERNS || m.bytes + incoming > CACHE_BYTES {
+                m.patterns.clear();
+                m.bytes = 0;
+            }
+            m.bytes += incoming;
+            m.patterns.insert(pattern.to_string(), compiled.clone());
+        }
+        let fresh = compiled.as_ref().map_or(0, |p| p.bytes);
+        (compiled, fresh)
+    }
+}
+
+impl Default for RegexCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+fn compile(pattern: &str) -> Compiled {
+    let read = read(pattern)?;
+    // The `regex` crate's configuration of a `Regex` on strings.
+    let config = meta::Config::new()
+        .match_kind(regex_automata::MatchKind::LeftmostFirst)
+        .utf8_empty(true)
+        .nfa_size_limit(Some(COMPILED_SIZE_LIMIT))
+        .hybrid_cache_capacity(2 << 20);
+    // Go nests groups up to 1,000 deep (the translation adds a level for a
+    // repeated repetition).
+    let syntax = regex_automata::util::syntax::Config::new().utf8(true).nest_limit(2_100);
+    let re = meta::Builder::new().configure(config).syntax(syntax).build(&read.translation.text).map_err(|e| {
+        if e.size_limit().is_some() {
+            err("expression too large", pattern)
+        } else {
+            err("invalid or unsupported Perl syntax", pattern)
+        }
+    })?;
+    let bytes = re.memory_usage();
+    Ok(Arc::new(Pattern { re, read, bytes }))
+}
