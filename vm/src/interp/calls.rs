@@ -1,0 +1,123 @@
+//! Function calls.
+
+use super::*;
+
+impl<'a> Machine<'a> {
+    /// Converts argument register `r` (argument `i` of call `c`) to its
+    /// parameter's type, reporting a failed conversion at the argument.
+    pub(super) fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
+        let Some(funcs) = self.prog.file.funcs.as_deref() else { return };
+        let Some(v) = self.s.regs.get(usize::from(r)) else { return };
+        match funcs.signature(c.func).convert_arg(i, v) {
+            Ok(None) => {}
+            Ok(Some(conv)) => self.set(r, conv),
+            Err(e) => self.call_error(c, *e, |i| c.args.get(i).map(|a| a.start).unwrap_or_default()),
+        }
+    }
+
+    /// A call whose converted arguments are in registers `base..base+n`.
+    pub(super) fn call(&mut self, c: &CallSite, base: usize, n: usize) -> Value {
+        let prog: &'a Program = self.prog;
+        let Some(funcs) = prog.file.funcs.as_deref() else { return dynamic() };
+        let mark = self.mark_at(c.mark);
+        if self.errors_since(mark) {
+            return dynamic();
+        }
+        let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
+        let before = self.s.size.used();
+        let r = funcs.call(c.func, args, &mut self.s.size);
+        let used = self.s.size.used().saturating_sub(before);
+        // Kept only when the arguments reported nothing at all: a reuse
+        // (`MEMO`) skips their code, so it must not drop a diagnostic.
+        let quiet = self.s.diags.len() == mark;
+        if let (Ok(v), Some(slot), true) = (&r, self.s.memos.get_mut(usize::from(c.memo)), quiet) {
+            *slot = Some((v.clone(), used));
+        }
+        self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
+    }
+
+    pub(super) fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {
+        match r {
+            Ok(v) => v,
+            Err(e) => {
+                if self.s.size.exceeded() {
+                    // Out of budget: the evaluation ends here, as when the
+                    // VM's own building runs out (going on, every later
+                    // call that builds would fail alike, once per loop
+                    // iteration). The function says what it was building.
+                    if self.s.aborted.is_none() {
+                        self.s.aborted = Some(Abort::Memory);
+                        self.s.abort_report = Some(Diagnostic::error(LIMIT_EXCEEDED, e.detail, Some(c.spans.span)));
+                    }
+                } else {
+                    self.call_error(c, *e, arg_start);
+                }
+                dynamic()
+            }
+        }
+    }
+
+    /// Reports `e` about call `c` where hcl puts it.
+    #[cold]
+    pub(super) fn call_error(&mut self, c: &CallSite, e: CallError, arg_start: impl Fn(usize) -> Span) {
+        let subject = c.spans.subject(e.site, arg_start);
+        self.push(Diagnostic::error(e.summary, e.detail, Some(subject)));
+    }
+
+    /// A call whose last argument is expanded (`f(a, xs...)`): the
+    /// expanded value is evaluated first, then the arity is checked, then
+    /// the other arguments are evaluated and converted in order.
+    pub(super) fn call_expand(&mut self, c: &CallSite) -> Value {
+        let prog: &'a Program = self.prog;
+        let Some(funcs) = prog.file.funcs.as_deref() else { return dynamic() };
+        let sig = funcs.signature(c.func);
+        let Some(last) = c.args.last() else { return dynamic() };
+        let expanded = match self.expand(&last.block, last.span) {
+            Ok(elements) => elements,
+            Err(v) => return v,
+        };
+        let fixed = c.args.len() - 1;
+        let arg_count = fixed + expanded.len();
+        let arg_start = |i: usize| -> Span {
+            if i < fixed {
+                c.args[i].start
+            } else {
+                last.span
+            }
+        };
+        if let Err(e) = sig.check_arity(&c.spans.name, arg_count) {
+            self.call_error(c, *e, arg_start);
+            return dynamic();
+        }
+        let mark = self.s.diags.len();
+        let mut vals: smallvec::SmallVec<[Value; 4]> = smallvec::SmallVec::with_capacity(arg_count);
+        for i in 0..arg_count {
+            if sig.param_for(i).is_none() {
+                break;
+            }
+            let v = if i < fixed { self.block(&c.args[i].block) } else { expanded.get(i - fixed).cloned().unwrap_or_else(dynamic) };
+            if sig.param_for(i).is_some_and(|p| p.type_constraint) {
+                // The compiler read a written argument; an expanded one
+                // is a value, which hcl's type reader refuses.
+                if i >= fixed {
+                    self.call_error(c, Param::not_a_type_constraint(i, &v), arg_start);
+                }
+                vals.push(v);
+                continue;
+            }
+            match sig.convert_arg(i, &v) {
+                Ok(None) => vals.push(v),
+                Ok(Some(conv)) => vals.push(conv),
+                Err(e) => {
+                    self.call_error(c, *e, arg_start);
+                    vals.push(v);
+                }
+            }
+        }
+        if self.errors_since(mark) {
+            return dynamic();
+        }
+        let r = funcs.call(c.func, &vals, &mut self.s.size);
+        self.call_result(c, r, arg_start)
+    }
+}
