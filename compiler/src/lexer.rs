@@ -283,39 +283,65 @@ fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>, liter
     }
 }
 
-/// Where the pieces of a quoted string token start and end, as hcl's
-/// string scanner cuts it before resolving escapes: each escape (`\u` or
-/// `\U` with up to 4 or 8 hex digits, a backslash with one character or
-/// none, `$`, `$$`, `$${`, `%`, `%%`, `%%{`, a line break) is a piece, and
-/// so is each run of text between them.
+/// What a piece of a string literal is, as hcl's string scanner cuts the
+/// literal before resolving its escapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum StringPiece {
+    /// A run of plain text.
+    Text,
+    /// A backslash escape (quoted strings only): `\u` or `\U` with up to
+    /// 4 or 8 hex digits, a backslash with one character, or a backslash
+    /// at the end.
+    Escape,
+    /// `$` or `%`, doubled or not, with `{` after a doubled one (`$${` is
+    /// the escape of `${`).
+    Sigil,
+    /// A line break (`\r\n`, `\r` or `\n`).
+    LineBreak,
+}
+
+/// The piece of string literal `text` that starts at `i`, and its length
+/// (`quoted`: a quoted string, where backslashes escape; a template's
+/// literal text has no backslash escapes). The one definition of the
+/// scanner's cuts: the parser resolves escapes by them, and the lexer
+/// counts the columns of diagnostics in pieces.
+pub(crate) fn string_piece(text: &[u8], i: usize, quoted: bool) -> (StringPiece, usize) {
+    let special = |b: u8| matches!(b, b'$' | b'%' | b'\r' | b'\n') || (quoted && b == b'\\');
+    let Some(&b) = text.get(i) else { return (StringPiece::Text, 0) };
+    let piece = match b {
+        b'\\' if quoted => match text.get(i + 1) {
+            Some(&u @ (b'u' | b'U')) => {
+                let max = if u == b'u' { 4 } else { 8 };
+                (StringPiece::Escape, 2 + text[i + 2..].iter().take(max).take_while(|b| b.is_ascii_hexdigit()).count())
+            }
+            Some(_) => (StringPiece::Escape, 1 + scanner_utf8_len(&text[i + 1..]).max(1)),
+            None => (StringPiece::Escape, 1),
+        },
+        b'$' | b'%' => match (text.get(i + 1), text.get(i + 2)) {
+            (Some(&n), Some(b'{')) if n == b => (StringPiece::Sigil, 3),
+            (Some(&n), _) if n == b => (StringPiece::Sigil, 2),
+            _ => (StringPiece::Sigil, 1),
+        },
+        b'\r' if text.get(i + 1) == Some(&b'\n') => (StringPiece::LineBreak, 2),
+        b'\r' | b'\n' => (StringPiece::LineBreak, 1),
+        _ => (StringPiece::Text, text[i..].iter().position(|&c| special(c)).unwrap_or(text.len() - i)),
+    };
+    // Pieces never run past the end (a `\` with a character cut short).
+    (piece.0, piece.1.min(text.len() - i))
+}
+
+/// Where the pieces of a quoted string token other than plain text start
+/// and end ([`string_piece`]).
 fn string_piece_bounds(text: &[u8]) -> Vec<usize> {
     let mut bounds = Vec::new();
     let mut i = 0;
     while i < text.len() {
-        let len = match text[i] {
-            b'\\' => match text.get(i + 1) {
-                Some(&u @ (b'u' | b'U')) => {
-                    let max = if u == b'u' { 4 } else { 8 };
-                    2 + text[i + 2..].iter().take(max).take_while(|b| b.is_ascii_hexdigit()).count()
-                }
-                Some(_) => 1 + scanner_utf8_len(&text[i + 1..]),
-                None => 1,
-            },
-            b @ (b'$' | b'%') => match (text.get(i + 1), text.get(i + 2)) {
-                (Some(&n), Some(b'{')) if n == b => 3,
-                (Some(&n), _) if n == b => 2,
-                _ => 1,
-            },
-            b'\r' if text.get(i + 1) == Some(&b'\n') => 2,
-            b'\r' | b'\n' => 1,
-            _ => {
-                i += 1;
-                continue;
-            }
-        };
-        bounds.push(i);
-        bounds.push(i + len);
-        i += len;
+        let (kind, len) = string_piece(text, i, true);
+        if kind != StringPiece::Text {
+            bounds.push(i);
+            bounds.push(i + len);
+        }
+        i += len.max(1);
     }
     bounds
 }
@@ -452,11 +478,6 @@ fn ident_start_len(s: &[u8]) -> usize {
 /// A non-ASCII character that can continue an identifier: its length, or 0.
 fn ident_continue_len(s: &[u8]) -> usize {
     table_char_len(s, &ident_tables::ID_CONTINUE_PATTERNS)
-}
-
-/// [`scanner_utf8_len`] for other modules.
-pub(crate) fn scanner_char_len(s: &[u8]) -> usize {
-    scanner_utf8_len(s)
 }
 
 impl<'s> Lexer<'s> {

@@ -7,7 +7,7 @@
 
 use super::{between, drain_to_arena, Parser};
 use crate::ast::*;
-use crate::lexer::{Token, TokenKind as T};
+use crate::lexer::{string_piece, StringPiece, Token, TokenKind as T};
 use bumpalo::collections::Vec as BumpVec;
 use runtime::strings::{go_lossy_utf8, go_quote, go_quote_bytes};
 use runtime::Span;
@@ -369,100 +369,82 @@ impl<'a, 'i> Parser<'a, 'i> {
             return self.token_str(tok);
         }
         let mut out: Vec<u8> = Vec::with_capacity(bytes.len());
-        let base = tok.start;
-        let n = bytes.len();
         let mut i = 0;
-        while i < n {
-            let b = bytes[i];
-            if quoted && b == b'\\' {
-                let Some(&c) = bytes.get(i + 1) else {
-                    self.error(
-                        "Invalid escape sequence",
-                        "Backslash must be followed by an escape sequence selector character.",
-                        Span::new(base + i as u32, base + i as u32 + 1),
-                    );
-                    out.push(b'\\');
-                    i += 1;
-                    continue;
-                };
-                let simple = match c {
-                    b'n' => Some(b'\n'),
-                    b'r' => Some(b'\r'),
-                    b't' => Some(b'\t'),
-                    b'"' => Some(b'"'),
-                    b'\\' => Some(b'\\'),
-                    _ => None,
-                };
-                if let Some(s) = simple {
-                    out.push(s);
-                    i += 2;
-                    continue;
-                }
-                if c == b'u' || c == b'U' {
-                    let want = if c == b'u' { 4 } else { 8 };
-                    let mut j = i + 2;
-                    while j < n && j - (i + 2) < want && bytes[j].is_ascii_hexdigit() {
-                        j += 1;
-                    }
-                    let span = Span::new(base + i as u32, base + j as u32);
-                    if j - (i + 2) != want {
-                        let detail = if c == b'u' {
-                            "The \\u escape sequence must be followed by four hexadecimal digits."
-                        } else {
-                            "The \\U escape sequence must be followed by eight hexadecimal digits."
-                        };
-                        self.error("Invalid escape sequence", detail, span);
-                        out.extend_from_slice(&bytes[i..j]);
-                        i = j;
-                        continue;
-                    }
-                    let hex = std::str::from_utf8(&bytes[i + 2..j]).unwrap_or("0");
-                    let num = u32::from_str_radix(hex, 16).unwrap_or(u32::MAX);
-                    match char::from_u32(num) {
-                        Some(ch) => {
-                            let mut buf = [0u8; 4];
-                            out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
-                        }
-                        None => {
-                            self.error("Invalid escape sequence", format!("Cannot encode character U+{num:04x} in UTF-8."), span);
-                            out.extend_from_slice(&bytes[i..j]);
-                        }
-                    }
-                    i = j;
-                    continue;
-                }
-                let len = crate::lexer::scanner_char_len(&bytes[i + 1..]).max(1);
-                let sel = &bytes[i + 1..(i + 1 + len).min(n)];
-                self.error(
-                    "Invalid escape sequence",
-                    format!("The symbol {} is not a valid escape sequence selector.", go_quote_bytes(sel)),
-                    Span::new(base + i as u32, base + (i + 1 + sel.len()) as u32),
-                );
-                out.extend_from_slice(sel);
-                i += 1 + sel.len();
-                continue;
+        while i < bytes.len() {
+            let (kind, len) = string_piece(bytes, i, quoted);
+            let piece = &bytes[i..i + len];
+            match kind {
+                StringPiece::Escape => self.resolve_escape(piece, tok.start + i as u32, &mut out),
+                // `$${` and `%%{` are the escapes of `${` and `%{`. Doubled
+                // sigils pair from the left, as the reference's scanner
+                // slices them: `$$${` is `$$` then `${` (kept), `$$$${` is
+                // `$$` then the escape `$${`.
+                StringPiece::Sigil if len == 3 => out.extend_from_slice(&piece[1..]),
+                _ => out.extend_from_slice(piece),
             }
-            // Doubled sigils pair from the left, as the reference's string
-            // scanner slices them: `$$${` is `$$` then `${` (kept), `$$$${`
-            // is `$$` then the escape `$${`.
-            if (b == b'$' || b == b'%') && bytes.get(i + 1) == Some(&b) {
-                if bytes.get(i + 2) == Some(&b'{') {
-                    out.push(b);
-                    out.push(b'{');
-                    i += 3;
-                } else {
-                    out.extend_from_slice(&[b, b]);
-                    i += 2;
-                }
-                continue;
-            }
-            out.push(b);
-            i += 1;
+            i += len.max(1);
         }
         match String::from_utf8(out) {
             Ok(s) => self.arena.alloc_str(&s),
             Err(e) => self.arena.alloc_str(&go_lossy_utf8(e.as_bytes())),
         }
+    }
+
+    /// Resolves backslash escape `piece` (at `at`) into `out`; an invalid
+    /// one is reported and kept as it is written (but for the backslash
+    /// of an unknown selector).
+    fn resolve_escape(&mut self, piece: &[u8], at: u32, out: &mut Vec<u8>) {
+        let span = Span::new(at, at + piece.len() as u32);
+        let Some(&c) = piece.get(1) else {
+            self.error("Invalid escape sequence", "Backslash must be followed by an escape sequence selector character.", span);
+            out.push(b'\\');
+            return;
+        };
+        let simple = match c {
+            b'n' => Some(b'\n'),
+            b'r' => Some(b'\r'),
+            b't' => Some(b'\t'),
+            b'"' => Some(b'"'),
+            b'\\' => Some(b'\\'),
+            _ => None,
+        };
+        if let Some(s) = simple {
+            out.push(s);
+            return;
+        }
+        if c == b'u' || c == b'U' {
+            let want = if c == b'u' { 4 } else { 8 };
+            if piece.len() - 2 != want {
+                let detail = if c == b'u' {
+                    "The \\u escape sequence must be followed by four hexadecimal digits."
+                } else {
+                    "The \\U escape sequence must be followed by eight hexadecimal digits."
+                };
+                self.error("Invalid escape sequence", detail, span);
+                out.extend_from_slice(piece);
+                return;
+            }
+            let hex = std::str::from_utf8(&piece[2..]).unwrap_or("0");
+            let num = u32::from_str_radix(hex, 16).unwrap_or(u32::MAX);
+            match char::from_u32(num) {
+                Some(ch) => {
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(ch.encode_utf8(&mut buf).as_bytes());
+                }
+                None => {
+                    self.error("Invalid escape sequence", format!("Cannot encode character U+{num:04x} in UTF-8."), span);
+                    out.extend_from_slice(piece);
+                }
+            }
+            return;
+        }
+        let selector = &piece[1..];
+        self.error(
+            "Invalid escape sequence",
+            format!("The symbol {} is not a valid escape sequence selector.", go_quote_bytes(selector)),
+            span,
+        );
+        out.extend_from_slice(selector);
     }
 
     /// One part of the template at `atoms[*pos]`.
