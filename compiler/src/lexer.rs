@@ -227,38 +227,34 @@ impl<'s> Scanner<'s> {
 /// needed: some 2,500 to 4,000 tokens of a configuration.
 pub const SCAN_WINDOW: usize = 16 << 10;
 
-/// The token boundaries of `src` that touch non-ASCII text, sorted: where
-/// hcl, which counts columns token by token, starts a new grapheme
-/// cluster although the text runs on (`runtime::LineIndex::with_breaks`).
-/// Empty for ASCII sources.
-pub fn cluster_breaks(src: &[u8], mode: LexMode) -> Vec<u32> {
+/// Where hcl, which counts columns token by token (and an escape's
+/// position piece by piece in its string token), starts a new grapheme
+/// cluster although the text runs on (`runtime::ClusterBreaks`). Empty
+/// for ASCII sources.
+pub fn cluster_breaks(src: &[u8], mode: LexMode) -> runtime::ClusterBreaks {
     if src.is_ascii() {
-        return Vec::new();
+        return runtime::ClusterBreaks::default();
     }
     let mut scanner = Scanner::new(src, mode);
     let mut window = Vec::new();
     let mut breaks = Vec::new();
-    let mut literal_breaks = Vec::new();
+    let mut pieces = Vec::new();
     while !scanner.finished() {
         window.clear();
         scanner.scan(&mut window, SCAN_WINDOW);
-        add_cluster_breaks(src, &window, &mut breaks, &mut literal_breaks);
+        add_cluster_breaks(src, &window, &mut breaks, &mut pieces);
     }
     breaks.sort_unstable();
     breaks.dedup();
-    if !literal_breaks.is_empty() {
-        literal_breaks.sort_unstable();
-        literal_breaks.dedup();
-        breaks.push(runtime::LITERAL_BREAKS_FOLLOW);
-        breaks.extend(literal_breaks.into_iter().flat_map(|(b, start, end)| [b, start, end]));
-    }
-    breaks
+    pieces.sort_unstable();
+    pieces.dedup();
+    runtime::ClusterBreaks { tokens: breaks.into(), pieces: pieces.into() }
 }
 
 /// Appends the boundaries of `tokens` that touch non-ASCII text (unsorted),
 /// and, for quoted string tokens with an escape, the boundaries of their
 /// pieces that do (with the token's start and end).
-fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>, literal_breaks: &mut Vec<(u32, u32, u32)>) {
+fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>, pieces: &mut Vec<(u32, u32, u32)>) {
     let touches_non_ascii = |at: u32| {
         let at = at as usize;
         at > 0 && at < src.len() && (src[at - 1] >= 0x80 || src[at] >= 0x80)
@@ -275,7 +271,7 @@ fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>, liter
                 for at in string_piece_bounds(text) {
                     let at = t.start + at as u32;
                     if at > t.start && at < t.end && touches_non_ascii(at) {
-                        literal_breaks.push((at, t.start, t.end));
+                        pieces.push((at, t.start, t.end));
                     }
                 }
             }

@@ -106,25 +106,29 @@ pub struct Pos {
     pub byte: u32,
 }
 
-/// In the breaks given to [`LineIndex::with_breaks`], what follows is
-/// triples of a break inside a quoted string token, the token's start and
-/// its end (no source is this long).
-pub const LITERAL_BREAKS_FOLLOW: u32 = u32::MAX;
+/// Where hcl counts grapheme clusters anew although the text runs on:
+/// it counts columns token by token, so a cluster never spans two tokens
+/// (a combining mark right after a quote starts a column), and places an
+/// escape sequence's diagnostic by counting its string token's pieces
+/// (escapes, runs of text) one by one. Found by
+/// `compiler::lexer::cluster_breaks`; empty for ASCII sources.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ClusterBreaks {
+    /// Token boundaries next to non-ASCII text, sorted.
+    pub tokens: Box<[u32]>,
+    /// Boundaries of pieces inside quoted string tokens, next to
+    /// non-ASCII text, each with its token's start and end; sorted. They
+    /// count for positions inside that token only: the scanner counts the
+    /// whole token for what follows it.
+    pub pieces: Box<[(u32, u32, u32)]>,
+}
 
 /// Line starts of one source, to turn byte offsets into [`Pos`].
 #[derive(Debug)]
 pub struct LineIndex {
     line_starts: Vec<u32>,
-    /// Offsets where grapheme clusters are counted anew (sorted): hcl
-    /// counts each token's columns on its own, so a cluster never spans two
-    /// tokens (a combining mark right after a quote starts a column).
-    breaks: Vec<u32>,
-    /// Offsets inside quoted string tokens where clusters are counted anew
-    /// for positions inside that token only, each with the token's start
-    /// and end (sorted): hcl places an escape sequence's diagnostic by
-    /// counting the token's pieces (escapes, runs of text) one by one,
-    /// while the scanner counts the whole token for what follows it.
-    literal_breaks: Vec<(u32, u32, u32)>,
+    /// Where grapheme clusters are counted anew.
+    breaks: ClusterBreaks,
     /// The line of the last offset looked up: positions are mostly asked
     /// for in source order (a diagnostic's start and end, then the next
     /// diagnostic's), so the line is that one or the next far more often
@@ -137,7 +141,6 @@ impl Clone for LineIndex {
         LineIndex {
             line_starts: self.line_starts.clone(),
             breaks: self.breaks.clone(),
-            literal_breaks: self.literal_breaks.clone(),
             last_line: AtomicU32::new(self.last_line.load(Ordering::Relaxed)),
         }
     }
@@ -145,29 +148,18 @@ impl Clone for LineIndex {
 
 impl LineIndex {
     pub fn new(src: &[u8]) -> LineIndex {
-        LineIndex::with_breaks(src, Vec::new())
+        LineIndex::with_breaks(src, ClusterBreaks::default())
     }
 
-    /// A line index whose columns restart cluster counting at `breaks`
-    /// (the token boundaries next to non-ASCII text, sorted; then, after
-    /// [`LITERAL_BREAKS_FOLLOW`], triples of a break inside a quoted string
-    /// token, its start and its end; see `compiler::lexer::cluster_breaks`).
-    pub fn with_breaks(src: &[u8], mut breaks: Vec<u32>) -> LineIndex {
-        let literal_breaks = match breaks.iter().position(|&b| b == LITERAL_BREAKS_FOLLOW) {
-            Some(at) => {
-                let pairs = breaks[at + 1..].chunks_exact(3).map(|p| (p[0], p[1], p[2])).collect();
-                breaks.truncate(at);
-                pairs
-            }
-            None => Vec::new(),
-        };
+    /// A line index whose columns restart cluster counting at `breaks`.
+    pub fn with_breaks(src: &[u8], breaks: ClusterBreaks) -> LineIndex {
         // One pass, sized for lines of 32 bytes (configuration lines are
         // shorter than that on average, so it rarely regrows: a counting
         // pass first cost as much as the pass itself).
         let mut line_starts = Vec::with_capacity(src.len() / 32 + 1);
         line_starts.push(0u32);
         line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
-        LineIndex { line_starts, breaks, literal_breaks, last_line: AtomicU32::new(0) }
+        LineIndex { line_starts, breaks, last_line: AtomicU32::new(0) }
     }
 
     /// The position of byte offset `byte` (clamped to the source). Columns count
@@ -194,8 +186,8 @@ impl LineIndex {
     /// The quoted string token with pieces that holds `byte` strictly
     /// inside: its start and end.
     fn literal_token_holding(&self, byte: u32) -> Option<(u32, u32)> {
-        let after = self.literal_breaks.partition_point(|&(_, tok_start, _)| tok_start <= byte);
-        let &(_, tok_start, tok_end) = self.literal_breaks[..after].last()?;
+        let after = self.breaks.pieces.partition_point(|&(_, tok_start, _)| tok_start <= byte);
+        let &(_, tok_start, tok_end) = self.breaks.pieces[..after].last()?;
         (tok_start < byte && byte < tok_end).then_some((tok_start, tok_end))
     }
 
@@ -206,14 +198,15 @@ impl LineIndex {
         if start == 0 && byte >= 3 && src.starts_with(b"\xEF\xBB\xBF") {
             start = 3;
         }
-        let (lo, hi) = (self.breaks.partition_point(|&b| (b as usize) <= start), self.breaks.partition_point(|&b| b < byte));
-        let token_breaks = self.breaks.get(lo..hi).unwrap_or_default().iter().copied();
+        let tokens = &self.breaks.tokens;
+        let (lo, hi) = (tokens.partition_point(|&b| (b as usize) <= start), tokens.partition_point(|&b| b < byte));
+        let token_breaks = tokens.get(lo..hi).unwrap_or_default().iter().copied();
         // Then the pieces of the string token `byte` is in, if that counts.
         let (tok_start, first) = match literal_token {
-            Some((tok_start, _)) => (tok_start, self.literal_breaks.partition_point(|&(_, s, _)| s < tok_start)),
-            None => (0, self.literal_breaks.len()),
+            Some((tok_start, _)) => (tok_start, self.breaks.pieces.partition_point(|&(_, s, _)| s < tok_start)),
+            None => (0, self.breaks.pieces.len()),
         };
-        let piece_breaks = self.literal_breaks[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte).map(|p| p.0);
+        let piece_breaks = self.breaks.pieces[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte).map(|p| p.0);
         let mut column = 0;
         let mut from = start;
         for b in token_breaks.chain(piece_breaks) {
@@ -345,7 +338,7 @@ mod tests {
         // which counts the quote's token and the literal's apart.
         let src = "\"\u{301}x\" == y".as_bytes();
         assert_eq!(LineIndex::new(src).pos(src, 10).column, 9);
-        let idx = LineIndex::with_breaks(src, vec![1]);
+        let idx = LineIndex::with_breaks(src, ClusterBreaks { tokens: Box::new([1]), ..ClusterBreaks::default() });
         assert_eq!(idx.pos(src, 10).column, 10);
         assert_eq!(idx.pos(src, 1).column, 2);
         assert_eq!(idx.pos(src, 0).column, 1);
@@ -359,7 +352,7 @@ mod tests {
         // by piece, it is a column of its own.
         let src = "\"9\\u0039\u{200d}\\x\" + y".as_bytes();
         assert_eq!((&src[8..11], src[13]), ("\u{200d}".as_bytes(), b'"'));
-        let idx = LineIndex::with_breaks(src, vec![LITERAL_BREAKS_FOLLOW, 8, 1, 13, 11, 1, 13]);
+        let idx = LineIndex::with_breaks(src, ClusterBreaks { tokens: Box::new([]), pieces: Box::new([(8, 1, 13), (11, 1, 13)]) });
         // Inside the token: piece by piece.
         assert_eq!(idx.pos(src, 11).column, 10);
         assert_eq!(idx.span_pos(src, Span::new(11, 12)), (idx.pos(src, 11), idx.pos(src, 12)));

@@ -24,7 +24,7 @@ pub mod value;
 
 pub use convert::{convert, ConvError, Conversion};
 pub use defaults::Defaults;
-pub use diag::{Diagnostic, LineIndex, Pos, Severity, Span, LITERAL_BREAKS_FOLLOW};
+pub use diag::{ClusterBreaks, Diagnostic, LineIndex, Pos, Severity, Span};
 pub use func::{CallError, ErrorSite, FuncId, FunctionDef, FunctionTable, Functions, SizeBudget};
 pub use names::AttrNames;
 pub use number::Number;

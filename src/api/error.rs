@@ -95,7 +95,7 @@ pub(crate) struct SourceInfo {
     /// Where columns count grapheme clusters anew (see
     /// `compiler::lexer::cluster_breaks`), once compiling found them:
     /// placing diagnostics then scans the source no more.
-    pub(crate) breaks: std::sync::OnceLock<Box<[u32]>>,
+    pub(crate) breaks: std::sync::OnceLock<runtime::ClusterBreaks>,
 }
 
 impl SourceInfo {
@@ -111,7 +111,7 @@ impl SourceInfo {
     /// A writer of results in the reference's format, placing
     /// diagnostics in this source.
     pub(crate) fn result_writer(&self, buffer: String) -> super::result_format::ResultWriter<'_> {
-        super::result_format::ResultWriter::with_buffer(&self.src, buffer).template(self.template).breaks(self.breaks.get().map(|b| &**b))
+        super::result_format::ResultWriter::with_buffer(&self.src, buffer).template(self.template).breaks(self.breaks.get())
     }
 
     /// Where `span` starts and ends (see [`Diagnostics::range`]).
@@ -123,7 +123,7 @@ impl SourceInfo {
     /// Its line index, columns counted token by token as hcl counts them.
     pub(crate) fn line_index(&self) -> LineIndex {
         let breaks = match self.breaks.get() {
-            Some(b) => b.to_vec(),
+            Some(b) => b.clone(),
             None => compiler::lexer::cluster_breaks(&self.src, self.lex_mode()),
         };
         LineIndex::with_breaks(&self.src, breaks)

@@ -24,7 +24,7 @@ pub struct ResultWriter<'s> {
     /// How the source was scanned (its token boundaries decide columns).
     lexed_as: compiler::lexer::LexMode,
     /// The source's cluster breaks when known (else found when needed).
-    breaks: Option<&'s [u32]>,
+    breaks: Option<&'s runtime::ClusterBreaks>,
 }
 
 impl<'s> ResultWriter<'s> {
@@ -37,15 +37,15 @@ impl<'s> ResultWriter<'s> {
         ResultWriter { out, src, lines: None, lexed_as: compiler::lexer::LexMode::Normal, breaks: None }
     }
 
-    /// The source is a bare template (scanned in template mode; the
-    /// default is a config file or an expression).
     /// Uses `breaks` (the source's `compiler::lexer::cluster_breaks`, when
     /// known) instead of scanning the source for them.
-    pub fn breaks(mut self, breaks: Option<&'s [u32]>) -> ResultWriter<'s> {
+    pub fn breaks(mut self, breaks: Option<&'s runtime::ClusterBreaks>) -> ResultWriter<'s> {
         self.breaks = breaks;
         self
     }
 
+    /// The source is a bare template (scanned in template mode; the
+    /// default is a config file or an expression).
     pub fn template(mut self, is_template: bool) -> ResultWriter<'s> {
         if is_template {
             self.lexed_as = compiler::lexer::LexMode::Template;
@@ -122,7 +122,7 @@ impl<'s> ResultWriter<'s> {
                     let mode = self.lexed_as;
                     let known = self.breaks;
                     let lines = self.lines.get_or_insert_with(|| {
-                        LineIndex::with_breaks(src, known.map_or_else(|| compiler::lexer::cluster_breaks(src, mode), <[u32]>::to_vec))
+                        LineIndex::with_breaks(src, known.cloned().unwrap_or_else(|| compiler::lexer::cluster_breaks(src, mode)))
                     });
                     let (start, end) = lines.span_pos(src, span);
                     self.out.push_str("{\"start\":");

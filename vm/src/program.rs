@@ -341,15 +341,14 @@ static EMPTY_CHUNK: OnceLock<Chunk> = OnceLock::new();
 pub struct SourceLines {
     /// Shared with whatever else keeps the source (the API's diagnostics).
     pub src: Arc<[u8]>,
-    /// Where columns count grapheme clusters anew (token boundaries next
-    /// to non-ASCII text: `runtime::LineIndex::with_breaks`).
-    pub breaks: Box<[u32]>,
+    /// Where columns count grapheme clusters anew.
+    pub breaks: runtime::ClusterBreaks,
 }
 
 impl SourceLines {
     /// Positions in the source, columns counted as hcl counts them.
     pub fn line_index(&self) -> runtime::LineIndex {
-        runtime::LineIndex::with_breaks(&self.src, self.breaks.to_vec())
+        runtime::LineIndex::with_breaks(&self.src, self.breaks.clone())
     }
 }
 

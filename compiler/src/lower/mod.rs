@@ -68,7 +68,7 @@ pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], mode: LexMode, interner: &
 /// The source as programs keep it, scanned as `mode` (its token
 /// boundaries decide the columns of positions).
 pub fn source_lines(src: Arc<[u8]>, mode: LexMode) -> SourceLines {
-    let breaks = crate::lexer::cluster_breaks(&src, mode).into();
+    let breaks = crate::lexer::cluster_breaks(&src, mode);
     SourceLines { src, breaks }
 }
 
