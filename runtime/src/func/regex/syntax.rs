@@ -189,215 +189,300 @@ fn perl_group(p: &str, off: usize, out: &mut String, names: &mut Vec<String>) ->
 /// 1.19's `regexp/syntax` parser does (Perl flags) and reporting the
 /// first error it reports, with its code and the text it names.
 pub(super) fn translate(p: &str) -> Result<Translation, SyntaxError> {
-    let mut out = String::with_capacity(p.len() + 16);
-    // Go's capture groups in order, and the shape of its tree.
-    let mut groups: Vec<Option<Box<str>>> = Vec::new();
-    let mut shape = TreeShape::new();
-    let too_deep = || err("expression nests too deeply", p);
-    let mut t = 0;
-    let mut depth: usize = 0;
-    let mut names: Vec<String> = Vec::new();
-    // Whether what precedes can take a repetition operator (Go's stack
-    // top is an expression, not a group start or `|`).
-    let mut can_repeat = false;
-    // Where the repetition operator read in the previous step starts.
-    let mut last_repeat: Option<usize> = None;
-    // Where flag settings written since the last expression start in
-    // `out`: Go repeats the expression before them, `regex` refuses a
-    // repetition right after them, so they move after it.
-    let mut flags_at: Option<(usize, bool)> = None;
-    // Go's `U` (non-greedy) flag, and its value outside each open group.
-    let mut ungreedy = false;
-    let mut ungreedy_outside: Vec<bool> = Vec::new();
-    // Where the expression a repetition would take starts in `out`,
-    // whether it is a repetition itself, and where open groups start.
-    let mut item_start = 0;
-    let mut item_repeats = false;
-    let mut group_starts: Vec<usize> = Vec::new();
-    while t < p.len() {
-        let rest = &p[t..];
-        let c = rest.chars().next().unwrap_or('\0');
-        let mut repeat = None;
-        // Flag settings still pending after this step.
-        let mut flags_after = None;
-        let out_before = out.len();
-        match c {
-            '(' if rest.starts_with("(?") => {
-                let before = can_repeat;
-                let PerlGroup { len, opens, ungreedy: sets, capture } = perl_group(p, t, &mut out, &mut names)?;
-                depth += usize::from(opens);
-                if opens {
-                    shape.open(capture.is_some());
-                    if let Some(name) = capture {
-                        groups.push(Some(name.into()));
-                    }
-                    ungreedy_outside.push(ungreedy);
-                    group_starts.push(out_before);
-                }
-                let ungreedy_before = ungreedy;
-                ungreedy = sets.unwrap_or(ungreedy);
-                // Flags alone push nothing: what came before still repeats.
-                can_repeat = !opens && before;
-                t += len;
-                if !opens {
-                    flags_at = flags_at.or(Some((out_before, ungreedy_before)));
-                    last_repeat = None;
-                    continue;
-                }
-            }
-            '(' => {
-                depth += 1;
-                shape.open(true);
-                groups.push(None);
-                ungreedy_outside.push(ungreedy);
-                group_starts.push(out_before);
-                out.push('(');
-                can_repeat = false;
-                t += 1;
-            }
-            '|' => {
-                shape.bar();
-                out.push('|');
-                can_repeat = false;
-                t += 1;
-            }
-            ')' => {
-                if depth == 0 {
-                    return Err(err("unexpected )", p));
-                }
-                depth -= 1;
-                shape.close().map_err(|_| too_deep())?;
-                ungreedy = ungreedy_outside.pop().unwrap_or(ungreedy);
-                out.push(')');
-                item_start = group_starts.pop().unwrap_or(out_before);
-                item_repeats = false;
-                can_repeat = true;
-                t += 1;
-            }
-            '^' | '$' | '.' => {
-                shape.atom(c == '.');
-                out.push(c);
-                can_repeat = true;
-                t += 1;
-            }
-            '[' => {
-                t = translate_class(p, t, &mut out)?;
-                shape.atom(true);
-                can_repeat = true;
-            }
-            '*' | '+' | '?' => {
-                let after = t + 1 + usize::from(p[t + 1..].starts_with('?'));
-                check_repeat(p, t, after, last_repeat, can_repeat)?;
-                shape.repeat(None, false, false).map_err(|_| too_deep())?;
-                flags_after =
-                    push_repetition(&mut out, &p[t..after], after - t > 1, flags_at, ungreedy, item_repeats.then_some(item_start));
-                item_repeats = true;
-                repeat = Some(t);
-                can_repeat = true;
-                t = after;
-            }
-            '{' => match repetition(rest) {
-                Some((len, lo, hi)) => {
-                    if lo > 1000 || hi.is_some_and(|h| h > 1000 || h < lo) {
-                        return Err(err("invalid repeat count", &rest[..len]));
-                    }
-                    let after = t + len + usize::from(p[t + len..].starts_with('?'));
-                    check_repeat(p, t, after, last_repeat, can_repeat)?;
-                    // Go's count: the maximum, or the minimum when there is
-                    // none; checked when either is 2 or more.
-                    let checked = lo >= 2 || hi.is_some_and(|h| h >= 2);
-                    shape.repeat(Some(hi.unwrap_or(lo)), hi == Some(0), checked).map_err(|e| match e {
-                        ShapeError::TooDeep => too_deep(),
-                        ShapeError::TooManyCopies => err("invalid repeat count", &p[t..after]),
-                    })?;
-                    flags_after =
-                        push_repetition(&mut out, &p[t..after], after - t > len, flags_at, ungreedy, item_repeats.then_some(item_start));
-                    item_repeats = true;
-                    repeat = Some(t);
-                    can_repeat = true;
-                    t = after;
-                }
-                None => {
-                    shape.literal();
-                    out.push_str("\\{");
-                    can_repeat = true;
-                    t += 1;
-                }
-            },
-            '\\' => {
-                let next = rest[1..].chars().next();
-                match next {
-                    Some('A') => out.push_str("\\A"),
-                    Some('z') => out.push_str("\\z"),
-                    Some('b') => out.push_str("(?-u:\\b)"),
-                    Some('B') => out.push_str("(?-u:\\B)"),
-                    Some('C') => return Err(err("invalid escape sequence", &rest[..2])),
-                    Some('Q') => {
-                        let (lit, after) = match rest[2..].find("\\E") {
-                            Some(e) => (&rest[2..2 + e], t + 2 + e + 2),
-                            None => (&rest[2..], p.len()),
-                        };
-                        for lc in lit.chars() {
-                            shape.literal();
-                            item_start = out.len();
-                            item_repeats = false;
-                            push_literal(&mut out, lc);
-                        }
-                        // An empty \Q\E pushes nothing.
-                        can_repeat = can_repeat || !lit.is_empty();
-                        if !lit.is_empty() {
-                            flags_at = None;
-                        }
-                        last_repeat = None;
-                        t = after;
-                        continue;
-                    }
-                    _ => {}
-                }
-                if matches!(next, Some('A' | 'z' | 'b' | 'B')) {
-                    shape.atom(false);
-                    can_repeat = true;
-                    t += 2;
-                } else if matches!(next, Some('p' | 'P')) {
-                    let (class, len) = unicode_class(p, t)?;
-                    shape.atom(true);
-                    out.push_str(&class);
-                    can_repeat = true;
-                    t += len;
-                } else if let Some((body, neg)) = next.and_then(perl_class) {
-                    push_perl_class(&mut out, body, neg, false);
-                    shape.atom(true);
-                    can_repeat = true;
-                    t += 2;
-                } else {
-                    let (ch, len) = go_escape(p, t)?;
-                    shape.literal();
-                    push_char(&mut out, ch);
-                    can_repeat = true;
-                    t += len;
-                }
-            }
-            _ => {
-                shape.literal();
-                push_literal(&mut out, c);
-                can_repeat = true;
-                t += c.len_utf8();
-            }
+    Translator::new(p).run()
+}
+
+/// The state of a translation, read left to right.
+struct Translator<'p> {
+    /// The pattern, and where reading it is.
+    p: &'p str,
+    t: usize,
+    out: String,
+    /// Go's capture groups in order (see [`Translation`]), the names of
+    /// the named ones as read, and the shape of Go's tree.
+    groups: Vec<Option<Box<str>>>,
+    names: Vec<String>,
+    shape: TreeShape,
+    open: Vec<OpenGroup>,
+    /// Whether what precedes can take a repetition operator (Go's stack
+    /// top is an expression, not a group start or `|`).
+    can_repeat: bool,
+    /// Where the repetition operator read in the previous step starts.
+    last_repeat: Option<usize>,
+    /// Where flag settings written since the last expression start in
+    /// `out`, and the `U` flag before them: Go repeats the expression
+    /// before them, `regex` refuses a repetition right after them, so they
+    /// move after it.
+    flags_at: Option<(usize, bool)>,
+    /// Go's `U` (non-greedy) flag.
+    ungreedy: bool,
+    /// The expression a repetition would take: where it starts in `out`,
+    /// and whether it is a repetition itself.
+    item_start: usize,
+    item_repeats: bool,
+}
+
+/// A group open at this point of the pattern.
+struct OpenGroup {
+    /// Where it starts in `out`.
+    start: usize,
+    /// The `U` flag outside it (restored where it closes).
+    ungreedy_outside: bool,
+}
+
+/// What one step of reading wrote.
+enum Wrote {
+    /// Something else than a repetition (an expression, a group's start
+    /// or end, a `|`).
+    Other,
+    /// A repetition operator read at this offset, with the flag settings
+    /// still pending after it.
+    Repetition(usize, Option<(usize, bool)>),
+    /// Nothing that ends what the step before it started: flag settings,
+    /// or a `\Q...\E` (which sets the state itself).
+    Nothing,
+}
+
+impl<'p> Translator<'p> {
+    fn new(p: &'p str) -> Translator<'p> {
+        Translator {
+            p,
+            t: 0,
+            out: String::with_capacity(p.len() + 16),
+            groups: Vec::new(),
+            names: Vec::new(),
+            shape: TreeShape::new(),
+            open: Vec::new(),
+            can_repeat: false,
+            last_repeat: None,
+            flags_at: None,
+            ungreedy: false,
+            item_start: 0,
+            item_repeats: false,
         }
-        // What this step wrote is the expression a repetition would take,
-        // unless it was a repetition, a group's start or end, or a `|`.
-        if repeat.is_none() && can_repeat && !matches!(c, ')' | '(') && out.len() > out_before {
-            item_start = out_before;
-            item_repeats = false;
+    }
+
+    fn too_deep(&self) -> SyntaxError {
+        err("expression nests too deeply", self.p)
+    }
+
+    fn run(mut self) -> Result<Translation, SyntaxError> {
+        while self.t < self.p.len() {
+            let rest = &self.p[self.t..];
+            let c = rest.chars().next().unwrap_or('\0');
+            let out_before = self.out.len();
+            let wrote = match c {
+                '(' if rest.starts_with("(?") => self.perl_group()?,
+                '(' => self.capture(),
+                '|' => self.bar(),
+                ')' => self.close()?,
+                '^' | '$' | '.' => {
+                    self.atom(c == '.', 1);
+                    self.out.push(c);
+                    Wrote::Other
+                }
+                '[' => {
+                    self.t = translate_class(self.p, self.t, &mut self.out)?;
+                    self.shape.atom(true);
+                    self.can_repeat = true;
+                    Wrote::Other
+                }
+                '*' | '+' | '?' => self.repetition(1, None)?,
+                '{' => match repetition(rest) {
+                    Some((len, lo, hi)) => {
+                        if lo > 1000 || hi.is_some_and(|h| h > 1000 || h < lo) {
+                            return Err(err("invalid repeat count", &rest[..len]));
+                        }
+                        self.repetition(len, Some((lo, hi)))?
+                    }
+                    None => {
+                        self.shape.literal();
+                        self.out.push_str("\\{");
+                        self.can_repeat = true;
+                        self.t += 1;
+                        Wrote::Other
+                    }
+                },
+                '\\' => self.escape()?,
+                _ => {
+                    self.shape.literal();
+                    push_literal(&mut self.out, c);
+                    self.can_repeat = true;
+                    self.t += c.len_utf8();
+                    Wrote::Other
+                }
+            };
+            let (repeat, flags_after) = match wrote {
+                Wrote::Nothing => continue,
+                Wrote::Other => (None, None),
+                Wrote::Repetition(at, flags) => (Some(at), flags),
+            };
+            // What this step wrote is the expression a repetition would
+            // take, unless it was a repetition, a group's start or end, or
+            // a `|`.
+            if repeat.is_none() && self.can_repeat && !matches!(c, ')' | '(') && self.out.len() > out_before {
+                self.item_start = out_before;
+                self.item_repeats = false;
+            }
+            self.last_repeat = repeat;
+            self.flags_at = flags_after;
         }
-        last_repeat = repeat;
-        flags_at = flags_after;
+        let p = self.p;
+        self.shape.finish().map_err(|_| err("expression nests too deeply", p))?;
+        if !self.open.is_empty() {
+            return Err(err("missing closing )", self.p));
+        }
+        Ok(Translation { text: self.out, groups: self.groups })
     }
-    shape.finish().map_err(|_| too_deep())?;
-    if depth > 0 {
-        return Err(err("missing closing )", p));
+
+    /// A piece with no operand of its own: `.` or a class (`class`), or
+    /// an anchor, `len` bytes long (the caller writes it).
+    fn atom(&mut self, class: bool, len: usize) {
+        self.shape.atom(class);
+        self.can_repeat = true;
+        self.t += len;
     }
-    Ok(Translation { text: out, groups })
+
+    /// A `(?` group: a named capture, flags for a group, or flag settings.
+    fn perl_group(&mut self) -> Result<Wrote, SyntaxError> {
+        let out_before = self.out.len();
+        let before = self.can_repeat;
+        let PerlGroup { len, opens, ungreedy: sets, capture } = perl_group(self.p, self.t, &mut self.out, &mut self.names)?;
+        if opens {
+            self.shape.open(capture.is_some());
+            if let Some(name) = capture {
+                self.groups.push(Some(name.into()));
+            }
+            self.open.push(OpenGroup { start: out_before, ungreedy_outside: self.ungreedy });
+        }
+        let ungreedy_before = self.ungreedy;
+        self.ungreedy = sets.unwrap_or(self.ungreedy);
+        // Flags alone push nothing: what came before still repeats.
+        self.can_repeat = !opens && before;
+        self.t += len;
+        if opens {
+            return Ok(Wrote::Other);
+        }
+        self.flags_at = self.flags_at.or(Some((out_before, ungreedy_before)));
+        self.last_repeat = None;
+        Ok(Wrote::Nothing)
+    }
+
+    /// `(`: a capture group opens.
+    fn capture(&mut self) -> Wrote {
+        self.shape.open(true);
+        self.groups.push(None);
+        self.open.push(OpenGroup { start: self.out.len(), ungreedy_outside: self.ungreedy });
+        self.out.push('(');
+        self.can_repeat = false;
+        self.t += 1;
+        Wrote::Other
+    }
+
+    fn bar(&mut self) -> Wrote {
+        self.shape.bar();
+        self.out.push('|');
+        self.can_repeat = false;
+        self.t += 1;
+        Wrote::Other
+    }
+
+    /// `)`: the innermost group closes, and is what a repetition would
+    /// take.
+    fn close(&mut self) -> Result<Wrote, SyntaxError> {
+        let Some(group) = self.open.pop() else {
+            return Err(err("unexpected )", self.p));
+        };
+        self.shape.close().map_err(|_| self.too_deep())?;
+        self.ungreedy = group.ungreedy_outside;
+        self.out.push(')');
+        self.item_start = group.start;
+        self.item_repeats = false;
+        self.can_repeat = true;
+        self.t += 1;
+        Ok(Wrote::Other)
+    }
+
+    /// A repetition operator `len` bytes long (then Go's `?`, if there is
+    /// one): `*`, `+`, `?`, or a count (`bounds`, checked against Go's
+    /// limits).
+    fn repetition(&mut self, len: usize, bounds: Option<(u64, Option<u64>)>) -> Result<Wrote, SyntaxError> {
+        let (p, t) = (self.p, self.t);
+        let after = t + len + usize::from(p[t + len..].starts_with('?'));
+        check_repeat(p, t, after, self.last_repeat, self.can_repeat)?;
+        let checked = match bounds {
+            None => self.shape.repeat(None, false, false),
+            // Go's count: the maximum, or the minimum when there is none;
+            // checked when either is 2 or more.
+            Some((lo, hi)) => self.shape.repeat(Some(hi.unwrap_or(lo)), hi == Some(0), lo >= 2 || hi.is_some_and(|h| h >= 2)),
+        };
+        checked.map_err(|e| match e {
+            ShapeError::TooDeep => self.too_deep(),
+            ShapeError::TooManyCopies => err("invalid repeat count", &p[t..after]),
+        })?;
+        let repeated_from = self.item_repeats.then_some(self.item_start);
+        let flags_after = push_repetition(&mut self.out, &p[t..after], after - t > len, self.flags_at, self.ungreedy, repeated_from);
+        self.item_repeats = true;
+        self.can_repeat = true;
+        self.t = after;
+        Ok(Wrote::Repetition(t, flags_after))
+    }
+
+    /// A backslash: an anchor, a class, `\Q...\E`, or an escaped
+    /// character.
+    fn escape(&mut self) -> Result<Wrote, SyntaxError> {
+        let rest = &self.p[self.t..];
+        let next = rest[1..].chars().next();
+        match next {
+            Some('A') => self.out.push_str("\\A"),
+            Some('z') => self.out.push_str("\\z"),
+            Some('b') => self.out.push_str("(?-u:\\b)"),
+            Some('B') => self.out.push_str("(?-u:\\B)"),
+            Some('C') => return Err(err("invalid escape sequence", &rest[..2])),
+            Some('Q') => return Ok(self.quoted()),
+            _ => {}
+        }
+        if matches!(next, Some('A' | 'z' | 'b' | 'B')) {
+            self.atom(false, 2);
+        } else if matches!(next, Some('p' | 'P')) {
+            let (class, len) = unicode_class(self.p, self.t)?;
+            self.out.push_str(&class);
+            self.atom(true, len);
+        } else if let Some((body, neg)) = next.and_then(perl_class) {
+            push_perl_class(&mut self.out, body, neg, false);
+            self.atom(true, 2);
+        } else {
+            let (ch, len) = go_escape(self.p, self.t)?;
+            self.shape.literal();
+            push_char(&mut self.out, ch);
+            self.can_repeat = true;
+            self.t += len;
+        }
+        Ok(Wrote::Other)
+    }
+
+    /// `\Q...\E` (or to the end): its characters as literals.
+    fn quoted(&mut self) -> Wrote {
+        let rest = &self.p[self.t..];
+        let (lit, after) = match rest[2..].find("\\E") {
+            Some(e) => (&rest[2..2 + e], self.t + 2 + e + 2),
+            None => (&rest[2..], self.p.len()),
+        };
+        for lc in lit.chars() {
+            self.shape.literal();
+            self.item_start = self.out.len();
+            self.item_repeats = false;
+            push_literal(&mut self.out, lc);
+        }
+        // An empty \Q\E pushes nothing.
+        self.can_repeat = self.can_repeat || !lit.is_empty();
+        if !lit.is_empty() {
+            self.flags_at = None;
+        }
+        self.last_repeat = None;
+        self.t = after;
+        Wrote::Nothing
+    }
 }
 
 /// A pattern in the `regex` crate's syntax, and Go's capture groups (their
