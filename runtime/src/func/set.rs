@@ -4,7 +4,7 @@ use super::{CallCtx, FnError, ELEMENT_COST};
 use crate::convert::convert;
 use crate::types::Type;
 use crate::unify::unify_unsafe;
-use crate::value::Value;
+use crate::value::{SetIndex, Value};
 
 pub fn set_op_type(args: &[Value]) -> Result<Type, FnError> {
     let mut etys = Vec::with_capacity(args.len());
@@ -70,15 +70,22 @@ fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Va
                     out.extend(sv.elems().iter().cloned());
                     out
                 }
-                SetOp::Intersection => cur.into_iter().filter(|v| sv.contains(v)).collect(),
-                SetOp::Subtract => cur.into_iter().filter(|v| !sv.contains(v)).collect(),
+                SetOp::Intersection => {
+                    let index = SetIndex::new(sv.elems());
+                    cur.into_iter().filter(|v| index.contains(v)).collect()
+                }
+                SetOp::Subtract => {
+                    let index = SetIndex::new(sv.elems());
+                    cur.into_iter().filter(|v| !index.contains(v)).collect()
+                }
                 SetOp::SymmetricDifference => {
                     // `cur` has no duplicates here: each step filters sets.
                     let cur_set = Value::set_of(ety.clone(), cur.clone())
                         .map_err(|e| FnError::new(format!("panic in function implementation: {e}")))?;
-                    let in_cur = |v: &Value| cur_set.as_set().is_some_and(|c| c.contains(v));
-                    let mut out: Vec<Value> = cur.iter().filter(|v| !sv.contains(v)).cloned().collect();
-                    out.extend(sv.elems().iter().filter(|v| !in_cur(v)).cloned());
+                    let in_cur = SetIndex::new(cur_set.as_set().map_or(&[][..], |c| c.elems()));
+                    let in_sv = SetIndex::new(sv.elems());
+                    let mut out: Vec<Value> = cur.iter().filter(|v| !in_sv.contains(v)).cloned().collect();
+                    out.extend(sv.elems().iter().filter(|v| !in_cur.contains(v)).cloned());
                     out
                 }
             },

@@ -546,6 +546,18 @@ impl Number {
         }
     }
 
+    /// Appends the text [`Number::equals`] compares by: the shortest
+    /// decimal (`Text('f', -1)`, `-0` as `0`). Equal numbers have the same
+    /// text; beyond the text limit (where `equals` compares exact values)
+    /// every number has the sign and `huge`.
+    pub fn append_equality_text(&self, out: &mut String) {
+        if self.is_zero() {
+            out.push('0');
+        } else if self.append_text(out).is_err() {
+            out.push_str(if self.sign() < 0 { "-huge" } else { "huge" });
+        }
+    }
+
     // ----- output -------------------------------------------------------
 
     /// Go's `Text('f', -1)`: the shortest decimal that rounds back to this

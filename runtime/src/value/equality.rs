@@ -210,11 +210,8 @@ fn set_subset(a: &super::SetVal, b: &super::SetVal) -> bool {
     if b.elems.len() <= 16 || matches!(b.element_type(), Type::String) {
         return a.elems.iter().all(|x| b.contains(x));
     }
-    let mut index: std::collections::HashMap<String, Vec<&Value>> = std::collections::HashMap::with_capacity(b.elems.len());
-    for y in b.elems.iter() {
-        index.entry(super::set_hash_text(y)).or_default().push(y);
-    }
-    a.elems.iter().all(|x| index.get(&super::set_hash_text(x)).is_some_and(|ys| ys.iter().any(|y| y.equals_tri(x) == Tri::True)))
+    let index = super::SetIndex::new(&b.elems);
+    a.elems.iter().all(|x| index.contains(x))
 }
 
 /// cty `Equals` when `known` is known and `unknown` is not.

@@ -121,6 +121,74 @@ fn crc32_ieee(bytes: &[u8]) -> u32 {
     !crc
 }
 
+/// cty's set membership (`Has`: the same hash bucket, and equal) over one
+/// set's elements, answered through an index on the hash text: a lookup
+/// costs one hash text, not a scan of the set (intersecting two sets of
+/// 300,000 numbers by scanning took two and a half minutes).
+pub struct SetIndex<'a> {
+    buckets: HashMap<String, Vec<&'a Value>>,
+}
+
+impl<'a> SetIndex<'a> {
+    pub fn new(elems: &'a [Value]) -> SetIndex<'a> {
+        let mut buckets: HashMap<String, Vec<&'a Value>> = HashMap::with_capacity(elems.len());
+        for e in elems {
+            buckets.entry(set_hash_text(e)).or_default().push(e);
+        }
+        SetIndex { buckets }
+    }
+
+    /// Whether an element of the set is in `v`'s bucket and equal to it.
+    pub fn contains(&self, v: &Value) -> bool {
+        self.buckets.get(&set_hash_text(v)).is_some_and(|es| es.iter().any(|e| e.equals_tri(v) == Tri::True))
+    }
+}
+
+/// A text that two wholly known values of one type share whenever cty
+/// `Equals` calls them equal (and, but for numbers beyond the text limit,
+/// only then): the set hash text, with numbers as the text cty compares
+/// them by (`Number::append_equality_text`). For deduplicating by hashing
+/// what cty deduplicates by comparing every pair (`distinct`).
+pub fn equality_text(v: &Value, out: &mut String) {
+    if v.is_collection() {
+        return crate::stack::guarded(|| equality_text_here(v, out));
+    }
+    equality_text_here(v, out)
+}
+
+fn equality_text_here(v: &Value, out: &mut String) {
+    let all = |vals: &[Value], out: &mut String| {
+        for e in vals {
+            equality_text(e, out);
+            out.push(';');
+        }
+    };
+    match v {
+        Value::Number(n) => n.append_equality_text(out),
+        Value::Map(m) => {
+            out.push('{');
+            for (k, e) in m.keys().iter().zip(m.vals()) {
+                write_go_quoted(out, k);
+                out.push(':');
+                equality_text(e, out);
+                out.push(';');
+            }
+            out.push('}');
+        }
+        Value::List(_) | Value::Set(_) => {
+            out.push('[');
+            all(v.elements_slice(), out);
+            out.push(']');
+        }
+        Value::Object(_) | Value::Tuple(_) => {
+            out.push('<');
+            all(v.elements_slice(), out);
+            out.push('>');
+        }
+        _ => append_hash_text_here(v, out),
+    }
+}
+
 /// cty's set `Less(a, b)` for two elements of one set.
 pub fn set_less(a: &Value, b: &Value) -> bool {
     if a.raw_equals(b) {
