@@ -576,3 +576,17 @@ fn compiling_patterns_is_charged_to_the_size_budget() {
     let program = Compiled::expression(one, &Options::new().max_size(8 << 20)).expect("valid");
     assert_eq!(program.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(100));
 }
+
+#[test]
+fn work_a_result_does_not_show_counts_against_the_step_budget() {
+    // `contains` compares up to every element each time: a loop over a
+    // long list that searches it does quadratic work with small results.
+    let search = "length([for x in range(1000) : x if contains(range(1000), 999)])";
+    let program = Compiled::expression(search, &Options::new().max_steps(200_000)).expect("valid");
+    let out = program.evaluate(&Variables::new());
+    assert_eq!(out.diagnostics()[0].summary, "Evaluation limit exceeded");
+    // The same loop finding its element at once stays within the budget.
+    let found = "length([for x in range(1000) : x if contains(range(1000), 0)])";
+    let program = Compiled::expression(found, &Options::new().max_steps(200_000)).expect("valid");
+    assert_eq!(program.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(1000));
+}

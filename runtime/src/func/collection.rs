@@ -97,7 +97,7 @@ pub fn concat(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
 
 // ----- contains, distinct, element --------------------------------------------
 
-pub fn contains(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn contains(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let searchable = match &args[0] {
         Value::List(_) | Value::Tuple(_) | Value::Set(_) => true,
         v @ (Value::Null(_) | Value::Unknown(_)) => {
@@ -122,21 +122,27 @@ pub fn contains(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnEr
     }
     let needle = &args[1];
     let mut unknown = false;
-    for e in args[0].elements_slice() {
+    let elems = args[0].elements_slice();
+    for (compared, e) in elems.iter().enumerate() {
         // Two known strings are equal exactly when their (NFC) texts are,
         // which is what `equals_tri` decides for them too.
-        if let (Value::String(a), Value::String(b)) = (needle, e) {
-            if a == b {
-                return Ok(Value::Bool(true));
-            }
-            continue;
-        }
-        match needle.equals_tri(e) {
-            crate::value::Tri::True => return Ok(Value::Bool(true)),
-            crate::value::Tri::Unknown => unknown = true,
-            crate::value::Tri::False => {}
+        let equal = match (needle, e) {
+            (Value::String(a), Value::String(b)) => a == b,
+            _ => match needle.equals_tri(e) {
+                crate::value::Tri::True => true,
+                crate::value::Tri::Unknown => {
+                    unknown = true;
+                    false
+                }
+                crate::value::Tri::False => false,
+            },
+        };
+        if equal {
+            ctx.work(compared as u64 + 1);
+            return Ok(Value::Bool(true));
         }
     }
+    ctx.work(elems.len() as u64);
     Ok(if unknown { Value::unknown(Type::Bool) } else { Value::Bool(false) })
 }
 
@@ -144,8 +150,9 @@ pub fn same_type(args: &[Value]) -> Result<Type, FnError> {
     Ok(args[0].ty())
 }
 
-pub fn distinct(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn distinct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let list = &args[0];
+    ctx.work(list.elements_slice().len() as u64);
     if !list.is_wholly_known() {
         return Ok(Value::unknown(ret.clone()));
     }
@@ -725,7 +732,8 @@ pub fn coalescelist(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value
     Err(FnError::new("no non-null arguments"))
 }
 
-pub fn compact(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn compact(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    ctx.work(args[0].elements_slice().len() as u64);
     if !args[0].is_wholly_known() {
         return Ok(Value::unknown(ret.clone()));
     }

@@ -96,6 +96,7 @@ fn parse_big_int(s: &str, base: u32) -> Option<IBig> {
 
 pub fn parseint(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = args[0].as_str().ok_or_else(|| FnError::arg(0, "a string is required"))?;
+    ctx.scan(s);
     let base = go_int(&args[1]).map_err(|e| FnError::arg(1, e))?;
     if !(2..=62).contains(&base) {
         return Err(FnError::arg(1, "base must be a whole number between 2 and 62 inclusive"));

@@ -49,6 +49,7 @@ fn set_op(args: &[Value], ret: &Type, ctx: &mut CallCtx, op: SetOp) -> Result<Va
             return Ok(Value::unknown(ret.clone()));
         };
         ctx.charge(sv.elems().len() as u64 * ELEMENT_COST)?;
+        ctx.work(sv.elems().len() as u64);
         let rules = s.ty().element_type().cloned().unwrap_or(Type::Dynamic);
         if acc.is_none() {
             ety = rules;

@@ -117,16 +117,19 @@ pub fn reverse(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErr
     Ok(Value::from_string(out))
 }
 
-pub fn chomp(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn chomp(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    ctx.scan(str_arg(&args[0]));
     Ok(Value::string(str_arg(&args[0]).trim_end_matches(['\r', '\n'])))
 }
 
-pub fn trimspace(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn trimspace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    ctx.scan(str_arg(&args[0]));
     Ok(Value::string(str_arg(&args[0]).trim()))
 }
 
-pub fn trim(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn trim(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let (s, cutset) = (str_arg(&args[0]), str_arg(&args[1]));
+    ctx.scan(s);
     Ok(Value::string(s.trim_matches(|c: char| cutset.contains(c))))
 }
 
@@ -279,8 +282,9 @@ pub fn sort(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     Ok(Value::List(list_of_strings(strs.into_iter().map(Value::string).collect())))
 }
 
-pub fn substr(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn substr(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    ctx.scan(s);
     let mut offset = go_int(&args[1]).map_err(FnError::new)?;
     let length = go_int(&args[2]).map_err(FnError::new)?;
     // Cluster end offsets, computed lazily only as far as needed would be

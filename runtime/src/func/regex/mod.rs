@@ -105,6 +105,7 @@ pub fn regex(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnE
     }
     let re = compiled(ctx, str_arg(&args[0]))?.map_err(invalid_pattern)?;
     let s = str_arg(&args[1]);
+    ctx.scan(s);
     let mut caps = re.re.create_captures();
     re.re.captures(s, &mut caps);
     if caps.is_match() {
@@ -121,6 +122,7 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     }
     let re = compiled(ctx, str_arg(&args[0]))?.map_err(invalid_pattern)?;
     let s = str_arg(&args[1]);
+    ctx.scan(s);
     // Usually zero or one match (anchored patterns): no allocation for
     // none, and room for exactly one at the first (growing and then
     // shrinking the buffer would copy it twice).
