@@ -590,3 +590,16 @@ fn work_a_result_does_not_show_counts_against_the_step_budget() {
     let program = Compiled::expression(found, &Options::new().max_steps(200_000)).expect("valid");
     assert_eq!(program.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(1000));
 }
+
+#[test]
+fn comparing_collections_counts_against_the_step_budget() {
+    // `==` on two long lists compares element by element: in a loop, the
+    // work grows with the square of the length while each `==` is one step.
+    let same = "length([for x in range(1000) : x if range(1000) == range(1000)])";
+    let program = Compiled::expression(same, &Options::new().max_steps(200_000)).expect("valid");
+    assert_eq!(program.evaluate(&Variables::new()).diagnostics()[0].summary, "Evaluation limit exceeded");
+    // Lists that differ in their first element are told apart at once.
+    let differ = "length([for x in range(1000) : x if range(1000) == range(1, 1001)])";
+    let program = Compiled::expression(differ, &Options::new().max_steps(200_000)).expect("valid");
+    assert_eq!(program.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(0));
+}

@@ -38,10 +38,27 @@ impl Tri {
     }
 }
 
+thread_local! {
+    /// Element pairs `Equals` compared on this thread ([`take_compared`]).
+    static COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The element pairs `Equals` compared on this thread since the last call
+/// (which resets the count): the work of comparing two collections, which
+/// the VM counts against the step budget, as a call's work.
+pub fn take_compared() -> u64 {
+    COMPARED.with(|c| c.replace(0))
+}
+
+fn count_compared(n: u64) {
+    COMPARED.with(|c| c.set(c.get().saturating_add(n)));
+}
+
 /// Folds element comparisons as cty does: the first unknown result makes
 /// the whole comparison unknown, the first false one ends it as false.
 fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
     for (a, b) in pairs {
+        count_compared(1);
         match equals(a, b, true) {
             Tri::True => {}
             other => return other,
@@ -58,6 +75,7 @@ fn all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
 fn unordered_all_equal<'a>(pairs: impl Iterator<Item = (&'a Value, &'a Value)>) -> Tri {
     let mut result = Tri::True;
     for (a, b) in pairs {
+        count_compared(1);
         match equals(a, b, true) {
             Tri::True => {}
             Tri::False => return Tri::False,
@@ -207,6 +225,7 @@ fn equals_collections(this: &Value, other: &Value, same_type: bool) -> Tri {
 /// same hash bucket and equal), for sets of one type with known elements.
 /// Large sets are matched through an index on the hash text.
 fn set_subset(a: &super::SetVal, b: &super::SetVal) -> bool {
+    count_compared(a.elems.len() as u64);
     if b.elems.len() <= 16 || matches!(b.element_type(), Type::String) {
         return a.elems.iter().all(|x| b.contains(x));
     }

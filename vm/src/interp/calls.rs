@@ -37,17 +37,11 @@ impl<'a> Machine<'a> {
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
     }
 
-    /// Adds the work the call just made noted to the steps: past the
-    /// step budget the evaluation ends.
+    /// Adds the work the call just made noted to the steps.
     #[inline]
     fn charge_call_work(&mut self) {
         let work = self.s.size.take_work();
-        if work > 0 {
-            self.s.steps = self.s.steps.saturating_add(work);
-            if self.s.steps > self.s.check_at {
-                self.checkpoint();
-            }
-        }
+        self.charge_steps(work);
     }
 
     pub(super) fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {

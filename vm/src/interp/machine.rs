@@ -13,6 +13,19 @@ impl<'a> Machine<'a> {
         self.s.aborted.is_none()
     }
 
+    /// Adds `work` to the steps: work one instruction did that its step
+    /// does not measure (a call's, a comparison of collections'). Past
+    /// the step budget the evaluation ends.
+    #[inline]
+    pub(super) fn charge_steps(&mut self, work: u64) {
+        if work > 0 {
+            self.s.steps = self.s.steps.saturating_add(work);
+            if self.s.steps > self.s.check_at {
+                self.checkpoint();
+            }
+        }
+    }
+
     /// The step count passed [`Scratch::check_at`]: the step budget is
     /// exhausted, or it is time to check the [`Interrupts`].
     #[cold]
