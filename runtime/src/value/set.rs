@@ -12,6 +12,7 @@
 //! and 0): they land in different buckets, so their CRC-32 decides.
 
 use super::{Tri, Value};
+use crate::number::Number;
 use crate::strings::write_go_quoted;
 use crate::types::Type;
 use ahash::{AHashMap as HashMap, AHashSet as HashSet};
@@ -150,43 +151,7 @@ impl<'a> SetIndex<'a> {
 /// them by (`Number::append_equality_text`). For deduplicating by hashing
 /// what cty deduplicates by comparing every pair (`distinct`).
 pub fn equality_text(v: &Value, out: &mut String) {
-    if v.is_collection() {
-        return crate::stack::guarded(|| equality_text_here(v, out));
-    }
-    equality_text_here(v, out)
-}
-
-fn equality_text_here(v: &Value, out: &mut String) {
-    let all = |vals: &[Value], out: &mut String| {
-        for e in vals {
-            equality_text(e, out);
-            out.push(';');
-        }
-    };
-    match v {
-        Value::Number(n) => n.append_equality_text(out),
-        Value::Map(m) => {
-            out.push('{');
-            for (k, e) in m.keys().iter().zip(m.vals()) {
-                write_go_quoted(out, k);
-                out.push(':');
-                equality_text(e, out);
-                out.push(';');
-            }
-            out.push('}');
-        }
-        Value::List(_) | Value::Set(_) => {
-            out.push('[');
-            all(v.elements_slice(), out);
-            out.push(']');
-        }
-        Value::Object(_) | Value::Tuple(_) => {
-            out.push('<');
-            all(v.elements_slice(), out);
-            out.push('>');
-        }
-        _ => append_hash_text_here(v, out),
-    }
+    write_text(v, out, Number::append_equality_text);
 }
 
 /// cty's set `Less(a, b)` for two elements of one set.
@@ -207,17 +172,29 @@ pub fn set_hash_text(v: &Value) -> String {
 }
 
 fn append_hash_text(v: &Value, out: &mut String) {
-    if v.is_collection() {
-        return crate::stack::guarded(|| append_hash_text_here(v, out));
-    }
-    append_hash_text_here(v, out)
+    write_text(v, out, |n, out| out.push_str(&n.hash_text()));
 }
 
-fn append_hash_text_here(v: &Value, out: &mut String) {
+/// The hash text's form (see [`set_hash_text`]), numbers written by
+/// `number`.
+fn write_text(v: &Value, out: &mut String, number: fn(&Number, &mut String)) {
+    if v.is_collection() {
+        return crate::stack::guarded(|| write_text_here(v, out, number));
+    }
+    write_text_here(v, out, number)
+}
+
+fn write_text_here(v: &Value, out: &mut String, number: fn(&Number, &mut String)) {
+    let all = |vals: &[Value], out: &mut String| {
+        for e in vals {
+            write_text(e, out, number);
+            out.push(';');
+        }
+    };
     match v {
         Value::Unknown(_) => out.push('?'),
         Value::Null(_) => out.push('~'),
-        Value::Number(n) => out.push_str(&n.hash_text()),
+        Value::Number(n) => number(n, out),
         Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
         Value::String(s) => write_go_quoted(out, s),
         Value::Map(m) => {
@@ -225,25 +202,19 @@ fn append_hash_text_here(v: &Value, out: &mut String) {
             for (k, e) in m.keys().iter().zip(m.vals()) {
                 write_go_quoted(out, k);
                 out.push(':');
-                append_hash_text(e, out);
+                write_text(e, out, number);
                 out.push(';');
             }
             out.push('}');
         }
         Value::List(_) | Value::Set(_) => {
             out.push('[');
-            for e in v.elements_slice() {
-                append_hash_text(e, out);
-                out.push(';');
-            }
+            all(v.elements_slice(), out);
             out.push(']');
         }
         Value::Object(_) | Value::Tuple(_) => {
             out.push('<');
-            for e in v.elements_slice() {
-                append_hash_text(e, out);
-                out.push(';');
-            }
+            all(v.elements_slice(), out);
             out.push('>');
         }
     }

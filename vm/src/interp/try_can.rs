@@ -3,6 +3,17 @@
 use super::*;
 
 impl<'a> Machine<'a> {
+    /// `try`'s and `can`'s start: the arity error, then the `...`
+    /// expansion of the last argument (its elements), or the value to
+    /// give at once.
+    fn try_start(&mut self, t: &TrySite) -> Result<Option<Vec<Value>>, Value> {
+        if let Some(d) = &t.arity_error {
+            self.push((**d).clone());
+            return Err(dynamic());
+        }
+        self.try_expand(t)
+    }
+
     /// The elements of `try`/`can`'s expanded last argument (`Ok(None)`
     /// without `...`), or the call's value when expansion ends it, with
     /// hcl's checks.
@@ -52,11 +63,7 @@ impl<'a> Machine<'a> {
     /// `try`'s arguments in turn; the diagnostics of those that failed are
     /// left in `failures`.
     pub(super) fn try_args(&mut self, t: &TrySite, failures: &mut Vec<Diagnostic>) -> Value {
-        if let Some(d) = &t.arity_error {
-            self.push((**d).clone());
-            return dynamic();
-        }
-        let expanded = match self.try_expand(t) {
+        let expanded = match self.try_start(t) {
             Ok(e) => e,
             Err(v) => return v,
         };
@@ -103,11 +110,7 @@ impl<'a> Machine<'a> {
     }
 
     pub(super) fn can(&mut self, t: &TrySite) -> Value {
-        if let Some(d) = &t.arity_error {
-            self.push((**d).clone());
-            return dynamic();
-        }
-        let expanded = match self.try_expand(t) {
+        let expanded = match self.try_start(t) {
             Ok(e) => e,
             Err(v) => return v,
         };
