@@ -21,6 +21,7 @@ pub mod strings;
 pub mod types;
 pub mod unify;
 pub mod value;
+pub mod work;
 
 pub use convert::{convert, ConvError, Conversion};
 pub use defaults::Defaults;

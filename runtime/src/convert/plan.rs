@@ -286,6 +286,8 @@ impl Plan {
     }
 
     fn apply_known(&self, v: &Value, path: &mut Vec<PathStep>) -> Result<Value, ConvError> {
+        // Converting a collection visits each element ([`crate::work`]).
+        crate::work::note(v.elements_slice().len() as u64);
         match &self.known {
             Known::Passthrough => Ok(v.clone()),
             Known::DynamicFixup(want) => super::convert(v, want).map_err(|e| {
@@ -295,6 +297,8 @@ impl Plan {
             }),
             Known::NumberToString => match v {
                 Value::Number(n) => {
+                    // Writing a number out costs some eight steps.
+                    crate::work::note(8);
                     let text = n.to_text().map_err(|e| ConvError::new(path, e.to_string()))?;
                     Ok(Value::from_string(text))
                 }

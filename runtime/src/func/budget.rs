@@ -32,18 +32,13 @@ pub struct SizeBudget {
     used: u64,
     /// A charge failed: whatever needed it was not built.
     exceeded: bool,
-    /// Work a function did that the size of what it built does not
-    /// measure (elements compared, text scanned, for a small result), in
-    /// steps of the evaluation's step budget: the caller adds it to the
-    /// steps ([`SizeBudget::take_work`]).
-    work: u64,
 }
 
 impl SizeBudget {
     /// A budget of `limit` units, none used.
     #[inline]
     pub const fn new(limit: u64) -> SizeBudget {
-        SizeBudget { limit, used: 0, exceeded: false, work: 0 }
+        SizeBudget { limit, used: 0, exceeded: false }
     }
 
     /// No limit (for trusted callers and tests).
@@ -96,18 +91,6 @@ impl SizeBudget {
     #[inline]
     pub fn exceeded(&self) -> bool {
         self.exceeded
-    }
-
-    /// Notes `steps` of work (see the field).
-    #[inline]
-    pub fn add_work(&mut self, steps: u64) {
-        self.work = self.work.saturating_add(steps);
-    }
-
-    /// The work noted since the last call, which it resets.
-    #[inline]
-    pub fn take_work(&mut self) -> u64 {
-        std::mem::take(&mut self.work)
     }
 
     /// Charges `n` collection elements ([`ELEMENT_COST`] each).

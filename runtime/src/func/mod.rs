@@ -266,19 +266,18 @@ pub struct CallCtx<'a> {
 
 impl CallCtx<'_> {
     /// Notes work that the size of the result does not measure, in steps
-    /// of the step budget: one per element compared, one per
-    /// [`SCAN_BYTES_PER_STEP`] bytes of text scanned. A call in a loop
-    /// that scans a large input every time (`contains` over a long list)
+    /// of the step budget (see [`crate::work`]): a call in a loop that
+    /// searches a large input every time (`contains` over a long list)
     /// then ends with the step budget, as the loop itself would.
     #[inline]
     pub fn work(&mut self, steps: u64) {
-        self.budget.add_work(steps);
+        crate::work::note(steps);
     }
 
     /// [`CallCtx::work`] for scanning `text`.
     #[inline]
     pub fn scan(&mut self, text: &str) {
-        self.budget.add_work(text.len() as u64 / SCAN_BYTES_PER_STEP);
+        crate::work::note_scan(text);
     }
 
     /// Charges `units` of the size budget ([`budget`] has the unit); an
@@ -292,10 +291,6 @@ impl CallCtx<'_> {
         }
     }
 }
-
-/// Bytes of text a function scans per step of work ([`CallCtx::scan`]):
-/// about what a step of the VM costs.
-pub const SCAN_BYTES_PER_STEP: u64 = 64;
 
 /// Facts every result of a function has, added to each result (cty's
 /// `RefineResult`): to unknown results, which then say more, and to known

@@ -38,20 +38,9 @@ impl Tri {
     }
 }
 
-thread_local! {
-    /// Element pairs `Equals` compared on this thread ([`take_compared`]).
-    static COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
-}
-
-/// The element pairs `Equals` compared on this thread since the last call
-/// (which resets the count): the work of comparing two collections, which
-/// the VM counts against the step budget, as a call's work.
-pub fn take_compared() -> u64 {
-    COMPARED.with(|c| c.replace(0))
-}
-
+/// Notes the work of comparing `n` element pairs ([`crate::work`]).
 fn count_compared(n: u64) {
-    COMPARED.with(|c| c.set(c.get().saturating_add(n)));
+    crate::work::note(n);
 }
 
 /// Folds element comparisons as cty does: the first unknown result makes

@@ -21,7 +21,7 @@ mod set;
 mod traverse;
 
 pub use compare::OpError;
-pub use equality::{take_compared, Tri};
+pub use equality::Tri;
 pub use go_string::conformance_error;
 pub use refine::{Bound, BoundArg, Facts, RangeBound, Refinement, RefinementBuilder, Unknown, UNBOUNDED_LEN};
 pub use set::{equality_text, set_hash_text, set_less, SetIndex};

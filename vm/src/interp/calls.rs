@@ -26,7 +26,7 @@ impl<'a> Machine<'a> {
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
         let before = self.s.size.used();
         let r = funcs.call(c.func, args, &mut self.s.size);
-        self.charge_call_work();
+        self.charge_noted_work();
         let used = self.s.size.used().saturating_sub(before);
         // Kept only when the arguments reported nothing at all: a reuse
         // (`MEMO`) skips their code, so it must not drop a diagnostic.
@@ -35,13 +35,6 @@ impl<'a> Machine<'a> {
             *slot = Some((v.clone(), used));
         }
         self.call_result(c, r, |i| c.args.get(i).map(|a| a.start).unwrap_or_default())
-    }
-
-    /// Adds the work the call just made noted to the steps.
-    #[inline]
-    fn charge_call_work(&mut self) {
-        let work = self.s.size.take_work();
-        self.charge_steps(work);
     }
 
     pub(super) fn call_result(&mut self, c: &CallSite, r: Result<Value, Box<CallError>>, arg_start: impl Fn(usize) -> Span) -> Value {
@@ -126,7 +119,7 @@ impl<'a> Machine<'a> {
             return dynamic();
         }
         let r = funcs.call(c.func, &vals, &mut self.s.size);
-        self.charge_call_work();
+        self.charge_noted_work();
         self.call_result(c, r, arg_start)
     }
 }

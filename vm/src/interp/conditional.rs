@@ -29,7 +29,10 @@ impl<'a> Machine<'a> {
         for d in diags {
             self.push(d);
         }
-        match plan.finish(chosen, pick) {
+        let finished = plan.finish(chosen, pick);
+        // The chosen result converted to the unified type.
+        self.charge_noted_work();
+        match finished {
             Ok(v) => v,
             Err((d, v)) => {
                 self.push(d.to_diagnostic(cond_span_of(c)));

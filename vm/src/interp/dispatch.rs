@@ -159,6 +159,7 @@ impl<'a> Machine<'a> {
                 Op::ArgConv => {
                     if let Site::Call(c) = prog.site(pc) {
                         self.convert_arg(c, ins.b, usize::from(ins.c));
+                        self.charge_noted_work();
                     }
                 }
                 Op::Call => {
@@ -385,17 +386,10 @@ impl<'a> Machine<'a> {
         let l = self.read(lo);
         let r = self.read(ro);
         let had_errors = self.errors_since(mark);
-        let compares = matches!(op, crate::ops::BinaryOp::Eq | crate::ops::BinaryOp::NotEq) && (l.is_collection() || r.is_collection());
-        if compares {
-            runtime::value::take_compared();
-        }
         let res = crate::ops::binary_checked(op, &l, &r, had_errors);
-        if compares {
-            // Comparing two collections is work the one step does not
-            // measure: a comparison of long lists in a loop would
-            // otherwise run on for minutes.
-            self.charge_steps(runtime::value::take_compared());
-        }
+        // Comparing (or converting) two collections is work the one step
+        // does not measure.
+        self.charge_noted_work();
         let span_of = |blame| match blame {
             Blame::Operand(0) => Some(site.lhs),
             Blame::Operand(1) => Some(site.rhs),

@@ -138,6 +138,9 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
 fn start_budgets(scratch: &mut Scratch) {
     scratch.steps = 0;
     scratch.size = SizeBudget::new(scratch.limits.max_size);
+    // Work noted outside an evaluation (a host calling functions itself,
+    // binding variables) is not this evaluation's.
+    runtime::work::take();
 }
 
 #[inline(always)]

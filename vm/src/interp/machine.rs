@@ -13,11 +13,13 @@ impl<'a> Machine<'a> {
         self.s.aborted.is_none()
     }
 
-    /// Adds `work` to the steps: work one instruction did that its step
-    /// does not measure (a call's, a comparison of collections'). Past
-    /// the step budget the evaluation ends.
+    /// Adds the work noted since ([`runtime::work`]) to the steps: work an
+    /// instruction did that its one step does not measure (a call's, a
+    /// comparison or conversion of collections). Past the step budget the
+    /// evaluation ends.
     #[inline]
-    pub(super) fn charge_steps(&mut self, work: u64) {
+    pub(super) fn charge_noted_work(&mut self) {
+        let work = runtime::work::take();
         if work > 0 {
             self.s.steps = self.s.steps.saturating_add(work);
             if self.s.steps > self.s.check_at {

@@ -1,0 +1,39 @@
+//! Work that the step budget's one step per instruction does not measure:
+//! elements a function compares or converts, text it scans, element pairs
+//! `==` compares. Noted here, on the thread doing it, and taken by the VM
+//! after each instruction that can do such work, which adds it to the
+//! evaluation's steps: a loop whose body does work proportional to a large
+//! input then ends at the step budget instead of running for minutes.
+//!
+//! Units are steps: one per element compared or converted, one per
+//! [`SCAN_BYTES_PER_STEP`] bytes of text scanned (about what a step of the
+//! VM costs).
+
+use std::cell::Cell;
+
+/// Bytes of text scanned per step of work.
+pub const SCAN_BYTES_PER_STEP: u64 = 64;
+
+thread_local! {
+    static NOTED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Notes `steps` of work.
+#[inline]
+pub fn note(steps: u64) {
+    if steps > 0 {
+        NOTED.with(|n| n.set(n.get().saturating_add(steps)));
+    }
+}
+
+/// Notes the work of scanning `text`.
+#[inline]
+pub fn note_scan(text: &str) {
+    note(text.len() as u64 / SCAN_BYTES_PER_STEP);
+}
+
+/// The work noted since the last call (which resets it).
+#[inline]
+pub fn take() -> u64 {
+    NOTED.with(|n| n.replace(0))
+}
