@@ -268,11 +268,19 @@ fn add_cluster_breaks(src: &[u8], tokens: &[Token], breaks: &mut Vec<u32>, piece
         if t.kind == TokenKind::QuotedLit {
             let text = &src[t.start as usize..t.end as usize];
             if !text.is_ascii() && memchr::memchr(b'\\', text).is_some() {
-                for at in string_piece_bounds(text) {
-                    let at = t.start + at as u32;
-                    if at > t.start && at < t.end && touches_non_ascii(at) {
-                        pieces.push((at, t.start, t.end));
+                // The boundaries of the pieces other than plain text.
+                let mut i = 0;
+                while i < text.len() {
+                    let (kind, len) = string_piece(text, i, true);
+                    if kind != StringPiece::Text {
+                        for at in [i, i + len] {
+                            let at = t.start + at as u32;
+                            if at > t.start && at < t.end && touches_non_ascii(at) {
+                                pieces.push((at, t.start, t.end));
+                            }
+                        }
                     }
+                    i += len.max(1);
                 }
             }
         }
@@ -324,22 +332,6 @@ pub(crate) fn string_piece(text: &[u8], i: usize, quoted: bool) -> (StringPiece,
     };
     // Pieces never run past the end (a `\` with a character cut short).
     (piece.0, piece.1.min(text.len() - i))
-}
-
-/// Where the pieces of a quoted string token other than plain text start
-/// and end ([`string_piece`]).
-fn string_piece_bounds(text: &[u8]) -> Vec<usize> {
-    let mut bounds = Vec::new();
-    let mut i = 0;
-    while i < text.len() {
-        let (kind, len) = string_piece(text, i, true);
-        if kind != StringPiece::Text {
-            bounds.push(i);
-            bounds.push(i + len);
-        }
-        i += len.max(1);
-    }
-    bounds
 }
 
 struct Lexer<'s> {

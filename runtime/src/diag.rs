@@ -112,15 +112,17 @@ pub struct Pos {
 /// escape sequence's diagnostic by counting its string token's pieces
 /// (escapes, runs of text) one by one. Found by
 /// `compiler::lexer::cluster_breaks`; empty for ASCII sources.
+/// (Shared: a compiled source's programs, its diagnostics and its result
+/// writer each keep them.)
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ClusterBreaks {
     /// Token boundaries next to non-ASCII text, sorted.
-    pub tokens: Box<[u32]>,
+    pub tokens: std::sync::Arc<[u32]>,
     /// Boundaries of pieces inside quoted string tokens, next to
     /// non-ASCII text, each with its token's start and end; sorted. They
     /// count for positions inside that token only: the scanner counts the
     /// whole token for what follows it.
-    pub pieces: Box<[(u32, u32, u32)]>,
+    pub pieces: std::sync::Arc<[(u32, u32, u32)]>,
 }
 
 /// Line starts of one source, to turn byte offsets into [`Pos`].
@@ -338,7 +340,7 @@ mod tests {
         // which counts the quote's token and the literal's apart.
         let src = "\"\u{301}x\" == y".as_bytes();
         assert_eq!(LineIndex::new(src).pos(src, 10).column, 9);
-        let idx = LineIndex::with_breaks(src, ClusterBreaks { tokens: Box::new([1]), ..ClusterBreaks::default() });
+        let idx = LineIndex::with_breaks(src, ClusterBreaks { tokens: std::sync::Arc::from([1]), ..ClusterBreaks::default() });
         assert_eq!(idx.pos(src, 10).column, 10);
         assert_eq!(idx.pos(src, 1).column, 2);
         assert_eq!(idx.pos(src, 0).column, 1);
@@ -352,7 +354,10 @@ mod tests {
         // by piece, it is a column of its own.
         let src = "\"9\\u0039\u{200d}\\x\" + y".as_bytes();
         assert_eq!((&src[8..11], src[13]), ("\u{200d}".as_bytes(), b'"'));
-        let idx = LineIndex::with_breaks(src, ClusterBreaks { tokens: Box::new([]), pieces: Box::new([(8, 1, 13), (11, 1, 13)]) });
+        let idx = LineIndex::with_breaks(
+            src,
+            ClusterBreaks { tokens: std::sync::Arc::from([]), pieces: std::sync::Arc::from([(8, 1, 13), (11, 1, 13)]) },
+        );
         // Inside the token: piece by piece.
         assert_eq!(idx.pos(src, 11).column, 10);
         assert_eq!(idx.span_pos(src, Span::new(11, 12)), (idx.pos(src, 11), idx.pos(src, 12)));

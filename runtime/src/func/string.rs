@@ -169,15 +169,21 @@ pub fn indent(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnEr
     let Some(len) = (lines as usize).checked_mul(spaces).and_then(|pads| pads.checked_add(s.len())) else {
         return Err(FnError::new("panic in function implementation: runtime error: makeslice: len out of range"));
     };
-    let mut out: Vec<u8> = Vec::with_capacity(len);
+    const PAD: &str = "                                                                ";
+    let mut out = String::with_capacity(len);
     for (i, line) in s.split('\n').enumerate() {
         if i > 0 {
-            out.push(b'\n');
-            out.resize(out.len() + spaces, b' ');
+            out.push('\n');
+            let mut left = spaces;
+            while left > 0 {
+                let n = left.min(PAD.len());
+                out.push_str(&PAD[..n]);
+                left -= n;
+            }
         }
-        out.extend_from_slice(line.as_bytes());
+        out.push_str(line);
     }
-    Ok(Value::from_string(String::from_utf8(out).map_err(|_| FnError::new("indent: invalid UTF-8"))?))
+    Ok(Value::from_string(out))
 }
 
 pub fn replace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {

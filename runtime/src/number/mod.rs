@@ -219,10 +219,8 @@ impl Number {
     /// The big form, borrowed when there is one.
     fn as_big(&self) -> Cow<'_, BigFloat> {
         match &self.0 {
-            Repr::Small { prec, v } => {
-                let mag = UBig::from(v.unsigned_abs());
-                Cow::Owned(BigFloat::round_from(*v < 0, mag, 0, false, *prec))
-            }
+            // A small number fits its precision: exact, nothing to round.
+            Repr::Small { prec, v } => Cow::Owned(BigFloat::from_exact_i64(*v, *prec)),
             Repr::Big(b) => Cow::Borrowed(&**b),
         }
     }
@@ -481,12 +479,7 @@ impl Number {
     pub fn cmp(&self, o: &Number) -> Ordering {
         match (&self.0, &o.0) {
             (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) => a.cmp(b),
-            // Precision does not order values, and a small number is an
-            // integer: it is compared as it is, not rounded first (a
-            // fraction against an integer constant, `amount <= 1000`).
-            (Repr::Small { v: a, prec }, Repr::Big(b)) => BigFloat::from_exact_i64(*a, *prec).cmp(b),
-            (Repr::Big(a), Repr::Small { v: b, prec }) => a.cmp(&BigFloat::from_exact_i64(*b, *prec)),
-            (Repr::Big(a), Repr::Big(b)) => a.cmp(b),
+            _ => self.as_big().cmp(&o.as_big()),
         }
     }
 

@@ -101,20 +101,19 @@ impl RegexCache {
             return (c, 0);
         }
         // This thread's copy: a cloned `Regex` has a match cache of its own,
-        // so threads matching one pattern do not share (and lock) one, and
-        // result types built again are not reference-counted by every
-        // thread that calls the function.
+        // so threads matching one pattern do not share (and lock) one. (The
+        // result types a call needs come from this thread's own reading,
+        // `read`; the pattern's is only read for its groups.)
         let (shared, fresh) = self.get_shared(pattern);
-        let local = shared.map(|p| {
-            let read = Read { translation: p.read.translation.clone(), result: p.read.result.clone(), all: p.read.all.clone() };
-            Arc::new(Pattern { re: p.re.clone(), read: Arc::new(read), bytes: p.bytes })
-        });
+        let local = shared.map(|p| Arc::new(Pattern { re: p.re.clone(), read: p.read.clone(), bytes: p.bytes }));
         RECENT.with(|r| {
             let mut r = r.borrow_mut();
-            let bytes = |r: &Vec<(Box<str>, Compiled)>| r.iter().map(|(_, c)| c.as_ref().map_or(0, |p| p.bytes)).sum::<usize>();
-            let incoming = local.as_ref().map_or(0, |p| p.bytes);
-            while !r.is_empty() && (r.len() >= RECENT_PATTERNS || bytes(&r) + incoming > RECENT_BYTES) {
-                let _evicted = r.remove(0);
+            let bytes_of = |c: &Compiled| c.as_ref().map_or(0, |p| p.bytes);
+            let mut held: usize = r.iter().map(|(_, c)| bytes_of(c)).sum();
+            let incoming = bytes_of(&local);
+            while !r.is_empty() && (r.len() >= RECENT_PATTERNS || held + incoming > RECENT_BYTES) {
+                let (_, evicted) = r.remove(0);
+                held -= bytes_of(&evicted);
             }
             r.push((pattern.into(), local.clone()));
         });

@@ -488,7 +488,6 @@ impl<'p> Translator<'p> {
 /// A pattern in the `regex` crate's syntax, and Go's capture groups (their
 /// names, in order): `regex` drops the groups of what repeats `{0}` times,
 /// which Go keeps (they never take part).
-#[derive(Clone)]
 pub(super) struct Translation {
     pub(super) text: String,
     pub(super) groups: Vec<Option<Box<str>>>,
