@@ -96,6 +96,10 @@ pub(crate) struct SourceInfo {
     /// `compiler::lexer::cluster_breaks`), once compiling found them:
     /// placing diagnostics then scans the source no more.
     pub(crate) breaks: std::sync::OnceLock<runtime::ClusterBreaks>,
+    /// The line index, made once when a position is first asked for: a
+    /// host placing each of many diagnostics would otherwise scan the
+    /// whole source for each.
+    pub(crate) lines: std::sync::OnceLock<LineIndex>,
 }
 
 impl SourceInfo {
@@ -121,12 +125,14 @@ impl SourceInfo {
     }
 
     /// Its line index, columns counted token by token as hcl counts them.
-    pub(crate) fn line_index(&self) -> LineIndex {
-        let breaks = match self.breaks.get() {
-            Some(b) => b.clone(),
-            None => compiler::lexer::cluster_breaks(&self.src, self.lex_mode()),
-        };
-        LineIndex::with_breaks(&self.src, breaks)
+    pub(crate) fn line_index(&self) -> &LineIndex {
+        self.lines.get_or_init(|| {
+            let breaks = match self.breaks.get() {
+                Some(b) => b.clone(),
+                None => compiler::lexer::cluster_breaks(&self.src, self.lex_mode()),
+            };
+            LineIndex::with_breaks(&self.src, breaks)
+        })
     }
 }
 

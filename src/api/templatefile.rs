@@ -55,6 +55,7 @@ impl TemplateRenderer for Renderer {
             block_headers: Vec::new(),
             template: true,
             breaks: Default::default(),
+            lines: Default::default(),
         };
         let arena = bumpalo::Bump::new();
         let mut interner = compiler::Interner::new();

@@ -343,12 +343,15 @@ pub struct SourceLines {
     pub src: Arc<[u8]>,
     /// Where columns count grapheme clusters anew.
     pub breaks: runtime::ClusterBreaks,
+    /// Made when a position is first asked for (a `try` that fails in a
+    /// loop would otherwise scan the whole source each time).
+    pub lines: OnceLock<runtime::LineIndex>,
 }
 
 impl SourceLines {
     /// Positions in the source, columns counted as hcl counts them.
-    pub fn line_index(&self) -> runtime::LineIndex {
-        runtime::LineIndex::with_breaks(&self.src, self.breaks.clone())
+    pub fn line_index(&self) -> &runtime::LineIndex {
+        self.lines.get_or_init(|| runtime::LineIndex::with_breaks(&self.src, self.breaks.clone()))
     }
 }
 

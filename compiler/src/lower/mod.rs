@@ -69,7 +69,7 @@ pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], mode: LexMode, interner: &
 /// boundaries decide the columns of positions).
 pub fn source_lines(src: Arc<[u8]>, mode: LexMode) -> SourceLines {
     let breaks = crate::lexer::cluster_breaks(&src, mode);
-    SourceLines { src, breaks }
+    SourceLines { src, breaks, lines: Default::default() }
 }
 
 /// The lowered trees of a file's expressions, not yet compiled: they own

@@ -230,6 +230,7 @@ pub(super) fn source_info(
         block_headers,
         template: kind == SourceKind::Template,
         breaks: Default::default(),
+        lines: Default::default(),
     })
 }
 

@@ -147,6 +147,7 @@ fn read_declarations(options: &Options) -> Result<Vec<(String, runtime::Type, Op
                 block_headers: Vec::new(),
                 template: false,
                 breaks: Default::default(),
+                lines: Default::default(),
             });
             errors.push(Diagnostics::new(c.diagnostics, source));
             continue;
