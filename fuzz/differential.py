@@ -548,7 +548,8 @@ def loads(line):
 
 
 def run_engine(cmd, path):
-    out = subprocess.run(cmd + [path], capture_output=True, text=True).stdout
+    # (the reference may log bytes that are not UTF-8 on standard error)
+    out = subprocess.run(cmd + [path], capture_output=True, text=True, errors="replace").stdout
     results = {}
     for line in out.splitlines():
         if line.strip():

@@ -115,7 +115,7 @@ impl SourceInfo {
     /// A writer of results in the reference's format, placing
     /// diagnostics in this source.
     pub(crate) fn result_writer(&self, buffer: String) -> super::result_format::ResultWriter<'_> {
-        super::result_format::ResultWriter::with_buffer(&self.src, buffer).template(self.template).breaks(self.breaks.get())
+        super::result_format::ResultWriter::for_source(self, buffer)
     }
 
     /// Where `span` starts and ends (see [`Diagnostics::range`]).

@@ -20,11 +20,16 @@ use runtime::{Diagnostic, LineIndex, Pos, Value};
 pub struct ResultWriter<'s> {
     out: String,
     src: &'s [u8],
-    lines: Option<LineIndex>,
-    /// How the source was scanned (its token boundaries decide columns).
-    lexed_as: compiler::lexer::LexMode,
-    /// The source's cluster breaks when known (else found when needed).
-    breaks: Option<&'s runtime::ClusterBreaks>,
+    lines: Lines<'s>,
+}
+
+/// Where a writer finds the source's line index.
+enum Lines<'s> {
+    /// Its own, made when first needed, of a source scanned in normal mode.
+    Own(Option<LineIndex>),
+    /// The compiled source's ([`super::error::SourceInfo::line_index`]):
+    /// made once for every result written about that source.
+    Shared(&'s super::error::SourceInfo),
 }
 
 impl<'s> ResultWriter<'s> {
@@ -34,23 +39,12 @@ impl<'s> ResultWriter<'s> {
 
     /// Appends to `out` (reusing its allocation) instead of a new string.
     pub fn with_buffer(src: &'s [u8], out: String) -> ResultWriter<'s> {
-        ResultWriter { out, src, lines: None, lexed_as: compiler::lexer::LexMode::Normal, breaks: None }
+        ResultWriter { out, src, lines: Lines::Own(None) }
     }
 
-    /// Uses `breaks` (the source's `compiler::lexer::cluster_breaks`, when
-    /// known) instead of scanning the source for them.
-    pub fn breaks(mut self, breaks: Option<&'s runtime::ClusterBreaks>) -> ResultWriter<'s> {
-        self.breaks = breaks;
-        self
-    }
-
-    /// The source is a bare template (scanned in template mode; the
-    /// default is a config file or an expression).
-    pub fn template(mut self, is_template: bool) -> ResultWriter<'s> {
-        if is_template {
-            self.lexed_as = compiler::lexer::LexMode::Template;
-        }
-        self
+    /// A writer placing diagnostics in a compiled source.
+    pub(crate) fn for_source(source: &'s super::error::SourceInfo, out: String) -> ResultWriter<'s> {
+        ResultWriter { out, src: &source.src, lines: Lines::Shared(source) }
     }
 
     /// The text written so far.
@@ -119,11 +113,12 @@ impl<'s> ResultWriter<'s> {
                 None => self.out.push_str("null"),
                 Some(span) => {
                     let src = self.src;
-                    let mode = self.lexed_as;
-                    let known = self.breaks;
-                    let lines = self.lines.get_or_insert_with(|| {
-                        LineIndex::with_breaks(src, known.cloned().unwrap_or_else(|| compiler::lexer::cluster_breaks(src, mode)))
-                    });
+                    let lines = match &mut self.lines {
+                        Lines::Own(own) => {
+                            &*own.get_or_insert_with(|| LineIndex::with_breaks(src, compiler::lexer::cluster_breaks(src, compiler::lexer::LexMode::Normal)))
+                        }
+                        Lines::Shared(source) => source.line_index(),
+                    };
                     let (start, end) = lines.span_pos(src, span);
                     self.out.push_str("{\"start\":");
                     write_pos(&mut self.out, start);
