@@ -32,6 +32,16 @@ pub fn note_scan(text: &str) {
     note(text.len() as u64 / SCAN_BYTES_PER_STEP);
 }
 
+/// Bytes of text split into grapheme clusters per step of work (the
+/// segmenter takes some 20 ns per byte, several VM steps' time).
+pub const SEGMENT_BYTES_PER_STEP: u64 = 2;
+
+/// Notes the work of splitting `text` into grapheme clusters.
+#[inline]
+pub fn note_segmenting(text: &str) {
+    note(text.len() as u64 / SEGMENT_BYTES_PER_STEP);
+}
+
 /// The work noted since the last call (which resets it).
 #[inline]
 pub fn take() -> u64 {

@@ -114,9 +114,9 @@ impl<'s> ResultWriter<'s> {
                 Some(span) => {
                     let src = self.src;
                     let lines = match &mut self.lines {
-                        Lines::Own(own) => {
-                            &*own.get_or_insert_with(|| LineIndex::with_breaks(src, compiler::lexer::cluster_breaks(src, compiler::lexer::LexMode::Normal)))
-                        }
+                        Lines::Own(own) => &*own.get_or_insert_with(|| {
+                            LineIndex::with_breaks(src, compiler::lexer::cluster_breaks(src, compiler::lexer::LexMode::Normal))
+                        }),
                         Lines::Shared(source) => source.line_index(),
                     };
                     let (start, end) = lines.span_pos(src, span);

@@ -280,6 +280,12 @@ impl CallCtx<'_> {
         crate::work::note_scan(text);
     }
 
+    /// [`CallCtx::work`] for splitting `text` into grapheme clusters.
+    #[inline]
+    pub fn segment(&mut self, text: &str) {
+        crate::work::note_segmenting(text);
+    }
+
     /// Charges `units` of the size budget ([`budget`] has the unit); an
     /// error when it is exhausted.
     #[inline]

@@ -75,23 +75,23 @@ fn parse_big_int(s: &str, base: u32) -> Option<IBig> {
     if digits.is_empty() {
         return None;
     }
-    // Accumulate in u64 chunks to keep the big multiplications few.
-    let mut acc = UBig::ZERO;
-    let mut chunk: u64 = 0;
-    let mut chunk_mul: u64 = 1;
-    for &c in digits.as_bytes() {
-        let d = digit_value(c, base)?;
-        if chunk_mul > u64::MAX / 64 / base as u64 {
-            acc = acc * UBig::from(chunk_mul) + UBig::from(chunk);
-            chunk = 0;
-            chunk_mul = 1;
-        }
-        chunk = chunk * base as u64 + d as u64;
-        chunk_mul *= base as u64;
-    }
-    acc = acc * UBig::from(chunk_mul) + UBig::from(chunk);
+    let values: Vec<u8> = digits.bytes().map(|c| digit_value(c, base).map(|d| d as u8)).collect::<Option<_>>()?;
+    let acc = digits_value(&values, base);
     let v = IBig::from(acc);
     Some(if neg { -v } else { v })
+}
+
+/// The value of `digits` (digit values, most significant first) in `base`:
+/// halves joined by one multiplication each, so that a long string costs
+/// a few large multiplications instead of one per machine word (which
+/// took 18 s for four million digits).
+fn digits_value(digits: &[u8], base: u32) -> UBig {
+    // Ten digits of base 62 or less fit in a u64.
+    if digits.len() <= 10 {
+        return UBig::from(digits.iter().fold(0u64, |acc, &d| acc * u64::from(base) + u64::from(d)));
+    }
+    let (high, low) = digits.split_at(digits.len() / 2);
+    digits_value(high, base) * UBig::from(base).pow(low.len()) + digits_value(low, base)
 }
 
 pub fn parseint(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {

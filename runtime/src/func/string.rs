@@ -56,30 +56,35 @@ fn simple_title(c: char) -> char {
     }
 }
 
-pub fn upper(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn upper(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    ctx.scan(s);
     if s.is_ascii() {
-        return Ok(ascii_case(&args[0], s, u8::is_ascii_lowercase, str::to_ascii_uppercase));
+        return ascii_case(&args[0], s, u8::is_ascii_lowercase, str::to_ascii_uppercase, ctx);
     }
+    ctx.charge(s.len() as u64)?;
     Ok(Value::from_string(s.chars().map(simple_upper).collect()))
 }
 
-pub fn lower(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn lower(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    ctx.scan(s);
     if s.is_ascii() {
-        return Ok(ascii_case(&args[0], s, u8::is_ascii_uppercase, str::to_ascii_lowercase));
+        return ascii_case(&args[0], s, u8::is_ascii_uppercase, str::to_ascii_lowercase, ctx);
     }
+    ctx.charge(s.len() as u64)?;
     Ok(Value::from_string(s.chars().map(simple_lower).collect()))
 }
 
 /// Case mapping of ASCII text, where Go's simple mapping is the ASCII one:
 /// the argument itself when no byte changes (the common "already lower
 /// case" check), else the mapped copy (ASCII is NFC).
-fn ascii_case(arg: &Value, s: &str, changes: fn(&u8) -> bool, map: fn(&str) -> String) -> Value {
+fn ascii_case(arg: &Value, s: &str, changes: fn(&u8) -> bool, map: fn(&str) -> String, ctx: &mut CallCtx) -> Result<Value, FnError> {
     if matches!(arg, Value::String(_)) && !s.as_bytes().iter().any(changes) {
-        return arg.clone();
+        return Ok(arg.clone());
     }
-    Value::from_string(map(s))
+    ctx.charge(s.len() as u64)?;
+    Ok(Value::from_string(map(s)))
 }
 
 /// Go's `strings.Title` word separators.
@@ -93,8 +98,10 @@ fn is_separator(c: char) -> bool {
     c.is_whitespace()
 }
 
-pub fn title(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn title(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    ctx.scan(s);
+    ctx.charge(s.len() as u64)?;
     let mut prev = ' ';
     let out: String = s
         .chars()
@@ -107,8 +114,10 @@ pub fn title(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError
     Ok(Value::from_string(out))
 }
 
-pub fn reverse(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn reverse(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    ctx.segment(s);
+    ctx.charge(s.len() as u64)?;
     let mut out = String::with_capacity(s.len());
     let clusters: Vec<&str> = graphemes(s, Textseg::V13).collect();
     for g in clusters.iter().rev() {
@@ -169,14 +178,28 @@ impl Cutset {
     }
 }
 
-pub fn trimprefix(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn trimprefix(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let (s, p) = (str_arg(&args[0]), str_arg(&args[1]));
-    Ok(Value::string(s.strip_prefix(p).unwrap_or(s)))
+    trimmed(&args[0], s, s.strip_prefix(p), ctx)
 }
 
-pub fn trimsuffix(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn trimsuffix(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let (s, p) = (str_arg(&args[0]), str_arg(&args[1]));
-    Ok(Value::string(s.strip_suffix(p).unwrap_or(s)))
+    trimmed(&args[0], s, s.strip_suffix(p), ctx)
+}
+
+/// The string `s` (argument `arg`) without what `trimprefix`/`trimsuffix`
+/// stripped: the argument itself when nothing was, else a copy (charged).
+fn trimmed(arg: &Value, s: &str, stripped: Option<&str>, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    match stripped {
+        Some(rest) => {
+            ctx.scan(rest);
+            ctx.charge(rest.len() as u64)?;
+            Ok(Value::string(rest))
+        }
+        None if matches!(arg, Value::String(_)) => Ok(arg.clone()),
+        None => Ok(Value::string(s)),
+    }
 }
 
 /// Go's `maxAlloc` on 64-bit Linux: `make` panics above it.
@@ -326,7 +349,7 @@ pub fn sort(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnErro
 
 pub fn substr(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
-    ctx.scan(s);
+    ctx.segment(s);
     let mut offset = go_int(&args[1]).map_err(FnError::new)?;
     let length = go_int(&args[2]).map_err(FnError::new)?;
     // Cluster end offsets, computed lazily only as far as needed would be

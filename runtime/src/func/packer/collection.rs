@@ -11,7 +11,7 @@ use crate::value::{BoundArg, Tri, Value};
 
 /// Packer's `index(list, value)`: the index of the first element equal to
 /// `value`.
-pub fn index(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn index(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let list = &args[0];
     let ty = list.ty();
     if !(ty.is_list() || ty.is_tuple()) {
@@ -21,13 +21,21 @@ pub fn index(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError
     if elems.is_empty() {
         return Err(FnError::new("cannot search an empty list"));
     }
+    // Each comparison is a step, as `contains` counts them.
     for (i, v) in elems.iter().enumerate() {
         match v.equals_tri(&args[1]) {
-            Tri::Unknown => return Ok(Value::unknown(Type::Number)),
-            Tri::True => return Ok(Value::int(i as i64)),
+            Tri::Unknown => {
+                ctx.work(i as u64 + 1);
+                return Ok(Value::unknown(Type::Number));
+            }
+            Tri::True => {
+                ctx.work(i as u64 + 1);
+                return Ok(Value::int(i as i64));
+            }
             Tri::False => {}
         }
     }
+    ctx.work(elems.len() as u64);
     Err(FnError::new("item not found"))
 }
 
@@ -42,8 +50,11 @@ pub fn length_type(args: &[Value]) -> Result<Type, FnError> {
     }
 }
 
-pub fn length(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn length(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let v = &args[0];
+    if let Value::String(s) = v {
+        ctx.segment(s);
+    }
     match v.ty() {
         Type::Dynamic => Ok(Value::unknown(Type::Number)),
         Type::Tuple(tt) => Ok(Value::int(tt.len() as i64)),

@@ -16,8 +16,10 @@ pub fn base64encode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     Ok(Value::from_string(base64::engine::general_purpose::STANDARD.encode(s.as_bytes())))
 }
 
-pub fn base64decode(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn base64decode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let s = str_arg(&args[0]);
+    ctx.scan(s);
+    ctx.charge(s.len() as u64 / 4 * 3)?;
     let bytes = go_base64_decode(s.as_bytes()).map_err(|_| FnError::new(format!("failed to decode base64 data '{s}'")))?;
     match String::from_utf8(bytes) {
         Ok(text) => Ok(Value::from_string(text)),
