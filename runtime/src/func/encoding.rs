@@ -623,14 +623,14 @@ impl<'a> CsvReader<'a> {
         };
         let rec_line = self.num_line;
         let mut fields: Vec<String> = Vec::new();
-        let mut pos: &str;
-        let mut owned;
+        // Fields are read in place, by offset into the current line (a
+        // copy of the line's rest per field took the square of its length).
+        let mut at = 0;
         'fields: loop {
-            owned = std::mem::take(&mut line);
-            pos = &owned;
+            let pos = &line[at..];
             if !pos.starts_with('"') {
                 let (field, more) = match pos.find(',') {
-                    Some(i) => (&pos[..i], Some(i + 1)),
+                    Some(i) => (&pos[..i], Some(at + i + 1)),
                     None => (pos.strip_suffix('\n').unwrap_or(pos), None),
                 };
                 if field.contains('"') {
@@ -638,25 +638,27 @@ impl<'a> CsvReader<'a> {
                 }
                 fields.push(field.to_string());
                 match more {
-                    Some(i) => {
-                        line = pos[i..].to_string();
+                    Some(next) => {
+                        at = next;
                         continue 'fields;
                     }
                     None => break 'fields,
                 }
             }
             let mut field = String::new();
-            let mut cur = pos[1..].to_string();
+            let mut cur = at + 1;
             loop {
-                if let Some(i) = cur.find('"') {
-                    field.push_str(&cur[..i]);
-                    let after = &cur[i + 1..];
-                    if let Some(a) = after.strip_prefix('"') {
+                let rest = &line[cur..];
+                if let Some(i) = rest.find('"') {
+                    field.push_str(&rest[..i]);
+                    let after = &rest[i + 1..];
+                    let after_at = cur + i + 1;
+                    if after.starts_with('"') {
                         field.push('"');
-                        cur = a.to_string();
-                    } else if let Some(a) = after.strip_prefix(',') {
+                        cur = after_at + 1;
+                    } else if after.starts_with(',') {
                         fields.push(field);
-                        line = a.to_string();
+                        at = after_at + 1;
                         continue 'fields;
                     } else if after.is_empty() || after == "\n" {
                         fields.push(field);
@@ -664,10 +666,13 @@ impl<'a> CsvReader<'a> {
                     } else {
                         return Err(CsvError { line: self.num_line, message: ERR_QUOTE });
                     }
-                } else if !cur.is_empty() {
-                    field.push_str(&cur);
+                } else if !rest.is_empty() {
+                    field.push_str(rest);
                     match self.read_line() {
-                        Some(l) => cur = l,
+                        Some(l) => {
+                            line = l;
+                            cur = 0;
+                        }
                         None => return Err(CsvError { line: self.num_line, message: ERR_QUOTE }),
                     }
                 } else {
