@@ -158,14 +158,18 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     // reference makes).
     ctx.charge(s.len() as u64)?;
     let names: Vec<Option<&str>> = std::iter::once(None).chain(re.groups().iter().map(|n| n.as_deref())).collect();
+    // Read once: each match then walks its pieces (a step per piece, as a
+    // template of many references to missing groups writes nothing).
+    let template = template_pieces(replacement);
     let mut out = String::with_capacity(s.len());
     let mut last = 0;
     for caps in re.re.captures_iter(s) {
         let Some(m) = caps.get_match() else { continue };
         out.push_str(&s[last..m.start()]);
         let before = out.len();
-        go_expand(replacement, &caps, s, &names, &mut out);
+        go_expand(&template, &caps, s, &names, &mut out);
         ctx.charge((out.len() - before) as u64)?;
+        ctx.work(template.len() as u64);
         last = m.end();
     }
     out.push_str(&s[last..]);
@@ -182,17 +186,29 @@ fn name_len(s: &str) -> usize {
     }
 }
 
-/// Go's `Regexp.Expand` of `template` for one match: `$$` is `$`, `$name`
+/// A piece of a replacement template: text, or a group reference.
+enum Piece<'t> {
+    Text(&'t str),
+    /// `$n` / `${n}`: a group by number.
+    Number(usize),
+    /// `$name` / `${name}`: the first group of that name that took part.
+    Name(&'t str),
+}
+
+/// Go's `Regexp.Expand` template read into pieces: `$$` is `$`, `$name`
 /// and `${name}` (letters, digits, `_`) a group by number (no leading
-/// zero) or by name (the first group of that name that took part), a `$`
-/// before anything else itself.
-fn go_expand(template: &str, caps: &Captures, s: &str, names: &[Option<&str>], out: &mut String) {
+/// zero, at most 9 digits) or by name, a `$` before anything else itself.
+fn template_pieces(template: &str) -> Vec<Piece<'_>> {
+    let mut pieces = Vec::new();
     let mut t = template;
     while let Some(at) = t.find('$') {
-        out.push_str(&t[..at]);
+        if at > 0 {
+            pieces.push(Piece::Text(&t[..at]));
+        }
+        let dollar = &t[at..at + 1];
         t = &t[at + 1..];
         if let Some(rest) = t.strip_prefix('$') {
-            out.push('$');
+            pieces.push(Piece::Text(dollar));
             t = rest;
             continue;
         }
@@ -203,7 +219,7 @@ fn go_expand(template: &str, caps: &Captures, s: &str, names: &[Option<&str>], o
         let len = name_len(body);
         let closed = !braced || body[len..].starts_with('}');
         if len == 0 || !closed {
-            out.push('$');
+            pieces.push(Piece::Text(dollar));
             continue;
         }
         let name = &body[..len];
@@ -211,13 +227,29 @@ fn go_expand(template: &str, caps: &Captures, s: &str, names: &[Option<&str>], o
         let number = (name.bytes().all(|b| b.is_ascii_digit()) && (name.len() == 1 || !name.starts_with('0')) && name.len() <= 9)
             .then(|| name.parse::<usize>().ok())
             .flatten();
-        let group = match number {
-            Some(i) => group_text(caps, s, i),
-            None => names.iter().enumerate().filter(|(_, n)| **n == Some(name)).find_map(|(i, _)| group_text(caps, s, i)),
+        pieces.push(match number {
+            Some(i) => Piece::Number(i),
+            None => Piece::Name(name),
+        });
+    }
+    if !t.is_empty() {
+        pieces.push(Piece::Text(t));
+    }
+    pieces
+}
+
+/// Go's `Regexp.Expand` of a template (read by [`template_pieces`]) for
+/// one match: a group that did not take part, or that does not exist,
+/// writes nothing.
+fn go_expand(template: &[Piece<'_>], caps: &Captures, s: &str, names: &[Option<&str>], out: &mut String) {
+    for piece in template {
+        let text = match piece {
+            Piece::Text(text) => Some(*text),
+            Piece::Number(i) => group_text(caps, s, *i),
+            Piece::Name(name) => names.iter().enumerate().filter(|(_, n)| **n == Some(*name)).find_map(|(i, _)| group_text(caps, s, i)),
         };
-        if let Some(text) = group {
+        if let Some(text) = text {
             out.push_str(text);
         }
     }
-    out.push_str(t);
 }
