@@ -323,98 +323,123 @@ pub fn value_to_result_json(v: &Value) -> Result<J, NumberError> {
 /// not, the value is wrapped as `{"value":V,"type":T}`. Unknown values and
 /// infinities are errors.
 pub fn marshal(v: &Value, ty: &Type) -> Result<String, JsonError> {
+    marshal_within(v, ty, usize::MAX).map_err(|stop| match stop {
+        MarshalStop::Invalid(e) => e,
+        MarshalStop::TooLong => err("", "the encoding is too long"),
+    })
+}
+
+/// Why [`marshal_within`] stopped.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MarshalStop {
+    /// The value cannot be encoded (unknown, infinite).
+    Invalid(JsonError),
+    /// The encoding grew past the length allowed.
+    TooLong,
+}
+
+/// [`marshal`] that stops once the text is longer than `max_len` bytes: a
+/// value whose parts are shared (one long string in every element of a
+/// long list) can take far more text than memory, and is refused before
+/// that text is written (the text written at most exceeds `max_len` by
+/// the last string or number).
+pub fn marshal_within(v: &Value, ty: &Type, max_len: usize) -> Result<String, MarshalStop> {
     let mut out = String::new();
-    marshal_into(&mut out, v, ty, &mut String::new())?;
+    Marshal { out: &mut out, max_len }.value(v, ty, &mut String::new())?;
     Ok(out)
 }
 
-fn marshal_into(out: &mut String, v: &Value, ty: &Type, path: &mut String) -> Result<(), JsonError> {
-    if v.is_collection() {
-        return crate::stack::guarded(|| marshal_here(out, v, ty, path));
-    }
-    marshal_here(out, v, ty, path)
+struct Marshal<'o> {
+    out: &'o mut String,
+    max_len: usize,
 }
 
-fn marshal_here(out: &mut String, v: &Value, ty: &Type, path: &mut String) -> Result<(), JsonError> {
-    if ty.is_dynamic() && !v.ty().is_dynamic() {
-        out.push_str("{\"value\":");
-        marshal_into(out, v, &v.ty(), path)?;
-        out.push_str(",\"type\":");
-        v.ty().write_json(out);
-        out.push('}');
-        return Ok(());
+impl Marshal<'_> {
+    fn value(&mut self, v: &Value, ty: &Type, path: &mut String) -> Result<(), MarshalStop> {
+        if v.is_collection() {
+            return crate::stack::guarded(|| self.here(v, ty, path));
+        }
+        self.here(v, ty, path)
     }
-    match v {
-        Value::Null(_) => {
-            out.push_str("null");
-            Ok(())
+
+    fn check_len(&self) -> Result<(), MarshalStop> {
+        if self.out.len() > self.max_len {
+            return Err(MarshalStop::TooLong);
         }
-        Value::Unknown(_) => Err(err(path, "value is not known")),
-        Value::String(s) => {
-            crate::strings::write_json_string_html(out, s);
-            Ok(())
+        Ok(())
+    }
+
+    fn here(&mut self, v: &Value, ty: &Type, path: &mut String) -> Result<(), MarshalStop> {
+        let invalid = |path: &str, m: String| MarshalStop::Invalid(err(path, m));
+        if ty.is_dynamic() && !v.ty().is_dynamic() {
+            self.out.push_str("{\"value\":");
+            self.value(v, &v.ty(), path)?;
+            self.out.push_str(",\"type\":");
+            v.ty().write_json(self.out);
+            self.out.push('}');
+            return self.check_len();
         }
-        Value::Number(n) => {
-            if n.is_infinite() {
-                return Err(err(path, "cannot serialize infinity as JSON"));
-            }
-            out.push_str(&n.to_text().map_err(|e| err(path, e.to_string()))?);
-            Ok(())
-        }
-        Value::Bool(b) => {
-            out.push_str(if *b { "true" } else { "false" });
-            Ok(())
-        }
-        Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
-            out.push('[');
-            let ety = ty.element_type();
-            let tuple_types = ty.tuple_type();
-            for (i, e) in v.elements_slice().iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+        match v {
+            Value::Null(_) => self.out.push_str("null"),
+            Value::Unknown(_) => return Err(invalid(path, "value is not known".into())),
+            Value::String(s) => crate::strings::write_json_string_html(self.out, s),
+            Value::Number(n) => {
+                if n.is_infinite() {
+                    return Err(invalid(path, "cannot serialize infinity as JSON".into()));
                 }
-                let ety = match (ety, tuple_types) {
-                    (Some(t), _) => t.clone(),
-                    (None, Some(tt)) => tt.elems().get(i).cloned().unwrap_or(Type::Dynamic),
-                    _ => e.ty(),
-                };
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                marshal_into(out, e, &ety, path)?;
-                path.truncate(len);
+                self.out.push_str(&n.to_text().map_err(|e| invalid(path, e.to_string()))?);
             }
-            out.push(']');
-            Ok(())
-        }
-        Value::Map(_) | Value::Object(_) => {
-            out.push('{');
-            let pairs = v.key_value_pairs().unwrap_or_default();
-            for (i, (k, e)) in pairs.into_iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
+            Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
+                self.out.push('[');
+                let ety = ty.element_type();
+                let tuple_types = ty.tuple_type();
+                for (i, e) in v.elements_slice().iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    let ety = match (ety, tuple_types) {
+                        (Some(t), _) => t.clone(),
+                        (None, Some(tt)) => tt.elems().get(i).cloned().unwrap_or(Type::Dynamic),
+                        _ => e.ty(),
+                    };
+                    let len = path.len();
+                    path.push_str(&format!("[{i}]"));
+                    self.value(e, &ety, path)?;
+                    path.truncate(len);
                 }
-                let ety = match ty {
-                    Type::Map(t) => (**t).clone(),
-                    Type::Object(ot) => ot.attr_type(&k).cloned().unwrap_or(Type::Dynamic),
-                    _ => e.ty(),
-                };
-                crate::strings::write_json_string_html(out, &k);
-                out.push(':');
-                let len = path.len();
-                if v.as_map().is_some() {
-                    path.push('[');
-                    write_json_string(path, &k);
-                    path.push(']');
-                } else {
-                    path.push('.');
-                    path.push_str(&k);
-                }
-                marshal_into(out, e, &ety, path)?;
-                path.truncate(len);
+                self.out.push(']');
             }
-            out.push('}');
-            Ok(())
+            Value::Map(_) | Value::Object(_) => {
+                self.out.push('{');
+                let pairs = v.key_value_pairs().unwrap_or_default();
+                for (i, (k, e)) in pairs.into_iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    let ety = match ty {
+                        Type::Map(t) => (**t).clone(),
+                        Type::Object(ot) => ot.attr_type(&k).cloned().unwrap_or(Type::Dynamic),
+                        _ => e.ty(),
+                    };
+                    crate::strings::write_json_string_html(self.out, &k);
+                    self.out.push(':');
+                    let len = path.len();
+                    if v.as_map().is_some() {
+                        path.push('[');
+                        write_json_string(path, &k);
+                        path.push(']');
+                    } else {
+                        path.push('.');
+                        path.push_str(&k);
+                    }
+                    self.value(e, &ety, path)?;
+                    path.truncate(len);
+                }
+                self.out.push('}');
+            }
         }
+        self.check_len()
     }
 }
 

@@ -32,7 +32,12 @@ pub fn jsonencode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
     if v.is_null() {
         return Ok(Value::string("null"));
     }
-    let s = crate::json::marshal(v, &v.ty()).map_err(|e| FnError::new(e.to_string()))?;
+    let max_len = usize::try_from(ctx.remaining()).unwrap_or(usize::MAX);
+    let s = match crate::json::marshal_within(v, &v.ty(), max_len) {
+        Ok(s) => s,
+        Err(crate::json::MarshalStop::Invalid(e)) => return Err(FnError::new(e.to_string())),
+        Err(crate::json::MarshalStop::TooLong) => return Err(ctx.too_large()),
+    };
     ctx.charge(s.len() as u64)?;
     Ok(Value::from_string(s))
 }

@@ -178,7 +178,12 @@ fn format_append(v: &Verb, out: &mut String, args: &[Value], ctx: &mut CallCtx) 
                     _ => {}
                 }
             }
-            let j = crate::json::marshal(arg, &arg.ty()).map_err(|e| unsupported(v, e))?;
+            let max_len = usize::try_from(ctx.remaining()).unwrap_or(usize::MAX);
+            let j = match crate::json::marshal_within(arg, &arg.ty(), max_len) {
+                Ok(j) => j,
+                Err(crate::json::MarshalStop::Invalid(e)) => return Err(unsupported(v, e)),
+                Err(crate::json::MarshalStop::TooLong) => return Err(ctx.too_large()),
+            };
             pad_width(v, &j, out, ctx)
         }
         't' => {

@@ -286,6 +286,19 @@ impl CallCtx<'_> {
         crate::work::note_segmenting(text);
     }
 
+    /// The size budget's units left: what a result may still take.
+    #[inline]
+    pub fn remaining(&self) -> u64 {
+        self.budget.remaining()
+    }
+
+    /// The error of a result found too large before it was built: the
+    /// budget is spent (as a failed [`CallCtx::charge`] spends it).
+    pub fn too_large(&mut self) -> FnError {
+        let _ = self.budget.charge(u64::MAX);
+        budget_exceeded()
+    }
+
     /// Charges `units` of the size budget ([`budget`] has the unit); an
     /// error when it is exhausted.
     #[inline]

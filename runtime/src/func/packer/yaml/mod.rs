@@ -699,7 +699,12 @@ fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, depth: usize) 
             let text = n.to_text().map_err(|e| FnError::new(e.to_string()))?;
             out.push(Ev::Scalar(text.into_bytes(), ScalarStyle::Plain));
         }
-        Value::String(s) => out.push(string_event(s.as_str())),
+        Value::String(s) => {
+            // Its bytes are copied into the event (a string shared by many
+            // elements is copied for each).
+            ctx.charge(s.len() as u64)?;
+            out.push(string_event(s.as_str()));
+        }
         Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
             out.push(Ev::SequenceStart);
             for e in v.elements_slice() {
@@ -710,6 +715,7 @@ fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, depth: usize) 
         Value::Map(m) => {
             out.push(Ev::MappingStart);
             for (k, e) in m.keys().iter().zip(m.vals()) {
+                ctx.charge(k.len() as u64)?;
                 out.push(string_event(k.as_str()));
                 crate::stack::deeper(depth, || encode_events(e, out, ctx, depth + 1))?;
             }
@@ -718,6 +724,7 @@ fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, depth: usize) 
         Value::Object(o) => {
             out.push(Ev::MappingStart);
             for (k, e) in o.object_type().names().iter().zip(o.vals()) {
+                ctx.charge(k.len() as u64)?;
                 out.push(string_event(k));
                 crate::stack::deeper(depth, || encode_events(e, out, ctx, depth + 1))?;
             }
