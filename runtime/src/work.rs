@@ -16,6 +16,25 @@ pub const SCAN_BYTES_PER_STEP: u64 = 64;
 
 thread_local! {
     static NOTED: Cell<u64> = const { Cell::new(0) };
+    /// The work the running call may note before its evaluation is out of
+    /// steps (see [`allow`]).
+    static ALLOWED: Cell<u64> = const { Cell::new(u64::MAX) };
+}
+
+/// Sets how much work the call about to run may note (the steps its
+/// evaluation has left): a function doing long work checks [`exhausted`]
+/// as it goes and stops early, instead of finishing work whose steps
+/// would end the evaluation as soon as it returned.
+#[inline]
+pub fn allow(steps: u64) {
+    ALLOWED.with(|a| a.set(steps));
+}
+
+/// Whether the work noted since the last [`take`] is more than [`allow`]
+/// allowed: the evaluation will end once the call returns.
+#[inline]
+pub fn exhausted() -> bool {
+    NOTED.with(Cell::get) > ALLOWED.with(Cell::get)
 }
 
 /// Notes `steps` of work.

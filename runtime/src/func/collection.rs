@@ -14,7 +14,7 @@ fn list_value(ety: Type, elems: Vec<Value>) -> Result<Value, FnError> {
     Value::list_of(ety, elems).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
 }
 
-fn map_value(ety: Type, entries: Vec<(String, Value)>) -> Result<Value, FnError> {
+fn map_value<K: AsRef<str>>(ety: Type, entries: Vec<(K, Value)>) -> Result<Value, FnError> {
     Value::map_of(ety, entries).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
 }
 
@@ -127,6 +127,14 @@ pub fn contains(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
         // Two known strings are equal exactly when their (NFC) texts are,
         // which is what `equals_tri` decides for them too.
         let equal = match (needle, e) {
+            (Value::String(a), Value::String(b)) if a.len() == b.len() && a.len() >= LONG_TEXT => {
+                // Long texts of equal length are read to compare them.
+                ctx.scan(a);
+                if ctx.out_of_steps() {
+                    return Err(ctx.stopped());
+                }
+                a == b
+            }
             (Value::String(a), Value::String(b)) => a == b,
             _ => match needle.equals_tri(e) {
                 crate::value::Tri::True => true,
@@ -150,6 +158,10 @@ pub fn same_type(args: &[Value]) -> Result<Type, FnError> {
     Ok(args[0].ty())
 }
 
+/// Texts this long are counted as scanned work when compared (shorter ones
+/// compare in about a step).
+const LONG_TEXT: usize = 256;
+
 pub fn distinct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let list = &args[0];
     ctx.work(list.elements_slice().len() as u64);
@@ -159,9 +171,20 @@ pub fn distinct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     let elems = list.elements_slice();
     let mut out: Vec<Value> = Vec::new();
     if elems.iter().all(|e| matches!(e, Value::String(_))) {
+        // A string shared by several elements is recognized by its storage
+        // before its text is hashed; each text hashed is scanned work.
+        let mut seen_storage = std::collections::HashSet::new();
         let mut seen = std::collections::HashSet::new();
         for e in elems {
-            if seen.insert(e.as_str().unwrap_or("")) {
+            let Value::String(s) = e else { continue };
+            if !seen_storage.insert(std::sync::Arc::as_ptr(s.as_arc()) as *const u8 as usize) {
+                continue;
+            }
+            ctx.scan(s);
+            if ctx.out_of_steps() {
+                return Err(ctx.stopped());
+            }
+            if seen.insert(s.as_str()) {
                 out.push(e.clone());
             }
         }
@@ -173,6 +196,10 @@ pub fn distinct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
         for e in elems {
             let mut text = String::new();
             crate::value::equality_text(e, &mut text);
+            ctx.scan(&text);
+            if ctx.out_of_steps() {
+                return Err(ctx.stopped());
+            }
             let same = kept.entry(text).or_default();
             if !same.iter().any(|&i| values_equal(&out[i], e)) {
                 same.push(out.len());
@@ -422,6 +449,13 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
     if args.is_empty() {
         return Ok(Type::empty_object());
     }
+    // Arguments all of one map or object type: that is the result's type,
+    // found without placing every key (which the loop below does to build
+    // the type of differing ones).
+    let first_ty = args[0].ty();
+    if (first_ty.is_map() || first_ty.is_object()) && args[1..].iter().all(|a| a.ty() == first_ty) {
+        return Ok(first_ty);
+    }
     // Names are shared (they are NFC already, as type names and map keys).
     let mut attrs: BTreeMap<Arc<str>, Type> = BTreeMap::new();
     let mut first: Option<Type> = None;
@@ -443,6 +477,10 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
             Type::Map(e) => match a {
                 Value::Null(_) => {}
                 Value::Map(m) => {
+                    crate::work::note(m.keys().len() as u64);
+                    if crate::work::exhausted() {
+                        return Err(FnError::new("the evaluation ran out of steps"));
+                    }
                     for k in m.keys() {
                         attrs.insert(k.as_arc().clone(), (**e).clone());
                     }
@@ -486,6 +524,13 @@ pub fn merge(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnE
             continue;
         }
         if let Some(pairs) = a.key_value_pairs() {
+            // A step per comparison placing a key may make (a thousand
+            // references to one large object merged took 18 s).
+            let levels = u64::from(usize::BITS - (out.len() + pairs.len()).leading_zeros()) + 1;
+            ctx.work((pairs.len() as u64).saturating_mul(levels));
+            if ctx.out_of_steps() {
+                return Err(ctx.stopped());
+            }
             for (k, v) in pairs {
                 out.insert(k, v.clone());
             }
@@ -743,6 +788,16 @@ pub fn compact(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, F
 
 // ----- zipmap ---------------------------------------------------------------------
 
+/// Notes the work of placing key `k` among `n` keys: it may be read by a
+/// comparison at each level of the search (long keys shared by many
+/// elements were copied and compared whole, unnoted).
+fn note_key_work(k: &str, n: usize) {
+    if k.len() >= LONG_TEXT {
+        let levels = u64::from(usize::BITS - n.leading_zeros()) + 1;
+        crate::work::note((k.len() as u64).saturating_mul(levels) / crate::work::SCAN_BYTES_PER_STEP);
+    }
+}
+
 pub fn zipmap_type(args: &[Value]) -> Result<Type, FnError> {
     let (keys, values) = (&args[0], &args[1]);
     match values.ty() {
@@ -755,12 +810,16 @@ pub fn zipmap_type(args: &[Value]) -> Result<Type, FnError> {
             if ks.len() != tt.len() {
                 return Err(FnError::new(format!("number of keys ({}) does not match number of values ({})", ks.len(), tt.len())));
             }
-            let mut attrs = BTreeMap::new();
+            let mut attrs: BTreeMap<&str, Type> = BTreeMap::new();
             for (i, k) in ks.iter().enumerate() {
                 let Some(k) = k.as_str() else {
                     return Err(FnError::new(format!("keys list has null value at index {i}")));
                 };
-                attrs.insert(k.to_string(), tt.elems()[i].clone());
+                note_key_work(k, ks.len());
+                if crate::work::exhausted() {
+                    return Err(FnError::new("the evaluation ran out of steps"));
+                }
+                attrs.insert(k, tt.elems()[i].clone());
             }
             Ok(Type::object(attrs))
         }
@@ -778,10 +837,14 @@ pub fn zipmap(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, Fn
         return Err(FnError::new(format!("number of keys ({}) does not match number of values ({})", ks.len(), vs.len())));
     }
     charge_elems(ctx, ks.len())?;
-    let mut out: BTreeMap<String, Value> = BTreeMap::new();
+    let mut out: BTreeMap<&str, Value> = BTreeMap::new();
     for (k, v) in ks.iter().zip(vs) {
         let k = k.as_str().ok_or_else(|| FnError::new("panic in function implementation: value is null"))?;
-        out.insert(k.to_string(), v.clone());
+        note_key_work(k, ks.len());
+        if ctx.out_of_steps() {
+            return Err(ctx.stopped());
+        }
+        out.insert(k, v.clone());
     }
     match ret {
         Type::Map(e) => map_value((**e).clone(), out.into_iter().collect()),

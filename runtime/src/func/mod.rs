@@ -274,6 +274,21 @@ impl CallCtx<'_> {
         crate::work::note(steps);
     }
 
+    /// Whether the work noted so far is more than the evaluation has
+    /// steps left for (see [`crate::work::allow`]): a function in a long
+    /// loop then stops with an error (which the evaluation's end makes
+    /// moot) instead of finishing.
+    #[inline]
+    pub fn out_of_steps(&self) -> bool {
+        crate::work::exhausted()
+    }
+
+    /// An error for a function that stopped because [`CallCtx::out_of_steps`].
+    #[cold]
+    pub fn stopped(&self) -> FnError {
+        FnError::new("the evaluation ran out of steps")
+    }
+
     /// [`CallCtx::work`] for scanning `text`.
     #[inline]
     pub fn scan(&mut self, text: &str) {

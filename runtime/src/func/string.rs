@@ -4,7 +4,7 @@
 use super::{go_int, str_arg, CallCtx, FnError, ELEMENT_COST};
 use crate::graphemes::{self, graphemes, Textseg};
 use crate::types::Type;
-use crate::value::Value;
+use crate::value::{Str, Value};
 
 /// Go's `unicode.ToUpper`: the simple (one-to-one) mapping; characters
 /// whose only uppercase form is several characters stay as they are.
@@ -321,7 +321,7 @@ pub fn join(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnErro
     Ok(Value::from_string(out))
 }
 
-pub fn sort(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnError> {
+pub fn sort(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let list = &args[0];
     if !list.is_wholly_known() {
         // The order is unknown, the length is not.
@@ -336,15 +336,26 @@ pub fn sort(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnErro
     if elems.is_empty() {
         return Ok(list.clone());
     }
-    let mut strs = Vec::with_capacity(elems.len());
+    let mut strs: Vec<&Str> = Vec::with_capacity(elems.len());
     for (i, e) in elems.iter().enumerate() {
-        match e.as_str() {
-            Some(s) => strs.push(s),
-            None => return Err(FnError::new(format!("given list element {i} is null; a null string cannot be sorted"))),
+        match e {
+            Value::String(s) => strs.push(s),
+            _ => return Err(FnError::new(format!("given list element {i} is null; a null string cannot be sorted"))),
         }
     }
-    strs.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    Ok(Value::List(list_of_strings(strs.into_iter().map(Value::string).collect())))
+    // The elements are shared, not copied; one string shared by many
+    // elements compares equal to itself without reading it, and other
+    // comparisons count the bytes they may read.
+    let mut compared: u64 = 0;
+    strs.sort_unstable_by(|a, b| {
+        if std::sync::Arc::ptr_eq(a.as_arc(), b.as_arc()) {
+            return std::cmp::Ordering::Equal;
+        }
+        compared += a.len().min(b.len()) as u64;
+        a.as_bytes().cmp(b.as_bytes())
+    });
+    ctx.work(compared / crate::work::SCAN_BYTES_PER_STEP);
+    Ok(Value::List(list_of_strings(strs.into_iter().map(|s| Value::String(s.clone())).collect())))
 }
 
 pub fn substr(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {

@@ -25,6 +25,7 @@ impl<'a> Machine<'a> {
         }
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
         let before = self.s.size.used();
+        runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
         let r = funcs.call(c.func, args, &mut self.s.size);
         self.charge_noted_work();
         let used = self.s.size.used().saturating_sub(before);
@@ -50,7 +51,7 @@ impl<'a> Machine<'a> {
                         self.s.aborted = Some(Abort::Memory);
                         self.s.abort_report = Some(Diagnostic::error(LIMIT_EXCEEDED, e.detail, Some(c.spans.span)));
                     }
-                } else {
+                } else if self.s.aborted.is_none() {
                     self.call_error(c, *e, arg_start);
                 }
                 dynamic()
@@ -118,6 +119,7 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
+        runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
         let r = funcs.call(c.func, &vals, &mut self.s.size);
         self.charge_noted_work();
         self.call_result(c, r, arg_start)
