@@ -406,3 +406,30 @@ fn trim_takes_time_linear_in_its_string_and_cutset() {
     assert!(!e.has_errors(), "{:?}", summaries(&e));
     assert_eq!(e.value(), Some(&Value::Bool(true)));
 }
+
+/// `[s, s, ...]`: `n` references to one string of `len` spaces (cheap to
+/// build: the string is shared).
+fn shared_string_list(len: usize, n: usize) -> String {
+    format!(r#"[for s in [format("%{len}s", "")] : [for x in split(",", replace(format("%{n}s", ""), " ", ",")) : s]][0]"#, n = n - 1)
+}
+
+#[test]
+fn encoding_a_value_with_shared_parts_stops_at_the_size_budget() {
+    // 10,000 references to a 100 KB string: 1 GB of JSON if written whole.
+    let list = shared_string_list(100_000, 10_000);
+    for src in [format!("jsonencode({list})"), format!(r#"format("%v", {list})"#)] {
+        let (failed, summaries) = eval_with(&src, Limits { max_size: 1 << 20, ..Limits::default() });
+        assert!(failed, "{src}");
+        assert_eq!(summaries, ["Evaluation limit exceeded"], "{src}");
+    }
+}
+
+#[test]
+fn long_keys_shared_by_many_elements_count_as_work() {
+    // zipmap copied and compared each 100 KB key whole: minutes, unnoted.
+    let keys = shared_string_list(100_000, 100_000);
+    let src = format!(r#"length(zipmap({keys}, [for k in {keys} : 1]))"#);
+    let (failed, summaries) = eval_with(&src, Limits::default());
+    assert!(failed);
+    assert_eq!(summaries.last().map(String::as_str), Some("Evaluation limit exceeded"));
+}

@@ -61,8 +61,31 @@ pub fn note_segmenting(text: &str) {
     note(text.len() as u64 / SEGMENT_BYTES_PER_STEP);
 }
 
-/// The work noted since the last call (which resets it).
+/// The work noted since the last call (which resets it, and lifts the
+/// allowance of the call that noted it: work a host does itself, calling
+/// functions directly, is not limited).
 #[inline]
 pub fn take() -> u64 {
+    ALLOWED.with(|a| a.set(u64::MAX));
     NOTED.with(|n| n.replace(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_calls_allowance_ends_with_the_take_after_it() {
+        take();
+        allow(10);
+        note(10);
+        assert!(!exhausted());
+        note(1);
+        assert!(exhausted());
+        assert_eq!(take(), 11);
+        // Work after that (a host calling a function itself) has no limit.
+        note(1_000_000);
+        assert!(!exhausted());
+        take();
+    }
 }
