@@ -19,6 +19,22 @@ thread_local! {
     /// The work the running call may note before its evaluation is out of
     /// steps (see [`allow`]).
     static ALLOWED: Cell<u64> = const { Cell::new(u64::MAX) };
+    /// The size budget's units left to the running call (see [`set_room`]).
+    static ROOM: Cell<u64> = const { Cell::new(u64::MAX) };
+}
+
+/// Sets the size budget's units left to the call about to run, for its
+/// type step, which has no budget of its own to charge: one whose type
+/// grows with the result (`flatten`) refuses a result that could not fit.
+#[inline]
+pub fn set_room(units: u64) {
+    ROOM.with(|r| r.set(units));
+}
+
+/// The units [`set_room`] last set.
+#[inline]
+pub fn room() -> u64 {
+    ROOM.with(Cell::get)
 }
 
 /// Sets how much work the call about to run may note (the steps its

@@ -252,12 +252,23 @@ pub fn element(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnE
 // ----- flatten ----------------------------------------------------------------
 
 /// cty's flattener: the flattened elements and whether all were known.
-fn flattener(list: &Value, out: &mut Vec<Value>) -> bool {
+/// cty's flattener: the leaves of `list` (elements that are not lists,
+/// sets or tuples) into `out`; `Ok(false)` when a nested length is
+/// unknown. A step is noted per leaf and per collection entered, and the
+/// walk stops with an error once the call is out of steps (shared parts
+/// repeat their leaves: 1,024 references to a 100,000-element list took
+/// 12 s and 4.7 GB).
+fn flattener(list: &Value, out: &mut Vec<Value>) -> Result<bool, FnError> {
     if !list.cty_length().is_known() {
-        return false;
+        return Ok(false);
+    }
+    let elems = list.elements_slice();
+    crate::work::note(elems.len() as u64 + 1);
+    if crate::work::exhausted() {
+        return Err(FnError::new("the evaluation ran out of steps"));
     }
     let mut known = true;
-    for v in list.elements_slice() {
+    for v in elems {
         if v.unknown_type().is_some_and(Type::is_dynamic) {
             known = false;
         }
@@ -267,14 +278,17 @@ fn flattener(list: &Value, out: &mut Vec<Value>) -> bool {
                 known = false;
                 continue;
             }
-            if !crate::stack::guarded(|| flattener(v, out)) {
+            if !crate::stack::guarded(|| flattener(v, out))? {
                 known = false;
             }
         } else {
+            if (out.len() as u64).saturating_mul(ELEMENT_COST) >= crate::work::room() {
+                return Err(super::budget_exceeded());
+            }
             out.push(v.clone());
         }
     }
-    known
+    Ok(known)
 }
 
 pub fn flatten_type(args: &[Value]) -> Result<Type, FnError> {
@@ -286,7 +300,7 @@ pub fn flatten_type(args: &[Value]) -> Result<Type, FnError> {
         return Err(FnError::new("can only flatten lists, sets and tuples"));
     }
     let mut out = Vec::new();
-    if !flattener(&args[0], &mut out) {
+    if !flattener(&args[0], &mut out)? {
         return Ok(Type::Dynamic);
     }
     Ok(Type::tuple(out.iter().map(Value::ty).collect()))
@@ -297,7 +311,7 @@ pub fn flatten(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, F
         return Ok(Value::empty_tuple());
     }
     let mut out = Vec::new();
-    if !flattener(&args[0], &mut out) {
+    if !flattener(&args[0], &mut out)? {
         return Ok(Value::unknown(ret.clone()));
     }
     charge_elems(ctx, out.len())?;
@@ -910,22 +924,32 @@ pub fn setproduct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
     }
     ctx.charge(total.saturating_mul(ELEMENT_COST.saturating_mul(args.len() as u64 + 1)))?;
     let sub_tys: Vec<Type> = ety.tuple_type().map(|tt| tt.elems().to_vec()).unwrap_or_default();
-    let lists: Vec<&[Value]> = args.iter().map(Value::elements_slice).collect();
-    let mut idx = vec![0usize; args.len()];
-    let mut product = Vec::with_capacity(total as usize);
-    for _ in 0..total {
-        let mut tuple = Vec::with_capacity(args.len());
-        for (j, &n) in idx.iter().enumerate() {
-            let v = &lists[j][n];
-            let want = sub_tys.get(j).cloned().unwrap_or(Type::Dynamic);
-            let v = if v.has_type(&want) {
+    // Each argument's elements converted once to their place's type (not
+    // once per tuple they appear in: each is in many).
+    let mut lists: Vec<Vec<Value>> = Vec::with_capacity(args.len());
+    for (j, a) in args.iter().enumerate() {
+        let want = sub_tys.get(j).cloned().unwrap_or(Type::Dynamic);
+        let mut list = Vec::with_capacity(a.elements_slice().len());
+        for (n, v) in a.elements_slice().iter().enumerate() {
+            list.push(if v.has_type(&want) {
                 v.clone()
             } else {
                 convert(v, &want).map_err(|_| {
                     FnError::new(format!("failed to convert argVals[{j}][{n}] to {}; this is a bug in cty", want.friendly_name()))
                 })?
-            };
-            tuple.push(v);
+            });
+            if ctx.out_of_steps() {
+                return Err(ctx.stopped());
+            }
+        }
+        lists.push(list);
+    }
+    let mut idx = vec![0usize; args.len()];
+    let mut product = Vec::with_capacity(total as usize);
+    for _ in 0..total {
+        let mut tuple = Vec::with_capacity(args.len());
+        for (j, &n) in idx.iter().enumerate() {
+            tuple.push(lists[j][n].clone());
         }
         product.push(Value::tuple(tuple));
         for j in (0..idx.len()).rev() {

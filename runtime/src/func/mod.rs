@@ -448,7 +448,7 @@ pub trait FunctionTable: Send + Sync {
 }
 
 #[cold]
-fn budget_exceeded() -> FnError {
+pub(crate) fn budget_exceeded() -> FnError {
     FnError::new("the result is too large (it exceeds the evaluation size limit)")
 }
 
@@ -680,6 +680,7 @@ impl Functions {
                 let ret = match &entry.static_ret {
                     Some(t) => t,
                     None => {
+                        crate::work::set_room(budget.remaining());
                         computed = (def.return_type)(args)?;
                         &computed
                     }
