@@ -155,6 +155,24 @@ fn elem_conv(from: &Type, to: &Type, allow_unsafe: bool) -> Result<Option<Arc<Pl
     get_conversion(from, to, allow_unsafe).map(Some).ok_or(())
 }
 
+/// The element conversions of a tuple's elements, `(from, to)` in order:
+/// an element whose types are those of the one before shares its plan (a
+/// tuple of many references to one large tuple would otherwise plan the
+/// large one's conversion once per reference).
+fn elem_convs<'t>(pairs: impl Iterator<Item = (&'t Type, &'t Type)>, allow_unsafe: bool) -> Option<Vec<Option<Arc<Plan>>>> {
+    let mut convs = Vec::new();
+    let mut last: Option<(&Type, &Type)> = None;
+    for (from, to) in pairs {
+        let conv = match (last, convs.last()) {
+            (Some((f, t)), Some(conv)) if f == from && t == to => Option::clone(conv),
+            _ => elem_conv(from, to, allow_unsafe).ok()?,
+        };
+        last = Some((from, to));
+        convs.push(conv);
+    }
+    Some(convs)
+}
+
 /// cty `getConversionKnown`.
 fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
     match (from, to) {
@@ -179,8 +197,7 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
             if ft.len() != tt.len() {
                 return None;
             }
-            let convs =
-                ft.elems().iter().zip(tt.elems()).map(|(i, o)| elem_conv(i, o, allow_unsafe)).collect::<Result<Vec<_>, ()>>().ok()?;
+            let convs = elem_convs(ft.elems().iter().zip(tt.elems()), allow_unsafe)?;
             Some(Known::TupleToTuple(convs))
         }
         (Type::List(fe) | Type::Set(fe), Type::List(te)) => {
@@ -213,7 +230,7 @@ fn get_known(from: &Type, to: &Type, allow_unsafe: bool) -> Option<Known> {
                 }
                 ety = unified;
             }
-            let convs = ft.elems().iter().map(|e| elem_conv(e, &ety, allow_unsafe)).collect::<Result<Vec<_>, ()>>().ok()?;
+            let convs = elem_convs(ft.elems().iter().map(|e| (e, &ety)), allow_unsafe)?;
             Some(if to_list { Known::TupleToList { ety, convs, allow_unsafe } } else { Known::TupleToSet { convs } })
         }
         (Type::Object(fo), Type::Map(te)) => {
@@ -286,8 +303,13 @@ impl Plan {
     }
 
     fn apply_known(&self, v: &Value, path: &mut Vec<PathStep>) -> Result<Value, ConvError> {
-        // Converting a collection visits each element ([`crate::work`]).
+        // Converting a collection visits each element ([`crate::work`]);
+        // a conversion with more elements (counting shared parts each
+        // time) than its evaluation has steps left stops.
         crate::work::note(v.elements_slice().len() as u64);
+        if crate::work::exhausted() {
+            return Err(ConvError::new(path, "the evaluation ran out of steps"));
+        }
         match &self.known {
             Known::Passthrough => Ok(v.clone()),
             Known::DynamicFixup(want) => super::convert(v, want).map_err(|e| {

@@ -8,9 +8,15 @@ impl<'a> Machine<'a> {
     pub(super) fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
         let Some(funcs) = self.prog.file.funcs.as_deref() else { return };
         let Some(v) = self.s.regs.get(usize::from(r)) else { return };
-        match funcs.signature(c.func).convert_arg(i, v) {
+        runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
+        let converted = funcs.signature(c.func).convert_arg(i, v);
+        self.charge_noted_work();
+        match converted {
             Ok(None) => {}
             Ok(Some(conv)) => self.set(r, conv),
+            // (A conversion that ran out of steps ended the evaluation,
+            // which reports that.)
+            Err(_) if self.s.aborted.is_some() => {}
             Err(e) => self.call_error(c, *e, |i| c.args.get(i).map(|a| a.start).unwrap_or_default()),
         }
     }

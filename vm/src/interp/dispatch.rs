@@ -159,7 +159,6 @@ impl<'a> Machine<'a> {
                 Op::ArgConv => {
                     if let Site::Call(c) = prog.site(pc) {
                         self.convert_arg(c, ins.b, usize::from(ins.c));
-                        self.charge_noted_work();
                     }
                 }
                 Op::Call => {
