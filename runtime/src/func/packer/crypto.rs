@@ -165,7 +165,7 @@ pub fn uuidv5(args: &[Value], _: &Type, _: &mut CallCtx) -> Result<Value, FnErro
 /// Go's `pem.Decode` (Go 1.19): the first PEM block of `data`, as its type,
 /// headers and bytes.
 struct PemBlock {
-    headers: Vec<(Vec<u8>, Vec<u8>)>,
+    headers: std::collections::HashMap<Vec<u8>, Vec<u8>>,
     bytes: Vec<u8>,
 }
 
@@ -198,6 +198,10 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 fn pem_decode(data: &[u8]) -> Option<PemBlock> {
     let mut rest = data;
+    // Where the first "\n-----END " at or after a position is, found once
+    // for every block that searches from before it (a search per BEGIN
+    // line took the square of the key's length).
+    let mut next_end: Option<(usize, Option<usize>)> = None;
     loop {
         if rest.starts_with(b"-----BEGIN ") {
             rest = &rest[11..];
@@ -209,7 +213,7 @@ fn pem_decode(data: &[u8]) -> Option<PemBlock> {
         let (type_line, after) = pem_line(rest);
         rest = after;
         let Some(type_line) = type_line.strip_suffix(b"-----") else { continue };
-        let mut headers: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let mut headers = std::collections::HashMap::new();
         loop {
             if rest.is_empty() {
                 return None;
@@ -217,17 +221,23 @@ fn pem_decode(data: &[u8]) -> Option<PemBlock> {
             let (line, next) = pem_line(rest);
             let Some(colon) = line.iter().position(|&c| c == b':') else { break };
             let (key, val) = (go_trim_space(&line[..colon]).to_vec(), go_trim_space(&line[colon + 1..]).to_vec());
-            match headers.iter_mut().find(|(k, _)| *k == key) {
-                Some(h) => h.1 = val,
-                None => headers.push((key, val)),
-            }
+            headers.insert(key, val);
             rest = next;
         }
         let (end_index, trailer_index) = if headers.is_empty() && rest.starts_with(b"-----END ") {
             (0, 9)
         } else {
-            match find(rest, b"\n-----END ") {
-                Some(i) => (i, i + 10),
+            let at = data.len() - rest.len();
+            let end = match next_end {
+                Some((from, found)) if from <= at && found.map_or(true, |e| e >= at) => found,
+                _ => {
+                    let found = find(rest, b"\n-----END ").map(|i| at + i);
+                    next_end = Some((at, found));
+                    found
+                }
+            };
+            match end {
+                Some(e) => (e - at, e - at + 10),
                 None => continue,
             }
         };
@@ -257,7 +267,7 @@ pub fn rsadecrypt(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
     let b = super::encoding::go_base64_decode(s.as_bytes())
         .map_err(|_| FnError::new(format!("failed to decode input {}: cipher text must be base64-encoded", crate::strings::go_quote(s))))?;
     let block = pem_decode(key.as_bytes()).ok_or_else(|| FnError::new("failed to parse key: no key found"))?;
-    if block.headers.iter().any(|(k, v)| k == b"Proc-Type" && v == b"4,ENCRYPTED") {
+    if block.headers.get(b"Proc-Type".as_slice()).is_some_and(|v| v == b"4,ENCRYPTED") {
         return Err(FnError::new("failed to parse key: password protected keys are not supported. Please decrypt the key prior to use"));
     }
     let k = super::rsa::parse_pkcs1(&block.bytes).map_err(FnError::new)?;

@@ -82,14 +82,21 @@ pub struct Parser<'a> {
     state: State,
     states: Vec<State>,
     marks: Vec<Mark>,
-    tag_directives: Vec<(Vec<u8>, Vec<u8>)>,
+    /// Handle to prefix (a map: a document may declare many).
+    tag_directives: std::collections::HashMap<Vec<u8>, Vec<u8>>,
 }
 
 type PR = Result<Option<Event>, ()>;
 
 impl<'a> Parser<'a> {
     pub fn new(input: &'a [u8]) -> Parser<'a> {
-        Parser { s: Scanner::new(input), state: State::StreamStart, states: Vec::new(), marks: Vec::new(), tag_directives: Vec::new() }
+        Parser {
+            s: Scanner::new(input),
+            state: State::StreamStart,
+            states: Vec::new(),
+            marks: Vec::new(),
+            tag_directives: std::collections::HashMap::new(),
+        }
     }
 
     fn parser_error(&mut self, problem: &str, problem_mark: Mark) -> R {
@@ -260,7 +267,7 @@ impl<'a> Parser<'a> {
             if tag_handle.is_empty() {
                 tag = tag_suffix;
             } else {
-                if let Some((_, prefix)) = self.tag_directives.iter().find(|(h, _)| *h == tag_handle) {
+                if let Some(prefix) = self.tag_directives.get(&tag_handle) {
                     tag = prefix.clone();
                     tag.extend_from_slice(&tag_suffix);
                 }
@@ -549,19 +556,17 @@ impl<'a> Parser<'a> {
                 }
                 TokenType::TagDirective => {
                     let (handle, prefix) = (t.value.clone(), t.prefix.clone());
-                    if self.tag_directives.iter().any(|(h, _)| *h == handle) {
+                    if self.tag_directives.contains_key(&handle) {
                         return self.parser_error("found duplicate %TAG directive", start);
                     }
-                    self.tag_directives.push((handle, prefix));
+                    self.tag_directives.insert(handle, prefix);
                 }
                 _ => break,
             }
             self.s.skip_token();
         }
         for (h, p) in [(b"!".to_vec(), b"!".to_vec()), (b"!!".to_vec(), b"tag:yaml.org,2002:".to_vec())] {
-            if !self.tag_directives.iter().any(|(x, _)| *x == h) {
-                self.tag_directives.push((h, p));
-            }
+            self.tag_directives.entry(h).or_insert(p);
         }
         Ok(())
     }
