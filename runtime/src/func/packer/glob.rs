@@ -396,7 +396,16 @@ fn do_glob_here(
 
 /// doublestar's `matchComponent`: `None` no match, `Some([])` a match,
 /// else the patterns that remain for the next components.
+///
+/// Each call is a step of work: `*` tries every position, recursively, so
+/// a pattern of many stars against a long name takes time exponential in
+/// the stars (doublestar's too). Once the call is out of steps the match
+/// fails as a bad pattern would; the evaluation's end is what is reported.
 fn match_component(pattern: &str, name: &str) -> Result<Option<Vec<String>>, ()> {
+    crate::work::note(1);
+    if crate::work::exhausted() {
+        return Err(());
+    }
     crate::stack::guarded(|| match_component_here(pattern, name))
 }
 
