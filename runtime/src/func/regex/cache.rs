@@ -10,6 +10,9 @@ use std::sync::{Arc, Mutex};
 
 /// Upper bound on the compiled size of one pattern (its NFA).
 const COMPILED_SIZE_LIMIT: usize = 128 << 20;
+
+/// Go's error code for a pattern whose program is too large.
+const TOO_LARGE: &str = "expression too large";
 /// Upper bounds on what a table's cache of compiled patterns holds, and on
 /// what each thread keeps of them in front of it: patterns, and their
 /// compiled bytes.
@@ -127,6 +130,12 @@ impl RegexCache {
             }
         }
         let compiled = compile(pattern);
+        if compiled.as_ref().is_err_and(|e| e.code == TOO_LARGE) {
+            // Building up to the size limit took as long as a pattern that
+            // size (a good part of a second): work, though nothing is kept
+            // to charge the size budget with.
+            crate::work::note(COMPILED_SIZE_LIMIT as u64 / 8);
+        }
         if let Ok(mut m) = self.map.lock() {
             let incoming = compiled.as_ref().map_or(0, |p| p.bytes);
             if m.patterns.len() >= CACHE_PATTERNS || m.bytes + incoming > CACHE_BYTES {
@@ -160,7 +169,7 @@ fn compile(pattern: &str) -> Compiled {
     let syntax = regex_automata::util::syntax::Config::new().utf8(true).nest_limit(2_100);
     let re = meta::Builder::new().configure(config).syntax(syntax).build(&read.translation.text).map_err(|e| {
         if e.size_limit().is_some() {
-            err("expression too large", pattern)
+            err(TOO_LARGE, pattern)
         } else {
             err("invalid or unsupported Perl syntax", pattern)
         }
