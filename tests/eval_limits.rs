@@ -433,3 +433,17 @@ fn long_keys_shared_by_many_elements_count_as_work() {
     assert!(failed);
     assert_eq!(summaries.last().map(String::as_str), Some("Evaluation limit exceeded"));
 }
+
+#[test]
+fn flatten_too_large_for_the_budget_ends_the_evaluation_even_inside_try() {
+    // 1,024 references to one 2,000-element list: two million leaves, more
+    // than a 1 MiB budget holds; refused (not caught by `try`) before they
+    // are gathered.
+    let list = format!(
+        "[for l in [[for x in split(\",\", replace(format(\"%1999s\", \"\"), \" \", \",\")) : 1]] : [for i in range(1024) : l]][0]"
+    );
+    let src = format!(r#"try(flatten({list}), "caught")"#);
+    let (failed, summaries) = eval_with(&src, Limits { max_size: 1 << 20, ..Limits::default() });
+    assert!(failed);
+    assert_eq!(summaries, ["Evaluation limit exceeded"]);
+}

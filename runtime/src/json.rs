@@ -345,8 +345,92 @@ pub enum MarshalStop {
 /// the last string or number).
 pub fn marshal_within(v: &Value, ty: &Type, max_len: usize) -> Result<String, MarshalStop> {
     let mut out = String::new();
-    Marshal { out: &mut out, max_len }.value(v, ty, &mut String::new())?;
-    Ok(out)
+    match (Marshal { out: &mut out, max_len }.value(v, ty, &mut String::new())) {
+        Ok(()) => Ok(out),
+        Err(MarshalStop::TooLong) => {
+            // The reference would have written it all, or stopped at a part
+            // that cannot be encoded: that error, if there is one.
+            drop(out);
+            match first_unencodable(v, ty, &mut String::new()) {
+                Some(e) => Err(MarshalStop::Invalid(e)),
+                None => Err(MarshalStop::TooLong),
+            }
+        }
+        Err(e) => Err(e),
+    }
+}
+
+/// The first part of `v` (in [`marshal`]'s order) that cannot be encoded,
+/// found without writing anything: a step noted per element, and `None`
+/// once the call is out of steps (its evaluation then ends anyway).
+fn first_unencodable(v: &Value, ty: &Type, path: &mut String) -> Option<JsonError> {
+    if v.is_collection() {
+        return crate::stack::guarded(|| first_unencodable_here(v, ty, path));
+    }
+    first_unencodable_here(v, ty, path)
+}
+
+fn first_unencodable_here(v: &Value, ty: &Type, path: &mut String) -> Option<JsonError> {
+    if ty.is_dynamic() && !v.ty().is_dynamic() {
+        return first_unencodable(v, &v.ty(), path);
+    }
+    match v {
+        Value::Unknown(_) => Some(err(path, "value is not known")),
+        Value::Number(n) if n.is_infinite() => Some(err("", "cannot serialize infinity as JSON")),
+        Value::Number(n) => n.to_text().err().map(|e| err(path, e.to_string())),
+        Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
+            let ety = ty.element_type();
+            let tuple_types = ty.tuple_type();
+            for (i, e) in v.elements_slice().iter().enumerate() {
+                crate::work::note(1);
+                if crate::work::exhausted() {
+                    return None;
+                }
+                let ety = match (ety, tuple_types) {
+                    (Some(t), _) => t.clone(),
+                    (None, Some(tt)) => tt.elems().get(i).cloned().unwrap_or(Type::Dynamic),
+                    _ => e.ty(),
+                };
+                let len = path.len();
+                path.push_str(&format!("[{i}]"));
+                let found = first_unencodable(e, &ety, path);
+                if found.is_some() {
+                    return found;
+                }
+                path.truncate(len);
+            }
+            None
+        }
+        Value::Map(_) | Value::Object(_) => {
+            for (k, e) in v.key_value_pairs().unwrap_or_default() {
+                crate::work::note(1);
+                if crate::work::exhausted() {
+                    return None;
+                }
+                let ety = match ty {
+                    Type::Map(t) => (**t).clone(),
+                    Type::Object(ot) => ot.attr_type(&k).cloned().unwrap_or(Type::Dynamic),
+                    _ => e.ty(),
+                };
+                let len = path.len();
+                if v.as_map().is_some() {
+                    path.push('[');
+                    write_json_string(path, &k);
+                    path.push(']');
+                } else {
+                    path.push('.');
+                    path.push_str(&k);
+                }
+                let found = first_unencodable(e, &ety, path);
+                if found.is_some() {
+                    return found;
+                }
+                path.truncate(len);
+            }
+            None
+        }
+        Value::Null(_) | Value::String(_) | Value::Bool(_) => None,
+    }
 }
 
 struct Marshal<'o> {
@@ -385,7 +469,8 @@ impl Marshal<'_> {
             Value::String(s) => crate::strings::write_json_string_html(self.out, s),
             Value::Number(n) => {
                 if n.is_infinite() {
-                    return Err(invalid(path, "cannot serialize infinity as JSON".into()));
+                    // (cty's error here has no path.)
+                    return Err(invalid("", "cannot serialize infinity as JSON".into()));
                 }
                 self.out.push_str(&n.to_text().map_err(|e| invalid(path, e.to_string()))?);
             }

@@ -31,10 +31,33 @@ pub fn set_room(units: u64) {
     ROOM.with(|r| r.set(units));
 }
 
-/// The units [`set_room`] last set.
+/// The units [`set_room`] set for the running call's type step (no limit
+/// outside one: [`take`] lifts it).
 #[inline]
 pub fn room() -> u64 {
     ROOM.with(Cell::get)
+}
+
+/// What a function or conversion that stopped because of [`exhausted`]
+/// says (the evaluation's end is what is reported).
+pub const OUT_OF_STEPS: &str = "the evaluation ran out of steps";
+
+/// The work the running call may still note before [`exhausted`].
+#[inline]
+pub fn left() -> u64 {
+    ALLOWED.with(Cell::get).saturating_sub(NOTED.with(Cell::get))
+}
+
+/// Runs `f`, an evaluation of its own inside a call (a template a
+/// function renders), with this thread's account set aside: `f` starts
+/// with none noted and no allowance, and the call's are back after it.
+pub fn isolated<R>(f: impl FnOnce() -> R) -> R {
+    let saved = (NOTED.with(|n| n.replace(0)), ALLOWED.with(|a| a.replace(u64::MAX)), ROOM.with(|r| r.replace(u64::MAX)));
+    let r = f();
+    NOTED.with(|n| n.set(saved.0));
+    ALLOWED.with(|a| a.set(saved.1));
+    ROOM.with(|r| r.set(saved.2));
+    r
 }
 
 /// Sets how much work the call about to run may note (the steps its
@@ -78,11 +101,12 @@ pub fn note_segmenting(text: &str) {
 }
 
 /// The work noted since the last call (which resets it, and lifts the
-/// allowance of the call that noted it: work a host does itself, calling
-/// functions directly, is not limited).
+/// allowance and room of the call that noted it: work a host does itself,
+/// calling functions directly, is not limited).
 #[inline]
 pub fn take() -> u64 {
     ALLOWED.with(|a| a.set(u64::MAX));
+    ROOM.with(|r| r.set(u64::MAX));
     NOTED.with(|n| n.replace(0))
 }
 

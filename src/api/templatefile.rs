@@ -94,7 +94,10 @@ impl TemplateRenderer for Renderer {
         let room = budget.remaining();
         let limits = Limits { max_steps: room.min(Limits::DEFAULT.max_steps), max_size: room };
         let options = Options::new().functions(funcs.clone()).filename(filename).variables(names.iter().copied()).limits(limits);
-        let compiled = match Compiled::compile(SourceKind::Template, src.as_bytes(), &options) {
+        // The template's compilation and evaluation keep their own account
+        // of work (its steps are charged to the caller's size budget
+        // below), leaving the calling evaluation's as it was.
+        let compiled = match runtime::work::isolated(|| Compiled::compile(SourceKind::Template, src.as_bytes(), &options)) {
             Ok(c) => c,
             Err(super::Error::Compile(d)) => return Err(FnError::new(hcl_error_text(&source, d.as_slice()))),
             Err(e) => return Err(FnError::new(e.to_string())),
@@ -104,7 +107,7 @@ impl TemplateRenderer for Renderer {
             vs = vs.with(n, v);
         }
         let mut scratch = Scratch::with_limits(limits);
-        let (outcome, source) = compiled.evaluate_on(&vs, &mut scratch);
+        let (outcome, source) = runtime::work::isolated(|| compiled.evaluate_on(&vs, &mut scratch));
         if scratch.ran_out_of_budget() {
             // What the caller had left did not do: the caller's evaluation
             // ends too, with the template's error as the call's detail.

@@ -308,7 +308,7 @@ impl Plan {
         // time) than its evaluation has steps left stops.
         crate::work::note(v.elements_slice().len() as u64);
         if crate::work::exhausted() {
-            return Err(ConvError::new(path, "the evaluation ran out of steps"));
+            return Err(ConvError::new(path, crate::work::OUT_OF_STEPS));
         }
         match &self.known {
             Known::Passthrough => Ok(v.clone()),

@@ -251,21 +251,28 @@ pub fn element(args: &[Value], ret: &Type, _: &mut CallCtx) -> Result<Value, FnE
 
 // ----- flatten ----------------------------------------------------------------
 
-/// cty's flattener: the flattened elements and whether all were known.
+/// Why [`flattener`] stopped.
+enum FlattenStop {
+    /// The call is out of steps.
+    Steps,
+    /// More leaves than `room` units hold (at [`ELEMENT_COST`] each).
+    Size,
+}
+
 /// cty's flattener: the leaves of `list` (elements that are not lists,
 /// sets or tuples) into `out`; `Ok(false)` when a nested length is
 /// unknown. A step is noted per leaf and per collection entered, and the
-/// walk stops with an error once the call is out of steps (shared parts
-/// repeat their leaves: 1,024 references to a 100,000-element list took
-/// 12 s and 4.7 GB).
-fn flattener(list: &Value, out: &mut Vec<Value>) -> Result<bool, FnError> {
+/// walk stops once the call is out of steps or the leaves would not fit
+/// `room` (shared parts repeat their leaves: 1,024 references to a
+/// 100,000-element list took 12 s and 4.7 GB).
+fn flattener(list: &Value, out: &mut Vec<Value>, room: u64) -> Result<bool, FlattenStop> {
     if !list.cty_length().is_known() {
         return Ok(false);
     }
     let elems = list.elements_slice();
     crate::work::note(elems.len() as u64 + 1);
     if crate::work::exhausted() {
-        return Err(FnError::new("the evaluation ran out of steps"));
+        return Err(FlattenStop::Steps);
     }
     let mut known = true;
     for v in elems {
@@ -278,12 +285,12 @@ fn flattener(list: &Value, out: &mut Vec<Value>) -> Result<bool, FnError> {
                 known = false;
                 continue;
             }
-            if !crate::stack::guarded(|| flattener(v, out))? {
+            if !crate::stack::guarded(|| flattener(v, out, room))? {
                 known = false;
             }
         } else {
-            if (out.len() as u64).saturating_mul(ELEMENT_COST) >= crate::work::room() {
-                return Err(super::budget_exceeded());
+            if (out.len() as u64 + 1).saturating_mul(ELEMENT_COST) > room {
+                return Err(FlattenStop::Size);
             }
             out.push(v.clone());
         }
@@ -300,10 +307,14 @@ pub fn flatten_type(args: &[Value]) -> Result<Type, FnError> {
         return Err(FnError::new("can only flatten lists, sets and tuples"));
     }
     let mut out = Vec::new();
-    if !flattener(&args[0], &mut out)? {
-        return Ok(Type::Dynamic);
+    match flattener(&args[0], &mut out, crate::work::room()) {
+        Ok(true) => Ok(Type::tuple(out.iter().map(Value::ty).collect())),
+        Ok(false) => Ok(Type::Dynamic),
+        Err(FlattenStop::Steps) => Err(FnError::new(crate::work::OUT_OF_STEPS)),
+        // Left to the call, which refuses it (spending the budget, so that
+        // the evaluation ends there as any call out of budget ends it).
+        Err(FlattenStop::Size) => Ok(Type::Dynamic),
     }
-    Ok(Type::tuple(out.iter().map(Value::ty).collect()))
 }
 
 pub fn flatten(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
@@ -311,8 +322,11 @@ pub fn flatten(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, F
         return Ok(Value::empty_tuple());
     }
     let mut out = Vec::new();
-    if !flattener(&args[0], &mut out)? {
-        return Ok(Value::unknown(ret.clone()));
+    match flattener(&args[0], &mut out, ctx.remaining()) {
+        Ok(true) => {}
+        Ok(false) => return Ok(Value::unknown(ret.clone())),
+        Err(FlattenStop::Steps) => return Err(ctx.stopped()),
+        Err(FlattenStop::Size) => return Err(ctx.too_large()),
     }
     charge_elems(ctx, out.len())?;
     Ok(Value::tuple(out))
@@ -493,7 +507,7 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
                 Value::Map(m) => {
                     crate::work::note(m.keys().len() as u64);
                     if crate::work::exhausted() {
-                        return Err(FnError::new("the evaluation ran out of steps"));
+                        return Err(FnError::new(crate::work::OUT_OF_STEPS));
                     }
                     for k in m.keys() {
                         attrs.insert(k.as_arc().clone(), (**e).clone());
@@ -831,7 +845,7 @@ pub fn zipmap_type(args: &[Value]) -> Result<Type, FnError> {
                 };
                 note_key_work(k, ks.len());
                 if crate::work::exhausted() {
-                    return Err(FnError::new("the evaluation ran out of steps"));
+                    return Err(FnError::new(crate::work::OUT_OF_STEPS));
                 }
                 attrs.insert(k, tt.elems()[i].clone());
             }

@@ -286,7 +286,7 @@ impl CallCtx<'_> {
     /// An error for a function that stopped because [`CallCtx::out_of_steps`].
     #[cold]
     pub fn stopped(&self) -> FnError {
-        FnError::new("the evaluation ran out of steps")
+        FnError::new(crate::work::OUT_OF_STEPS)
     }
 
     /// [`CallCtx::work`] for scanning `text`.
@@ -448,7 +448,7 @@ pub trait FunctionTable: Send + Sync {
 }
 
 #[cold]
-pub(crate) fn budget_exceeded() -> FnError {
+fn budget_exceeded() -> FnError {
     FnError::new("the result is too large (it exceeds the evaluation size limit)")
 }
 
@@ -629,6 +629,9 @@ impl Functions {
     /// these steps itself, interleaved with evaluating the arguments; this
     /// is for callers holding plain values (tests, benchmarks).
     pub fn call_unconverted(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Vec<CallError>> {
+        // A host's own call: no evaluation's allowance applies (one a
+        // panicking call left behind included).
+        crate::work::take();
         let sig = self.signature(id);
         sig.check_arity(self.name(id), args.len()).map_err(|e| vec![*e])?;
         let mut converted: ArgVec = ArgVec::with_capacity(args.len());

@@ -192,13 +192,13 @@ pub fn trimsuffix(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
 /// stripped: the argument itself when nothing was, else a copy (charged).
 fn trimmed(arg: &Value, s: &str, stripped: Option<&str>, ctx: &mut CallCtx) -> Result<Value, FnError> {
     match stripped {
-        Some(rest) => {
+        Some(rest) if rest.len() < s.len() => {
             ctx.scan(rest);
             ctx.charge(rest.len() as u64)?;
             Ok(Value::string(rest))
         }
-        None if matches!(arg, Value::String(_)) => Ok(arg.clone()),
-        None => Ok(Value::string(s)),
+        _ if matches!(arg, Value::String(_)) => Ok(arg.clone()),
+        _ => Ok(Value::string(s)),
     }
 }
 

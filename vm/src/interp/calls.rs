@@ -113,9 +113,14 @@ impl<'a> Machine<'a> {
                 vals.push(v);
                 continue;
             }
-            match sig.convert_arg(i, &v) {
+            runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
+            let converted = sig.convert_arg(i, &v);
+            self.charge_noted_work();
+            match converted {
                 Ok(None) => vals.push(v),
                 Ok(Some(conv)) => vals.push(conv),
+                // (Out of steps: the evaluation's end is reported.)
+                Err(_) if self.s.aborted.is_some() => vals.push(v),
                 Err(e) => {
                     self.call_error(c, *e, arg_start);
                     vals.push(v);

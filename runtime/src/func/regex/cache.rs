@@ -134,7 +134,9 @@ impl RegexCache {
             // Building up to the size limit took as long as a pattern that
             // size (a good part of a second): work, though nothing is kept
             // to charge the size budget with.
-            crate::work::note(COMPILED_SIZE_LIMIT as u64 / 8);
+            // (At most half of what the call has left: a host with a small
+            // step budget still gets the pattern's own error first.)
+            crate::work::note((COMPILED_SIZE_LIMIT as u64 / 8).min(crate::work::left() / 2));
         }
         if let Ok(mut m) = self.map.lock() {
             let incoming = compiled.as_ref().map_or(0, |p| p.bytes);

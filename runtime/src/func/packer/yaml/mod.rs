@@ -689,7 +689,9 @@ pub fn yamldecode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
 
 // ----- yamlencode -------------------------------------------------------------
 
-fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, depth: usize) -> Result<(), FnError> {
+/// The events of `v` into `out`, each element charged; the bytes of the
+/// strings copied into events are charged too and added to `copied`.
+fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, copied: &mut u64, depth: usize) -> Result<(), FnError> {
     ctx.charge(ELEMENT_COST)?;
     match v {
         Value::Null(_) => out.push(Ev::Scalar(b"null".to_vec(), ScalarStyle::Plain)),
@@ -703,12 +705,13 @@ fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, depth: usize) 
             // Its bytes are copied into the event (a string shared by many
             // elements is copied for each).
             ctx.charge(s.len() as u64)?;
+            *copied += s.len() as u64;
             out.push(string_event(s.as_str()));
         }
         Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
             out.push(Ev::SequenceStart);
             for e in v.elements_slice() {
-                crate::stack::deeper(depth, || encode_events(e, out, ctx, depth + 1))?;
+                crate::stack::deeper(depth, || encode_events(e, out, ctx, copied, depth + 1))?;
             }
             out.push(Ev::SequenceEnd);
         }
@@ -716,8 +719,9 @@ fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, depth: usize) 
             out.push(Ev::MappingStart);
             for (k, e) in m.keys().iter().zip(m.vals()) {
                 ctx.charge(k.len() as u64)?;
+                *copied += k.len() as u64;
                 out.push(string_event(k.as_str()));
-                crate::stack::deeper(depth, || encode_events(e, out, ctx, depth + 1))?;
+                crate::stack::deeper(depth, || encode_events(e, out, ctx, copied, depth + 1))?;
             }
             out.push(Ev::MappingEnd);
         }
@@ -725,8 +729,9 @@ fn encode_events(v: &Value, out: &mut Vec<Ev>, ctx: &mut CallCtx, depth: usize) 
             out.push(Ev::MappingStart);
             for (k, e) in o.object_type().names().iter().zip(o.vals()) {
                 ctx.charge(k.len() as u64)?;
+                *copied += k.len() as u64;
                 out.push(string_event(k));
-                crate::stack::deeper(depth, || encode_events(e, out, ctx, depth + 1))?;
+                crate::stack::deeper(depth, || encode_events(e, out, ctx, copied, depth + 1))?;
             }
             out.push(Ev::MappingEnd);
         }
@@ -746,9 +751,14 @@ pub fn yamlencode(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, 
         return Ok(Value::unknown(Type::String));
     }
     let mut events = vec![Ev::StreamStart, Ev::DocumentStart];
-    encode_events(v, &mut events, ctx, 0)?;
+    let mut copied = 0;
+    encode_events(v, &mut events, ctx, &mut copied, 0)?;
     events.extend([Ev::DocumentEnd, Ev::StreamEnd]);
     let out = emitter::emit(&events);
+    // The events' copies of the strings are gone with them; the output
+    // holds the text now (charged below).
+    drop(events);
+    ctx.budget.refund(copied);
     ctx.charge(out.len() as u64)?;
     Ok(Value::from_string(String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())))
 }
