@@ -439,9 +439,7 @@ fn flatten_too_large_for_the_budget_ends_the_evaluation_even_inside_try() {
     // 1,024 references to one 2,000-element list: two million leaves, more
     // than a 1 MiB budget holds; refused (not caught by `try`) before they
     // are gathered.
-    let list = format!(
-        "[for l in [[for x in split(\",\", replace(format(\"%1999s\", \"\"), \" \", \",\")) : 1]] : [for i in range(1024) : l]][0]"
-    );
+    let list = "[for l in [[for x in split(\",\", replace(format(\"%1999s\", \"\"), \" \", \",\")) : 1]] : [for i in range(1024) : l]][0]";
     let src = format!(r#"try(flatten({list}), "caught")"#);
     let (failed, summaries) = eval_with(&src, Limits { max_size: 1 << 20, ..Limits::default() });
     assert!(failed);
