@@ -918,10 +918,12 @@ mod tests {
         let t = Type::from_json(&parse(r#"["tuple",["dynamic"]]"#)).unwrap();
         let v = Value::tuple(vec![Value::string("x")]);
         assert_eq!(marshal(&v, &t).unwrap(), r#"[{"value":"x","type":"string"}]"#);
+        // (The reference's error for an infinity has no path:
+        // jsonencode([1/0]) says "cannot serialize infinity as JSON".)
         let inf = Value::Number(Number::pos_inf());
         assert_eq!(
             marshal(&Value::tuple(vec![inf.clone()]), &Type::tuple(vec![Type::Number])).unwrap_err().to_string(),
-            "[0]: cannot serialize infinity as JSON"
+            "cannot serialize infinity as JSON"
         );
         assert!(marshal(&Value::unknown(Type::String), &Type::String).is_err());
     }
