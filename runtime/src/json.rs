@@ -345,97 +345,29 @@ pub enum MarshalStop {
 /// the last string or number).
 pub fn marshal_within(v: &Value, ty: &Type, max_len: usize) -> Result<String, MarshalStop> {
     let mut out = String::new();
-    match (Marshal { out: &mut out, max_len }.value(v, ty, &mut String::new())) {
+    match (Marshal { out: &mut out, max_len, writing: true }.value(v, ty, &mut String::new())) {
         Ok(()) => Ok(out),
         Err(MarshalStop::TooLong) => {
             // The reference would have written it all, or stopped at a part
-            // that cannot be encoded: that error, if there is one.
-            drop(out);
-            match first_unencodable(v, ty, &mut String::new()) {
-                Some(e) => Err(MarshalStop::Invalid(e)),
-                None => Err(MarshalStop::TooLong),
+            // that cannot be encoded: that error, if there is one, found by
+            // the same walk writing nothing.
+            out = String::new();
+            match (Marshal { out: &mut out, max_len, writing: false }.value(v, ty, &mut String::new())) {
+                Err(MarshalStop::Invalid(e)) => Err(MarshalStop::Invalid(e)),
+                _ => Err(MarshalStop::TooLong),
             }
         }
         Err(e) => Err(e),
     }
 }
 
-/// The first part of `v` (in [`marshal`]'s order) that cannot be encoded,
-/// found without writing anything: a step noted per element, and `None`
-/// once the call is out of steps (its evaluation then ends anyway).
-fn first_unencodable(v: &Value, ty: &Type, path: &mut String) -> Option<JsonError> {
-    if v.is_collection() {
-        return crate::stack::guarded(|| first_unencodable_here(v, ty, path));
-    }
-    first_unencodable_here(v, ty, path)
-}
-
-fn first_unencodable_here(v: &Value, ty: &Type, path: &mut String) -> Option<JsonError> {
-    if ty.is_dynamic() && !v.ty().is_dynamic() {
-        return first_unencodable(v, &v.ty(), path);
-    }
-    match v {
-        Value::Unknown(_) => Some(err(path, "value is not known")),
-        Value::Number(n) if n.is_infinite() => Some(err("", "cannot serialize infinity as JSON")),
-        Value::Number(n) => n.to_text().err().map(|e| err(path, e.to_string())),
-        Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
-            let ety = ty.element_type();
-            let tuple_types = ty.tuple_type();
-            for (i, e) in v.elements_slice().iter().enumerate() {
-                crate::work::note(1);
-                if crate::work::exhausted() {
-                    return None;
-                }
-                let ety = match (ety, tuple_types) {
-                    (Some(t), _) => t.clone(),
-                    (None, Some(tt)) => tt.elems().get(i).cloned().unwrap_or(Type::Dynamic),
-                    _ => e.ty(),
-                };
-                let len = path.len();
-                path.push_str(&format!("[{i}]"));
-                let found = first_unencodable(e, &ety, path);
-                if found.is_some() {
-                    return found;
-                }
-                path.truncate(len);
-            }
-            None
-        }
-        Value::Map(_) | Value::Object(_) => {
-            for (k, e) in v.key_value_pairs().unwrap_or_default() {
-                crate::work::note(1);
-                if crate::work::exhausted() {
-                    return None;
-                }
-                let ety = match ty {
-                    Type::Map(t) => (**t).clone(),
-                    Type::Object(ot) => ot.attr_type(&k).cloned().unwrap_or(Type::Dynamic),
-                    _ => e.ty(),
-                };
-                let len = path.len();
-                if v.as_map().is_some() {
-                    path.push('[');
-                    write_json_string(path, &k);
-                    path.push(']');
-                } else {
-                    path.push('.');
-                    path.push_str(&k);
-                }
-                let found = first_unencodable(e, &ety, path);
-                if found.is_some() {
-                    return found;
-                }
-                path.truncate(len);
-            }
-            None
-        }
-        Value::Null(_) | Value::String(_) | Value::Bool(_) => None,
-    }
-}
-
 struct Marshal<'o> {
     out: &'o mut String,
     max_len: usize,
+    /// False: the walk only looks for a part that cannot be encoded,
+    /// noting a step per element and giving up (`TooLong`) once its call
+    /// is out of steps.
+    writing: bool,
 }
 
 impl Marshal<'_> {
@@ -453,35 +385,62 @@ impl Marshal<'_> {
         Ok(())
     }
 
+    fn put(&mut self, text: &str) {
+        if self.writing {
+            self.out.push_str(text);
+        }
+    }
+
+    fn put_string(&mut self, text: &str) {
+        if self.writing {
+            crate::strings::write_json_string_html(self.out, text);
+        }
+    }
+
+    /// Before each element: a step when only looking.
+    fn element(&self) -> Result<(), MarshalStop> {
+        if !self.writing {
+            crate::work::note(1);
+            if crate::work::exhausted() {
+                return Err(MarshalStop::TooLong);
+            }
+        }
+        Ok(())
+    }
+
     fn here(&mut self, v: &Value, ty: &Type, path: &mut String) -> Result<(), MarshalStop> {
         let invalid = |path: &str, m: String| MarshalStop::Invalid(err(path, m));
         if ty.is_dynamic() && !v.ty().is_dynamic() {
-            self.out.push_str("{\"value\":");
+            self.put("{\"value\":");
             self.value(v, &v.ty(), path)?;
-            self.out.push_str(",\"type\":");
-            v.ty().write_json(self.out);
-            self.out.push('}');
+            if self.writing {
+                self.out.push_str(",\"type\":");
+                v.ty().write_json(self.out);
+                self.put("}");
+            }
             return self.check_len();
         }
         match v {
-            Value::Null(_) => self.out.push_str("null"),
+            Value::Null(_) => self.put("null"),
             Value::Unknown(_) => return Err(invalid(path, "value is not known".into())),
-            Value::String(s) => crate::strings::write_json_string_html(self.out, s),
+            Value::String(s) => self.put_string(s),
             Value::Number(n) => {
                 if n.is_infinite() {
                     // (cty's error here has no path.)
                     return Err(invalid("", "cannot serialize infinity as JSON".into()));
                 }
-                self.out.push_str(&n.to_text().map_err(|e| invalid(path, e.to_string()))?);
+                let text = n.to_text().map_err(|e| invalid(path, e.to_string()))?;
+                self.put(&text);
             }
-            Value::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Value::Bool(b) => self.put(if *b { "true" } else { "false" }),
             Value::List(_) | Value::Set(_) | Value::Tuple(_) => {
-                self.out.push('[');
+                self.put("[");
                 let ety = ty.element_type();
                 let tuple_types = ty.tuple_type();
                 for (i, e) in v.elements_slice().iter().enumerate() {
+                    self.element()?;
                     if i > 0 {
-                        self.out.push(',');
+                        self.put(",");
                     }
                     let ety = match (ety, tuple_types) {
                         (Some(t), _) => t.clone(),
@@ -493,22 +452,23 @@ impl Marshal<'_> {
                     self.value(e, &ety, path)?;
                     path.truncate(len);
                 }
-                self.out.push(']');
+                self.put("]");
             }
             Value::Map(_) | Value::Object(_) => {
-                self.out.push('{');
+                self.put("{");
                 let pairs = v.key_value_pairs().unwrap_or_default();
                 for (i, (k, e)) in pairs.into_iter().enumerate() {
+                    self.element()?;
                     if i > 0 {
-                        self.out.push(',');
+                        self.put(",");
                     }
                     let ety = match ty {
                         Type::Map(t) => (**t).clone(),
                         Type::Object(ot) => ot.attr_type(&k).cloned().unwrap_or(Type::Dynamic),
                         _ => e.ty(),
                     };
-                    crate::strings::write_json_string_html(self.out, &k);
-                    self.out.push(':');
+                    self.put_string(&k);
+                    self.put(":");
                     let len = path.len();
                     if v.as_map().is_some() {
                         path.push('[');
@@ -521,7 +481,7 @@ impl Marshal<'_> {
                     self.value(e, &ety, path)?;
                     path.truncate(len);
                 }
-                self.out.push('}');
+                self.put("}");
             }
         }
         self.check_len()
