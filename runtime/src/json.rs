@@ -416,7 +416,7 @@ impl Marshal<'_> {
             if self.writing {
                 self.out.push_str(",\"type\":");
                 v.ty().write_json(self.out);
-                self.put("}");
+                self.out.push('}');
             }
             return self.check_len();
         }

@@ -94,6 +94,16 @@ pub fn note_scan(text: &str) {
 /// segmenter takes some 20 ns per byte, several VM steps' time).
 pub const SEGMENT_BYTES_PER_STEP: u64 = 2;
 
+/// Bytes of text per step of a pass that does real work per byte: a
+/// pattern search with captures (some 5 ns a byte), a digest (1-2 ns).
+pub const SEARCH_BYTES_PER_STEP: u64 = 8;
+
+/// Notes the work of searching or digesting `text`.
+#[inline]
+pub fn note_search(text: &str) {
+    note(text.len() as u64 / SEARCH_BYTES_PER_STEP);
+}
+
 /// Notes the work of splitting `text` into grapheme clusters.
 #[inline]
 pub fn note_segmenting(text: &str) {

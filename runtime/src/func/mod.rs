@@ -295,6 +295,12 @@ impl CallCtx<'_> {
         crate::work::note_scan(text);
     }
 
+    /// [`CallCtx::work`] for searching `text` with a pattern, or digesting it.
+    #[inline]
+    pub fn search(&mut self, text: &str) {
+        crate::work::note_search(text);
+    }
+
     /// [`CallCtx::work`] for splitting `text` into grapheme clusters.
     #[inline]
     pub fn segment(&mut self, text: &str) {

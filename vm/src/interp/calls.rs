@@ -8,16 +8,28 @@ impl<'a> Machine<'a> {
     pub(super) fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
         let Some(funcs) = self.prog.file.funcs.as_deref() else { return };
         let Some(v) = self.s.regs.get(usize::from(r)) else { return };
-        runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
+        self.allow_work();
         let converted = funcs.signature(c.func).convert_arg(i, v);
         self.charge_noted_work();
         match converted {
             Ok(None) => {}
             Ok(Some(conv)) => self.set(r, conv),
             // (A conversion that ran out of steps ended the evaluation,
-            // which reports that.)
+            // which reports that. This is `counted` written out: through
+            // it, policy took 500 more instructions per request.)
             Err(_) if self.s.aborted.is_some() => {}
             Err(e) => self.call_error(c, *e, |i| c.args.get(i).map(|a| a.start).unwrap_or_default()),
+        }
+    }
+
+    /// An argument conversion's result (run after [`Machine::allow_work`])
+    /// with its work counted. A conversion that ran out of steps ended the
+    /// evaluation, which reports that: its error is dropped (`Ok(None)`).
+    fn counted(&mut self, converted: Result<Option<Value>, Box<CallError>>) -> Result<Option<Value>, Box<CallError>> {
+        self.charge_noted_work();
+        match converted {
+            Err(_) if self.s.aborted.is_some() => Ok(None),
+            r => r,
         }
     }
 
@@ -31,7 +43,7 @@ impl<'a> Machine<'a> {
         }
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
         let before = self.s.size.used();
-        runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
+        self.allow_work();
         let r = funcs.call(c.func, args, &mut self.s.size);
         self.charge_noted_work();
         let used = self.s.size.used().saturating_sub(before);
@@ -113,14 +125,11 @@ impl<'a> Machine<'a> {
                 vals.push(v);
                 continue;
             }
-            runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
+            self.allow_work();
             let converted = sig.convert_arg(i, &v);
-            self.charge_noted_work();
-            match converted {
+            match self.counted(converted) {
                 Ok(None) => vals.push(v),
                 Ok(Some(conv)) => vals.push(conv),
-                // (Out of steps: the evaluation's end is reported.)
-                Err(_) if self.s.aborted.is_some() => vals.push(v),
                 Err(e) => {
                     self.call_error(c, *e, arg_start);
                     vals.push(v);
@@ -130,7 +139,7 @@ impl<'a> Machine<'a> {
         if self.errors_since(mark) {
             return dynamic();
         }
-        runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
+        self.allow_work();
         let r = funcs.call(c.func, &vals, &mut self.s.size);
         self.charge_noted_work();
         self.call_result(c, r, arg_start)

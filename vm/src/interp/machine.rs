@@ -28,6 +28,14 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// Allows the call or conversion about to run the steps the evaluation
+    /// has left ([`runtime::work::allow`]); [`Machine::charge_noted_work`]
+    /// after it takes what it noted.
+    #[inline]
+    pub(super) fn allow_work(&self) {
+        runtime::work::allow(self.s.limits.max_steps.saturating_sub(self.s.steps));
+    }
+
     /// The step count passed [`Scratch::check_at`]: the step budget is
     /// exhausted, or it is time to check the [`Interrupts`].
     #[cold]

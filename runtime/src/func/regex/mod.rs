@@ -57,13 +57,6 @@ fn compiled(ctx: &mut CallCtx, pattern: &str) -> Result<Result<Arc<Pattern>, Syn
     Ok(compiled)
 }
 
-/// Notes the work of searching `s` with a pattern: a step per 8 bytes
-/// (a search with captures takes some 5 ns per byte, several times a
-/// plain scan).
-fn searched(ctx: &mut CallCtx, s: &str) {
-    ctx.work(s.len() as u64 / 8);
-}
-
 /// Group `i` of a match in `s`.
 fn group_text<'s>(caps: &Captures, s: &'s str, i: usize) -> Option<&'s str> {
     caps.get_group(i).and_then(|span| s.get(span.range()))
@@ -112,7 +105,7 @@ pub fn regex(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnE
     }
     let re = compiled(ctx, str_arg(&args[0]))?.map_err(invalid_pattern)?;
     let s = str_arg(&args[1]);
-    searched(ctx, s);
+    ctx.search(s);
     let mut caps = re.re.create_captures();
     re.re.captures(s, &mut caps);
     if caps.is_match() {
@@ -129,7 +122,7 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     }
     let re = compiled(ctx, str_arg(&args[0]))?.map_err(invalid_pattern)?;
     let s = str_arg(&args[1]);
-    searched(ctx, s);
+    ctx.search(s);
     // Usually zero or one match (anchored patterns): no allocation for
     // none, and room for exactly one at the first (growing and then
     // shrinking the buffer would copy it twice).
@@ -164,7 +157,7 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     // to match twice, and over-estimating refused replacements the
     // reference makes).
     ctx.charge(s.len() as u64)?;
-    searched(ctx, s);
+    ctx.search(s);
     let names: Vec<Option<&str>> = std::iter::once(None).chain(re.groups().iter().map(|n| n.as_deref())).collect();
     // Read once: each match then walks its pieces (a step per piece, as a
     // template of many references to missing groups writes nothing).
