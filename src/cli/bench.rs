@@ -20,6 +20,12 @@ pub struct BenchArgs {
     /// Minimum number of evaluations (whole passes; default one pass).
     #[arg(long, default_value_t = 0)]
     iters: u64,
+    /// Time the evaluations this many times (each run `--iters`
+    /// evaluations), as the hand-written Rust anchor's `--runs` does:
+    /// `ns_per_eval` stays the first run's (the reference's bench mode has
+    /// one run), `median_ns_per_eval` is the median run's.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=1000))]
+    runs: u64,
     /// Parse (and compile) the source this many times; parse_ns is the mean.
     #[arg(long = "parse-iters", default_value_t = 1)]
     parse_iters: u64,
@@ -110,28 +116,37 @@ pub fn run(args: BenchArgs) -> Status {
     // The JSON is not needed any more; nor is the memory it holds.
     drop(text);
 
+    // The first pass of the first run keeps its results for the checksum
+    // (as the reference's bench mode does); later ones drop each result,
+    // as a host that reads it in place.
     let mut first: Vec<Evaluation> = Vec::with_capacity(bound.len());
-    let mut evals: u64 = 0;
-    let mut passes: u64 = 0;
-    let t1 = Instant::now();
-    loop {
-        for vars in &bound {
-            let evaluation = compiled.evaluate_bound(vars);
-            if passes == 0 {
-                first.push(evaluation);
-            } else {
-                // By reference: a host reads its result in place.
-                std::hint::black_box(&evaluation);
+    let mut runs_ns: Vec<f64> = Vec::new();
+    let (mut evals, mut eval_ns) = (0u64, 0u128);
+    for run in 0..args.runs {
+        let (mut run_evals, mut passes) = (0u64, 0u64);
+        let t1 = Instant::now();
+        loop {
+            for vars in &bound {
+                let evaluation = compiled.evaluate_bound(vars);
+                if run == 0 && passes == 0 {
+                    first.push(evaluation);
+                } else {
+                    std::hint::black_box(&evaluation);
+                }
+                run_evals += 1;
             }
-            evals += 1;
+            passes += 1;
+            if run_evals >= args.iters {
+                break;
+            }
         }
-        passes += 1;
-        if evals >= args.iters {
-            break;
+        let ns = t1.elapsed().as_nanos();
+        if run == 0 {
+            (evals, eval_ns) = (run_evals, ns);
         }
+        runs_ns.push(ns as f64 / run_evals.max(1) as f64);
     }
-    let eval_ns = t1.elapsed().as_nanos();
-
+    let passes = evals / bound.len().max(1) as u64;
     let mut hash = FNV_OFFSET;
     let mut error_evals = 0u64;
     let mut line = String::new();
@@ -143,8 +158,12 @@ pub fn run(args: BenchArgs) -> Status {
         fnv1a(&mut hash, line.as_bytes());
     }
     let ns_per_eval = eval_ns as f64 / evals.max(1) as f64;
+    let runs_list: Vec<String> = runs_ns.iter().map(|&ns| go_float((ns * 10.0).round() / 10.0)).collect();
+    let mut sorted = runs_ns.clone();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
     println!(
-        "{{\"mode\":\"{}\",\"parse_ns\":{},\"vars_lines\":{},\"passes\":{},\"evals\":{},\"eval_ns_total\":{},\"ns_per_eval\":{},\"first_pass_errors\":{},\"result_checksum\":\"{:016x}\"}}",
+        "{{\"mode\":\"{}\",\"parse_ns\":{},\"vars_lines\":{},\"passes\":{},\"evals\":{},\"eval_ns_total\":{},\"ns_per_eval\":{},\"runs\":{},\"runs_ns_per_eval\":[{}],\"median_ns_per_eval\":{},\"first_pass_errors\":{},\"result_checksum\":\"{:016x}\"}}",
         args.mode,
         parse_ns,
         bound.len(),
@@ -152,6 +171,9 @@ pub fn run(args: BenchArgs) -> Status {
         evals,
         eval_ns,
         go_float(ns_per_eval),
+        args.runs,
+        runs_list.join(","),
+        go_float((median * 10.0).round() / 10.0),
         error_evals,
         hash
     );
