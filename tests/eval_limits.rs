@@ -445,3 +445,20 @@ fn flatten_too_large_for_the_budget_ends_the_evaluation_even_inside_try() {
     assert!(failed);
     assert_eq!(summaries, ["Evaluation limit exceeded"]);
 }
+
+#[test]
+fn a_pattern_that_reads_the_rest_again_for_each_match_ends_at_the_step_budget() {
+    // Each search for the next match tries `a*X` first and reads the rest
+    // of the 200,000 `a`s: 20 GB read in all (minutes, in Go as with the
+    // `regex` crate), charged as read, so the budget ends it.
+    let a = r#"replace(format("%200000s", ""), " ", "a")"#;
+    for src in [format!(r#"length(regexall("a*X|a", {a}))"#), format!(r#"regexreplace({a}, "a*X|a", "b")"#)] {
+        let (failed, summaries) = eval_with(&src, Limits { max_steps: 1_000_000, ..Limits::default() });
+        assert!(failed, "{src}");
+        assert_eq!(summaries, ["Evaluation limit exceeded"], "{src}");
+    }
+    // The same number of matches of a pattern that stops at each is
+    // within the budget.
+    let (failed, summaries) = eval_with(&format!(r#"length(regexall("a", {a}))"#), Limits { max_steps: 1_000_000, ..Limits::default() });
+    assert!(!failed, "{summaries:?}");
+}

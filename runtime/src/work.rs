@@ -101,7 +101,13 @@ pub const SEARCH_BYTES_PER_STEP: u64 = 8;
 /// Notes the work of searching or digesting `text`.
 #[inline]
 pub fn note_search(text: &str) {
-    note(text.len() as u64 / SEARCH_BYTES_PER_STEP);
+    note_searched(text.len());
+}
+
+/// Notes the work of searching `bytes` bytes of text.
+#[inline]
+pub fn note_searched(bytes: usize) {
+    note(bytes as u64 / SEARCH_BYTES_PER_STEP);
 }
 
 /// Notes the work of splitting `text` into grapheme clusters.

@@ -4,9 +4,10 @@ use super::pattern_result_type;
 use super::syntax::{err, translate, SyntaxError, Translation};
 use super::FnError;
 use crate::types::Type;
+use regex_automata::hybrid;
 use regex_automata::meta::{self, Regex};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Upper bound on the compiled size of one pattern (its NFA).
 const COMPILED_SIZE_LIMIT: usize = 128 << 20;
@@ -38,11 +39,65 @@ pub struct Pattern {
     /// Its compiled size (what the evaluation that compiled it was
     /// charged).
     bytes: usize,
+    /// Built when a search for every match first needs it (see
+    /// [`Scanner`]); `None` when it could not be built.
+    scanner: OnceLock<Option<Scanner>>,
 }
 
 impl Pattern {
     pub(super) fn groups(&self) -> &[Option<Box<str>>] {
         &self.read.translation.groups
+    }
+
+    /// This pattern's [`Scanner`], built on first use.
+    pub(super) fn scanner(&self) -> Option<&Scanner> {
+        self.scanner.get_or_init(|| Scanner::new(&self.read.translation.text)).as_ref()
+    }
+}
+
+/// The pattern's forward lazy DFA on its own, the part of a search that
+/// finds where the leftmost match ends, here with its cache at hand to
+/// read how many bytes it examined. A search for the next match must read
+/// on until no longer match is possible, so finding every match of some
+/// patterns reads the rest of the text again for each (`a*X|a` over a run
+/// of `a`s: quadratic, in Go as in the `regex` crate); the bytes read are
+/// what such a search is charged, instead of the text's length once.
+pub(super) struct Scanner {
+    dfa: hybrid::dfa::DFA,
+    cache: Mutex<hybrid::dfa::Cache>,
+}
+
+impl Scanner {
+    fn new(translation: &str) -> Option<Scanner> {
+        let dfa = hybrid::dfa::DFA::builder()
+            .configure(hybrid::dfa::DFA::config().match_kind(regex_automata::MatchKind::LeftmostFirst).cache_capacity(2 << 20))
+            .syntax(syntax_config())
+            .thompson(
+                regex_automata::nfa::thompson::Config::new()
+                    .nfa_size_limit(Some(COMPILED_SIZE_LIMIT))
+                    .which_captures(regex_automata::nfa::thompson::WhichCaptures::Implicit),
+            )
+            .build(translation)
+            .ok()?;
+        let cache = Mutex::new(dfa.create_cache());
+        Some(Scanner { dfa, cache })
+    }
+
+    /// Where the leftmost-first match of a search of `input` ends (`None`:
+    /// no match), and how many bytes the search examined; `None` when
+    /// the lazy DFA could not tell (it quit, or gave up on its cache).
+    pub(super) fn match_end(&self, input: &regex_automata::Input<'_>) -> Option<(Option<usize>, usize)> {
+        let mut cache = self.cache.lock().ok()?;
+        let (before, clears) = (cache.search_total_len(), cache.clear_count());
+        let end = self.dfa.try_search_fwd(&mut cache, input).ok()?;
+        // A cache cleared during the search counts from zero again: then
+        // the whole rest of the text is taken as examined.
+        let examined = if cache.clear_count() == clears {
+            cache.search_total_len().saturating_sub(before)
+        } else {
+            input.end().saturating_sub(input.start())
+        };
+        Some((end.map(|m| m.offset()), examined))
     }
 }
 
@@ -108,7 +163,7 @@ impl RegexCache {
         // result types a call needs come from this thread's own reading,
         // `read`; the pattern's is only read for its groups.)
         let (shared, fresh) = self.get_shared(pattern);
-        let local = shared.map(|p| Arc::new(Pattern { re: p.re.clone(), read: p.read.clone(), bytes: p.bytes }));
+        let local = shared.map(|p| Arc::new(Pattern { re: p.re.clone(), read: p.read.clone(), bytes: p.bytes, scanner: OnceLock::new() }));
         RECENT.with(|r| {
             let mut r = r.borrow_mut();
             let bytes_of = |c: &Compiled| c.as_ref().map_or(0, |p| p.bytes);
@@ -166,10 +221,7 @@ fn compile(pattern: &str) -> Compiled {
         .utf8_empty(true)
         .nfa_size_limit(Some(COMPILED_SIZE_LIMIT))
         .hybrid_cache_capacity(2 << 20);
-    // Go nests groups up to 1,000 deep (the translation adds a level for a
-    // repeated repetition).
-    let syntax = regex_automata::util::syntax::Config::new().utf8(true).nest_limit(2_100);
-    let re = meta::Builder::new().configure(config).syntax(syntax).build(&read.translation.text).map_err(|e| {
+    let re = meta::Builder::new().configure(config).syntax(syntax_config()).build(&read.translation.text).map_err(|e| {
         if e.size_limit().is_some() {
             err(TOO_LARGE, pattern)
         } else {
@@ -177,5 +229,19 @@ fn compile(pattern: &str) -> Compiled {
         }
     })?;
     let bytes = re.memory_usage();
-    Ok(Arc::new(Pattern { re, read, bytes }))
+    Ok(Arc::new(Pattern { re, read, bytes, scanner: OnceLock::new() }))
+}
+
+/// How a translation is read: as UTF-8, and nested as deep as Go nests
+/// groups, up to 1,000 (the translation adds a level for a repeated
+/// repetition).
+fn syntax_config() -> regex_automata::util::syntax::Config {
+    regex_automata::util::syntax::Config::new().utf8(true).nest_limit(2_100)
+}
+
+/// `pattern` compiled as calls compile it, for tests that compare a search
+/// with the `regex` crate's own.
+#[cfg(test)]
+pub(super) fn compile_for_tests(pattern: &str) -> Regex {
+    compile(pattern).map(|p| p.re.clone()).unwrap_or_else(|e| panic!("{pattern:?}: {}", e.code))
 }

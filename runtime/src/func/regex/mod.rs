@@ -4,7 +4,7 @@
 //! `regexp/syntax` parser does (its checks in its order, its errors with
 //! the text they name) and writes it in the `regex` crate's syntax, which
 //! differs in many small ways: literals go by code point (an escaped `<`
-//! is a word boundary there), Perl classes and `\b` are ASCII, a `{` that
+//! is a word boundary there), Perl classes and r"\b" are ASCII, a `{` that
 //! starts no repetition is a literal, names and flags are rewritten to
 //! what `regex` takes, and so on; `classes` writes Go's classes of
 //! characters, `shape` follows the limits Go puts on the tree it parses.
@@ -23,6 +23,7 @@ use crate::value::Value;
 use cache::{read, Pattern};
 use regex_automata::meta::Regex;
 use regex_automata::util::captures::Captures;
+use regex_automata::Match;
 use std::sync::Arc;
 use syntax::SyntaxError;
 
@@ -122,29 +123,99 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     }
     let re = compiled(ctx, str_arg(&args[0]))?.map_err(invalid_pattern)?;
     let s = str_arg(&args[1]);
-    ctx.search(s);
     // Usually zero or one match (anchored patterns): no allocation for
     // none, and room for exactly one at the first (growing and then
     // shrinking the buffer would copy it twice).
     let mut out = Vec::new();
-    if ety == Type::String {
-        // No capture groups: the matched texts, without building captures.
-        for m in re.re.find_iter(s) {
+    // Without capture groups, the matched texts, without building
+    // captures.
+    let texts_only = ety == Type::String;
+    for_each_match(&re, s, !texts_only, ctx, |m, caps, ctx| {
+        if texts_only {
             ctx.charge(ELEMENT_COST)?;
             out.reserve_exact(1);
             out.push(Value::string(&s[m.range()]));
-        }
-    } else {
-        for caps in re.re.captures_iter(s) {
+        } else {
             ctx.charge(ELEMENT_COST * caps.group_len() as u64)?;
             out.reserve_exact(1);
-            out.push(result_for(re.groups(), &caps, s, &ety));
+            out.push(result_for(re.groups(), caps, s, &ety));
         }
-    }
+        Ok(())
+    })?;
     // Every element has the pattern's result type exactly (a string, or
     // a tuple or object of strings, null strings for groups that did not
     // take part), which is `ety`: no element check is needed.
     Ok(Value::list_unchecked(ety, out))
+}
+
+/// Below this many bytes left to search, a search for the next match is
+/// charged for all of them, without measuring (at most this many bytes'
+/// steps per match).
+const MEASURE_ABOVE: usize = 256;
+
+/// Calls `f` on every match of `re` in `s`, in order, as the `regex`
+/// crate's `captures_iter` finds them (with the groups' spans only when
+/// `groups`), with the work of each search noted: the first search is
+/// charged the whole text, each later one the bytes its lazy DFA examined
+/// ([`cache::Scanner`]), or all that is left when that cannot be told (or
+/// is at most [`MEASURE_ABOVE`]). A search that ran the evaluation out of
+/// steps ends the loop with an error.
+fn for_each_match(
+    re: &Pattern,
+    s: &str,
+    groups: bool,
+    ctx: &mut CallCtx,
+    mut f: impl FnMut(Match, &Captures, &mut CallCtx) -> Result<(), FnError>,
+) -> Result<(), FnError> {
+    use regex_automata::util::iter::Searcher;
+    // (Without groups, no slots: a search for the match alone.)
+    let mut caps = if groups { re.re.create_captures() } else { Captures::empty(re.re.group_info().clone()) };
+    let search = |input: &regex_automata::Input<'_>, caps: &mut Captures| -> Option<Match> {
+        if groups {
+            re.re.search_captures(input, caps);
+            caps.get_match()
+        } else {
+            re.re.search(input)
+        }
+    };
+    let mut searcher = Searcher::new(regex_automata::Input::new(s));
+    let mut first = true;
+    loop {
+        let mut examined = 0;
+        let found = searcher.try_advance(|input| {
+            let rest = input.end().saturating_sub(input.start());
+            let narrowed = if first || rest <= MEASURE_ABOVE { None } else { re.scanner().and_then(|sc| sc.match_end(input)) };
+            examined = rest;
+            match narrowed {
+                Some((None, n)) => {
+                    examined = n;
+                    return Ok(None);
+                }
+                Some((Some(end), n)) => {
+                    examined = n;
+                    // The leftmost-first match ends at `end`: the one search
+                    // up to there finds it, start and groups (look-around
+                    // still sees the whole text). Anything else (an empty
+                    // match that splits a character, which a search of
+                    // strings skips) is left to the search of the rest.
+                    let m = search(&input.clone().range(input.start()..end), &mut caps);
+                    if m.is_some_and(|m| m.end() == end) {
+                        return Ok(m);
+                    }
+                    examined += rest;
+                }
+                None => {}
+            }
+            Ok(search(input, &mut caps))
+        });
+        first = false;
+        crate::work::note_searched(examined);
+        let Ok(Some(m)) = found else { return Ok(()) };
+        if ctx.out_of_steps() {
+            return Err(ctx.stopped());
+        }
+        f(m, &caps, ctx)?;
+    }
 }
 
 pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
@@ -157,22 +228,21 @@ pub fn regexreplace(args: &[Value], _: &Type, ctx: &mut CallCtx) -> Result<Value
     // to match twice, and over-estimating refused replacements the
     // reference makes).
     ctx.charge(s.len() as u64)?;
-    ctx.search(s);
     let names: Vec<Option<&str>> = std::iter::once(None).chain(re.groups().iter().map(|n| n.as_deref())).collect();
     // Read once: each match then walks its pieces (a step per piece, as a
     // template of many references to missing groups writes nothing).
     let template = template_pieces(replacement);
     let mut out = String::with_capacity(s.len());
     let mut last = 0;
-    for caps in re.re.captures_iter(s) {
-        let Some(m) = caps.get_match() else { continue };
+    for_each_match(&re, s, true, ctx, |m, caps, ctx| {
         out.push_str(&s[last..m.start()]);
         let before = out.len();
-        go_expand(&template, &caps, s, &names, &mut out);
+        go_expand(&template, caps, s, &names, &mut out);
         ctx.charge((out.len() - before) as u64)?;
         ctx.work(template.len() as u64);
         last = m.end();
-    }
+        Ok(())
+    })?;
     out.push_str(&s[last..]);
     Ok(Value::from_string(out))
 }
@@ -252,5 +322,94 @@ fn go_expand(template: &[Piece<'_>], caps: &Captures, s: &str, names: &[Option<&
         if let Some(text) = text {
             out.push_str(text);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::func::SizeBudget;
+
+    /// Each match's groups' spans (`None`: the group took no part).
+    type Spans = Vec<Vec<Option<(usize, usize)>>>;
+
+    /// Every match's group spans as `for_each_match` finds them, and the
+    /// work it noted.
+    fn spans_found(pattern: &str, s: &str) -> (Spans, u64) {
+        spans_found_with(pattern, s, true)
+    }
+
+    fn spans_found_with(pattern: &str, s: &str, groups: bool) -> (Spans, u64) {
+        let cache = RegexCache::new();
+        let mut budget = SizeBudget::unlimited();
+        let mut ctx = CallCtx { budget: &mut budget, regexes: &cache };
+        let re = compiled(&mut ctx, pattern).expect("compiles").expect("Go accepts it");
+        crate::work::take();
+        let mut found = Vec::new();
+        for_each_match(&re, s, groups, &mut ctx, |m, caps, _| {
+            let spans = (1..caps.group_len()).map(|i| caps.get_group(i).map(|sp| (sp.start, sp.end)));
+            found.push(std::iter::once(Some((m.start(), m.end()))).chain(spans).collect());
+            Ok(())
+        })
+        .expect("no limit");
+        (found, crate::work::take())
+    }
+
+    fn spans_expected(pattern: &str, s: &str) -> Spans {
+        let re = cache::compile_for_tests(pattern);
+        re.captures_iter(s).map(|caps| (0..caps.group_len()).map(|i| caps.get_group(i).map(|sp| (sp.start, sp.end))).collect()).collect()
+    }
+
+    #[test]
+    fn every_match_is_the_one_the_regex_crate_finds() {
+        let long_a = "a".repeat(700);
+        let words = "alpha beta, gamma; délta ßeta x ".repeat(40);
+        let mixed = format!("{}X{}é{}", "a".repeat(300), "a".repeat(300), "ab".repeat(200));
+        let patterns = [
+            "a*X|a",
+            "a",
+            "",
+            "a|",
+            "x*",
+            r"\w+",
+            r"\b",
+            "(a)(b)?",
+            "(?:ab)*c|a",
+            "é|",
+            "[^a]*",
+            "$",
+            "^",
+            "(?m)^a",
+            r"\s*",
+            "(?P<w>[a-zé]+)|(?P<n>;)",
+            "ab|a",
+            ".",
+        ];
+        for p in patterns {
+            for s in [long_a.as_str(), words.as_str(), mixed.as_str(), "", "é"] {
+                let expected = spans_expected(p, s);
+                assert_eq!(spans_found(p, s).0, expected, "pattern {p:?} over {} bytes", s.len());
+                let whole: Vec<_> = expected.iter().map(|groups| vec![groups[0]]).collect();
+                let texts: Vec<_> = spans_found_with(p, s, false).0.into_iter().map(|groups| vec![groups[0]]).collect();
+                assert_eq!(texts, whole, "pattern {p:?} over {} bytes, matches only", s.len());
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_that_reads_the_rest_again_for_each_match_is_charged_for_it() {
+        // Each search for the next `a` first tries `a*X`, reading to the
+        // end: some n²/2 bytes for n `a`s.
+        let n = 4_000;
+        let s = "a".repeat(n);
+        let (quadratic, work) = spans_found("a*X|a", &s);
+        assert_eq!(quadratic.len(), n);
+        let read = (n * n / 2) as u64 / crate::work::SEARCH_BYTES_PER_STEP;
+        assert!(work >= read * 9 / 10, "noted {work} steps, the searches read about {read} steps' worth");
+        // A pattern that stops at each match's end is charged about the
+        // text once.
+        let (linear, work) = spans_found("a", &s);
+        assert_eq!(linear.len(), n);
+        assert!(work <= 4 * n as u64 / crate::work::SEARCH_BYTES_PER_STEP + n as u64, "noted {work} steps for {n} bytes");
     }
 }
