@@ -92,14 +92,12 @@ pub(crate) struct SourceInfo {
     /// A bare template (scanned in template mode), not a config file or
     /// an expression: token boundaries decide columns.
     pub(crate) template: bool,
-    /// Where columns count grapheme clusters anew (see
-    /// `compiler::lexer::cluster_breaks`), once compiling found them:
-    /// placing diagnostics then scans the source no more.
-    pub(crate) breaks: std::sync::OnceLock<runtime::ClusterBreaks>,
-    /// The line index, made once when a position is first asked for: a
-    /// host placing each of many diagnostics would otherwise scan the
-    /// whole source for each.
-    pub(crate) lines: std::sync::OnceLock<LineIndex>,
+    /// The source as programs keep it (where columns count grapheme
+    /// clusters anew, the line index made when a position is first asked
+    /// for): one for the compiler and the programs (the positions `try`
+    /// prints) and for placing diagnostics, made when either first needs
+    /// it.
+    pub(crate) lines: std::sync::OnceLock<Arc<vm::program::SourceLines>>,
 }
 
 impl SourceInfo {
@@ -126,13 +124,12 @@ impl SourceInfo {
 
     /// Its line index, columns counted token by token as hcl counts them.
     pub(crate) fn line_index(&self) -> &LineIndex {
-        self.lines.get_or_init(|| {
-            let breaks = match self.breaks.get() {
-                Some(b) => b.clone(),
-                None => compiler::lexer::cluster_breaks(&self.src, self.lex_mode()),
-            };
-            LineIndex::with_breaks(&self.src, breaks)
-        })
+        self.source_lines().line_index()
+    }
+
+    /// The source as programs keep it.
+    pub(crate) fn source_lines(&self) -> &Arc<vm::program::SourceLines> {
+        self.lines.get_or_init(|| Arc::new(compiler::lower::source_lines(self.src.clone(), self.lex_mode())))
     }
 }
 

@@ -54,7 +54,6 @@ impl TemplateRenderer for Renderer {
             src: Arc::from(src.as_bytes()),
             block_headers: Vec::new(),
             template: true,
-            breaks: Default::default(),
             lines: Default::default(),
         };
         let arena = bumpalo::Bump::new();

@@ -229,7 +229,6 @@ pub(super) fn source_info(
         src: shared.cloned().unwrap_or_else(|| Arc::from(src)),
         block_headers,
         template: kind == SourceKind::Template,
-        breaks: Default::default(),
         lines: Default::default(),
     })
 }
@@ -258,9 +257,7 @@ pub(super) fn lower_code(
     let mut env = CompileEnv::new(var_names.iter(), options.function_table());
     env.filename = source.filename.clone();
     env.short_circuit = options.short_circuit;
-    let lines = Arc::new(compiler::lower::source_lines(source.src.clone(), source.lex_mode()));
-    // Set once, here, before any result is written.
-    let _ = source.breaks.set(lines.breaks.clone());
+    let lines = source.source_lines().clone();
     let (lowered, found) = match tree {
         Tree::Expr(e) => lower_all_noting(std::iter::once(e), interner, &env, &lines),
         Tree::Body(b) => lower_all_noting(b.all_attribute_exprs(), interner, &env, &lines),

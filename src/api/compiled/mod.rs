@@ -146,7 +146,6 @@ fn read_declarations(options: &Options) -> Result<Vec<(String, runtime::Type, Op
                 src: Arc::from(d.constraint.as_bytes()),
                 block_headers: Vec::new(),
                 template: false,
-                breaks: Default::default(),
                 lines: Default::default(),
             });
             errors.push(Diagnostics::new(c.diagnostics, source));
