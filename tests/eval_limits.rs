@@ -462,3 +462,30 @@ fn a_pattern_that_reads_the_rest_again_for_each_match_ends_at_the_step_budget() 
     let (failed, summaries) = eval_with(&format!(r#"length(regexall("a", {a}))"#), Limits { max_steps: 1_000_000, ..Limits::default() });
     assert!(!failed, "{summaries:?}");
 }
+
+#[test]
+fn suggestions_for_unknown_names_are_searched_once_per_name_and_cost_a_step_per_variable() {
+    // `v*` declared and unset in the evaluation, which sets 10,000 `w*`:
+    // each `v` read is reported, with the closest variable set, searched
+    // among all of them.
+    let unset: Vec<String> = (0..20).map(|i| format!("v{i:05}")).collect();
+    let set: Vec<String> = (0..10_000).map(|i| format!("w{i:05}")).collect();
+    let vars = Variables::from_json_str(&format!("{{{}}}", set.iter().map(|n| format!("\"{n}\": 1")).collect::<Vec<_>>().join(",")))
+        .expect("json");
+    let evaluate = |src: &str, steps: u64| {
+        let options = Options::new().variables(unset.iter().chain(&set)).limits(Limits { max_steps: steps, ..Limits::default() });
+        let program = Compiled::expression(src, &options).expect("compiles");
+        let e = program.evaluate(&vars);
+        summaries(&e)
+    };
+    // One name a million times: one search.
+    let summaries = evaluate("[for i in range(1000) : [for j in range(1000) : v00001]]", 20_000_000);
+    assert_eq!(summaries.len(), 1_000_000);
+    assert!(summaries.iter().all(|s| s == "Unknown variable"));
+    // Twenty names, twenty searches of 10,000 variables each: more than
+    // a budget of 100,000 steps.
+    let distinct = format!("[{}]", unset.join(", "));
+    let summaries = evaluate(&distinct, 100_000);
+    assert_eq!(summaries.last().map(String::as_str), Some("Evaluation limit exceeded"), "{summaries:?}");
+    assert_eq!(evaluate(&distinct, 1_000_000).len(), 20);
+}

@@ -433,33 +433,61 @@ pub(crate) fn uniform_tuple_type(elem: usize, len: usize) -> Option<Arc<TupleTyp
     CELLS.try_with(|c| c[elem][i].get_or_init(|| Arc::new(TupleType::new(vec![ety; len]))).clone()).ok()
 }
 
+/// The types [`Type::deep_copy_sharing`] copied, by the address (and kind)
+/// of the original's shared part. The originals are borrowed for as long
+/// as the copies are kept, so an address is not reused meanwhile.
+#[derive(Default)]
+pub(crate) struct TypeCopies(ahash::AHashMap<(usize, std::mem::Discriminant<Type>), Type>);
+
 impl Type {
     /// An equal type that shares no allocation with this one (see
     /// [`Value::deep_copy`](crate::Value::deep_copy)).
     pub fn deep_copy(&self) -> Type {
-        self.deep_copy_at(0)
+        self.deep_copy_sharing(&mut TypeCopies::default())
     }
 
-    fn deep_copy_at(&self, depth: usize) -> Type {
-        crate::stack::deeper(depth, || match self {
+    /// [`Type::deep_copy`] with the copies made so far: a part shared in
+    /// this type (or in others copied with the same `copies`) is copied
+    /// once and shared in the copies too. (A value nested `d` deep holds
+    /// its type at every level, each containing the next: copied apart,
+    /// they took memory quadratic in `d`.)
+    pub(crate) fn deep_copy_sharing(&self, copies: &mut TypeCopies) -> Type {
+        self.deep_copy_at(0, copies)
+    }
+
+    fn deep_copy_at(&self, depth: usize, copies: &mut TypeCopies) -> Type {
+        let key = match self {
+            Type::String | Type::Number | Type::Bool | Type::Dynamic => return self.clone(),
+            Type::List(e) | Type::Set(e) | Type::Map(e) => Arc::as_ptr(e) as usize,
+            Type::Object(o) => Arc::as_ptr(o) as usize,
+            Type::Tuple(t) => Arc::as_ptr(t) as usize,
+        };
+        // (Keyed by the kind too: a list and a set share their element.)
+        let key = (key, std::mem::discriminant(self));
+        if let Some(copy) = copies.0.get(&key) {
+            return copy.clone();
+        }
+        let copy = crate::stack::deeper(depth, || match self {
             Type::String | Type::Number | Type::Bool | Type::Dynamic => self.clone(),
-            Type::List(e) => Type::List(Arc::new(e.deep_copy_at(depth + 1))),
-            Type::Set(e) => Type::Set(Arc::new(e.deep_copy_at(depth + 1))),
-            Type::Map(e) => Type::Map(Arc::new(e.deep_copy_at(depth + 1))),
+            Type::List(e) => Type::List(Arc::new(e.deep_copy_at(depth + 1, copies))),
+            Type::Set(e) => Type::Set(Arc::new(e.deep_copy_at(depth + 1, copies))),
+            Type::Map(e) => Type::Map(Arc::new(e.deep_copy_at(depth + 1, copies))),
             Type::Object(o) => Type::Object(Arc::new(ObjectType {
                 names: o.names.iter().map(|n| Arc::from(&**n)).collect(),
-                types: o.types.iter().map(|t| t.deep_copy_at(depth + 1)).collect(),
+                types: o.types.iter().map(|t| t.deep_copy_at(depth + 1, copies)).collect(),
                 keys: OnceLock::new(),
                 dynamic: o.dynamic,
                 optional: o.optional.clone(),
                 optional_deep: o.optional_deep,
             })),
             Type::Tuple(t) => Type::Tuple(Arc::new(TupleType {
-                elems: t.elems.iter().map(|e| e.deep_copy_at(depth + 1)).collect(),
+                elems: t.elems.iter().map(|e| e.deep_copy_at(depth + 1, copies)).collect(),
                 dynamic: t.dynamic,
                 optional_deep: t.optional_deep,
             })),
-        })
+        });
+        copies.0.insert(key, copy.clone());
+        copy
     }
 
     pub fn list(elem: Type) -> Type {

@@ -121,6 +121,7 @@ pub fn lower_all_noting<'e, 'a: 'e>(
             // (a list per expression would grow from empty each time).
             found: std::mem::take(&mut found),
             guarded: 0,
+            iterator_hints: ahash::AHashMap::new(),
         };
         let root = l.lower(expr);
         found = std::mem::take(&mut l.found);
@@ -176,12 +177,16 @@ enum StaticProblem {
 impl StaticProblems {
     /// The diagnostics, in order.
     pub fn to_diagnostics(&self) -> Vec<Diagnostic> {
+        // A name's suggestion is searched for once (a file repeats the
+        // names it gets wrong, and each search measures every variable).
+        let mut suggestions: HashMap<&str, Option<&str>> = HashMap::default();
         self.list
             .iter()
             .map(|p| match p {
                 StaticProblem::Diagnostic(d) => d.clone(),
                 StaticProblem::UnknownVariable(name, span) => {
-                    let suggestion = vm::suggest::closest(name, self.var_names.iter().map(|n| &**n));
+                    let suggestion =
+                        *suggestions.entry(&**name).or_insert_with(|| vm::suggest::closest(name, self.var_names.iter().map(|n| &**n)));
                     let detail = vm::suggest::unknown_variable_detail(name, suggestion);
                     Diagnostic::error("Unknown variable", detail, Some(*span))
                 }
@@ -282,6 +287,10 @@ struct Lowerer<'i, 'e> {
     found: Vec<StaticProblem>,
     /// How many `try`/`can` argument lists enclose the node.
     guarded: u32,
+    /// [`Lowerer::iterator_suggestion`]'s answers in the current scopes
+    /// (cleared when a scope opens or closes): an expression may name the
+    /// same variable many times inside hundreds of nested `for`s.
+    iterator_hints: ahash::AHashMap<Symbol, Option<&'i str>>,
 }
 
 fn literal_value(lit: &Literal<'_>) -> Value {
@@ -343,7 +352,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     }
 
     /// The binding of a root name: a local, a global, or `None`.
-    fn resolve(&self, name: Symbol, span: Span) -> Option<Node> {
+    fn resolve(&mut self, name: Symbol, span: Span) -> Option<Node> {
         for s in self.scopes.iter().rev() {
             if s.val.0 == name {
                 return Some(Node::Local(s.val.1));
@@ -355,7 +364,15 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
         }
         let slot = *self.globals.get(self.name(name))?;
-        Some(Node::Global(slot, span, self.iterator_suggestion(name).map(Arc::from)))
+        let hint = match self.iterator_hints.get(&name) {
+            Some(hint) => *hint,
+            None => {
+                let hint = self.iterator_suggestion(name);
+                self.iterator_hints.insert(name, hint);
+                hint
+            }
+        };
+        Some(Node::Global(slot, span, hint.map(Arc::from)))
     }
 
     /// The `for` iterator an "Unknown variable" diagnostic for `name`
@@ -551,10 +568,12 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         let key_slot = f.key_var.map(|_| self.alloc_local());
         let val_slot = self.alloc_local();
         self.scopes.push(Scope { key: f.key_var.map(|k| (k.name, key_slot.unwrap_or(0))), val: (f.val_var.name, val_slot) });
+        self.iterator_hints.clear();
         let key = f.key_expr.map(|k| (self.lower(k), k.span));
         let value = self.lower(f.val_expr);
         let cond = f.cond_expr.map(|c| (self.lower(c), c.span));
         self.scopes.pop();
+        self.iterator_hints.clear();
         Node::For(Box::new(ForNode {
             key_slot,
             val_slot,

@@ -236,11 +236,15 @@ impl Value {
     /// their contents than on their counter, and a copy per thread would
     /// multiply the memory a large constant takes.
     pub fn deep_copy(&self) -> Value {
-        self.deep_copy_at(0)
+        self.deep_copy_at(0, &mut crate::types::TypeCopies::default())
     }
 
-    fn deep_copy_at(&self, depth: usize) -> Value {
-        let all = |vals: &[Value]| -> Box<[Value]> { vals.iter().map(|v| v.deep_copy_at(depth + 1)).collect() };
+    /// (`types`: the types copied so far, shared among the copies as in
+    /// the original, see [`Type::deep_copy_sharing`].)
+    fn deep_copy_at(&self, depth: usize, types: &mut crate::types::TypeCopies) -> Value {
+        let all = |vals: &[Value], types: &mut crate::types::TypeCopies| -> Box<[Value]> {
+            vals.iter().map(|v| v.deep_copy_at(depth + 1, types)).collect()
+        };
         let large = match self {
             Value::String(s) => s.0.len() >= SHARED_COPY_LEN,
             Value::List(l) => l.elems.len() >= SHARED_COPY_LEN,
@@ -254,24 +258,24 @@ impl Value {
             return self.clone();
         }
         crate::stack::deeper(depth, || match self {
-            Value::Null(t) => Value::Null(t.deep_copy()),
+            Value::Null(t) => Value::Null(t.deep_copy_sharing(types)),
             Value::Unknown(u) => Value::Unknown(u.deep_copy()),
             Value::Bool(b) => Value::Bool(*b),
             Value::Number(n) => Value::Number(n.deep_copy()),
             Value::String(s) => Value::String(Str(Arc::from(&*s.0))),
-            Value::List(l) => Value::List(Arc::new(ListVal { ty: l.ty.deep_copy(), elems: all(&l.elems) })),
-            Value::Set(st) => Value::Set(Arc::new(SetVal { ty: st.ty.deep_copy(), elems: all(&st.elems) })),
+            Value::List(l) => Value::List(Arc::new(ListVal { ty: l.ty.deep_copy_sharing(types), elems: all(&l.elems, types) })),
+            Value::Set(st) => Value::Set(Arc::new(SetVal { ty: st.ty.deep_copy_sharing(types), elems: all(&st.elems, types) })),
             Value::Map(m) => Value::Map(Arc::new(MapVal {
-                ty: m.ty.deep_copy(),
+                ty: m.ty.deep_copy_sharing(types),
                 keys: m.keys.iter().map(|k| Str(Arc::from(&*k.0))).collect(),
-                vals: all(&m.vals),
+                vals: all(&m.vals, types),
             })),
-            Value::Object(o) => match Type::Object(o.ty.clone()).deep_copy() {
-                Type::Object(ty) => Value::Object(Arc::new(ObjectVal { ty, vals: all(&o.vals) })),
+            Value::Object(o) => match Type::Object(o.ty.clone()).deep_copy_sharing(types) {
+                Type::Object(ty) => Value::Object(Arc::new(ObjectVal { ty, vals: all(&o.vals, types) })),
                 _ => self.clone(),
             },
-            Value::Tuple(t) => match Type::Tuple(t.ty.clone()).deep_copy() {
-                Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal { ty, elems: all(&t.elems) })),
+            Value::Tuple(t) => match Type::Tuple(t.ty.clone()).deep_copy_sharing(types) {
+                Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal { ty, elems: all(&t.elems, types) })),
                 _ => self.clone(),
             },
         })

@@ -137,6 +137,8 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
 /// program, or every program of a body together).
 fn start_budgets(scratch: &mut Scratch) {
     scratch.steps = 0;
+    // Suggestions are measured against this evaluation's variables.
+    scratch.suggestions = None;
     scratch.size = SizeBudget::new(scratch.limits.max_size);
     // Work noted outside an evaluation (a host calling functions itself,
     // binding variables) is not this evaluation's.

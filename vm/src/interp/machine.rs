@@ -204,19 +204,32 @@ impl<'a> Machine<'a> {
     /// hcl's "Unknown variable" for `name`: suggesting the `for` iterator
     /// `iterator` when there is one (iterators are looked up first), else
     /// the closest name among the variables of this evaluation.
+    ///
+    /// A name's suggestion is searched for once per evaluation; each
+    /// search costs a step per variable measured, so that many different
+    /// unknown names against many variables end at the step budget.
     #[cold]
-    pub(super) fn unknown_variable(&self, name: &str, iterator: Option<&str>, span: Span) -> Diagnostic {
-        let suggestion = iterator.or_else(|| match &self.vars.names_in_scope {
-            Some(names) => crate::suggest::closest(name, names.iter().map(|n| &**n)),
+    pub(super) fn unknown_variable(&mut self, name: &str, iterator: Option<&str>, span: Span) -> Diagnostic {
+        if let Some(it) = iterator {
+            return err("Unknown variable", crate::suggest::unknown_variable_detail(name, Some(it)), span);
+        }
+        if let Some(found) = self.s.suggestions.as_ref().and_then(|m| m.get(name)) {
+            return err("Unknown variable", crate::suggest::unknown_variable_detail(name, found.as_deref()), span);
+        }
+        let (suggestion, measured) = match &self.vars.names_in_scope {
+            Some(names) => (crate::suggest::closest(name, names.iter().map(|n| &**n)), names.len()),
             None => {
                 let names = self.prog.var_names();
-                crate::suggest::closest(
-                    name,
-                    names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n),
-                )
+                let set = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
+                (crate::suggest::closest(name, set), names.len())
             }
-        });
-        err("Unknown variable", crate::suggest::unknown_variable_detail(name, suggestion), span)
+        };
+        let d = err("Unknown variable", crate::suggest::unknown_variable_detail(name, suggestion), span);
+        let suggestion = suggestion.map(Box::from);
+        runtime::work::note(measured as u64);
+        self.charge_noted_work();
+        self.s.suggestions.get_or_insert_with(Default::default).insert(name.into(), suggestion);
+        d
     }
 
     #[inline]

@@ -39,6 +39,11 @@ pub struct Scratch {
     /// The value of the last program [`run`], when it is not in a
     /// register.
     pub(super) held: Option<Value>,
+    /// The variable each unknown name reported in this evaluation was
+    /// measured closest to ([`Machine::unknown_variable`]): a loop reports
+    /// the same name at every turn, and each search measures it against
+    /// every variable.
+    pub(super) suggestions: Option<Box<ahash::AHashMap<Box<str>, Option<Box<str>>>>>,
     pub limits: Limits,
 }
 
@@ -67,6 +72,7 @@ impl Scratch {
             aborted: None,
             abort_report: None,
             held: None,
+            suggestions: None,
             limits: Limits::DEFAULT,
         }
     }
