@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// Unknown names and the variables suggested for them.
+pub(super) type Suggestions = ahash::AHashMap<Box<str>, Option<Box<str>>>;
+
 /// Reusable per-thread evaluation state.
 pub struct Scratch {
     pub(super) regs: Vec<Value>,
@@ -43,7 +46,7 @@ pub struct Scratch {
     /// measured closest to ([`Machine::unknown_variable`]): a loop reports
     /// the same name at every turn, and each search measures it against
     /// every variable.
-    pub(super) suggestions: Option<Box<ahash::AHashMap<Box<str>, Option<Box<str>>>>>,
+    pub(super) suggestions: Option<Box<Suggestions>>,
     pub limits: Limits,
 }
 
