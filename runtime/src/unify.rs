@@ -60,10 +60,15 @@ pub(crate) fn unify_types(types: &[Type], allow_unsafe: bool) -> Option<Unified>
     if types[1..].iter().all(|t| *t == types[0]) && !types[0].has_optional_attributes() {
         return Some((types[0].clone(), vec![None; n]));
     }
-    if n > DEDUP_THRESHOLD {
-        return unify_distinct(types, allow_unsafe);
-    }
-    unify_all(types, allow_unsafe)
+    crate::convert::with_plan_memo(
+        || {
+            if n > DEDUP_THRESHOLD {
+                unify_distinct(types, allow_unsafe)
+            } else {
+                unify_all(types, allow_unsafe)
+            }
+        },
+    )
 }
 
 /// cty's `unify` proper.

@@ -12,6 +12,7 @@ mod mismatch;
 mod plan;
 
 pub use mismatch::mismatch_message;
+pub(crate) use plan::with_plan_memo;
 pub use plan::{dynamic_replace, Conversion};
 
 use crate::types::Type;
