@@ -148,7 +148,7 @@ pub(crate) fn get_conversion(from: &Type, to: &Type, allow_unsafe: bool) -> Opti
 
 /// Element conversion inside a collection conversion: none needed when
 /// the types are equal.
-fn elem_conv(from: &Type, to: &Type, allow_unsafe: bool) -> Result<Option<Arc<Plan>>, ()> {
+fn elem_conv(from: &Type, to: &Type, allow_unsafe: bool) -> Planned {
     let key = match (shared_part(from), shared_part(to)) {
         (Some(f), Some(t)) => Some((f, t, allow_unsafe)),
         _ => None,
@@ -167,6 +167,9 @@ fn elem_conv(from: &Type, to: &Type, allow_unsafe: bool) -> Result<Option<Arc<Pl
     }
     planned
 }
+
+/// An element conversion: none needed, a plan, or none possible.
+type Planned = Result<Option<Arc<Plan>>, ()>;
 
 /// The address and kind of a type's shared part.
 type SharedPart = (usize, std::mem::Discriminant<Type>);
@@ -189,7 +192,7 @@ fn shared_part(t: &Type) -> Option<SharedPart> {
 /// without these a type nested `d` deep took some d³ steps (a conditional
 /// between two tuples 1,000 deep that differ at the leaf: 1.3 s).
 struct PlanMemo {
-    plans: ahash::AHashMap<(SharedPart, SharedPart, bool), Result<Option<Arc<Plan>>, ()>>,
+    plans: ahash::AHashMap<(SharedPart, SharedPart, bool), Planned>,
     /// The types planned for, kept so that their addresses stay theirs.
     kept: Vec<Type>,
 }
