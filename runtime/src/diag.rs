@@ -136,7 +136,18 @@ pub struct LineIndex {
     /// diagnostic's), so the line is that one or the next far more often
     /// than not, and a search over every line is the exception.
     last_line: AtomicU32,
+    /// The last places columns were counted up to where counting restarts
+    /// (a token boundary or a line start), with the column count there
+    /// (the offset in the high half), the latest last: the next position
+    /// asked for is mostly further on the same line than one of them (a
+    /// diagnostic's, or the one before, when a diagnostic names where an
+    /// earlier one is), and counting from the line's start each time made a
+    /// long line of many diagnostics quadratic.
+    counted: std::sync::Mutex<[u64; COUNTED_PLACES]>,
 }
+
+/// How many places [`LineIndex`] remembers counting up to.
+const COUNTED_PLACES: usize = 4;
 
 impl Clone for LineIndex {
     fn clone(&self) -> Self {
@@ -144,6 +155,7 @@ impl Clone for LineIndex {
             line_starts: self.line_starts.clone(),
             breaks: self.breaks.clone(),
             last_line: AtomicU32::new(self.last_line.load(Ordering::Relaxed)),
+            counted: std::sync::Mutex::new([0; COUNTED_PLACES]),
         }
     }
 }
@@ -161,7 +173,7 @@ impl LineIndex {
         let mut line_starts = Vec::with_capacity(src.len() / 32 + 1);
         line_starts.push(0u32);
         line_starts.extend(memchr::memchr_iter(b'\n', src).map(|i| i as u32 + 1));
-        LineIndex { line_starts, breaks, last_line: AtomicU32::new(0) }
+        LineIndex { line_starts, breaks, last_line: AtomicU32::new(0), counted: std::sync::Mutex::new([0; COUNTED_PLACES]) }
     }
 
     /// The position of byte offset `byte` (clamped to the source). Columns count
@@ -200,18 +212,41 @@ impl LineIndex {
         if start == 0 && byte >= 3 && src.starts_with(b"\xEF\xBB\xBF") {
             start = 3;
         }
+        // Counted on from the last place counted up to, when that is on
+        // this line and not past `byte`.
+        // (Not past the start of the string token whose pieces count: a
+        // place is counted without them.)
+        let (mut column, mut from) = (0, start);
+        let upto = literal_token.map_or(byte, |(tok_start, _)| tok_start.min(byte)) as usize;
+        let places = self.counted.lock().map(|p| *p).unwrap_or_default();
+        for place in places {
+            let (at, counted) = ((place >> 32) as usize, place as u32);
+            if at > from && at <= upto {
+                (column, from) = (counted, at);
+            }
+        }
         let tokens = &self.breaks.tokens;
-        let (lo, hi) = (tokens.partition_point(|&b| (b as usize) <= start), tokens.partition_point(|&b| b < byte));
-        let token_breaks = tokens.get(lo..hi).unwrap_or_default().iter().copied();
+        let (lo, hi) = (tokens.partition_point(|&b| (b as usize) <= from), tokens.partition_point(|&b| b < byte));
+        for &b in tokens.get(lo..hi).unwrap_or_default() {
+            if b as usize > from {
+                column += grapheme_count(&src[from..b as usize]);
+                from = b as usize;
+            }
+        }
+        // Where counting may go on from next time: the last token
+        // boundary, or `byte` itself when the text up to it from there is
+        // ASCII and a character starts there (one column per byte, no
+        // cluster across it).
+        let tail = &src[from..byte as usize];
+        let on_from_byte = literal_token.is_none() && tail.is_ascii() && src.get(byte as usize).map_or(true, |b| b.is_ascii() && *b != b'\n');
+        let place = if on_from_byte { (byte as usize, column + tail.len() as u32) } else { (from, column) };
+        self.remember_counted(place);
         // Then the pieces of the string token `byte` is in, if that counts.
         let (tok_start, first) = match literal_token {
             Some((tok_start, _)) => (tok_start, self.breaks.pieces.partition_point(|&(_, s, _)| s < tok_start)),
             None => (0, self.breaks.pieces.len()),
         };
-        let piece_breaks = self.breaks.pieces[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte).map(|p| p.0);
-        let mut column = 0;
-        let mut from = start;
-        for b in token_breaks.chain(piece_breaks) {
+        for &(b, _, _) in self.breaks.pieces[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte) {
             if b as usize > from {
                 column += grapheme_count(&src[from..b as usize]);
                 from = b as usize;
@@ -219,6 +254,18 @@ impl LineIndex {
         }
         column += grapheme_count(&src[from..byte as usize]);
         Pos { line: line as u32 + 1, column: column + 1, byte }
+    }
+
+    /// Remembers that `column` columns are counted up to offset `at` (see
+    /// [`LineIndex::counted`]).
+    fn remember_counted(&self, (at, column): (usize, u32)) {
+        if let Ok(mut places) = self.counted.lock() {
+            let place = ((at as u64) << 32) | u64::from(column);
+            if !places.contains(&place) {
+                places.rotate_left(1);
+                places[COUNTED_PLACES - 1] = place;
+            }
+        }
     }
 
     /// hcl's `Range.String()` of `span` in the file `filename`:
@@ -277,6 +324,54 @@ fn grapheme_count(bytes: &[u8]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Columns counted on from places remembered agree with columns
+    /// counted from the line's start, whatever the order of lookups.
+    #[test]
+    fn columns_agree_with_a_fresh_count_in_any_lookup_order() {
+        for seed in 1..40 {
+            columns_agree_for(seed);
+        }
+    }
+
+    fn columns_agree_for(mut seed: u32) {
+        let parts = ["a", "b ", "é", "e\u{301}", "\r", "\n", "🙂", "= ", "\u{301}", "x\u{200d}y"];
+        let mut src = String::new();
+        let mut next = || {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            seed >> 16
+        };
+        for _ in 0..300 {
+            src.push_str(parts[next() as usize % parts.len()]);
+        }
+        let src = src.as_bytes();
+        let chars: Vec<u32> = (0..=src.len()).filter(|&i| i == src.len() || (src[i] as i8) >= -0x40).map(|i| i as u32).collect();
+        let tokens: Vec<u32> = chars.iter().copied().filter(|_| next() % 5 == 0).collect();
+        // Two quoted tokens with pieces.
+        let (t1, t2) = (chars[chars.len() / 4], chars[chars.len() / 2]);
+        let (e1, e2) = (chars[chars.len() / 4 + 30], chars[chars.len() / 2 + 40]);
+        let mut pieces: Vec<(u32, u32, u32)> = Vec::new();
+        for (s, e) in [(t1, e1), (t2, e2)] {
+            pieces.extend(chars.iter().copied().filter(|&c| c > s && c < e && next() % 3 == 0).map(|c| (c, s, e)));
+        }
+        let breaks = ClusterBreaks { tokens: tokens.into(), pieces: pieces.into() };
+        let shared = LineIndex::with_breaks(src, breaks.clone());
+        let mut offsets: Vec<u32> = chars.clone();
+        offsets.extend(chars.iter().rev());
+        offsets.extend((0..chars.len()).map(|i| chars[i * 7919 % chars.len()]));
+        for byte in offsets {
+            let fresh = LineIndex::with_breaks(src, breaks.clone());
+            assert_eq!(shared.pos(src, byte), fresh.pos(src, byte), "seed {seed}, offset {byte}");
+            let span = Span { start: byte.saturating_sub(1 + next() % 8).max(chars[0]), end: byte };
+            if chars.contains(&span.start) {
+                assert_eq!(
+                    shared.span_pos(src, span),
+                    LineIndex::with_breaks(src, breaks.clone()).span_pos(src, span),
+                    "seed {seed}, {span:?}"
+                );
+            }
+        }
+    }
 
     /// Lines looked up from the last line asked for agree with a plain
     /// count, whatever the order of lookups.
