@@ -238,7 +238,8 @@ impl LineIndex {
         // ASCII and a character starts there (one column per byte, no
         // cluster across it).
         let tail = &src[from..byte as usize];
-        let on_from_byte = literal_token.is_none() && tail.is_ascii() && src.get(byte as usize).map_or(true, |b| b.is_ascii() && *b != b'\n');
+        let on_from_byte =
+            literal_token.is_none() && tail.is_ascii() && src.get(byte as usize).map_or(true, |b| b.is_ascii() && *b != b'\n');
         let place = if on_from_byte { (byte as usize, column + tail.len() as u32) } else { (from, column) };
         self.remember_counted(place);
         // Then the pieces of the string token `byte` is in, if that counts.

@@ -397,10 +397,17 @@ impl Plan {
                 _ => Err(wrong_input(path)),
             },
             Known::StringToNumber => match v {
-                Value::String(s) => match Number::parse(s) {
-                    Ok(n) => Ok(Value::Number(n)),
-                    Err(_) => Err(ConvError::new(path, "a number is required")),
-                },
+                Value::String(s) => {
+                    // A step per byte read: decimal text of many digits
+                    // takes some 80 ns a digit to read (a loop adding a
+                    // 500,000-digit string to numbers took seconds,
+                    // uncounted).
+                    crate::work::note(s.len() as u64);
+                    match Number::parse(s) {
+                        Ok(n) => Ok(Value::Number(n)),
+                        Err(_) => Err(ConvError::new(path, "a number is required")),
+                    }
+                }
                 _ => Err(wrong_input(path)),
             },
             Known::StringToBool => match v {
