@@ -15,7 +15,7 @@
 use crate::ast::{self, ExprKind, KeyKeyword, Literal};
 use crate::intern::Interner;
 use crate::lexer::LexMode;
-use crate::lower::{compile_expr, CompileEnv};
+use crate::lower::{compile_expr_in, CompileEnv};
 use runtime::diag::DiagnosticsExt;
 use runtime::{Defaults, Diagnostic, ObjectType, Span, Type, Value};
 use std::collections::BTreeMap;
@@ -59,7 +59,7 @@ pub fn type_constraint_with_defaults(src: &[u8], filename: &str) -> TypeConstrai
     if parsed.diags.has_errors() {
         return TypeConstraint { ty: Type::Dynamic, defaults: None, diagnostics: parsed.diags };
     }
-    let reader = Reader { interner: &interner, src, filename, constraint: true, with_defaults: true };
+    let reader = Reader { interner: &interner, src, filename, constraint: true, with_defaults: true, lines: Default::default() };
     let (ty, defaults, mut diags) = reader.get_type(parsed.tree);
     let mut diagnostics = parsed.diags;
     diagnostics.append(&mut diags);
@@ -70,7 +70,7 @@ pub fn type_constraint_with_defaults(src: &[u8], filename: &str) -> TypeConstrai
 /// attributes without defaults): how the type argument of `convert` is
 /// read ([`runtime::func::Param::type_constraint`]).
 pub fn type_constraint_of(expr: &ast::Expr<'_>, interner: &Interner, src: &[u8], filename: &str) -> (Type, Vec<Diagnostic>) {
-    let reader = Reader { interner, src, filename, constraint: true, with_defaults: false };
+    let reader = Reader { interner, src, filename, constraint: true, with_defaults: false, lines: Default::default() };
     let (ty, _, diags) = reader.get_type(expr);
     (ty, diags)
 }
@@ -83,6 +83,10 @@ struct Reader<'r> {
     constraint: bool,
     /// `optional(T, DEFAULT)` allowed.
     with_defaults: bool,
+    /// The source as programs keep it, made for the first default
+    /// evaluated and shared by the others (each made its own copy of the
+    /// whole source: 30,000 defaults took 11 s).
+    lines: std::cell::OnceCell<Arc<vm::program::SourceLines>>,
 }
 
 /// hcl's `hcl.StaticCall`.
@@ -268,6 +272,7 @@ impl<'r> Reader<'r> {
         let mut default_values: BTreeMap<String, Value> = BTreeMap::new();
         let mut children: BTreeMap<String, Defaults> = BTreeMap::new();
         let mut optional: Vec<String> = Vec::new();
+        let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
         for item in items {
             let name = match item.literal_key() {
                 Some(KeyKeyword::Name(s)) => self.interner.resolve(s).to_string(),
@@ -278,7 +283,7 @@ impl<'r> Reader<'r> {
                     continue;
                 }
             };
-            if atys.iter().any(|(n, _)| *n == name) {
+            if !seen.insert(name.clone()) {
                 diags.push(invalid("Object constructor map keys must be unique.", item.key.span).with_context(range));
                 continue;
             }
@@ -369,7 +374,8 @@ impl<'r> Reader<'r> {
         let mut env = CompileEnv::new(std::iter::empty::<&str>(), None);
         env.no_variables = true;
         env.filename = Arc::from(self.filename);
-        let program = compile_expr(e, self.src, LexMode::Normal, self.interner, &env);
+        let lines = self.lines.get_or_init(|| Arc::new(crate::lower::source_lines(Arc::from(self.src), LexMode::Normal)));
+        let program = compile_expr_in(e, lines, self.interner, &env);
         let mut vars = vm::Vars::with_slots(0);
         vars.set_names_in_scope(std::iter::empty::<&str>());
         let mut scratch = vm::Scratch::new();

@@ -56,13 +56,13 @@ impl CompileEnv {
     }
 }
 
-/// Compiles one expression (or, with `mode` [`LexMode::Template`], a
-/// bare template) of `src`.
-pub fn compile_expr(expr: &ast::Expr<'_>, src: &[u8], mode: LexMode, interner: &Interner, env: &CompileEnv) -> Program {
-    let lines = Arc::new(source_lines(Arc::from(src), mode));
-    let (lowered, _) = lower_all_noting(std::iter::once(expr), interner, env, &lines);
+/// Compiles one expression of the source read into `lines` (made by
+/// [`source_lines`], shared by the expressions of one source compiled one
+/// at a time).
+pub fn compile_expr_in(expr: &ast::Expr<'_>, lines: &Arc<SourceLines>, interner: &Interner, env: &CompileEnv) -> Program {
+    let (lowered, _) = lower_all_noting(std::iter::once(expr), interner, env, lines);
     let mut file = vm::codegen::FileCode::new();
-    lowered.compile(&mut file, env, &lines).pop().expect("one program per expression")
+    lowered.compile(&mut file, env, lines).pop().expect("one program per expression")
 }
 
 /// The source as programs keep it, scanned as `mode` (its token
