@@ -285,14 +285,26 @@ fn unify_structural_as_collection(
 /// cty `sortTypes`: indices of `types`, most preferred conversion target
 /// first (a topological order of the "converts to" preference graph;
 /// indices left out of the order, which cty leaves as zero, are index 0).
+///
+/// Every pair is compared, a step of work per two (a comparison takes
+/// some 10 ns): thousands of distinct
+/// types (a tuple of objects each with its own attributes, converted to a
+/// list) took seconds and hundreds of megabytes of edges. Once the
+/// evaluation is out of steps the order is left unsorted (the evaluation
+/// ends when this call returns, without its result).
 fn sort_types(types: &[Type]) -> Vec<usize> {
     let n = types.len();
-    let mut edges: Vec<Vec<usize>> = vec![Vec::new(); n];
+    // (Indices as u32: the edges are up to half the pairs.)
+    let mut edges: Vec<Vec<u32>> = vec![Vec::new(); n];
     for i in 0..n {
+        crate::work::note((n - i - 1) as u64 / 2);
+        if crate::work::exhausted() {
+            return (0..n).collect();
+        }
         for j in i + 1..n {
             match compare_types(&types[i], &types[j]) {
-                Ordering::Less => edges[i].push(j),
-                Ordering::Greater => edges[j].push(i),
+                Ordering::Less => edges[i].push(j as u32),
+                Ordering::Greater => edges[j].push(i as u32),
                 Ordering::Equal => {}
             }
         }
@@ -300,7 +312,7 @@ fn sort_types(types: &[Type]) -> Vec<usize> {
     let mut in_degree = vec![0usize; n];
     for outs in &edges {
         for &j in outs {
-            in_degree[j] += 1;
+            in_degree[j as usize] += 1;
         }
     }
     let mut order: Vec<usize> = (0..n).filter(|&i| in_degree[i] == 0).collect();
@@ -309,6 +321,7 @@ fn sort_types(types: &[Type]) -> Vec<usize> {
         let i = order[head];
         head += 1;
         for &j in &edges[i] {
+            let j = j as usize;
             in_degree[j] -= 1;
             if in_degree[j] == 0 {
                 order.push(j);
