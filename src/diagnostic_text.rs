@@ -149,6 +149,7 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     // whose end touches the snippet's start.
     let first = file.lines.line_of(snippet.start.min(len)).saturating_sub(1);
     let last = file.lines.line_of(len);
+    let mut shown = Vec::new();
     for line_no in first..=last {
         let (ls, le) = file.lines.line_range(src, line_no);
         if ls as u32 > snippet.end {
@@ -156,11 +157,29 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
         }
         let line = Span::new(ls as u32, le as u32);
         if overlaps(line, snippet) {
-            render_line(out, src, line_no + 1, line, highlight, color);
+            shown.push((line_no, line));
         }
+    }
+    // A snippet of many lines (a heredoc of thousands, reported at every
+    // turn of a loop) shows its first and last lines only, so that a
+    // diagnostic's text stays small whatever the input.
+    let cut = shown.len() > MAX_SHOWN_LINES;
+    for (k, &(line_no, line)) in shown.iter().enumerate() {
+        if cut && k >= SHOWN_LINES_BEFORE && k < shown.len() - (MAX_SHOWN_LINES - SHOWN_LINES_BEFORE) {
+            if k == SHOWN_LINES_BEFORE {
+                let _ = writeln!(out, "      … ({} lines)", shown.len() - MAX_SHOWN_LINES);
+            }
+            continue;
+        }
+        render_line(out, src, line_no + 1, line, highlight, color);
     }
     out.push(b'\n');
 }
+
+/// The most lines a snippet shows; a longer one shows its first
+/// [`SHOWN_LINES_BEFORE`] and the rest of these from its end.
+const MAX_SHOWN_LINES: usize = 20;
+const SHOWN_LINES_BEFORE: usize = 10;
 
 /// The longest source line a snippet shows whole. A longer one (a
 /// minified or generated file can have a line of megabytes) is cut to a
@@ -306,6 +325,20 @@ mod tests {
         let mut out = Vec::new();
         render_diagnostic(&mut out, &file, &Diagnostic::error("Unclosed", "", Some(Span::new(11, 11))), false);
         assert_eq!(String::from_utf8_lossy(&out), "Error: Unclosed\n\n  on f line 3:\n\n");
+    }
+
+    #[test]
+    fn a_snippet_of_many_lines_shows_its_first_and_last_lines() {
+        let src: String = (1..=100).map(|i| format!("l{i}\n")).collect();
+        let file = SourceFile::new("f", src.as_bytes());
+        let mut out = Vec::new();
+        render_diagnostic(&mut out, &file, &Diagnostic::error("S", "", Some(Span::new(0, src.len() as u32 - 1))), false);
+        let text = String::from_utf8_lossy(&out);
+        let numbered: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();
+        assert_eq!(numbered.len(), MAX_SHOWN_LINES, "{text}");
+        assert!(numbered[0].starts_with("   1: l1") && numbered[9].starts_with("  10: l10"), "{text}");
+        assert!(numbered[10].starts_with("  91: l91") && numbered[19].starts_with(" 100: l100"), "{text}");
+        assert!(text.contains("      … (80 lines)\n"), "{text}");
     }
 
     #[test]
