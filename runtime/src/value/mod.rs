@@ -509,6 +509,9 @@ impl Value {
     }
 
     pub(crate) fn object_from_pairs(mut pairs: Vec<(Arc<str>, Value)>) -> Value {
+        if pairs.is_empty() {
+            return Value::empty_object();
+        }
         sort_dedup_last_wins(&mut pairs);
         let (names, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
         let types: Vec<Type> = vals.iter().map(Value::ty).collect();
@@ -539,7 +542,13 @@ impl Value {
     }
     /// `cty.EmptyObjectVal`.
     pub fn empty_object() -> Value {
-        Value::Object(Arc::new(ObjectVal { ty: crate::types::empty_object_type(), vals: Box::new([]) }))
+        // One per thread, as the empty tuple (a million `{}` in variables
+        // took 290 MB, each its own).
+        fn fresh() -> Arc<ObjectVal> {
+            Arc::new(ObjectVal { ty: crate::types::empty_object_type(), vals: Box::new([]) })
+        }
+        thread_local! { static EMPTY: Arc<ObjectVal> = fresh(); }
+        Value::Object(EMPTY.try_with(Arc::clone).unwrap_or_else(|_| fresh()))
     }
 
     /// `cty.TupleVal`.
