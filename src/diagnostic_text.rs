@@ -147,39 +147,57 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
 
     // One line before the snippet too: hcl's overlap test also counts a line
     // whose end touches the snippet's start.
-    let first = file.lines.line_of(snippet.start.min(len)).saturating_sub(1);
-    let last = file.lines.line_of(len);
-    let mut shown = Vec::new();
-    for line_no in first..=last {
+    // The lines that overlap the snippet, a run from about its start's to
+    // its end's.
+    let line = |line_no: usize| {
         let (ls, le) = file.lines.line_range(src, line_no);
-        if ls as u32 > snippet.end {
-            break;
-        }
-        let line = Span::new(ls as u32, le as u32);
-        if overlaps(line, snippet) {
-            shown.push((line_no, line));
-        }
-    }
+        Span::new(ls as u32, le as u32)
+    };
+    let first = file.lines.line_of(snippet.start.min(len)).saturating_sub(1);
+    let end_line = file.lines.line_of(snippet.end.min(len));
+    let Some(lo) = (first..=end_line).find(|&l| overlaps(line(l), snippet)) else {
+        out.push(b'\n');
+        return;
+    };
+    let hi = (lo..=end_line).rev().find(|&l| overlaps(line(l), snippet)).unwrap_or(lo);
     // A snippet of many lines (a heredoc of thousands, reported at every
-    // turn of a loop) shows its first and last lines only, so that a
-    // diagnostic's text stays small whatever the input.
-    let cut = shown.len() > MAX_SHOWN_LINES;
-    for (k, &(line_no, line)) in shown.iter().enumerate() {
-        if cut && k >= SHOWN_LINES_BEFORE && k < shown.len() - (MAX_SHOWN_LINES - SHOWN_LINES_BEFORE) {
-            if k == SHOWN_LINES_BEFORE {
-                let _ = writeln!(out, "      … ({} lines)", shown.len() - MAX_SHOWN_LINES);
+    // turn of a loop) shows its first and last few and those around where
+    // the highlight starts and ends, so that a diagnostic's text stays
+    // small whatever the input.
+    let mut runs = vec![(lo, hi)];
+    if hi - lo >= MAX_SHOWN_LINES {
+        let h0 = file.lines.line_of(highlight.start.min(len));
+        let h1 = file.lines.line_of(highlight.end.saturating_sub(1).max(highlight.start).min(len));
+        let around = |h: usize| (h.saturating_sub(SHOWN_AROUND).max(lo), (h + SHOWN_AROUND).min(hi));
+        runs = vec![(lo, lo + SHOWN_AROUND - 1), around(h0), around(h1), (hi + 1 - SHOWN_AROUND, hi)];
+        runs.sort_unstable();
+        // Merged where they overlap or touch.
+        runs.dedup_by(|next, kept| {
+            if next.0 <= kept.1 + 1 {
+                kept.1 = kept.1.max(next.1);
+                true
+            } else {
+                false
             }
-            continue;
+        });
+    }
+    let mut next = lo;
+    for (from, to) in runs {
+        if from > next {
+            let _ = writeln!(out, "      … ({} lines)", from - next);
         }
-        render_line(out, src, line_no + 1, line, highlight, color);
+        for l in from.max(next)..=to {
+            render_line(out, src, l + 1, line(l), highlight, color);
+        }
+        next = next.max(to + 1);
     }
     out.push(b'\n');
 }
 
-/// The most lines a snippet shows; a longer one shows its first
-/// [`SHOWN_LINES_BEFORE`] and the rest of these from its end.
+/// A snippet of more lines than this shows only its first and last
+/// [`SHOWN_AROUND`] and as many around the highlight's first and last.
 const MAX_SHOWN_LINES: usize = 20;
-const SHOWN_LINES_BEFORE: usize = 10;
+const SHOWN_AROUND: usize = 5;
 
 /// The longest source line a snippet shows whole. A longer one (a
 /// minified or generated file can have a line of megabytes) is cut to a
@@ -328,17 +346,36 @@ mod tests {
     }
 
     #[test]
-    fn a_snippet_of_many_lines_shows_its_first_and_last_lines() {
+    fn a_snippet_of_many_lines_shows_its_ends_and_the_highlights_ends() {
         let src: String = (1..=100).map(|i| format!("l{i}\n")).collect();
         let file = SourceFile::new("f", src.as_bytes());
-        let mut out = Vec::new();
-        render_diagnostic(&mut out, &file, &Diagnostic::error("S", "", Some(Span::new(0, src.len() as u32 - 1))), false);
-        let text = String::from_utf8_lossy(&out);
-        let numbered: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit())).collect();
-        assert_eq!(numbered.len(), MAX_SHOWN_LINES, "{text}");
-        assert!(numbered[0].starts_with("   1: l1") && numbered[9].starts_with("  10: l10"), "{text}");
-        assert!(numbered[10].starts_with("  91: l91") && numbered[19].starts_with(" 100: l100"), "{text}");
-        assert!(text.contains("      … (80 lines)\n"), "{text}");
+        let numbered = |d: &Diagnostic| {
+            let mut out = Vec::new();
+            render_diagnostic(&mut out, &file, d, false);
+            let text = String::from_utf8_lossy(&out).into_owned();
+            let lines: Vec<String> =
+                text.lines().filter(|l| l.trim_start().starts_with(|c: char| c.is_ascii_digit() || c == '…')).map(String::from).collect();
+            lines.iter().map(|l| l.split(':').next().unwrap_or("").trim().to_string()).collect::<Vec<_>>()
+        };
+        // The whole file highlighted: its first and last six lines.
+        let whole = numbered(&Diagnostic::error("S", "", Some(Span::new(0, src.len() as u32 - 1))));
+        let expected: Vec<String> =
+            (1..=6).map(|i| i.to_string()).chain(["… (88 lines)".to_string()]).chain((95..=100).map(|i| i.to_string())).collect();
+        assert_eq!(whole, expected);
+        // Line 50 highlighted in a context of all 100: the ends and the
+        // lines around line 50.
+        let at = src.find("l50\n").unwrap() as u32;
+        let mut d = Diagnostic::error("S", "", Some(Span::new(at, at + 3)));
+        d.context = Some(Span::new(0, src.len() as u32 - 1));
+        let around = numbered(&d);
+        let expected: Vec<String> = (1..=5)
+            .map(|i| i.to_string())
+            .chain(["… (39 lines)".to_string()])
+            .chain((45..=55).map(|i| i.to_string()))
+            .chain(["… (40 lines)".to_string()])
+            .chain((96..=100).map(|i| i.to_string()))
+            .collect();
+        assert_eq!(around, expected);
     }
 
     #[test]

@@ -260,6 +260,17 @@ fn batch_checksum_matches_hclvm_bench() {
     assert_exit(&bench, 0);
     let line = text(&bench.stdout);
     assert!(line.contains(&format!("\"result_checksum\":\"{ours}\"")), "batch {ours}, bench {line}");
+    // Three timed runs: three figures and their median, the same results.
+    let runs = hclvm(&["bench", "--mode", "expr", "--src", &file, "--vars-jsonl", &vars, "--runs", "3"], b"");
+    assert_exit(&runs, 0);
+    let json: serde_json::Value = serde_json::from_str(text(&runs.stdout).trim()).expect("one JSON line");
+    let figures = json["runs_ns_per_eval"].as_array().expect("runs_ns_per_eval");
+    assert_eq!(figures.len(), 3, "{json}");
+    let mut sorted: Vec<f64> = figures.iter().map(|f| f.as_f64().expect("a number")).collect();
+    sorted.sort_by(f64::total_cmp);
+    assert_eq!(json["median_ns_per_eval"].as_f64(), Some(sorted[1]), "{json}");
+    assert_eq!(json["result_checksum"].as_str(), Some(ours.as_str()), "{json}");
+    assert_exit(&hclvm(&["bench", "--mode", "expr", "--src", &file, "--vars-jsonl", &vars, "--runs", "0"], b""), 2);
 }
 
 #[test]

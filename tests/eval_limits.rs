@@ -491,10 +491,12 @@ fn suggestions_for_unknown_names_are_searched_once_per_name_and_cost_a_step_per_
 }
 
 #[test]
-fn conditionals_between_deeply_nested_types_unify_in_polynomial_time() {
+fn conditionals_between_deeply_nested_types_unify_through_remembered_plans() {
     // Unification plans each level's conversions to its target, each
-    // containing the next level's: planned anew per level, 1,000 levels
-    // took some 10⁹ steps (1.6 s in a release build).
+    // containing the next level's; the plans are remembered by the types'
+    // shared parts (planned anew per level, 1,000 levels took some 10⁹
+    // steps, 1.6 s in a release build). The results stay those of
+    // planning each anew.
     let d = 1_000;
     let (x, y) = (format!("{}1{}", "[".repeat(d), "]".repeat(d)), format!("{}\"s\"{}", "{a=".repeat(d), "}".repeat(d)));
     let (x2, y2) = (format!("{}1{}", "[".repeat(d), "]".repeat(d)), format!("{}\"s\"{}", "[".repeat(d), "]".repeat(d)));

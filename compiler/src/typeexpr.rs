@@ -283,7 +283,8 @@ impl<'r> Reader<'r> {
                     continue;
                 }
             };
-            if !seen.insert(name.clone()) {
+            // (Names of attributes kept, as hcl checks the ones it kept.)
+            if seen.contains(&name) {
                 diags.push(invalid("Object constructor map keys must be unique.", item.key.span).with_context(range));
                 continue;
             }
@@ -358,6 +359,7 @@ impl<'r> Reader<'r> {
             if let Some(d) = a_defaults {
                 children.insert(name.clone(), d);
             }
+            seen.insert(name.clone());
             atys.push((name, aty));
         }
         let ty = match ObjectType::with_optional(atys, &optional) {

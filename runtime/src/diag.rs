@@ -136,9 +136,10 @@ pub struct LineIndex {
     /// diagnostic's), so the line is that one or the next far more often
     /// than not, and a search over every line is the exception.
     last_line: AtomicU32,
-    /// The last places columns were counted up to where counting restarts
-    /// (a token boundary or a line start), with the column count there
-    /// (the offset in the high half), the latest last: the next position
+    /// The last places columns were counted up to where counting may
+    /// restart (a token boundary, a line start, or an offset reached
+    /// through ASCII text where a character starts), with the column count
+    /// there (the offset in the high half), the latest last: the next position
     /// asked for is mostly further on the same line than one of them (a
     /// diagnostic's, or the one before, when a diagnostic names where an
     /// earlier one is), and counting from the line's start each time made a
@@ -218,7 +219,9 @@ impl LineIndex {
         // place is counted without them.)
         let (mut column, mut from) = (0, start);
         let upto = literal_token.map_or(byte, |(tok_start, _)| tok_start.min(byte)) as usize;
-        let places = self.counted.lock().map(|p| *p).unwrap_or_default();
+        // (Skipped when another thread holds them: a position is counted
+        // from the line's start then, as without them.)
+        let places = self.counted.try_lock().map(|p| *p).unwrap_or_default();
         for place in places {
             let (at, counted) = ((place >> 32) as usize, place as u32);
             if at > from && at <= upto {
@@ -260,7 +263,7 @@ impl LineIndex {
     /// Remembers that `column` columns are counted up to offset `at` (see
     /// [`LineIndex::counted`]).
     fn remember_counted(&self, (at, column): (usize, u32)) {
-        if let Ok(mut places) = self.counted.lock() {
+        if let Ok(mut places) = self.counted.try_lock() {
             let place = ((at as u64) << 32) | u64::from(column);
             if !places.contains(&place) {
                 places.rotate_left(1);
@@ -335,13 +338,18 @@ mod tests {
         }
     }
 
-    fn columns_agree_for(mut seed: u32) {
+    fn columns_agree_for(id: u32) {
+        let mut seed = id;
         let parts = ["a", "b ", "é", "e\u{301}", "\r", "\n", "🙂", "= ", "\u{301}", "x\u{200d}y"];
         let mut src = String::new();
         let mut next = || {
             seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
             seed >> 16
         };
+        // Some sources start with a byte order mark (not a column).
+        if id % 3 == 0 {
+            src.push('\u{feff}');
+        }
         for _ in 0..300 {
             src.push_str(parts[next() as usize % parts.len()]);
         }
@@ -362,13 +370,13 @@ mod tests {
         offsets.extend((0..chars.len()).map(|i| chars[i * 7919 % chars.len()]));
         for byte in offsets {
             let fresh = LineIndex::with_breaks(src, breaks.clone());
-            assert_eq!(shared.pos(src, byte), fresh.pos(src, byte), "seed {seed}, offset {byte}");
+            assert_eq!(shared.pos(src, byte), fresh.pos(src, byte), "seed {id}, offset {byte}");
             let span = Span { start: byte.saturating_sub(1 + next() % 8).max(chars[0]), end: byte };
             if chars.contains(&span.start) {
                 assert_eq!(
                     shared.span_pos(src, span),
                     LineIndex::with_breaks(src, breaks.clone()).span_pos(src, span),
-                    "seed {seed}, {span:?}"
+                    "seed {id}, {span:?}"
                 );
             }
         }

@@ -376,7 +376,7 @@ pub(crate) fn sort_dedup_last_wins<T>(pairs: &mut Vec<(Arc<str>, T)>) {
 
 /// `f` applied to this thread's copy of a shared value (to a fresh one
 /// while the thread's copies are being destroyed).
-fn per_thread<T: Clone + 'static>(key: &'static std::thread::LocalKey<T>, fresh: impl FnOnce() -> T) -> T {
+pub(crate) fn per_thread<T: Clone + 'static>(key: &'static std::thread::LocalKey<T>, fresh: impl FnOnce() -> T) -> T {
     key.try_with(T::clone).unwrap_or_else(|_| fresh())
 }
 

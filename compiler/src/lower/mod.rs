@@ -364,21 +364,26 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
         }
         let slot = *self.globals.get(self.name(name))?;
-        let hint = match self.iterator_hints.get(&name) {
-            Some(hint) => *hint,
-            None => {
-                let hint = self.iterator_suggestion(name);
-                self.iterator_hints.insert(name, hint);
-                hint
-            }
-        };
+        let hint = self.iterator_suggestion(name);
         Some(Node::Global(slot, span, hint.map(Arc::from)))
     }
 
     /// The `for` iterator an "Unknown variable" diagnostic for `name`
-    /// suggests: hcl looks in the innermost context first, and a context
-    /// with a name within reach ends the search.
-    fn iterator_suggestion(&self, name: Symbol) -> Option<&'i str> {
+    /// suggests (once per name while the scopes stay the same, see
+    /// [`Lowerer::iterator_hints`]).
+    fn iterator_suggestion(&mut self, name: Symbol) -> Option<&'i str> {
+        if let Some(hint) = self.iterator_hints.get(&name) {
+            return *hint;
+        }
+        let hint = self.search_iterators(name);
+        self.iterator_hints.insert(name, hint);
+        hint
+    }
+
+    /// hcl's search for an iterator to suggest: it looks in the innermost
+    /// context first, and a context with a name within reach ends the
+    /// search.
+    fn search_iterators(&self, name: Symbol) -> Option<&'i str> {
         let text = self.name(name);
         self.scopes.iter().rev().find_map(|s| {
             let mut names = vec![self.name(s.val.0)];

@@ -548,7 +548,7 @@ impl Value {
             Arc::new(ObjectVal { ty: crate::types::empty_object_type(), vals: Box::new([]) })
         }
         thread_local! { static EMPTY: Arc<ObjectVal> = fresh(); }
-        Value::Object(EMPTY.try_with(Arc::clone).unwrap_or_else(|_| fresh()))
+        Value::Object(crate::types::per_thread(&EMPTY, fresh))
     }
 
     /// `cty.TupleVal`.
@@ -561,7 +561,7 @@ impl Value {
                 Arc::new(TupleVal { ty: crate::types::empty_tuple_type(), elems: Box::new([]) })
             }
             thread_local! { static EMPTY: Arc<TupleVal> = fresh(); }
-            return Value::Tuple(EMPTY.try_with(Arc::clone).unwrap_or_else(|_| fresh()));
+            return Value::Tuple(crate::types::per_thread(&EMPTY, fresh));
         }
         // Short tuples of known strings, numbers or bools of one kind share
         // their type.

@@ -29,8 +29,8 @@ pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
 
 /// Deduplicates in insertion order, keeping the first of equal elements.
 /// Strings and bools are keyed exactly; numbers and structured values are
-/// grouped by hash text (equal values share it) and compared with cty
-/// `Equals` inside a group. Unknowns, and values holding them, are never
+/// grouped by hash bucket and equality text ([`bucket_key`]: equal values
+/// in one bucket share it) and compared with cty `Equals` inside a group. Unknowns, and values holding them, are never
 /// equal to anything.
 fn dedup(elems: Vec<Value>) -> Vec<Value> {
     let mut keep = vec![true; elems.len()];

@@ -7,7 +7,7 @@ use crate::types::Type;
 use regex_automata::hybrid;
 use regex_automata::meta::{self, Regex};
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// Upper bound on the compiled size of one pattern (its NFA).
 const COMPILED_SIZE_LIMIT: usize = 128 << 20;
@@ -39,9 +39,8 @@ pub struct Pattern {
     /// Its compiled size (what the evaluation that compiled it was
     /// charged).
     bytes: usize,
-    /// Built when a search for every match first needs it (see
-    /// [`Scanner`]); `None` when it could not be built.
-    scanner: OnceLock<Option<Scanner>>,
+    /// `None` when it could not be built (see [`Scanner`]).
+    scanner: Option<Scanner>,
 }
 
 impl Pattern {
@@ -49,9 +48,9 @@ impl Pattern {
         &self.read.translation.groups
     }
 
-    /// This pattern's [`Scanner`], built on first use.
+    /// This pattern's [`Scanner`].
     pub(super) fn scanner(&self) -> Option<&Scanner> {
-        self.scanner.get_or_init(|| Scanner::new(&self.read.translation.text)).as_ref()
+        self.scanner.as_ref()
     }
 }
 
@@ -62,12 +61,26 @@ impl Pattern {
 /// patterns reads the rest of the text again for each (`a*X|a` over a run
 /// of `a`s: quadratic, in Go as in the `regex` crate); the bytes read are
 /// what such a search is charged, instead of the text's length once.
+///
+/// Built with the pattern (and charged with it); each thread's copy of the
+/// pattern shares the automaton and has a cache of its own, made when it
+/// first searches.
 pub(super) struct Scanner {
     dfa: hybrid::dfa::DFA,
-    cache: Mutex<hybrid::dfa::Cache>,
+    cache: Mutex<Option<hybrid::dfa::Cache>>,
 }
 
 impl Scanner {
+    /// The same automaton, with a cache of its own.
+    fn copy(&self) -> Scanner {
+        Scanner { dfa: self.dfa.clone(), cache: Mutex::new(None) }
+    }
+
+    /// Its compiled size.
+    fn bytes(&self) -> usize {
+        self.dfa.get_nfa().memory_usage()
+    }
+
     fn new(translation: &str) -> Option<Scanner> {
         let dfa = hybrid::dfa::DFA::builder()
             .configure(hybrid::dfa::DFA::config().match_kind(regex_automata::MatchKind::LeftmostFirst).cache_capacity(2 << 20))
@@ -79,17 +92,17 @@ impl Scanner {
             )
             .build(translation)
             .ok()?;
-        let cache = Mutex::new(dfa.create_cache());
-        Some(Scanner { dfa, cache })
+        Some(Scanner { dfa, cache: Mutex::new(None) })
     }
 
     /// Where the leftmost-first match of a search of `input` ends (`None`:
     /// no match), and how many bytes the search examined; `None` when
     /// the lazy DFA could not tell (it quit, or gave up on its cache).
     pub(super) fn match_end(&self, input: &regex_automata::Input<'_>) -> Option<(Option<usize>, usize)> {
-        let mut cache = self.cache.lock().ok()?;
+        let mut slot = self.cache.lock().ok()?;
+        let cache = slot.get_or_insert_with(|| self.dfa.create_cache());
         let (before, clears) = (cache.search_total_len(), cache.clear_count());
-        let end = self.dfa.try_search_fwd(&mut cache, input).ok()?;
+        let end = self.dfa.try_search_fwd(cache, input).ok()?;
         // A cache cleared during the search counts from zero again: then
         // the whole rest of the text is taken as examined.
         let examined = if cache.clear_count() == clears {
@@ -163,7 +176,9 @@ impl RegexCache {
         // result types a call needs come from this thread's own reading,
         // `read`; the pattern's is only read for its groups.)
         let (shared, fresh) = self.get_shared(pattern);
-        let local = shared.map(|p| Arc::new(Pattern { re: p.re.clone(), read: p.read.clone(), bytes: p.bytes, scanner: OnceLock::new() }));
+        let local = shared.map(|p| {
+            Arc::new(Pattern { re: p.re.clone(), read: p.read.clone(), bytes: p.bytes, scanner: p.scanner.as_ref().map(Scanner::copy) })
+        });
         RECENT.with(|r| {
             let mut r = r.borrow_mut();
             let bytes_of = |c: &Compiled| c.as_ref().map_or(0, |p| p.bytes);
@@ -228,8 +243,9 @@ fn compile(pattern: &str) -> Compiled {
             err("invalid or unsupported Perl syntax", pattern)
         }
     })?;
-    let bytes = re.memory_usage();
-    Ok(Arc::new(Pattern { re, read, bytes, scanner: OnceLock::new() }))
+    let scanner = Scanner::new(&read.translation.text);
+    let bytes = re.memory_usage() + scanner.as_ref().map_or(0, Scanner::bytes);
+    Ok(Arc::new(Pattern { re, read, bytes, scanner }))
 }
 
 /// How a translation is read: as UTF-8, and nested as deep as Go nests

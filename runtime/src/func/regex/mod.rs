@@ -4,7 +4,7 @@
 //! `regexp/syntax` parser does (its checks in its order, its errors with
 //! the text they name) and writes it in the `regex` crate's syntax, which
 //! differs in many small ways: literals go by code point (an escaped `<`
-//! is a word boundary there), Perl classes and r"\b" are ASCII, a `{` that
+//! is a word boundary there), Perl classes and `\b` are ASCII, a `{` that
 //! starts no repetition is a literal, names and flags are rewritten to
 //! what `regex` takes, and so on; `classes` writes Go's classes of
 //! characters, `shape` follows the limits Go puts on the tree it parses.
@@ -181,18 +181,25 @@ fn for_each_match(
     let mut searcher = Searcher::new(regex_automata::Input::new(s));
     let mut first = true;
     loop {
+        // (Summed: after an empty match the searcher may search twice.)
         let mut examined = 0;
         let found = searcher.try_advance(|input| {
             let rest = input.end().saturating_sub(input.start());
-            let narrowed = if first || rest <= MEASURE_ABOVE { None } else { re.scanner().and_then(|sc| sc.match_end(input)) };
-            examined = rest;
+            // Without a scanner (it could not be built), the first search
+            // is charged the whole text and the others nothing, as with a
+            // pattern that stops at each match's end.
+            let scanner = re.scanner();
+            let narrowed = match scanner {
+                Some(sc) if !first && rest > MEASURE_ABOVE => sc.match_end(input),
+                _ => None,
+            };
             match narrowed {
                 Some((None, n)) => {
-                    examined = n;
+                    examined += n;
                     return Ok(None);
                 }
                 Some((Some(end), n)) => {
-                    examined = n;
+                    examined += n;
                     // The leftmost-first match ends at `end`: the one search
                     // up to there finds it, start and groups (look-around
                     // still sees the whole text). Anything else (an empty
@@ -204,6 +211,7 @@ fn for_each_match(
                     }
                     examined += rest;
                 }
+                None if first || scanner.is_some() => examined += rest,
                 None => {}
             }
             Ok(search(input, &mut caps))
