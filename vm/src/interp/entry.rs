@@ -138,7 +138,10 @@ fn reset_shared(scratch: &mut Scratch, chunk: &Chunk) {
 fn start_budgets(scratch: &mut Scratch) {
     scratch.steps = 0;
     // Suggestions are measured against this evaluation's variables.
-    scratch.suggestions = None;
+    // (Checked first: dropping in place costs a call per evaluation.)
+    if scratch.suggestions.is_some() {
+        scratch.suggestions = None;
+    }
     scratch.size = SizeBudget::new(scratch.limits.max_size);
     // Work noted outside an evaluation (a host calling functions itself,
     // binding variables) is not this evaluation's.
