@@ -121,7 +121,7 @@ pub fn lower_all_noting<'e, 'a: 'e>(
             // (a list per expression would grow from empty each time).
             found: std::mem::take(&mut found),
             guarded: 0,
-            iterator_hints: ahash::AHashMap::new(),
+            iterator_hints: None,
         };
         let root = l.lower(expr);
         found = std::mem::take(&mut l.found);
@@ -290,7 +290,7 @@ struct Lowerer<'i, 'e> {
     /// [`Lowerer::iterator_suggestion`]'s answers in the current scopes
     /// (cleared when a scope opens or closes): an expression may name the
     /// same variable many times inside hundreds of nested `for`s.
-    iterator_hints: ahash::AHashMap<Symbol, Option<&'i str>>,
+    iterator_hints: Option<ahash::AHashMap<Symbol, Option<&'i str>>>,
 }
 
 fn literal_value(lit: &Literal<'_>) -> Value {
@@ -372,11 +372,14 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     /// suggests (once per name while the scopes stay the same, see
     /// [`Lowerer::iterator_hints`]).
     fn iterator_suggestion(&mut self, name: Symbol) -> Option<&'i str> {
-        if let Some(hint) = self.iterator_hints.get(&name) {
+        if self.scopes.is_empty() {
+            return None;
+        }
+        if let Some(hint) = self.iterator_hints.as_ref().and_then(|h| h.get(&name)) {
             return *hint;
         }
         let hint = self.search_iterators(name);
-        self.iterator_hints.insert(name, hint);
+        self.iterator_hints.get_or_insert_with(Default::default).insert(name, hint);
         hint
     }
 
@@ -573,12 +576,12 @@ impl<'i, 'e> Lowerer<'i, 'e> {
         let key_slot = f.key_var.map(|_| self.alloc_local());
         let val_slot = self.alloc_local();
         self.scopes.push(Scope { key: f.key_var.map(|k| (k.name, key_slot.unwrap_or(0))), val: (f.val_var.name, val_slot) });
-        self.iterator_hints.clear();
+        self.iterator_hints = None;
         let key = f.key_expr.map(|k| (self.lower(k), k.span));
         let value = self.lower(f.val_expr);
         let cond = f.cond_expr.map(|c| (self.lower(c), c.span));
         self.scopes.pop();
-        self.iterator_hints.clear();
+        self.iterator_hints = None;
         Node::For(Box::new(ForNode {
             key_slot,
             val_slot,

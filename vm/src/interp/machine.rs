@@ -213,7 +213,8 @@ impl<'a> Machine<'a> {
         if let Some(it) = iterator {
             return err("Unknown variable", crate::suggest::unknown_variable_detail(name, Some(it)), span);
         }
-        if let Some(found) = self.s.suggestions.as_ref().and_then(|m| m.get(name)) {
+        let key = (name.as_ptr() as usize, name.len());
+        if let Some(found) = self.s.suggestions.as_ref().and_then(|m| m.get(&key)) {
             return err("Unknown variable", crate::suggest::unknown_variable_detail(name, found.as_deref()), span);
         }
         let (suggestion, measured) = match &self.vars.names_in_scope {
@@ -228,7 +229,7 @@ impl<'a> Machine<'a> {
         let suggestion = suggestion.map(Box::from);
         runtime::work::note(measured as u64);
         self.charge_noted_work();
-        self.s.suggestions.get_or_insert_with(Default::default).insert(name.into(), suggestion);
+        self.s.suggestions.get_or_insert_with(Default::default).insert(key, suggestion);
         d
     }
 

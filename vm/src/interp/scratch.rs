@@ -3,8 +3,10 @@
 
 use super::*;
 
-/// Unknown names and the variables suggested for them.
-pub(super) type Suggestions = ahash::AHashMap<Box<str>, Option<Box<str>>>;
+/// Unknown names, by the address and length of the program's text of the
+/// name (which lives as long as the evaluation), and the variables
+/// suggested for them.
+pub(super) type Suggestions = ahash::AHashMap<(usize, usize), Option<Box<str>>>;
 
 /// Reusable per-thread evaluation state.
 pub struct Scratch {
