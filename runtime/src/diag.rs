@@ -243,13 +243,17 @@ impl LineIndex {
                 (column, from) = (counted, at);
             }
         }
+        // Clusters are counted anew at each break.
+        let count_to = |b: u32, column: &mut u32, from: &mut usize| {
+            if b as usize > *from {
+                *column += grapheme_count(&src[*from..b as usize]);
+                *from = b as usize;
+            }
+        };
         let tokens = &self.breaks.tokens;
         let (lo, hi) = (tokens.partition_point(|&b| (b as usize) <= from), tokens.partition_point(|&b| b < byte));
         for &b in tokens.get(lo..hi).unwrap_or_default() {
-            if b as usize > from {
-                column += grapheme_count(&src[from..b as usize]);
-                from = b as usize;
-            }
+            count_to(b, &mut column, &mut from);
         }
         // Where counting may go on from next time: the last token
         // boundary, or `byte` itself when the text up to it from there is
@@ -268,12 +272,9 @@ impl LineIndex {
             None => (0, self.breaks.pieces.len()),
         };
         for &(b, _, _) in self.breaks.pieces[first..].iter().take_while(|&&(b, s, _)| s == tok_start && b < byte) {
-            if b as usize > from {
-                column += grapheme_count(&src[from..b as usize]);
-                from = b as usize;
-            }
+            count_to(b, &mut column, &mut from);
         }
-        column += grapheme_count(&src[from..byte as usize]);
+        count_to(byte, &mut column, &mut from);
         Pos { line: line as u32 + 1, column: column + 1, byte }
     }
 

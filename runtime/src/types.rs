@@ -437,7 +437,10 @@ pub(crate) fn uniform_tuple_type(elem: usize, len: usize) -> Option<Arc<TupleTyp
 /// of the original's shared part. The originals are borrowed for as long
 /// as the copies are kept, so an address is not reused meanwhile.
 #[derive(Default)]
-pub(crate) struct TypeCopies(ahash::AHashMap<(usize, std::mem::Discriminant<Type>), Type>);
+pub(crate) struct TypeCopies(ahash::AHashMap<SharedPart, Type>);
+
+/// [`Type::shared_part`]: an address and a kind.
+pub(crate) type SharedPart = (usize, std::mem::Discriminant<Type>);
 
 impl Type {
     /// An equal type that shares no allocation with this one (see
@@ -455,15 +458,21 @@ impl Type {
         self.deep_copy_at(0, copies)
     }
 
-    fn deep_copy_at(&self, depth: usize, copies: &mut TypeCopies) -> Type {
-        let key = match self {
-            Type::String | Type::Number | Type::Bool | Type::Dynamic => return self.clone(),
+    /// The address and kind of this type's shared part (`None` for the
+    /// primitive types): equal for two types that share it. (The kind too:
+    /// a list and a set of one element type share the element.)
+    pub(crate) fn shared_part(&self) -> Option<SharedPart> {
+        let at = match self {
             Type::List(e) | Type::Set(e) | Type::Map(e) => Arc::as_ptr(e) as usize,
             Type::Object(o) => Arc::as_ptr(o) as usize,
             Type::Tuple(t) => Arc::as_ptr(t) as usize,
+            Type::String | Type::Number | Type::Bool | Type::Dynamic => return None,
         };
-        // (Keyed by the kind too: a list and a set share their element.)
-        let key = (key, std::mem::discriminant(self));
+        Some((at, std::mem::discriminant(self)))
+    }
+
+    fn deep_copy_at(&self, depth: usize, copies: &mut TypeCopies) -> Type {
+        let Some(key) = self.shared_part() else { return self.clone() };
         if let Some(copy) = copies.0.get(&key) {
             return copy.clone();
         }

@@ -60,15 +60,12 @@ pub(crate) fn unify_types(types: &[Type], allow_unsafe: bool) -> Option<Unified>
     if types[1..].iter().all(|t| *t == types[0]) && !types[0].has_optional_attributes() {
         return Some((types[0].clone(), vec![None; n]));
     }
-    crate::convert::with_plan_memo(
-        || {
-            if n > DEDUP_THRESHOLD {
-                unify_distinct(types, allow_unsafe)
-            } else {
-                unify_all(types, allow_unsafe)
-            }
-        },
-    )
+    let unify = || if n > DEDUP_THRESHOLD { unify_distinct(types, allow_unsafe) } else { unify_all(types, allow_unsafe) };
+    // Conversion plans nest only inside structural types.
+    if types.iter().all(|t| t.shared_part().is_none()) {
+        return unify();
+    }
+    crate::convert::with_plan_memo(unify)
 }
 
 /// cty's `unify` proper.

@@ -3,7 +3,7 @@
 use super::{ConvError, PathStep};
 use crate::number::Number;
 use crate::strings::go_quote;
-use crate::types::{ObjectType, Type};
+use crate::types::{ObjectType, SharedPart, Type};
 use crate::unify::unify_types;
 use crate::value::Value;
 use std::sync::Arc;
@@ -149,7 +149,7 @@ pub(crate) fn get_conversion(from: &Type, to: &Type, allow_unsafe: bool) -> Opti
 /// Element conversion inside a collection conversion: none needed when
 /// the types are equal.
 fn elem_conv(from: &Type, to: &Type, allow_unsafe: bool) -> Planned {
-    let key = match (shared_part(from), shared_part(to)) {
+    let key = match (from.shared_part(), to.shared_part()) {
         (Some(f), Some(t)) => Some((f, t, allow_unsafe)),
         _ => None,
     };
@@ -170,21 +170,6 @@ fn elem_conv(from: &Type, to: &Type, allow_unsafe: bool) -> Planned {
 
 /// An element conversion: none needed, a plan, or none possible.
 type Planned = Result<Option<Arc<Plan>>, ()>;
-
-/// The address and kind of a type's shared part.
-type SharedPart = (usize, std::mem::Discriminant<Type>);
-
-/// The address and kind of a type's shared part (`None` for the
-/// primitive types).
-fn shared_part(t: &Type) -> Option<SharedPart> {
-    let at = match t {
-        Type::List(e) | Type::Set(e) | Type::Map(e) => Arc::as_ptr(e) as usize,
-        Type::Object(o) => Arc::as_ptr(o) as usize,
-        Type::Tuple(t) => Arc::as_ptr(t) as usize,
-        Type::String | Type::Number | Type::Bool | Type::Dynamic => return None,
-    };
-    Some((at, std::mem::discriminant(t)))
-}
 
 /// Element conversions planned during one unification, by the shared
 /// parts of their types: unification plans the conversions of every level

@@ -30,8 +30,8 @@ pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
 /// Deduplicates in insertion order, keeping the first of equal elements.
 /// Strings and bools are keyed exactly; numbers and structured values are
 /// grouped by hash bucket and equality text ([`bucket_key`]: equal values
-/// in one bucket share it) and compared with cty `Equals` inside a group. Unknowns, and values holding them, are never
-/// equal to anything.
+/// in one bucket share it) and compared with cty `Equals` inside a group.
+/// Unknowns, and values holding them, are never equal to anything.
 fn dedup(elems: Vec<Value>) -> Vec<Value> {
     let mut keep = vec![true; elems.len()];
     let mut seen_null = false;
@@ -151,9 +151,13 @@ impl<'a> SetIndex<'a> {
 /// bucket alone may hold thousands of values that are all different, each
 /// compared with all the others (30,000 numbers `1.000000000000NN...`: 17 s).
 fn bucket_key(v: &Value) -> String {
-    let mut key = set_hash_text(v);
-    key.push('\0');
-    equality_text(v, &mut key);
+    // One walk: each number written as both texts (neither holds a NUL).
+    let mut key = String::new();
+    write_text(v, &mut key, |n, out| {
+        out.push_str(&n.hash_text());
+        out.push('\0');
+        n.append_equality_text(out);
+    });
     key
 }
 

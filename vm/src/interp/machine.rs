@@ -210,12 +210,13 @@ impl<'a> Machine<'a> {
     /// unknown names against many variables end at the step budget.
     #[cold]
     pub(super) fn unknown_variable(&mut self, name: &str, iterator: Option<&str>, span: Span) -> Diagnostic {
-        if let Some(it) = iterator {
-            return err("Unknown variable", crate::suggest::unknown_variable_detail(name, Some(it)), span);
+        let report = |suggestion: Option<&str>| err("Unknown variable", crate::suggest::unknown_variable_detail(name, suggestion), span);
+        if iterator.is_some() {
+            return report(iterator);
         }
         let key = (name.as_ptr() as usize, name.len());
         if let Some(found) = self.s.suggestions.as_ref().and_then(|m| m.get(&key)) {
-            return err("Unknown variable", crate::suggest::unknown_variable_detail(name, found.as_deref()), span);
+            return report(found.as_deref());
         }
         let (suggestion, measured) = match &self.vars.names_in_scope {
             Some(names) => (crate::suggest::closest(name, names.iter().map(|n| &**n)), names.len()),
@@ -225,7 +226,7 @@ impl<'a> Machine<'a> {
                 (crate::suggest::closest(name, set), names.len())
             }
         };
-        let d = err("Unknown variable", crate::suggest::unknown_variable_detail(name, suggestion), span);
+        let d = report(suggestion);
         let suggestion = suggestion.map(Box::from);
         runtime::work::note(measured as u64);
         self.charge_noted_work();
