@@ -227,3 +227,34 @@ fn cli_batch_and_render_declare() {
     assert_exit(&out, 0);
     assert_eq!(text(&out.stdout), "Hi ann, welcome");
 }
+
+#[test]
+fn cli_declarations_share_the_file_and_the_last_of_a_name_wins() {
+    // Many declarations read in place from one file: each constraint's
+    // positions are the file's, defaults work, and a later `--declare`
+    // replaces the file's declaration of the same name.
+    let mut file = String::from("# é, ü: columns count characters\n");
+    for i in 0..2000 {
+        file.push_str(&format!("v{i} = object({{n = optional(number, {i})}})\n"));
+    }
+    file.push_str("bad = lst(number)\n");
+    let decls = scratch("many-decls.hcl", &file);
+    let src = scratch("many-decls-use.hcl", "sum = v7.n + v1999.n\n");
+    let out = hclvm(&["check", &src, "--declarations", &decls, "--color", "never"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("many-decls.hcl line 2002:\n2002: bad = lst(number)\n"), "{}", text(&out.stderr));
+    let out = hclvm(
+        &["eval", &src, "--declarations", &decls, "--declare", "bad=list(number)", "--var", "v7={}", "--var", r#"v1999={"n":1}"#],
+        b"",
+    );
+    assert_exit(&out, 0);
+    assert!(text(&out.stdout).contains('8'), "{}", text(&out.stdout));
+}
+
+#[test]
+fn a_later_declaration_of_a_name_replaces_the_earlier() {
+    let options = Options::new().declare("n", "numbr").declare("m", "string").declare("n", "number");
+    let e = Compiled::expression("n + 1", &options).unwrap();
+    let out = e.evaluate_json(&serde_json::json!({"n": "2", "m": "x"})).unwrap();
+    assert_eq!(out.value(), Some(&hclvm::Value::int(3)));
+}

@@ -506,3 +506,23 @@ fn conditionals_between_deeply_nested_types_unify_through_remembered_plans() {
     let (failed, _) = eval_with(&format!("true ? {x} : {y}"), Limits::default());
     assert!(failed);
 }
+
+#[test]
+fn set_keys_of_shared_parts_are_charged_per_element_written() {
+    // Fifty tuples sharing one list of 100,000 numbers: deduplicating them
+    // writes (hashes) the list fifty times. Each element written is a step.
+    let big = Value::list((0..100_000).map(Value::int).collect()).expect("a list");
+    let vars = Variables::new().with("big", big);
+    let src = "length(toset([for i in range(50) : [i, big]]))";
+    let run = |max_steps: u64| {
+        let program = Compiled::expression(src, &Options::new().variables(["big"]).max_steps(max_steps)).expect("compiles");
+        let e = program.evaluate(&vars);
+        (e.value().cloned(), summaries(&e))
+    };
+    let (value, diags) = run(1_000_000);
+    assert_eq!(diags, ["Evaluation limit exceeded"]);
+    assert_eq!(value, None);
+    let (value, diags) = run(Limits::default().max_steps);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert_eq!(value, Some(Value::int(50)));
+}

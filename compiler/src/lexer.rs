@@ -147,9 +147,15 @@ pub struct Scanner<'s> {
 impl<'s> Scanner<'s> {
     /// A scanner at the start of `src` (after a UTF-8 byte order mark).
     pub fn new(src: &'s [u8], mode: LexMode) -> Scanner<'s> {
+        Scanner::new_at(src, mode, 0)
+    }
+
+    /// A scanner at byte `start` of `src` (a part of a larger source,
+    /// whose token offsets are then the source's own).
+    pub fn new_at(src: &'s [u8], mode: LexMode, start: usize) -> Scanner<'s> {
         let mut lx = Lexer {
             src,
-            pos: 0,
+            pos: start.min(src.len()),
             tokens: Vec::new(),
             stack: Vec::new(),
             braces: 0,
@@ -157,7 +163,7 @@ impl<'s> Scanner<'s> {
             heredocs: Vec::new(),
             bare_top: mode == LexMode::Template,
         };
-        if src.starts_with(b"\xEF\xBB\xBF") {
+        if start == 0 && src.starts_with(b"\xEF\xBB\xBF") {
             lx.pos = 3;
         }
         let state = match mode {

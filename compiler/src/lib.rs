@@ -99,11 +99,24 @@ pub fn parse_expression<'a>(arena: &'a Bump, src: &'a [u8], interner: &mut Inter
 /// [`parse_expression`] with the file name to use in diagnostic texts, telling
 /// where the reference would crash.
 pub fn parse_expression_full<'a>(arena: &'a Bump, src: &'a [u8], filename: &'a str, interner: &mut Interner) -> Parse<&'a ast::Expr<'a>> {
+    parse_expression_at(arena, src, 0, filename, interner)
+}
+
+/// [`parse_expression_full`] of the expression that takes up `src` from
+/// byte `start` to its end: a part of a larger source (an attribute's
+/// expression in a file), its positions the source's own.
+pub fn parse_expression_at<'a>(
+    arena: &'a Bump,
+    src: &'a [u8],
+    start: usize,
+    filename: &'a str,
+    interner: &mut Interner,
+) -> Parse<&'a ast::Expr<'a>> {
     if src.len() > MAX_SOURCE_LEN {
         let (tree, diags) = too_large(arena);
         return Parse { tree, diags, reference_crash: None };
     }
-    let mut p = Parser::new(arena, src, LexMode::Normal, interner, filename);
+    let mut p = Parser::new_at(arena, src, LexMode::Normal, interner, filename, start);
     p.push_newlines(false);
     let expr = p.parse_expression();
     let next = p.peek();

@@ -53,13 +53,27 @@ impl TypeConstraint {
 /// assert_eq!(c.defaults.unwrap().values["b"], runtime::Value::int(1));
 /// ```
 pub fn type_constraint_with_defaults(src: &[u8], filename: &str) -> TypeConstraint {
+    type_constraint_with_defaults_at(src, 0..src.len(), filename, &SharedLines::default())
+}
+
+/// The source of several constraints read from one file, as the programs
+/// of their defaults keep it: made for the first default and shared by
+/// the others (a copy each would make reading a file's constraints
+/// quadratic).
+pub type SharedLines = std::cell::OnceCell<Arc<vm::program::SourceLines>>;
+
+/// [`type_constraint_with_defaults`] of the constraint at `range` of `src`
+/// (a declarations file's attribute), read in place: its positions are
+/// the file's.
+pub fn type_constraint_with_defaults_at(src: &[u8], range: std::ops::Range<usize>, filename: &str, lines: &SharedLines) -> TypeConstraint {
     let arena = bumpalo::Bump::new();
     let mut interner = Interner::new();
-    let parsed = crate::parse_expression_full(&arena, src, filename, &mut interner);
+    let part = src.get(..range.end).unwrap_or(src);
+    let parsed = crate::parse_expression_at(&arena, part, range.start, filename, &mut interner);
     if parsed.diags.has_errors() {
         return TypeConstraint { ty: Type::Dynamic, defaults: None, diagnostics: parsed.diags };
     }
-    let reader = Reader { interner: &interner, src, filename, constraint: true, with_defaults: true, lines: Default::default() };
+    let reader = Reader { interner: &interner, src, filename, constraint: true, with_defaults: true, lines };
     let (ty, defaults, mut diags) = reader.get_type(parsed.tree);
     let mut diagnostics = parsed.diags;
     diagnostics.append(&mut diags);
@@ -70,7 +84,7 @@ pub fn type_constraint_with_defaults(src: &[u8], filename: &str) -> TypeConstrai
 /// attributes without defaults): how the type argument of `convert` is
 /// read ([`runtime::func::Param::type_constraint`]).
 pub fn type_constraint_of(expr: &ast::Expr<'_>, interner: &Interner, src: &[u8], filename: &str) -> (Type, Vec<Diagnostic>) {
-    let reader = Reader { interner, src, filename, constraint: true, with_defaults: false, lines: Default::default() };
+    let reader = Reader { interner, src, filename, constraint: true, with_defaults: false, lines: &SharedLines::default() };
     let (ty, _, diags) = reader.get_type(expr);
     (ty, diags)
 }
@@ -86,7 +100,7 @@ struct Reader<'r> {
     /// The source as programs keep it, made for the first default
     /// evaluated and shared by the others (each made its own copy of the
     /// whole source: 30,000 defaults took 11 s).
-    lines: std::cell::OnceCell<Arc<vm::program::SourceLines>>,
+    lines: &'r SharedLines,
 }
 
 /// hcl's `hcl.StaticCall`.

@@ -29,7 +29,8 @@ pub struct Options {
     pub(crate) variables: Option<Vec<String>>,
     pub(crate) limits: Limits,
     pub(crate) filename: String,
-    /// Declared variable types, sorted by name (one per name).
+    /// Declared variable types, in the order declared (a later
+    /// declaration of a name replaces the earlier: [`Options::declared`]).
     pub(crate) declarations: Vec<Declaration>,
     pub(crate) short_circuit: bool,
     pub(crate) deadline: Option<Duration>,
@@ -40,10 +41,20 @@ pub struct Options {
 #[derive(Clone, Debug)]
 pub(crate) struct Declaration {
     pub(crate) name: String,
-    /// The type constraint's source text.
-    pub(crate) constraint: String,
+    /// The type constraint's source: its own text, or a file's text
+    /// shared by the file's declarations.
+    pub(crate) source: Arc<str>,
+    /// Where the constraint is in `source`.
+    pub(crate) range: std::ops::Range<usize>,
     /// The file name its diagnostics mention.
     pub(crate) filename: String,
+}
+
+impl Declaration {
+    /// The type constraint's text.
+    pub(crate) fn constraint(&self) -> &str {
+        self.source.get(self.range.clone()).unwrap_or("")
+    }
 }
 
 /// Which functions calls resolve against.
@@ -71,7 +82,7 @@ impl fmt::Debug for Options {
             .field("variables", &self.variables)
             .field("limits", &self.limits)
             .field("filename", &self.filename)
-            .field("declarations", &self.declarations.iter().map(|d| (&d.name, &d.constraint)).collect::<Vec<_>>())
+            .field("declarations", &self.declared().iter().map(|d| (&d.name, d.constraint())).collect::<Vec<_>>())
             .field("short_circuit", &self.short_circuit)
             .field("deadline", &self.deadline)
             .field("cancel", &self.cancel.as_ref().map(CancelToken::is_cancelled))
@@ -253,13 +264,27 @@ impl Options {
     /// let Err(hclvm::Error::Declaration(errors)) = hclvm::Compiled::expression("n", &options) else { panic!() };
     /// assert_eq!(errors[0].to_string(), "vars.hcl:1,1-6: Invalid type specification; The keyword \"numbr\" is not a valid type specification.");
     /// ```
-    pub fn declare_in(mut self, name: impl Into<String>, type_constraint: impl Into<String>, filename: impl Into<String>) -> Options {
-        let d = Declaration { name: name.into(), constraint: type_constraint.into(), filename: filename.into() };
-        match self.declarations.binary_search_by(|x| x.name.cmp(&d.name)) {
-            Ok(i) => self.declarations[i] = d,
-            Err(i) => self.declarations.insert(i, d),
-        }
+    pub fn declare_in(self, name: impl Into<String>, type_constraint: impl Into<String>, filename: impl Into<String>) -> Options {
+        let source: Arc<str> = Arc::from(type_constraint.into());
+        let range = 0..source.len();
+        self.declare_at(name.into(), source, range, filename.into())
+    }
+
+    /// [`Options::declare_in`] of the constraint at `range` of `source`, a
+    /// file of declarations whose every declaration shares its text (how
+    /// `hclvm --declarations` reads a file: in place, with the file's
+    /// positions, and in time linear in the file).
+    pub(crate) fn declare_at(mut self, name: String, source: Arc<str>, range: std::ops::Range<usize>, filename: String) -> Options {
+        self.declarations.push(Declaration { name, source, range, filename });
         self
+    }
+
+    /// The declarations in effect, by name: the last of each name.
+    pub(crate) fn declared(&self) -> Vec<&Declaration> {
+        let mut seen = std::collections::HashSet::new();
+        let mut last: Vec<&Declaration> = self.declarations.iter().rev().filter(|d| seen.insert(d.name.as_str())).collect();
+        last.sort_unstable_by(|a, b| a.name.cmp(&b.name));
+        last
     }
 
     /// All evaluation budgets at once (see [`Limits`]).

@@ -17,8 +17,8 @@
 //! ```
 //!
 //! Diagnostics about a constraint point into the file (each constraint is
-//! read from the file's text with everything else blanked, so positions
-//! are the file's); `--declare` constraints are `declare.NAME`.
+//! read in place, from the file's text, which its declarations share);
+//! `--declare` constraints are `declare.NAME`.
 
 use super::eval::{display_name, Failure};
 use crate::api::Options;
@@ -54,8 +54,9 @@ impl DeclareArgs {
     pub fn apply(&self, mut options: Options, color: bool) -> Result<Options, Failure> {
         if let Some(path) = &self.declarations {
             let text = std::fs::read_to_string(path).map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
-            for (name, constraint) in read_declarations_file(display_name(path), &text, color)? {
-                options = options.declare_in(name, constraint, display_name(path));
+            let text: std::sync::Arc<str> = text.into();
+            for (name, range) in read_declarations_file(display_name(path), &text, color)? {
+                options = options.declare_at(name, text.clone(), range, display_name(path).to_string());
             }
         }
         for assignment in &self.declare {
@@ -72,10 +73,9 @@ impl DeclareArgs {
     }
 }
 
-/// The declarations of a file: each attribute's name, and the file's text
-/// with everything but the attribute's expression blanked (spaces; line
-/// breaks kept), so that positions in the constraint are the file's.
-fn read_declarations_file(name: &str, text: &str, color: bool) -> Result<Vec<(String, String)>, Failure> {
+/// The declarations of a file: each attribute's name and where its
+/// expression is in `text`.
+fn read_declarations_file(name: &str, text: &str, color: bool) -> Result<Vec<(String, std::ops::Range<usize>)>, Failure> {
     let arena = bumpalo::Bump::new();
     let mut interner = compiler::Interner::new();
     let (body, diags) = compiler::parse_body_full(&arena, text.as_bytes(), name, &mut interner).into_parts();
@@ -97,26 +97,9 @@ fn read_declarations_file(name: &str, text: &str, color: bool) -> Result<Vec<(St
     let mut out = Vec::new();
     for a in body.attributes.iter() {
         let span = a.expr.span;
-        out.push((interner.resolve(a.name.name).to_string(), blank_outside(text, span.start as usize, span.end as usize)));
+        out.push((interner.resolve(a.name.name).to_string(), span.start as usize..span.end as usize));
     }
     Ok(out)
-}
-
-/// `text` with every byte outside `start..end` a space (line breaks kept),
-/// so that byte offsets are unchanged (a multi-byte character becomes as
-/// many spaces as it has bytes).
-fn blank_outside(text: &str, start: usize, end: usize) -> String {
-    let mut s = String::with_capacity(text.len());
-    for (i, c) in text.char_indices() {
-        if (start..end).contains(&i) || c == '\n' {
-            s.push(c);
-        } else {
-            for _ in 0..c.len_utf8() {
-                s.push(' ');
-            }
-        }
-    }
-    s
 }
 
 #[cfg(test)]
@@ -129,9 +112,8 @@ mod tests {
         let decls = read_declarations_file("d.hcl", text, false).ok().unwrap();
         assert_eq!(decls.len(), 2);
         assert_eq!(decls[0].0, "req");
-        assert_eq!(decls[0].1.len(), text.len());
-        assert_eq!(decls[0].1.trim(), "object({\n  a = string\n})");
-        assert_eq!(decls[1].1.trim(), "number");
+        assert_eq!(&text[decls[0].1.clone()], "object({\n  a = string\n})");
+        assert_eq!(&text[decls[1].1.clone()], "number");
         assert!(read_declarations_file("d.hcl", "block {}\n", false).is_err());
     }
 }

@@ -112,15 +112,23 @@ pub(crate) fn drain_to_arena<'a, T: Copy>(arena: &'a Bump, v: &mut Vec<T>, base:
 
 impl<'a, 'i> Parser<'a, 'i> {
     pub fn new(arena: &'a Bump, src: &'a [u8], mode: LexMode, interner: &'i mut Interner, filename: &'a str) -> Self {
+        Parser::new_at(arena, src, mode, interner, filename, 0)
+    }
+
+    /// A parser of `src` from byte `start` on (see [`Scanner::new_at`]).
+    pub fn new_at(arena: &'a Bump, src: &'a [u8], mode: LexMode, interner: &'i mut Interner, filename: &'a str, start: usize) -> Self {
         let mut p = Parser {
             arena,
             src,
-            src_text: std::str::from_utf8(src).ok(),
+            // (Checked only for a whole source: a part's tokens are
+            // checked one at a time, so that reading many parts of one
+            // source does not check it whole each time.)
+            src_text: if start == 0 { std::str::from_utf8(src).ok() } else { None },
             // About a token per 4 bytes (pages not written cost nothing).
             tokens: Vec::with_capacity(window_size().min(src.len()) / 4 + 64),
             safe_next: 0,
             window: window_size(),
-            scanner: Scanner::new(src, mode),
+            scanner: Scanner::new_at(src, mode, start),
             mode,
             next: 0,
             newlines: vec![true],

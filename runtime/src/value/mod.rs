@@ -24,7 +24,7 @@ pub use compare::OpError;
 pub use equality::Tri;
 pub use go_string::conformance_error;
 pub use refine::{Bound, BoundArg, Facts, RangeBound, Refinement, RefinementBuilder, Unknown, UNBOUNDED_LEN};
-pub use set::{equality_text, set_hash_text, set_less, SetIndex};
+pub use set::{equality_hash, set_hash_text, set_less, SetIndex};
 pub use traverse::TraversalError;
 
 use crate::number::Number;

@@ -17,6 +17,7 @@ use crate::strings::write_go_quoted;
 use crate::types::Type;
 use ahash::{AHashMap as HashMap, AHashSet as HashSet};
 use std::cmp::Ordering;
+use std::hash::BuildHasher;
 
 /// Deduplicates (keeping the first of equal elements) and orders `elems`.
 pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
@@ -40,7 +41,8 @@ fn dedup(elems: Vec<Value>) -> Vec<Value> {
     // when their values are, so they need no hash text.
     let mut ints: HashSet<i64> = HashSet::new();
     let mut bools = [false; 2];
-    let mut groups: HashMap<String, Vec<usize>> = HashMap::new();
+    let mut groups: HashMap<u64, Vec<usize>> = HashMap::new();
+    let seed = ahash::RandomState::new();
     for (i, v) in elems.iter().enumerate() {
         keep[i] = match v {
             Value::Unknown(_) => true,
@@ -54,7 +56,7 @@ fn dedup(elems: Vec<Value>) -> Vec<Value> {
             // group scan quadratic.
             _ if !v.is_wholly_known() => true,
             _ => {
-                let group = groups.entry(bucket_key(v)).or_default();
+                let group = groups.entry(bucket_key(v, &seed)).or_default();
                 if group.iter().any(|&j| elems[j].equals_tri(v) == Tri::True) {
                     false
                 } else {
@@ -127,21 +129,23 @@ fn crc32_ieee(bytes: &[u8]) -> u32 {
 /// costs one hash text, not a scan of the set (intersecting two sets of
 /// 300,000 numbers by scanning took two and a half minutes).
 pub struct SetIndex<'a> {
-    buckets: HashMap<String, Vec<&'a Value>>,
+    buckets: HashMap<u64, Vec<&'a Value>>,
+    seed: ahash::RandomState,
 }
 
 impl<'a> SetIndex<'a> {
     pub fn new(elems: &'a [Value]) -> SetIndex<'a> {
-        let mut buckets: HashMap<String, Vec<&'a Value>> = HashMap::with_capacity(elems.len());
+        let seed = ahash::RandomState::new();
+        let mut buckets: HashMap<u64, Vec<&'a Value>> = HashMap::with_capacity(elems.len());
         for e in elems {
-            buckets.entry(bucket_key(e)).or_default().push(e);
+            buckets.entry(bucket_key(e, &seed)).or_default().push(e);
         }
-        SetIndex { buckets }
+        SetIndex { buckets, seed }
     }
 
     /// Whether an element of the set is in `v`'s bucket and equal to it.
     pub fn contains(&self, v: &Value) -> bool {
-        self.buckets.get(&bucket_key(v)).is_some_and(|es| es.iter().any(|e| e.equals_tri(v) == Tri::True))
+        self.buckets.get(&bucket_key(v, &self.seed)).is_some_and(|es| es.iter().any(|e| e.equals_tri(v) == Tri::True))
     }
 }
 
@@ -150,24 +154,77 @@ impl<'a> SetIndex<'a> {
 /// share a hash text when their first ten significant digits agree, so a
 /// bucket alone may hold thousands of values that are all different, each
 /// compared with all the others (30,000 numbers `1.000000000000NN...`: 17 s).
-fn bucket_key(v: &Value) -> String {
+/// Kept as a hash of the two texts, never written out whole (a hundred
+/// tuples sharing a list of a million numbers held 700 MB of keys): values
+/// keyed alike are then compared, so a collision costs a comparison only.
+fn bucket_key(v: &Value, seed: &ahash::RandomState) -> u64 {
     // One walk: each number written as both texts (neither holds a NUL).
-    let mut key = String::new();
+    let mut key = HashedText { hasher: seed.build_hasher(), buf: String::new() };
     write_text(v, &mut key, |n, out| {
         out.push_str(&n.hash_text());
         out.push('\0');
         n.append_equality_text(out);
     });
-    key
+    key.finish()
 }
 
-/// A text that two wholly known values of one type share whenever cty
-/// `Equals` calls them equal (and, but for numbers beyond the text limit,
-/// only then): the set hash text, with numbers as the text cty compares
-/// them by (`Number::append_equality_text`). For deduplicating by hashing
-/// what cty deduplicates by comparing every pair (`distinct`).
-pub fn equality_text(v: &Value, out: &mut String) {
-    write_text(v, out, Number::append_equality_text);
+/// Where [`write_text`] writes: a string, or a hash of what would be one.
+trait TextSink {
+    fn buf(&mut self) -> &mut String;
+    /// An element was written: a sink may take what is buffered.
+    fn element_done(&mut self) {}
+}
+
+impl TextSink for String {
+    fn buf(&mut self) -> &mut String {
+        self
+    }
+}
+
+/// A text hashed as it is written, a kilobyte at a time (each piece a
+/// scan's work, [`crate::work::note_scan`]). Equal texts are fed to the
+/// hasher in the same pieces (where a piece ends depends on the text
+/// alone), so they hash alike.
+struct HashedText {
+    hasher: ahash::AHasher,
+    buf: String,
+}
+
+impl HashedText {
+    fn finish(mut self) -> u64 {
+        use std::hash::Hasher;
+        self.take_piece();
+        self.hasher.finish()
+    }
+
+    fn take_piece(&mut self) {
+        use std::hash::Hasher;
+        crate::work::note_scan(&self.buf);
+        self.hasher.write(self.buf.as_bytes());
+        self.buf.clear();
+    }
+}
+
+impl TextSink for HashedText {
+    fn buf(&mut self) -> &mut String {
+        &mut self.buf
+    }
+    fn element_done(&mut self) {
+        if self.buf.len() >= 1024 {
+            self.take_piece();
+        }
+    }
+}
+
+/// A hash that two wholly known values of one type share whenever cty
+/// `Equals` calls them equal: that of their set hash text with numbers as
+/// the text cty compares them by (`Number::append_equality_text`), hashed
+/// as it is written (see [`bucket_key`]). For deduplicating by hashing what
+/// cty deduplicates by comparing every pair (`distinct`).
+pub fn equality_hash(v: &Value, seed: &ahash::RandomState) -> u64 {
+    let mut key = HashedText { hasher: seed.build_hasher(), buf: String::new() };
+    write_text(v, &mut key, Number::append_equality_text);
+    key.finish()
 }
 
 /// cty's set `Less(a, b)` for two elements of one set.
@@ -192,46 +249,58 @@ fn append_hash_text(v: &Value, out: &mut String) {
 }
 
 /// The hash text's form (see [`set_hash_text`]), numbers written by
-/// `number`.
-fn write_text(v: &Value, out: &mut String, number: fn(&Number, &mut String)) {
+/// `number`. Each element written is a step of work
+/// ([`crate::work`]): a collection's parts may be shared, so a small value
+/// can have a long text. Once the running evaluation is out of steps the
+/// text is cut short (the evaluation ends as the call returns).
+fn write_text<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut String)) {
     if v.is_collection() {
         return crate::stack::guarded(|| write_text_here(v, out, number));
     }
     write_text_here(v, out, number)
 }
 
-fn write_text_here(v: &Value, out: &mut String, number: fn(&Number, &mut String)) {
-    let all = |vals: &[Value], out: &mut String| {
+fn write_text_here<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut String)) {
+    let all = |vals: &[Value], out: &mut S| {
+        crate::work::note(vals.len() as u64);
+        if crate::work::exhausted() {
+            return;
+        }
         for e in vals {
             write_text(e, out, number);
-            out.push(';');
+            out.buf().push(';');
+            out.element_done();
         }
     };
     match v {
-        Value::Unknown(_) => out.push('?'),
-        Value::Null(_) => out.push('~'),
-        Value::Number(n) => number(n, out),
-        Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
-        Value::String(s) => write_go_quoted(out, s),
+        Value::Unknown(_) => out.buf().push('?'),
+        Value::Null(_) => out.buf().push('~'),
+        Value::Number(n) => number(n, out.buf()),
+        Value::Bool(b) => out.buf().push(if *b { 'T' } else { 'F' }),
+        Value::String(s) => write_go_quoted(out.buf(), s),
         Value::Map(m) => {
-            out.push('{');
-            for (k, e) in m.keys().iter().zip(m.vals()) {
-                write_go_quoted(out, k);
-                out.push(':');
-                write_text(e, out, number);
-                out.push(';');
+            out.buf().push('{');
+            crate::work::note(m.vals().len() as u64);
+            if !crate::work::exhausted() {
+                for (k, e) in m.keys().iter().zip(m.vals()) {
+                    write_go_quoted(out.buf(), k);
+                    out.buf().push(':');
+                    write_text(e, out, number);
+                    out.buf().push(';');
+                    out.element_done();
+                }
             }
-            out.push('}');
+            out.buf().push('}');
         }
         Value::List(_) | Value::Set(_) => {
-            out.push('[');
+            out.buf().push('[');
             all(v.elements_slice(), out);
-            out.push(']');
+            out.buf().push(']');
         }
         Value::Object(_) | Value::Tuple(_) => {
-            out.push('<');
+            out.buf().push('<');
             all(v.elements_slice(), out);
-            out.push('>');
+            out.buf().push('>');
         }
     }
 }

@@ -134,21 +134,29 @@ impl DeclaredVar {
     }
 }
 
-/// Reads the declarations' type constraints, in name order.
+/// Reads the declarations' type constraints, in name order. Those read
+/// from one file share its text, its line index (the programs of their
+/// defaults keep it) and, in diagnostics, its source.
 fn read_declarations(options: &Options) -> Result<Vec<(String, runtime::Type, Option<runtime::Defaults>)>, Error> {
-    let mut read = Vec::with_capacity(options.declarations.len());
+    let declared = options.declared();
+    let mut read = Vec::with_capacity(declared.len());
     let mut errors = Vec::new();
-    for d in &options.declarations {
-        let c = compiler::typeexpr::type_constraint_with_defaults(d.constraint.as_bytes(), &d.filename);
+    type Shared = (compiler::typeexpr::SharedLines, Option<Arc<SourceInfo>>);
+    let mut sources: std::collections::HashMap<(*const u8, &str), Shared> = std::collections::HashMap::new();
+    for d in declared {
+        let (lines, info) = sources.entry((d.source.as_ptr(), d.filename.as_str())).or_default();
+        let c = compiler::typeexpr::type_constraint_with_defaults_at(d.source.as_bytes(), d.range.clone(), &d.filename, lines);
         if c.has_errors() {
-            let source = Arc::new(SourceInfo {
-                filename: Arc::from(d.filename.as_str()),
-                src: Arc::from(d.constraint.as_bytes()),
-                block_headers: Vec::new(),
-                template: false,
-                lines: Default::default(),
+            let source = info.get_or_insert_with(|| {
+                Arc::new(SourceInfo {
+                    filename: Arc::from(d.filename.as_str()),
+                    src: Arc::<[u8]>::from(d.source.clone()),
+                    block_headers: Vec::new(),
+                    template: false,
+                    lines: Default::default(),
+                })
             });
-            errors.push(Diagnostics::new(c.diagnostics, source));
+            errors.push(Diagnostics::new(c.diagnostics, source.clone()));
             continue;
         }
         read.push((d.name.clone(), c.ty, c.defaults));
