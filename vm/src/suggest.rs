@@ -55,10 +55,13 @@ fn within_two<T: PartialEq>(a: &[T], b: &[T]) -> bool {
         return true;
     }
     // Two rows of the matrix, on the stack for names of usual lengths.
+    // Entries are capped at 3 (only "at most 2" matters, and the minimum
+    // of capped entries is the capped minimum), so they fit in a byte and
+    // the rows are 66 bytes to clear, not 528.
     const ON_STACK: usize = 32;
-    let mut stack = [[0usize; ON_STACK + 1]; 2];
+    let mut stack = [[0u8; ON_STACK + 1]; 2];
     let mut heap;
-    let (mut prev, mut cur): (&mut [usize], &mut [usize]) = if b.len() <= ON_STACK {
+    let (mut prev, mut cur): (&mut [u8], &mut [u8]) = if b.len() <= ON_STACK {
         let [p, c] = &mut stack;
         (&mut p[..=b.len()], &mut c[..=b.len()])
     } else {
@@ -66,14 +69,14 @@ fn within_two<T: PartialEq>(a: &[T], b: &[T]) -> bool {
         (&mut heap.0, &mut heap.1)
     };
     for (j, p) in prev.iter_mut().enumerate() {
-        *p = j;
+        *p = j.min(3) as u8;
     }
     for (i, x) in a.iter().enumerate() {
-        cur[0] = i + 1;
+        cur[0] = (i + 1).min(3) as u8;
         let mut row_min = cur[0];
         for (j, y) in b.iter().enumerate() {
-            let sub = prev[j] + usize::from(x != y);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+            let sub = prev[j] + u8::from(x != y);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1).min(3);
             row_min = row_min.min(cur[j + 1]);
         }
         if row_min > 2 {
@@ -84,9 +87,91 @@ fn within_two<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     prev[b.len()] <= 2
 }
 
-/// The smallest of `names` within distance < 3 of `given`.
+/// The smallest of `names` within distance < 3 of `given` (names whose
+/// characters differ too much from `given`'s are passed over unmeasured,
+/// see [`Names`]).
 pub fn closest<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    names.into_iter().filter(|n| is_close(given, n)).min()
+    closest_counted(given, names).0
+}
+
+/// [`closest`], and how many names it measured (a measurement costs some
+/// 50 ns; passing a name over, a few).
+pub fn closest_counted<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> (Option<&'a str>, usize) {
+    let set = char_set(given);
+    let mut measured = 0;
+    let mut best: Option<&'a str> = None;
+    for n in names {
+        if may_be_close(set, char_set(n)) {
+            measured += 1;
+            if is_close(given, n) && best.map_or(true, |b| n < b) {
+                best = Some(n);
+            }
+        }
+    }
+    (best, measured)
+}
+
+/// Whether names of character sets `a` and `b` may be two edits apart or
+/// closer: an edit changes the presence of two characters at most.
+fn may_be_close(a: u64, b: u64) -> bool {
+    (a ^ b).count_ones() <= 4
+}
+
+/// Many names searched for suggestions many times ([`Names::closest`] is
+/// [`closest`]): each name is kept with the set of its characters (a bit
+/// per character, modulo 64), and a name whose set differs from the given
+/// name's in more than four bits is more than two edits away (an edit
+/// changes at most two characters' presence), so most names are passed
+/// over with a word's comparison instead of a measurement. 10,000 distinct
+/// unknown names against 10,000 variables took 6.4 s measured one by one.
+///
+/// Names made to share their characters (permutations of one another)
+/// pass that test and are measured: past [`Names::MAX_MEASURED`]
+/// measurements a search finds nothing, so that a file of such names
+/// checks in bounded time (its later names then go without a "did you
+/// mean").
+pub struct Names<'a> {
+    names: Vec<(u64, &'a str)>,
+    /// Measurements left.
+    left: std::cell::Cell<usize>,
+}
+
+/// The set of `s`'s characters, a bit each (modulo 64: two characters
+/// sharing a bit only make the test of [`Names`] pass more names).
+fn char_set(s: &str) -> u64 {
+    s.chars().fold(0, |set, c| set | 1 << (u32::from(c) % 64))
+}
+
+impl<'a> Names<'a> {
+    /// Measurements of names against a given name, in all searches, past
+    /// which searches find nothing (about half a second of measuring).
+    pub const MAX_MEASURED: usize = 5_000_000;
+
+    pub fn new(names: impl IntoIterator<Item = &'a str>) -> Names<'a> {
+        Names::with_limit(names, Self::MAX_MEASURED)
+    }
+
+    fn with_limit(names: impl IntoIterator<Item = &'a str>, measurements: usize) -> Names<'a> {
+        Names { names: names.into_iter().map(|n| (char_set(n), n)).collect(), left: std::cell::Cell::new(measurements) }
+    }
+
+    /// [`closest`] among these names (nothing once [`Names::MAX_MEASURED`]
+    /// is spent).
+    pub fn closest(&self, given: &str) -> Option<&'a str> {
+        let set = char_set(given);
+        let mut best: Option<&'a str> = None;
+        for (s, n) in &self.names {
+            if !may_be_close(*s, set) {
+                continue;
+            }
+            let left = self.left.get().checked_sub(1)?;
+            self.left.set(left);
+            if is_close(given, n) && best.map_or(true, |b| *n < b) {
+                best = Some(n);
+            }
+        }
+        best
+    }
 }
 
 /// hcl's `nameSuggestion`: the first of `names`, in their order, within
@@ -116,6 +201,50 @@ pub fn unknown_variable_detail(name: &str, suggestion: Option<&str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indexed_names_suggest_what_a_search_of_all_suggests() {
+        // Names near each other and far apart, ASCII and not: the index
+        // passes over only names the measurement refuses.
+        let mut names: Vec<String> = Vec::new();
+        for a in ["", "a", "ab", "abc", "request", "requests", "reqeust", "é", "éa", "日本", "x_1", "x-2", "pq", "yz"] {
+            for b in ["", "0", "9", "ab", "p", "_", "ü"] {
+                names.push(format!("{a}{b}"));
+                names.push(format!("{b}{a}"));
+            }
+        }
+        let index = Names::new(names.iter().map(String::as_str));
+        let mut found = 0;
+        for given in &names {
+            for probe in [given.clone(), format!("{given}x"), given.chars().rev().collect(), given.replacen('a', "e", 1)] {
+                let want = closest(&probe, names.iter().map(String::as_str));
+                assert_eq!(index.closest(&probe), want, "{probe:?}");
+                found += usize::from(want.is_some());
+            }
+        }
+        assert!(found > 100, "{found}");
+    }
+
+    #[test]
+    fn searches_stop_suggesting_once_their_measurements_are_spent() {
+        // Permutations of one text share their characters: each is measured.
+        fn permutations(prefix: String, rest: &str, out: &mut Vec<String>) {
+            if rest.is_empty() {
+                return out.push(prefix);
+            }
+            for (i, c) in rest.char_indices() {
+                permutations(format!("{prefix}{c}"), &format!("{}{}", &rest[..i], &rest[i + 1..]), out);
+            }
+        }
+        let mut names = Vec::new();
+        permutations(String::new(), "abcde", &mut names);
+        assert_eq!(names.len(), 120);
+        let index = Names::with_limit(names.iter().map(String::as_str), 3 * 120);
+        for _ in 0..3 {
+            assert_eq!(index.closest("abcdf"), Some("abcde"));
+        }
+        assert_eq!(index.closest("abcdf"), None);
+    }
 
     #[test]
     fn distances() {
@@ -172,6 +301,9 @@ mod tests {
         for a in words {
             for b in words {
                 assert_eq!(is_close(a, b), distance(a, b) < 3, "{a} {b}");
+                if distance(a, b) < 3 {
+                    assert!(may_be_close(char_set(a), char_set(b)), "{a} {b}");
+                }
             }
         }
         // The first close one, not the closest nor the smallest.

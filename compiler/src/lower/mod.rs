@@ -180,13 +180,15 @@ impl StaticProblems {
         // A name's suggestion is searched for once (a file repeats the
         // names it gets wrong, and each search measures every variable).
         let mut suggestions: HashMap<&str, Option<&str>> = HashMap::default();
+        let names = std::cell::OnceCell::new();
         self.list
             .iter()
             .map(|p| match p {
                 StaticProblem::Diagnostic(d) => d.clone(),
                 StaticProblem::UnknownVariable(name, span) => {
-                    let suggestion =
-                        *suggestions.entry(&**name).or_insert_with(|| vm::suggest::closest(name, self.var_names.iter().map(|n| &**n)));
+                    let suggestion = *suggestions.entry(&**name).or_insert_with(|| {
+                        names.get_or_init(|| vm::suggest::Names::new(self.var_names.iter().map(|n| &**n))).closest(name)
+                    });
                     let detail = vm::suggest::unknown_variable_detail(name, suggestion);
                     Diagnostic::error("Unknown variable", detail, Some(*span))
                 }
