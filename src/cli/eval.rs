@@ -244,8 +244,9 @@ impl VarArgs {
         let mut vars = match &self.vars_file {
             Some(path) => {
                 let text = std::fs::read_to_string(path).map_err(|e| Failure::usage(format!("cannot read {path}: {e}")))?;
-                let json = parse_json(&text).map_err(|e| Failure::input(format!("{path}: invalid JSON: {e}")))?;
-                Variables::from_typed_json(&json).map_err(|e| Failure::input(format!("{path}: {}", plain(e))))?
+                // Decoded straight into values (no JSON document first:
+                // a million small objects took 37 times the file's size).
+                Variables::from_json_text(&text, None, true).map_err(|e| Failure::input(format!("{path}: {}", plain(e))))?
             }
             None => Variables::new(),
         };
