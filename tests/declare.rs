@@ -248,7 +248,13 @@ fn cli_declarations_share_the_file_and_the_last_of_a_name_wins() {
         b"",
     );
     assert_exit(&out, 0);
-    assert!(text(&out.stdout).contains('8'), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stdout).split_whitespace().collect::<String>(), r#"{"sum":8}"#);
+    // A heredoc's range ends before the line break that closes it.
+    let heredoc = scratch("heredoc-decls.hcl", "a = number\nh = <<EOT\nstring\nEOT\nb = string\n");
+    let out = hclvm(&["check", &src, "--declarations", &heredoc, "--color", "never"], b"");
+    assert_exit(&out, 1);
+    assert!(text(&out.stderr).contains("Error: Invalid type specification\n\n  on "), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("heredoc-decls.hcl line 2:\n   2: h = <<EOT\n"), "{}", text(&out.stderr));
 }
 
 #[test]

@@ -527,3 +527,18 @@ fn set_keys_of_shared_parts_are_charged_per_element_written() {
     assert!(diags.is_empty(), "{diags:?}");
     assert_eq!(value, Some(Value::int(50)));
 }
+
+#[test]
+fn sets_stop_keying_their_elements_once_out_of_steps() {
+    // Keys cut short once the steps are spent would all be alike: the
+    // elements after that point are not grouped by them (each would be
+    // compared with all the others: 22,500 tuples, 250 million pairs).
+    let big = Value::list((0..1_000).map(Value::int).collect()).expect("a list");
+    let vars = Variables::new().with("big", big);
+    let tuples = "[for p in setproduct(range(150), range(150)) : [p, big]]";
+    for src in [format!("length(toset({tuples}))"), format!("setintersection({tuples}, [[[1, 1], big]])")] {
+        let program = Compiled::expression(&src, &Options::new().variables(["big"]).max_steps(2_000_000)).expect("compiles");
+        let e = program.evaluate(&vars);
+        assert_eq!(summaries(&e), ["Evaluation limit exceeded"], "{src}");
+    }
+}

@@ -68,7 +68,11 @@ pub type SharedLines = std::cell::OnceCell<Arc<vm::program::SourceLines>>;
 pub fn type_constraint_with_defaults_at(src: &[u8], range: std::ops::Range<usize>, filename: &str, lines: &SharedLines) -> TypeConstraint {
     let arena = bumpalo::Bump::new();
     let mut interner = Interner::new();
-    let part = src.get(..range.end).unwrap_or(src);
+    // A heredoc's range ends before the line break that closes it, which
+    // the scanner needs: a following line break is kept.
+    let rest = src.get(range.end..).unwrap_or_default();
+    let end = range.end + [&b"\r\n"[..], b"\n"].iter().find(|nl| rest.starts_with(nl)).map_or(0, |nl| nl.len());
+    let part = src.get(..end).unwrap_or(src);
     let parsed = crate::parse_expression_at(&arena, part, range.start, filename, &mut interner);
     if parsed.diags.has_errors() {
         return TypeConstraint { ty: Type::Dynamic, defaults: None, diagnostics: parsed.diags };

@@ -255,9 +255,8 @@ impl Options {
 
     /// [`Options::declare`] with the constraint's diagnostics naming file
     /// `filename` instead of `declare.NAME` (a host that read the
-    /// constraint from a file of its own; `hclvm --declarations` passes
-    /// the file's text with everything but the constraint blanked, so that
-    /// positions are the file's).
+    /// constraint from a file of its own; positions are within the
+    /// constraint's text).
     ///
     /// ```
     /// let options = hclvm::Options::new().declare_in("n", "numbr", "vars.hcl");
@@ -276,6 +275,15 @@ impl Options {
     /// positions, and in time linear in the file).
     pub(crate) fn declare_at(mut self, name: String, source: Arc<str>, range: std::ops::Range<usize>, filename: String) -> Options {
         self.declarations.push(Declaration { name, source, range, filename });
+        // A host declaring the same names again and again keeps only the
+        // last of each (compacted as the list doubles: linear in all).
+        let n = self.declarations.len();
+        if n >= 64 && n.is_power_of_two() {
+            let mut seen = std::collections::HashSet::new();
+            let mut kept: Vec<Declaration> = self.declarations.drain(..).rev().filter(|d| seen.insert(d.name.clone())).collect();
+            kept.reverse();
+            self.declarations = kept;
+        }
         self
     }
 

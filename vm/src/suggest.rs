@@ -56,9 +56,12 @@ fn within_two<T: PartialEq>(a: &[T], b: &[T]) -> bool {
     }
     // Two rows of the matrix, on the stack for names of usual lengths.
     // Entries are capped at 3 (only "at most 2" matters, and the minimum
-    // of capped entries is the capped minimum), so they fit in a byte and
-    // the rows are 66 bytes to clear, not 528.
+    // of capped entries is the capped minimum), so they fit in a byte; and
+    // only the band |i - j| <= 2 is computed (an entry is at least
+    // |i - j|; those outside are 3), so a measurement is linear in the
+    // names' length.
     const ON_STACK: usize = 32;
+    const FAR: u8 = 3;
     let mut stack = [[0u8; ON_STACK + 1]; 2];
     let mut heap;
     let (mut prev, mut cur): (&mut [u8], &mut [u8]) = if b.len() <= ON_STACK {
@@ -72,12 +75,19 @@ fn within_two<T: PartialEq>(a: &[T], b: &[T]) -> bool {
         *p = j.min(3) as u8;
     }
     for (i, x) in a.iter().enumerate() {
-        cur[0] = (i + 1).min(3) as u8;
-        let mut row_min = cur[0];
-        for (j, y) in b.iter().enumerate() {
-            let sub = prev[j] + u8::from(x != y);
-            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1).min(3);
-            row_min = row_min.min(cur[j + 1]);
+        // Row i + 1: columns lo..=hi, the entry before lo as the band
+        // leaves it, the one after hi "far" for the next row to read.
+        let row = i + 1;
+        let (lo, hi) = (row.saturating_sub(2).max(1), (row + 2).min(b.len()));
+        cur[lo - 1] = if lo == 1 { row.min(3) as u8 } else { FAR };
+        let mut row_min = cur[lo - 1];
+        for j in lo..=hi {
+            let sub = prev[j - 1] + u8::from(*x != b[j - 1]);
+            cur[j] = sub.min(prev[j] + 1).min(cur[j - 1] + 1).min(FAR);
+            row_min = row_min.min(cur[j]);
+        }
+        if hi < b.len() {
+            cur[hi + 1] = FAR;
         }
         if row_min > 2 {
             return false;
@@ -91,24 +101,47 @@ fn within_two<T: PartialEq>(a: &[T], b: &[T]) -> bool {
 /// characters differ too much from `given`'s are passed over unmeasured,
 /// see [`Names`]).
 pub fn closest<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    closest_counted(given, names).0
+    let mut unlimited = u64::MAX;
+    search(given, names.into_iter().map(|n| (char_set(n), n)), &mut unlimited)
 }
 
-/// [`closest`], and how many names it measured (a measurement costs some
-/// 50 ns; passing a name over, a few).
-pub fn closest_counted<'a>(given: &str, names: impl IntoIterator<Item = &'a str>) -> (Option<&'a str>, usize) {
+/// [`closest`] within a budget of `steps` (the evaluation's steps left):
+/// the closest name, or `None` when the budget ran out first, and the
+/// steps spent ([`search`]).
+pub fn closest_within<'a>(given: &str, names: impl IntoIterator<Item = &'a str>, steps: u64) -> (Option<&'a str>, u64) {
+    let mut left = steps;
+    let found = search(given, names.into_iter().map(|n| (char_set(n), n)), &mut left);
+    (found, steps - left)
+}
+
+/// The steps of measuring a name against the given one, per 16 bytes of
+/// it (a step is some 10 ns of the VM's work; a measurement of a short
+/// name, 50-100 ns). Passing a name over is a step per 64 bytes of it.
+const MEASURED_STEPS: u64 = 8;
+
+/// The search of [`closest`] over names and their character sets,
+/// spending `budget` as it goes (a step per name, one more per 64 bytes,
+/// and [`MEASURED_STEPS`] per 16 bytes of a name measured): `None` once
+/// it runs out.
+fn search<'a>(given: &str, names: impl IntoIterator<Item = (u64, &'a str)>, budget: &mut u64) -> Option<&'a str> {
     let set = char_set(given);
-    let mut measured = 0;
     let mut best: Option<&'a str> = None;
-    for n in names {
-        if may_be_close(set, char_set(n)) {
-            measured += 1;
-            if is_close(given, n) && best.map_or(true, |b| n < b) {
-                best = Some(n);
+    for (s, n) in names {
+        let len = n.len() as u64;
+        let measure = may_be_close(set, s);
+        let cost = 1 + len / 64 + if measure { MEASURED_STEPS * (1 + len / 16) } else { 0 };
+        match budget.checked_sub(cost) {
+            Some(left) => *budget = left,
+            None => {
+                *budget = 0;
+                return None;
             }
         }
+        if measure && is_close(given, n) && best.map_or(true, |b| n < b) {
+            best = Some(n);
+        }
     }
-    (best, measured)
+    best
 }
 
 /// Whether names of character sets `a` and `b` may be two edits apart or
@@ -125,15 +158,16 @@ fn may_be_close(a: u64, b: u64) -> bool {
 /// over with a word's comparison instead of a measurement. 10,000 distinct
 /// unknown names against 10,000 variables took 6.4 s measured one by one.
 ///
-/// Names made to share their characters (permutations of one another)
-/// pass that test and are measured: past [`Names::MAX_MEASURED`]
-/// measurements a search finds nothing, so that a file of such names
-/// checks in bounded time (its later names then go without a "did you
-/// mean").
+/// The searches share a budget ([`Names::BUDGET`], in the steps of
+/// [`search`]): names made to share their characters (permutations of
+/// one another) pass that test and are measured, and many unknown names
+/// against many variables are many searches; once it is spent, a search
+/// finds nothing, so that such a file checks in bounded time (its later
+/// names then go without a "did you mean").
 pub struct Names<'a> {
     names: Vec<(u64, &'a str)>,
-    /// Measurements left.
-    left: std::cell::Cell<usize>,
+    /// Steps left.
+    left: std::cell::Cell<u64>,
 }
 
 /// The set of `s`'s characters, a bit each (modulo 64: two characters
@@ -143,34 +177,23 @@ fn char_set(s: &str) -> u64 {
 }
 
 impl<'a> Names<'a> {
-    /// Measurements of names against a given name, in all searches, past
-    /// which searches find nothing (about half a second of measuring).
-    pub const MAX_MEASURED: usize = 5_000_000;
+    /// The steps of all searches together (about half a second's work).
+    pub const BUDGET: u64 = 50_000_000;
 
     pub fn new(names: impl IntoIterator<Item = &'a str>) -> Names<'a> {
-        Names::with_limit(names, Self::MAX_MEASURED)
+        Names::with_budget(names, Self::BUDGET)
     }
 
-    fn with_limit(names: impl IntoIterator<Item = &'a str>, measurements: usize) -> Names<'a> {
-        Names { names: names.into_iter().map(|n| (char_set(n), n)).collect(), left: std::cell::Cell::new(measurements) }
+    fn with_budget(names: impl IntoIterator<Item = &'a str>, steps: u64) -> Names<'a> {
+        Names { names: names.into_iter().map(|n| (char_set(n), n)).collect(), left: std::cell::Cell::new(steps) }
     }
 
-    /// [`closest`] among these names (nothing once [`Names::MAX_MEASURED`]
-    /// is spent).
+    /// [`closest`] among these names (nothing once the budget is spent).
     pub fn closest(&self, given: &str) -> Option<&'a str> {
-        let set = char_set(given);
-        let mut best: Option<&'a str> = None;
-        for (s, n) in &self.names {
-            if !may_be_close(*s, set) {
-                continue;
-            }
-            let left = self.left.get().checked_sub(1)?;
-            self.left.set(left);
-            if is_close(given, n) && best.map_or(true, |b| *n < b) {
-                best = Some(n);
-            }
-        }
-        best
+        let mut left = self.left.get();
+        let found = search(given, self.names.iter().copied(), &mut left);
+        self.left.set(left);
+        found
     }
 }
 
@@ -217,8 +240,10 @@ mod tests {
         let mut found = 0;
         for given in &names {
             for probe in [given.clone(), format!("{given}x"), given.chars().rev().collect(), given.replacen('a', "e", 1)] {
-                let want = closest(&probe, names.iter().map(String::as_str));
+                // Every name measured, none passed over.
+                let want = names.iter().map(String::as_str).filter(|n| is_close(&probe, n)).min();
                 assert_eq!(index.closest(&probe), want, "{probe:?}");
+                assert_eq!(closest(&probe, names.iter().map(String::as_str)), want, "{probe:?}");
                 found += usize::from(want.is_some());
             }
         }
@@ -239,11 +264,17 @@ mod tests {
         let mut names = Vec::new();
         permutations(String::new(), "abcde", &mut names);
         assert_eq!(names.len(), 120);
-        let index = Names::with_limit(names.iter().map(String::as_str), 3 * 120);
+        // A search: a step per name and eight per (short) name measured.
+        let index = Names::with_budget(names.iter().map(String::as_str), 3 * 120 * 9);
         for _ in 0..3 {
             assert_eq!(index.closest("abcdf"), Some("abcde"));
         }
         assert_eq!(index.closest("abcdf"), None);
+        assert_eq!(index.closest("abcde"), None);
+        let (found, spent) = closest_within("abcdf", names.iter().map(String::as_str), 1000);
+        assert_eq!((found, spent), (None, 1000));
+        let (found, spent) = closest_within("abcdf", names.iter().map(String::as_str), 2000);
+        assert_eq!((found, spent), (Some("abcde"), 120 * 9));
     }
 
     #[test]
@@ -298,6 +329,32 @@ mod tests {
             "a_function_name_lunger_than_thirty_two_",
             "a_function_name_longer_than_thirty",
         ];
+        // And on texts of a small alphabet, long ones included (the band of
+        // the matrix, the rows capped at 3).
+        let mut state = 12345u32;
+        let mut next = move |n: u32| {
+            state = state.wrapping_mul(1_103_515_245).wrapping_add(12345);
+            (state >> 16) % n
+        };
+        for _ in 0..20_000 {
+            let len = next(45) as usize;
+            let a: String = (0..len).map(|_| ['a', 'b', 'é'][next(3) as usize]).collect();
+            let mut b: Vec<char> = a.chars().collect();
+            for _ in 0..next(5) {
+                let at = next(b.len() as u32 + 1) as usize;
+                match next(3) {
+                    0 if at < b.len() => {
+                        b.remove(at);
+                    }
+                    1 => b.insert(at, ['a', 'b', 'c'][next(3) as usize]),
+                    _ if at < b.len() => b[at] = ['a', 'b', 'c'][next(3) as usize],
+                    _ => {}
+                }
+            }
+            let b: String = b.into_iter().collect();
+            assert_eq!(is_close(&a, &b), distance(&a, &b) < 3, "{a} {b}");
+            assert_eq!(is_close(&b, &a), distance(&a, &b) < 3, "{b} {a}");
+        }
         for a in words {
             for b in words {
                 assert_eq!(is_close(a, b), distance(a, b) < 3, "{a} {b}");

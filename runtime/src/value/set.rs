@@ -30,9 +30,11 @@ pub(crate) fn build_set(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
 
 /// Deduplicates in insertion order, keeping the first of equal elements.
 /// Strings and bools are keyed exactly; numbers and structured values are
-/// grouped by hash bucket and equality text ([`bucket_key`]: equal values
-/// in one bucket share it) and compared with cty `Equals` inside a group.
-/// Unknowns, and values holding them, are never equal to anything.
+/// grouped by a hash of their hash bucket and equality text
+/// ([`bucket_key`]: equal values share it) and compared with cty `Equals`
+/// inside a group. Unknowns, and values holding them, are never equal to
+/// anything. Once the evaluation is out of steps, the rest are kept
+/// uncompared (it ends as the call returns).
 fn dedup(elems: Vec<Value>) -> Vec<Value> {
     let mut keep = vec![true; elems.len()];
     let mut seen_null = false;
@@ -56,7 +58,8 @@ fn dedup(elems: Vec<Value>) -> Vec<Value> {
             // group scan quadratic.
             _ if !v.is_wholly_known() => true,
             _ => {
-                let group = groups.entry(bucket_key(v, &seed)).or_default();
+                let Some(key) = bucket_key(v, &seed) else { return elems };
+                let group = groups.entry(key).or_default();
                 if group.iter().any(|&j| elems[j].equals_tri(v) == Tri::True) {
                     false
                 } else {
@@ -75,6 +78,7 @@ fn order(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
         elems.sort_by(|a, b| compare(a, b, None));
         return elems;
     }
+    // (Each text held is charged as it is written: see `HeldText`.)
     let mut keyed: Vec<(String, Value)> = elems.into_iter().map(|v| (set_hash_text(&v), v)).collect();
     keyed.sort_by(|(ka, a), (kb, b)| compare(a, b, Some((ka, kb))));
     keyed.into_iter().map(|(_, v)| v).collect()
@@ -125,9 +129,10 @@ fn crc32_ieee(bytes: &[u8]) -> u32 {
 }
 
 /// cty's set membership (`Has`: the same hash bucket, and equal) over one
-/// set's elements, answered through an index on the hash text: a lookup
-/// costs one hash text, not a scan of the set (intersecting two sets of
-/// 300,000 numbers by scanning took two and a half minutes).
+/// set's elements, answered through an index on [`bucket_key`]: a lookup
+/// costs one key, not a scan of the set (intersecting two sets of 300,000
+/// numbers by scanning took two and a half minutes). Once the evaluation
+/// is out of steps, the index stops growing and finds nothing.
 pub struct SetIndex<'a> {
     buckets: HashMap<u64, Vec<&'a Value>>,
     seed: ahash::RandomState,
@@ -138,14 +143,16 @@ impl<'a> SetIndex<'a> {
         let seed = ahash::RandomState::new();
         let mut buckets: HashMap<u64, Vec<&'a Value>> = HashMap::with_capacity(elems.len());
         for e in elems {
-            buckets.entry(bucket_key(e, &seed)).or_default().push(e);
+            let Some(key) = bucket_key(e, &seed) else { break };
+            buckets.entry(key).or_default().push(e);
         }
         SetIndex { buckets, seed }
     }
 
     /// Whether an element of the set is in `v`'s bucket and equal to it.
     pub fn contains(&self, v: &Value) -> bool {
-        self.buckets.get(&bucket_key(v, &self.seed)).is_some_and(|es| es.iter().any(|e| e.equals_tri(v) == Tri::True))
+        let Some(key) = bucket_key(v, &self.seed) else { return false };
+        self.buckets.get(&key).is_some_and(|es| es.iter().any(|e| e.equals_tri(v) == Tri::True))
     }
 }
 
@@ -157,7 +164,8 @@ impl<'a> SetIndex<'a> {
 /// Kept as a hash of the two texts, never written out whole (a hundred
 /// tuples sharing a list of a million numbers held 700 MB of keys): values
 /// keyed alike are then compared, so a collision costs a comparison only.
-fn bucket_key(v: &Value, seed: &ahash::RandomState) -> u64 {
+/// `None` once the evaluation is out of steps: the text was cut short.
+fn bucket_key(v: &Value, seed: &ahash::RandomState) -> Option<u64> {
     // One walk: each number written as both texts (neither holds a NUL).
     let mut key = HashedText { hasher: seed.build_hasher(), buf: String::new() };
     write_text(v, &mut key, |n, out| {
@@ -165,7 +173,8 @@ fn bucket_key(v: &Value, seed: &ahash::RandomState) -> u64 {
         out.push('\0');
         n.append_equality_text(out);
     });
-    key.finish()
+    let key = key.finish();
+    (!crate::work::exhausted()).then_some(key)
 }
 
 /// Where [`write_text`] writes: a string, or a hash of what would be one.
@@ -175,16 +184,30 @@ trait TextSink {
     fn element_done(&mut self) {}
 }
 
-impl TextSink for String {
+/// A text written to be held (the set hash texts a set is ordered by):
+/// each 8 bytes written are a step of work, so that what an evaluation
+/// holds of them is bounded by its steps (a step per 64 bytes, as for a
+/// scan, let 50 M steps hold 3 GB).
+struct HeldText {
+    text: String,
+    noted: usize,
+}
+
+impl TextSink for HeldText {
     fn buf(&mut self) -> &mut String {
-        self
+        &mut self.text
+    }
+    fn element_done(&mut self) {
+        let steps = (self.text.len() - self.noted) / 8;
+        crate::work::note(steps as u64);
+        self.noted += steps * 8;
     }
 }
 
 /// A text hashed as it is written, a kilobyte at a time (each piece a
-/// scan's work, [`crate::work::note_scan`]). Equal texts are fed to the
-/// hasher in the same pieces (where a piece ends depends on the text
-/// alone), so they hash alike.
+/// scan's work, [`crate::work::note_scan`]). Equal values write equal
+/// texts element by element, so they are fed to the hasher in the same
+/// pieces and hash alike.
 struct HashedText {
     hasher: ahash::AHasher,
     buf: String,
@@ -239,20 +262,18 @@ pub fn set_less(a: &Value, b: &Value) -> bool {
 /// null, numbers as `big.Float.String()`, bools `T`/`F`, strings Go-quoted,
 /// maps `{k:v;}`, lists and sets `[e;]`, objects and tuples `<e;>`.
 pub fn set_hash_text(v: &Value) -> String {
-    let mut out = String::new();
-    append_hash_text(v, &mut out);
-    out
-}
-
-fn append_hash_text(v: &Value, out: &mut String) {
-    write_text(v, out, |n, out| out.push_str(&n.hash_text()));
+    let mut out = HeldText { text: String::new(), noted: 0 };
+    write_text(v, &mut out, |n, out| out.push_str(&n.hash_text()));
+    out.element_done();
+    out.text
 }
 
 /// The hash text's form (see [`set_hash_text`]), numbers written by
 /// `number`. Each element written is a step of work
 /// ([`crate::work`]): a collection's parts may be shared, so a small value
 /// can have a long text. Once the running evaluation is out of steps the
-/// text is cut short (the evaluation ends as the call returns).
+/// text is cut short (the evaluation ends as the call returns; checked
+/// after each element, whose own text the sink has charged).
 fn write_text<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut String)) {
     if v.is_collection() {
         return crate::stack::guarded(|| write_text_here(v, out, number));
@@ -270,6 +291,9 @@ fn write_text_here<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut
             write_text(e, out, number);
             out.buf().push(';');
             out.element_done();
+            if crate::work::exhausted() {
+                return;
+            }
         }
     };
     match v {
@@ -288,6 +312,9 @@ fn write_text_here<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut
                     write_text(e, out, number);
                     out.buf().push(';');
                     out.element_done();
+                    if crate::work::exhausted() {
+                        break;
+                    }
                 }
             }
             out.buf().push('}');

@@ -3,10 +3,6 @@
 
 use super::*;
 
-/// The steps of measuring a variable's name against an unknown name (a
-/// step is some 10 ns of the VM's work; a measurement, 50-100).
-const MEASURED_NAME_STEPS: u64 = 8;
-
 impl<'a> Machine<'a> {
     #[inline]
     pub(super) fn tick(&mut self) -> bool {
@@ -209,10 +205,11 @@ impl<'a> Machine<'a> {
     /// `iterator` when there is one (iterators are looked up first), else
     /// the closest name among the variables of this evaluation.
     ///
-    /// A name's suggestion is searched for once per evaluation; each
-    /// search costs a step per variable and [`MEASURED_NAME_STEPS`] more
-    /// per variable measured, so that many different unknown names
-    /// against many variables end at the step budget.
+    /// A name's suggestion is searched for once per evaluation, each
+    /// search charged its steps ([`crate::suggest::closest_within`]: a
+    /// step per variable, more per variable close enough to be measured),
+    /// so that many different unknown names against many variables end at
+    /// the step budget.
     #[cold]
     pub(super) fn unknown_variable(&mut self, name: &str, iterator: Option<&str>, span: Span) -> Diagnostic {
         let report = |suggestion: Option<&str>| err("Unknown variable", crate::suggest::unknown_variable_detail(name, suggestion), span);
@@ -223,18 +220,19 @@ impl<'a> Machine<'a> {
         if let Some(found) = self.s.suggestions.as_ref().and_then(|m| m.get(&key)) {
             return report(found.as_deref());
         }
-        let ((suggestion, measured), scanned) = match &self.vars.names_in_scope {
-            Some(names) => (crate::suggest::closest_counted(name, names.iter().map(|n| &**n)), names.len()),
+        // (A search that runs out of steps ends the evaluation.)
+        let left = self.s.limits.max_steps.saturating_sub(self.s.steps).saturating_add(1);
+        let (suggestion, spent) = match &self.vars.names_in_scope {
+            Some(names) => crate::suggest::closest_within(name, names.iter().map(|n| &**n), left),
             None => {
                 let names = self.prog.var_names();
                 let set = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
-                (crate::suggest::closest_counted(name, set), names.len())
+                crate::suggest::closest_within(name, set, left)
             }
         };
-        let measured = (scanned as u64).saturating_add((measured as u64).saturating_mul(MEASURED_NAME_STEPS));
         let d = report(suggestion);
         let suggestion = suggestion.map(Box::from);
-        runtime::work::note(measured);
+        runtime::work::note(spent);
         self.charge_noted_work();
         self.s.suggestions.get_or_insert_with(Default::default).insert(key, suggestion);
         d
