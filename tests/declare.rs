@@ -264,3 +264,17 @@ fn a_later_declaration_of_a_name_replaces_the_earlier() {
     let out = e.evaluate_json(&serde_json::json!({"n": "2", "m": "x"})).unwrap();
     assert_eq!(out.value(), Some(&hclvm::Value::int(3)));
 }
+
+#[test]
+fn declaring_names_again_and_again_keeps_the_last_of_each() {
+    let mut options = Options::new();
+    for i in 0..300 {
+        options = options.declare(format!("v{}", i % 7), "number").declare("s", if i % 2 == 0 { "number" } else { "string" });
+    }
+    let e = Compiled::expression("\"${s}:${v6 + 1}\"", &options).unwrap();
+    let out = e.evaluate_json(&serde_json::json!({"s": 5, "v6": "41"})).unwrap();
+    assert_eq!(out.value().and_then(|v| v.as_str()), Some("5:42"));
+    // Every name declared is declared (an unset one is an unknown).
+    let e = Compiled::expression("[v0, v5, s]", &options).unwrap();
+    assert!(!e.evaluate_json(&serde_json::json!({})).unwrap().has_errors());
+}

@@ -116,6 +116,15 @@ pub fn note_segmenting(text: &str) {
     note(text.len() as u64 / SEGMENT_BYTES_PER_STEP);
 }
 
+/// Forgets what a call left (its allowance and the work it noted): for
+/// code that goes on after catching a panic that unwound through a call,
+/// which would otherwise leave the next values built outside an
+/// evaluation (variables bound to declared types) limited by the allowance
+/// of a call that no longer runs, and stopping short (sets keyed in part).
+pub fn reset() {
+    let _ = take();
+}
+
 /// The work noted since the last call (which resets it, and lifts the
 /// allowance and room of the call that noted it: work a host does itself,
 /// calling functions directly, is not limited).

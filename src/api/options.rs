@@ -32,6 +32,8 @@ pub struct Options {
     /// Declared variable types, in the order declared (a later
     /// declaration of a name replaces the earlier: [`Options::declared`]).
     pub(crate) declarations: Vec<Declaration>,
+    /// The length of `declarations` at which repeated names are dropped.
+    compact_declarations_at: usize,
     pub(crate) short_circuit: bool,
     pub(crate) deadline: Option<Duration>,
     pub(crate) cancel: Option<CancelToken>,
@@ -108,6 +110,7 @@ impl Options {
             limits: Limits::default(),
             filename: compiler::DEFAULT_FILENAME.to_string(),
             declarations: Vec::new(),
+            compact_declarations_at: 64,
             short_circuit: false,
             deadline: None,
             cancel: None,
@@ -276,13 +279,14 @@ impl Options {
     pub(crate) fn declare_at(mut self, name: String, source: Arc<str>, range: std::ops::Range<usize>, filename: String) -> Options {
         self.declarations.push(Declaration { name, source, range, filename });
         // A host declaring the same names again and again keeps only the
-        // last of each (compacted as the list doubles: linear in all).
-        let n = self.declarations.len();
-        if n >= 64 && n.is_power_of_two() {
+        // last of each: compacted once the list is twice what was kept the
+        // last time (linear in all).
+        if self.declarations.len() >= self.compact_declarations_at {
             let mut seen = std::collections::HashSet::new();
-            let mut kept: Vec<Declaration> = self.declarations.drain(..).rev().filter(|d| seen.insert(d.name.clone())).collect();
-            kept.reverse();
-            self.declarations = kept;
+            let keep: Vec<bool> = self.declarations.iter().rev().map(|d| seen.insert(d.name.as_str())).collect();
+            let mut last = keep.into_iter().rev();
+            self.declarations.retain(|_| last.next().unwrap_or(true));
+            self.compact_declarations_at = (2 * self.declarations.len()).max(64);
         }
         self
     }

@@ -257,6 +257,7 @@ fn evaluate_line(compiled: &Compiled, line: &[u8], line_no: usize, out: &mut Str
             true
         }
         Err(payload) => {
+            runtime::work::reset();
             out.truncate(mark);
             write_panic(out, &panic_message(&*payload));
             true

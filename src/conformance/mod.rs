@@ -197,6 +197,7 @@ pub(crate) fn run_line_into(line: &[u8], line_no: usize, run: RunOptions, out: &
             true
         }
         Err(payload) => {
+            runtime::work::reset();
             // The line starts again.
             assert!(out.len() >= start, "a result buffer was not given back after a panic");
             out.truncate(start);

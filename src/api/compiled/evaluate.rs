@@ -100,6 +100,9 @@ impl Compiled {
     /// # Ok::<(), hclvm::Error>(())
     /// ```
     pub fn bind(&self, vars: &Variables) -> BoundVariables {
+        // Conversions here are not an evaluation's: no call's allowance
+        // (one a caught panic left) limits them.
+        runtime::work::reset();
         let (slots, rejected) = bind_slots(&self.var_names, self.typed.as_deref(), self.declared, vars);
         BoundVariables { slots, program: self.id, rejected }
     }

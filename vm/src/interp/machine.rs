@@ -225,9 +225,17 @@ impl<'a> Machine<'a> {
         let (suggestion, spent) = match &self.vars.names_in_scope {
             Some(names) => crate::suggest::closest_within(name, names.iter().map(|n| &**n), left),
             None => {
+                // Every variable is looked at, set or not: a step each
+                // (a program of many variables evaluated with few set).
                 let names = self.prog.var_names();
-                let set = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
-                crate::suggest::closest_within(name, set, left)
+                let scan = names.len() as u64;
+                if scan >= left {
+                    (None, left)
+                } else {
+                    let set = names.iter().enumerate().filter(|(i, _)| self.vars.get(*i as u32).is_some()).map(|(_, n)| &**n);
+                    let (found, spent) = crate::suggest::closest_within(name, set, left - scan);
+                    (found, spent + scan)
+                }
             }
         };
         let d = report(suggestion);
