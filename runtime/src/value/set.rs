@@ -167,7 +167,7 @@ impl<'a> SetIndex<'a> {
 /// `None` once the evaluation is out of steps: the text was cut short.
 fn bucket_key(v: &Value, seed: &ahash::RandomState) -> Option<u64> {
     // One walk: each number written as both texts (neither holds a NUL).
-    let mut key = HashedText { hasher: seed.build_hasher(), buf: String::new() };
+    let mut key = HashedText::new(seed);
     write_text(v, &mut key, |n, out| {
         out.push_str(&n.hash_text());
         out.push('\0');
@@ -178,10 +178,14 @@ fn bucket_key(v: &Value, seed: &ahash::RandomState) -> Option<u64> {
 }
 
 /// Where [`write_text`] writes: a string, or a hash of what would be one.
-trait TextSink {
+trait TextSink: Sized {
     fn buf(&mut self) -> &mut String;
     /// An element was written: a sink may take what is buffered.
     fn element_done(&mut self) {}
+    /// A set's elements, in the set's order.
+    fn set_elements(&mut self, vals: &[Value], number: fn(&Number, &mut String)) {
+        write_elements(vals, self, number);
+    }
 }
 
 /// A text written to be held (the set hash texts a set is ordered by):
@@ -210,10 +214,17 @@ impl TextSink for HeldText {
 /// pieces and hash alike.
 struct HashedText {
     hasher: ahash::AHasher,
+    /// The hasher as it starts, for the elements of sets.
+    fresh: ahash::AHasher,
     buf: String,
 }
 
 impl HashedText {
+    fn new(seed: &ahash::RandomState) -> HashedText {
+        let fresh = seed.build_hasher();
+        HashedText { hasher: fresh.clone(), fresh, buf: String::new() }
+    }
+
     fn finish(mut self) -> u64 {
         use std::hash::Hasher;
         self.take_piece();
@@ -232,6 +243,28 @@ impl TextSink for HashedText {
     fn buf(&mut self) -> &mut String {
         &mut self.buf
     }
+    /// Each element hashed alone, the hashes in ascending order: equal
+    /// sets may hold their elements in different orders (elements whose
+    /// set hash texts are alike but that are not equal stay in the order
+    /// they were inserted in, as in cty), and must key alike.
+    fn set_elements(&mut self, vals: &[Value], number: fn(&Number, &mut String)) {
+        crate::work::note(vals.len() as u64);
+        let mut hashes = Vec::with_capacity(vals.len());
+        for e in vals {
+            if crate::work::exhausted() {
+                return;
+            }
+            let mut one = HashedText { hasher: self.fresh.clone(), fresh: self.fresh.clone(), buf: String::new() };
+            write_text(e, &mut one, number);
+            hashes.push(one.finish());
+        }
+        hashes.sort_unstable();
+        for h in hashes {
+            use std::fmt::Write as _;
+            let _ = write!(self.buf, "{h:x};");
+            self.element_done();
+        }
+    }
     fn element_done(&mut self) {
         if self.buf.len() >= 1024 {
             self.take_piece();
@@ -245,7 +278,7 @@ impl TextSink for HashedText {
 /// as it is written (see [`bucket_key`]). For deduplicating by hashing what
 /// cty deduplicates by comparing every pair (`distinct`).
 pub fn equality_hash(v: &Value, seed: &ahash::RandomState) -> u64 {
-    let mut key = HashedText { hasher: seed.build_hasher(), buf: String::new() };
+    let mut key = HashedText::new(seed);
     write_text(v, &mut key, Number::append_equality_text);
     key.finish()
 }
@@ -281,21 +314,24 @@ fn write_text<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut Stri
     write_text_here(v, out, number)
 }
 
-fn write_text_here<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut String)) {
-    let all = |vals: &[Value], out: &mut S| {
-        crate::work::note(vals.len() as u64);
+/// The elements `vals` of a collection, each followed by `;`.
+fn write_elements<S: TextSink>(vals: &[Value], out: &mut S, number: fn(&Number, &mut String)) {
+    crate::work::note(vals.len() as u64);
+    if crate::work::exhausted() {
+        return;
+    }
+    for e in vals {
+        write_text(e, out, number);
+        out.buf().push(';');
+        out.element_done();
         if crate::work::exhausted() {
             return;
         }
-        for e in vals {
-            write_text(e, out, number);
-            out.buf().push(';');
-            out.element_done();
-            if crate::work::exhausted() {
-                return;
-            }
-        }
-    };
+    }
+}
+
+fn write_text_here<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut String)) {
+    let all = write_elements::<S>;
     match v {
         Value::Unknown(_) => out.buf().push('?'),
         Value::Null(_) => out.buf().push('~'),
@@ -319,14 +355,19 @@ fn write_text_here<S: TextSink>(v: &Value, out: &mut S, number: fn(&Number, &mut
             }
             out.buf().push('}');
         }
-        Value::List(_) | Value::Set(_) => {
+        Value::List(_) => {
             out.buf().push('[');
-            all(v.elements_slice(), out);
+            all(v.elements_slice(), out, number);
+            out.buf().push(']');
+        }
+        Value::Set(_) => {
+            out.buf().push('[');
+            out.set_elements(v.elements_slice(), number);
             out.buf().push(']');
         }
         Value::Object(_) | Value::Tuple(_) => {
             out.buf().push('<');
-            all(v.elements_slice(), out);
+            all(v.elements_slice(), out, number);
             out.buf().push('>');
         }
     }
