@@ -78,10 +78,119 @@ fn order(ety: &Type, elems: Vec<Value>) -> Vec<Value> {
         elems.sort_by(|a, b| compare(a, b, None));
         return elems;
     }
+    // cty's order: the hash buckets in ascending order (CRC-32 of the hash
+    // text), each in insertion order, then Go's `sort.SliceStable` by
+    // `setRules.Less`. That `Less` is not a strict weak order here: values
+    // that are raw-equal but written apart (a set holding -0, another 0)
+    // are neither less than the other, yet each is ordered by its text
+    // against a third, so the result is the algorithm's: Go's is repeated.
     // (Each text held is charged as it is written: see `HeldText`.)
     let mut keyed: Vec<(String, Value)> = elems.into_iter().map(|v| (set_hash_text(&v), v)).collect();
-    keyed.sort_by(|(ka, a), (kb, b)| compare(a, b, Some((ka, kb))));
+    // Only a -0 (written "-0", raw-equal to 0) makes values raw-equal but
+    // written apart: without one, `Less` orders by text, consistently, and
+    // any stable sort of the insertion order gives Go's result (values of
+    // one text are in one bucket, in insertion order).
+    if keyed.iter().any(|(k, _)| k.contains("-0")) {
+        keyed.sort_by_cached_key(|(k, _)| crc32_ieee(k.as_bytes()));
+        go_stable_sort(&mut keyed, |(ka, a), (kb, b)| !a.raw_equals(b) && compare(a, b, Some((ka, kb))) == Ordering::Less);
+    } else {
+        keyed.sort_by(|(ka, a), (kb, b)| compare(a, b, Some((ka, kb))));
+    }
     keyed.into_iter().map(|(_, v)| v).collect()
+}
+
+/// Go's `sort.SliceStable` (insertion sorts of blocks of 20, then
+/// `symMerge`), step for step: with a `less` that is not a strict weak
+/// order, the order it leaves depends on the comparisons it makes.
+fn go_stable_sort<T>(v: &mut [T], less: impl Fn(&T, &T) -> bool) {
+    let n = v.len();
+    let insertion = |v: &mut [T], a: usize, b: usize| {
+        for i in a + 1..b {
+            let mut j = i;
+            while j > a && less(&v[j], &v[j - 1]) {
+                v.swap(j, j - 1);
+                j -= 1;
+            }
+        }
+    };
+    let mut block = 20;
+    let (mut a, mut b) = (0, block);
+    while b <= n {
+        insertion(v, a, b);
+        a = b;
+        b += block;
+    }
+    insertion(v, a, n);
+    while block < n {
+        let (mut a, mut b) = (0, 2 * block);
+        while b <= n {
+            sym_merge(v, a, a + block, b, &less);
+            a = b;
+            b += 2 * block;
+        }
+        if a + block < n {
+            sym_merge(v, a, a + block, n, &less);
+        }
+        block *= 2;
+    }
+}
+
+/// Go's `symMerge`: merges the sorted runs `v[a..m]` and `v[m..b]`.
+fn sym_merge<T>(v: &mut [T], a: usize, m: usize, b: usize, less: &impl Fn(&T, &T) -> bool) {
+    if m - a == 1 {
+        let (mut i, mut j) = (m, b);
+        while i < j {
+            let h = (i + j) / 2;
+            if less(&v[h], &v[a]) {
+                i = h + 1;
+            } else {
+                j = h;
+            }
+        }
+        for k in a..i - 1 {
+            v.swap(k, k + 1);
+        }
+        return;
+    }
+    if b - m == 1 {
+        let (mut i, mut j) = (a, m);
+        while i < j {
+            let h = (i + j) / 2;
+            if !less(&v[m], &v[h]) {
+                i = h + 1;
+            } else {
+                j = h;
+            }
+        }
+        let mut k = m;
+        while k > i {
+            v.swap(k, k - 1);
+            k -= 1;
+        }
+        return;
+    }
+    let mid = (a + b) / 2;
+    let n = mid + m;
+    let (mut start, mut r) = if m > mid { (n - b, mid) } else { (a, m) };
+    let p = n - 1;
+    while start < r {
+        let c = (start + r) / 2;
+        if !less(&v[p - c], &v[c]) {
+            start = c + 1;
+        } else {
+            r = c;
+        }
+    }
+    let end = n - start;
+    if start < m && m < end {
+        v[start..end].rotate_left(m - start);
+    }
+    if a < start && start < mid {
+        sym_merge(v, a, start, mid, less);
+    }
+    if mid < end && end < b {
+        sym_merge(v, mid, end, b, less);
+    }
 }
 
 /// Total order derived from cty's `Less` (ties compare equal, so the
