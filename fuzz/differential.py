@@ -480,6 +480,25 @@ def gen_mutated(r, kind, files):
     return {"mode": kind, "src": s}
 
 
+def gen_sets(r):
+    """Sets of sets, tuples and objects of numbers near one another, 0 and
+    -0: deduplication keys, tied elements in insertion order, and cty's
+    order where its `Less` is no strict weak order (raw-equal values written
+    apart)."""
+    nums = ["1.00000000001", "1.00000000002", "1.000000000015", "1", "0", "-0", "2", "1.0000000000100000001"]
+    shape = r.choice(["[{x}]", "toset([{x}, {y}])", "[toset([{x}, {y}])]", "{{a = {x}}}", "toset([[{x}], [{y}]])",
+                      "toset([{{a = {x}}}, {{a = {y}}}])"])
+    def coll():
+        return "[" + ", ".join(shape.format(x=r.choice(nums), y=r.choice(nums)) for _ in range(r.randint(1, 5))) + "]"
+    a, b = coll(), coll()
+    src = r.choice([
+        f"length(distinct({a}))", f"length(toset({a}))", f"toset({a})", f"distinct({a})",
+        f"setintersection({a}, {b})", f"setunion({a}, {b})", f"setsubtract(toset({a}), toset({b}))",
+        f"setsymmetricdifference({a}, {b})", f"contains(toset({a}), {b}[0])", f"toset({a}) == toset({b})",
+    ])
+    return {"mode": "expr", "src": src}
+
+
 def gen_regex(r):
     atoms = ['a', 'b', '.', '\\d', '\\w', '\\s', '\\pL', '\\p{Greek}', '\\PL', '\\p{^Greek}', '\\p{Foo}', '\\pN', '\\p',
              '[a-z]', '[^a]', '[[:alpha:]]', '[[:^digit:]]', '[[:foo:]]', '\\Q.*\\E', '(?i)', '(?s)', '(?m)', '(?U)',
@@ -569,7 +588,7 @@ def oracle_can_give(oracle, line, ours, tries=12):
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle", default=ORACLE, help="the hcl-oracle binary")
-    ap.add_argument("--kinds", default="expr,unknowns,structure,structunk,directives,bodies,numbers,format,declare,packer,vars,regex,unicode,body,template,sigils")
+    ap.add_argument("--kinds", default="expr,unknowns,structure,structunk,directives,bodies,numbers,format,declare,packer,vars,regex,unicode,sets,body,template,sigils")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=2000, help="cases per kind and seed")
@@ -585,7 +604,7 @@ def main():
         "expr": lambda r: gen_expr(r, False), "unknowns": lambda r: gen_expr(r, True), "numbers": gen_numbers,
         "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars, "regex": gen_regex,
         "unicode": gen_unicode, "structure": gen_structure, "structunk": lambda r: gen_structure(r, True),
-        "directives": gen_directives, "bodies": gen_bodies,
+        "directives": gen_directives, "bodies": gen_bodies, "sets": gen_sets,
     }
     kinds = args.kinds.split(",")
     unknown = [k for k in kinds if k not in gens and k not in ("body", "template", "sigils")]
