@@ -52,6 +52,14 @@ pub(crate) struct Declaration {
     pub(crate) filename: String,
 }
 
+/// Which of `declarations` is the last of its name (the one in effect).
+fn last_of_each(declarations: &[Declaration]) -> Vec<bool> {
+    let mut seen = std::collections::HashSet::new();
+    let mut keep: Vec<bool> = declarations.iter().rev().map(|d| seen.insert(d.name.as_str())).collect();
+    keep.reverse();
+    keep
+}
+
 impl Declaration {
     /// The type constraint's text.
     pub(crate) fn constraint(&self) -> &str {
@@ -282,9 +290,7 @@ impl Options {
         // last of each: compacted once the list is twice what was kept the
         // last time (linear in all).
         if self.declarations.len() >= self.compact_declarations_at {
-            let mut seen = std::collections::HashSet::new();
-            let keep: Vec<bool> = self.declarations.iter().rev().map(|d| seen.insert(d.name.as_str())).collect();
-            let mut last = keep.into_iter().rev();
+            let mut last = last_of_each(&self.declarations).into_iter();
             self.declarations.retain(|_| last.next().unwrap_or(true));
             self.compact_declarations_at = (2 * self.declarations.len()).max(64);
         }
@@ -293,8 +299,8 @@ impl Options {
 
     /// The declarations in effect, by name: the last of each name.
     pub(crate) fn declared(&self) -> Vec<&Declaration> {
-        let mut seen = std::collections::HashSet::new();
-        let mut last: Vec<&Declaration> = self.declarations.iter().rev().filter(|d| seen.insert(d.name.as_str())).collect();
+        let keep = last_of_each(&self.declarations);
+        let mut last: Vec<&Declaration> = self.declarations.iter().zip(keep).filter_map(|(d, k)| k.then_some(d)).collect();
         last.sort_unstable_by(|a, b| a.name.cmp(&b.name));
         last
     }

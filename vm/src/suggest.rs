@@ -72,14 +72,14 @@ fn within_two<T: PartialEq>(a: &[T], b: &[T]) -> bool {
         (&mut heap.0, &mut heap.1)
     };
     for (j, p) in prev.iter_mut().enumerate() {
-        *p = j.min(3) as u8;
+        *p = j.min(usize::from(FAR)) as u8;
     }
     for (i, x) in a.iter().enumerate() {
         // Row i + 1: columns lo..=hi, the entry before lo as the band
         // leaves it, the one after hi "far" for the next row to read.
         let row = i + 1;
         let (lo, hi) = (row.saturating_sub(2).max(1), (row + 2).min(b.len()));
-        cur[lo - 1] = if lo == 1 { row.min(3) as u8 } else { FAR };
+        cur[lo - 1] = if lo == 1 { row.min(usize::from(FAR)) as u8 } else { FAR };
         let mut row_min = cur[lo - 1];
         for j in lo..=hi {
             let sub = prev[j - 1] + u8::from(*x != b[j - 1]);

@@ -197,10 +197,7 @@ pub fn distinct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
         let seed = ahash::RandomState::new();
         let mut kept: ahash::AHashMap<u64, Vec<usize>> = ahash::AHashMap::new();
         for e in elems {
-            let key = crate::value::equality_hash(e, &seed);
-            if ctx.out_of_steps() {
-                return Err(ctx.stopped());
-            }
+            let Some(key) = crate::value::equality_hash(e, &seed) else { return Err(ctx.stopped()) };
             let same = kept.entry(key).or_default();
             if !same.iter().any(|&i| values_equal(&out[i], e)) {
                 same.push(out.len());

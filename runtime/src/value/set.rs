@@ -276,12 +276,18 @@ impl<'a> SetIndex<'a> {
 /// `None` once the evaluation is out of steps: the text was cut short.
 fn bucket_key(v: &Value, seed: &ahash::RandomState) -> Option<u64> {
     // One walk: each number written as both texts (neither holds a NUL).
-    let mut key = HashedText::new(seed);
-    write_text(v, &mut key, |n, out| {
+    hashed_text(v, seed, |n, out| {
         out.push_str(&n.hash_text());
         out.push('\0');
         n.append_equality_text(out);
-    });
+    })
+}
+
+/// The hash of `v`'s text (numbers written by `number`), or `None` once
+/// the evaluation is out of steps: the text was cut short.
+fn hashed_text(v: &Value, seed: &ahash::RandomState, number: fn(&Number, &mut String)) -> Option<u64> {
+    let mut key = HashedText::starting_as(&seed.build_hasher());
+    write_text(v, &mut key, number);
     let key = key.finish();
     (!crate::work::exhausted()).then_some(key)
 }
@@ -329,9 +335,8 @@ struct HashedText {
 }
 
 impl HashedText {
-    fn new(seed: &ahash::RandomState) -> HashedText {
-        let fresh = seed.build_hasher();
-        HashedText { hasher: fresh.clone(), fresh, buf: String::new() }
+    fn starting_as(fresh: &ahash::AHasher) -> HashedText {
+        HashedText { hasher: fresh.clone(), fresh: fresh.clone(), buf: String::new() }
     }
 
     fn finish(mut self) -> u64 {
@@ -363,7 +368,7 @@ impl TextSink for HashedText {
             if crate::work::exhausted() {
                 return;
             }
-            let mut one = HashedText { hasher: self.fresh.clone(), fresh: self.fresh.clone(), buf: String::new() };
+            let mut one = HashedText::starting_as(&self.fresh);
             write_text(e, &mut one, number);
             hashes.push(one.finish());
         }
@@ -385,11 +390,10 @@ impl TextSink for HashedText {
 /// `Equals` calls them equal: that of their set hash text with numbers as
 /// the text cty compares them by (`Number::append_equality_text`), hashed
 /// as it is written (see [`bucket_key`]). For deduplicating by hashing what
-/// cty deduplicates by comparing every pair (`distinct`).
-pub fn equality_hash(v: &Value, seed: &ahash::RandomState) -> u64 {
-    let mut key = HashedText::new(seed);
-    write_text(v, &mut key, Number::append_equality_text);
-    key.finish()
+/// cty deduplicates by comparing every pair (`distinct`). `None` once the
+/// evaluation is out of steps.
+pub fn equality_hash(v: &Value, seed: &ahash::RandomState) -> Option<u64> {
+    hashed_text(v, seed, Number::append_equality_text)
 }
 
 /// cty's set `Less(a, b)` for two elements of one set.
