@@ -159,3 +159,34 @@ fn limits_still_apply_and_come_first_when_reached_first() {
     let out = slow.evaluate_cancellable(&large_input(), &CancelToken::new());
     assert_eq!(out.diagnostics()[0].detail, "The expression needs more steps than this evaluation allows.");
 }
+
+#[test]
+fn a_call_that_fails_as_its_cancellation_is_noticed_keeps_its_error() {
+    // `cancel_now` cancels the evaluation and returns its argument; the
+    // cancellation is noticed in the charge for the work `regex` does
+    // searching the long text, where it fails of its own accord (no
+    // match): both its error and the cancellation are reported.
+    let token = CancelToken::new();
+    let remote = token.clone();
+    let mut table = hclvm::Functions::stdlib();
+    table
+        .register(hclvm::FunctionDef::with_static_type(
+            "cancel_now",
+            hclvm::Signature { params: vec![hclvm::Param::new("v", hclvm::Type::String)], var_param: None, pure: false },
+            hclvm::Type::String,
+            Arc::new(move |args, _, _| {
+                remote.cancel();
+                Ok(args[0].clone())
+            }),
+        ))
+        .expect("a new name");
+    let e = Compiled::expression("regex(\"x\", cancel_now(text))", &Options::new().functions(table)).expect("compiles");
+    // Work enough for the next check: 200 KB searched.
+    let text = Variables::new().with("text", Value::string(&"a".repeat(200_000)));
+    let out = e.evaluate_cancellable(&text, &token);
+    assert_eq!(summaries(&out), ["Error in function call", "Evaluation cancelled"]);
+    assert!(out.diagnostics()[0].detail.contains("did not match"), "{}", out.diagnostics()[0].detail);
+    // A call that stops for want of steps reports only the evaluation's end.
+    let starved = Compiled::expression("regex(\"x\", text)", &Options::new().max_steps(1_000)).expect("compiles");
+    assert_eq!(summaries(&starved.evaluate(&text)), ["Evaluation limit exceeded"]);
+}

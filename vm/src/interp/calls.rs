@@ -8,29 +8,43 @@ impl<'a> Machine<'a> {
     pub(super) fn convert_arg(&mut self, c: &CallSite, r: u16, i: usize) {
         let Some(funcs) = self.prog.file.funcs.as_deref() else { return };
         let Some(v) = self.s.regs.get(usize::from(r)) else { return };
+        if self.s.aborted.is_some() {
+            return;
+        }
         self.allow_work();
         let converted = funcs.signature(c.func).convert_arg(i, v);
         self.charge_noted_work();
         match converted {
             Ok(None) => {}
             Ok(Some(conv)) => self.set(r, conv),
-            // (A conversion that ran out of steps ended the evaluation,
-            // which reports that. This is `counted` written out: through
-            // it, policy took 500 more instructions per request.)
-            Err(_) if self.s.aborted.is_some() => {}
+            // (This is `counted` written out: through it, policy took 500
+            // more instructions per request.)
+            Err(_) if self.starved() => {}
             Err(e) => self.call_error(c, *e, |i| c.args.get(i).map(|a| a.start).unwrap_or_default()),
         }
     }
 
     /// An argument conversion's result (run after [`Machine::allow_work`])
-    /// with its work counted. A conversion that ran out of steps ended the
-    /// evaluation, which reports that: its error is dropped (`Ok(None)`).
+    /// with its work counted; the error of one that stopped for want of
+    /// steps is dropped (`Ok(None)`, see [`Machine::starved`]).
     fn counted(&mut self, converted: Result<Option<Value>, Box<CallError>>) -> Result<Option<Value>, Box<CallError>> {
         self.charge_noted_work();
         match converted {
-            Err(_) if self.s.aborted.is_some() => Ok(None),
+            Err(_) if self.starved() => Ok(None),
             r => r,
         }
+    }
+
+    /// Whether the evaluation is out of steps: after a call or conversion
+    /// that the evaluation had not ended before (none runs after its end),
+    /// whether it noted more work than [`Machine::allow_work`] allowed,
+    /// and so stopped for want of steps ([`runtime::work::exhausted`]).
+    /// Its error is then dropped: the evaluation's end is what is
+    /// reported. An error it gave of its own accord is reported, also
+    /// when a deadline or cancellation is noticed in the charge after it.
+    #[inline]
+    fn starved(&self) -> bool {
+        self.s.steps > self.s.limits.max_steps
     }
 
     /// A call whose converted arguments are in registers `base..base+n`.
@@ -38,7 +52,7 @@ impl<'a> Machine<'a> {
         let prog: &'a Program = self.prog;
         let Some(funcs) = prog.file.funcs.as_deref() else { return dynamic() };
         let mark = self.mark_at(c.mark);
-        if self.errors_since(mark) {
+        if self.errors_since(mark) || self.s.aborted.is_some() {
             return dynamic();
         }
         let Some(args) = self.s.regs.get(base..base + n) else { return dynamic() };
@@ -69,7 +83,7 @@ impl<'a> Machine<'a> {
                         self.s.aborted = Some(Abort::Memory);
                         self.s.abort_report = Some(Diagnostic::error(LIMIT_EXCEEDED, e.detail, Some(c.spans.span)));
                     }
-                } else if self.s.aborted.is_none() {
+                } else if !self.starved() {
                     self.call_error(c, *e, arg_start);
                 }
                 dynamic()
@@ -125,6 +139,10 @@ impl<'a> Machine<'a> {
                 vals.push(v);
                 continue;
             }
+            if self.s.aborted.is_some() {
+                vals.push(v);
+                continue;
+            }
             self.allow_work();
             let converted = sig.convert_arg(i, &v);
             match self.counted(converted) {
@@ -136,7 +154,7 @@ impl<'a> Machine<'a> {
                 }
             }
         }
-        if self.errors_since(mark) {
+        if self.errors_since(mark) || self.s.aborted.is_some() {
             return dynamic();
         }
         self.allow_work();
