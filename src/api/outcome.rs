@@ -5,6 +5,7 @@ use super::compiled::{BodyPlan, Compiled};
 use super::de::from_value;
 use super::error::{render_with, write_with, Diagnostics, Error};
 use super::result_format::{self, write_json_string_array, write_value_result, ResultWriter};
+use indexmap::IndexMap;
 use runtime::strings::{write_json_string, JsonText};
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
@@ -708,7 +709,7 @@ fn write_flat_body<T: JsonText>(body: BodyOutcome<'_>, out: &mut T) -> Option<Re
 /// its list of labels for each, 28 s.)
 enum Nest {
     Bodies(Vec<Value>),
-    Labels(Vec<(Arc<str>, Nest)>, std::collections::HashMap<Arc<str>, usize>),
+    Labels(IndexMap<Arc<str>, Nest>),
 }
 
 impl Nest {
@@ -716,7 +717,7 @@ impl Nest {
         if labels_left == 0 {
             Nest::Bodies(Vec::new())
         } else {
-            Nest::Labels(Vec::new(), std::collections::HashMap::new())
+            Nest::Labels(IndexMap::new())
         }
     }
 
@@ -726,12 +727,8 @@ impl Nest {
                 bodies.push(body);
                 Ok(())
             }
-            (Nest::Labels(children, index), Some((first, rest))) => {
-                let i = *index.entry(first.clone()).or_insert_with(|| {
-                    children.push((first.clone(), Nest::new(rest.len())));
-                    children.len() - 1
-                });
-                children[i].1.insert(rest, body)
+            (Nest::Labels(children), Some((first, rest))) => {
+                children.entry(first.clone()).or_insert_with(|| Nest::new(rest.len())).insert(rest, body)
             }
             _ => Err(()),
         }
@@ -740,7 +737,7 @@ impl Nest {
     fn into_value(self) -> Value {
         match self {
             Nest::Bodies(bodies) => Value::tuple(bodies),
-            Nest::Labels(children, _) => Value::object(children.into_iter().map(|(l, n)| (l, n.into_value())).collect()),
+            Nest::Labels(children) => Value::object(children.into_iter().map(|(l, n)| (l, n.into_value())).collect()),
         }
     }
 }
@@ -748,20 +745,16 @@ impl Nest {
 fn natural_value(body: BodyOutcome<'_>) -> Result<Value, Error> {
     let mut members: Vec<(&str, Value)> = body.attributes().map(|a| (a.name(), a.outcome.value.clone())).collect();
     let attribute_names: std::collections::HashSet<&str> = members.iter().map(|(n, _)| *n).collect();
-    let mut types: Vec<(&str, Nest)> = Vec::new();
-    let mut type_index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut types: IndexMap<&str, Nest> = IndexMap::new();
     for b in body.blocks() {
         let name: &str = &b.info.block_type;
         if attribute_names.contains(name) {
             return Err(Error::Shape(format!("{name:?} is both an attribute and a block type")));
         }
-        let i = *type_index.entry(name).or_insert_with(|| {
-            types.push((name, Nest::new(b.info.labels.len())));
-            types.len() - 1
-        });
         let value = natural_value(b.body)?;
-        types[i]
-            .1
+        types
+            .entry(name)
+            .or_insert_with(|| Nest::new(b.info.labels.len()))
             .insert(&b.info.labels, value)
             .map_err(|()| Error::Shape(format!("blocks of type {name:?} have different numbers of labels")))?;
     }
