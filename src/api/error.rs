@@ -243,7 +243,7 @@ pub(crate) fn write_with<'d>(
 }
 
 fn source_file(source: &SourceInfo) -> SourceFile<'_> {
-    SourceFile::with_lines(&source.filename, &source.src, source.line_index()).with_block_headers(source.block_headers.clone())
+    SourceFile::with_lines(&source.filename, &source.src, source.line_index()).with_block_headers(&source.block_headers)
 }
 
 /// hcl's one-line `Diagnostics.Error()` form: the first diagnostic as
