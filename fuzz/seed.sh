@@ -10,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 data="$here/../tests/data"
 [ -d "$data/conformance/cases" ] || { echo "seed.sh: no test data at $data" >&2; exit 2; }
 
-for t in parse_body parse_expression parse_template eval_body eval_expression eval_template json_variables; do mkdir -p "$here/corpus/$t"; done
+for t in parse_body parse_expression parse_template eval_body eval_expression eval_template eval_declared json_variables; do mkdir -p "$here/corpus/$t"; done
 
 # Corpus files, named by a hash of their path so re-running is idempotent.
 copy_files() { # FOLDER TARGET
@@ -29,6 +29,25 @@ copy_files_eval() { # FOLDER TARGET
 }
 copy_files_eval "$data/corpus/realworld" eval_body
 copy_files_eval "$data/corpus/templates" eval_template
+
+# eval_declared reads `u16 spec length | spec | type constraint`: the
+# constraints of the oracle rows' declarations, with an empty spec
+# (mutation binds variables; the first name of input.rs's table, "a", is
+# the one declared).
+python3 - "$here/corpus/eval_declared" "$data/rows/cases" <<'PY'
+import hashlib, json, os, sys
+out_dir, case_dir = sys.argv[1], sys.argv[2]
+for f in sorted(os.listdir(case_dir)):
+    for line in open(os.path.join(case_dir, f), encoding="utf-8"):
+        try:
+            case = json.loads(line)
+        except ValueError:
+            continue
+        for text in (case.get("declare") or {}).values() if isinstance(case, dict) else ():
+            data = b"\0\0" + text.encode("utf-8")
+            with open(os.path.join(out_dir, "declare-" + hashlib.sha1(data).hexdigest()[:16]), "wb") as out:
+                out.write(data)
+PY
 
 # json_variables reads JSON text: each conformance case line's variables.
 python3 - "$here/corpus/json_variables" "$data/conformance/cases" <<'PY'
@@ -220,6 +239,6 @@ for cases_dir in case_dirs:
                 n += 1
 print("seed.sh: %d conformance sources" % n)
 PY
-for t in parse_body parse_expression parse_template eval_body eval_expression eval_template json_variables; do
+for t in parse_body parse_expression parse_template eval_body eval_expression eval_template eval_declared json_variables; do
   echo "seed.sh: corpus/$t: $(ls "$here/corpus/$t" | wc -l) files"
 done
