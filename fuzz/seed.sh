@@ -30,39 +30,35 @@ copy_files_eval() { # FOLDER TARGET
 copy_files_eval "$data/corpus/realworld" eval_body
 copy_files_eval "$data/corpus/templates" eval_template
 
-# eval_declared reads `u16 spec length | spec | type constraint`: the
-# constraints of the oracle rows' declarations, with an empty spec
-# (mutation binds variables; the first name of input.rs's table, "a", is
-# the one declared).
-python3 - "$here/corpus/eval_declared" "$data/rows/cases" <<'PY'
+# One seed file per case line whose field gives one: json_variables reads
+# JSON text, each conformance case's variables; eval_declared reads
+# `u16 spec length | spec | type constraint`, the constraints of the
+# oracle rows' declarations with an empty spec (mutation binds variables;
+# the first name of input.rs's table, "a", is the one declared).
+python3 - "$here/corpus" "$data" <<'PY'
 import hashlib, json, os, sys
-out_dir, case_dir = sys.argv[1], sys.argv[2]
-for f in sorted(os.listdir(case_dir)):
-    for line in open(os.path.join(case_dir, f), encoding="utf-8"):
-        try:
-            case = json.loads(line)
-        except ValueError:
-            continue
-        for text in (case.get("declare") or {}).values() if isinstance(case, dict) else ():
-            data = b"\0\0" + text.encode("utf-8")
-            with open(os.path.join(out_dir, "declare-" + hashlib.sha1(data).hexdigest()[:16]), "wb") as out:
-                out.write(data)
-PY
+out_root, data = sys.argv[1], sys.argv[2]
 
-# json_variables reads JSON text: each conformance case line's variables.
-python3 - "$here/corpus/json_variables" "$data/conformance/cases" <<'PY'
-import hashlib, json, os, sys
-out_dir, case_dir = sys.argv[1], sys.argv[2]
-for f in sorted(os.listdir(case_dir)):
-    for line in open(os.path.join(case_dir, f), encoding="utf-8"):
-        try:
-            case = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(case, dict) and case.get("vars"):
-            text = json.dumps(case["vars"], ensure_ascii=False).encode("utf-8")
-            with open(os.path.join(out_dir, "case-" + hashlib.sha1(text).hexdigest()[:16]), "wb") as out:
-                out.write(text)
+def seeds(case_dir):
+    for f in sorted(os.listdir(case_dir)):
+        for line in open(os.path.join(case_dir, f), encoding="utf-8"):
+            try:
+                case = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(case, dict):
+                yield case
+
+def write(target, prefix, blob):
+    with open(os.path.join(out_root, target, prefix + hashlib.sha1(blob).hexdigest()[:16]), "wb") as out:
+        out.write(blob)
+
+for case in seeds(os.path.join(data, "conformance", "cases")):
+    if case.get("vars"):
+        write("json_variables", "case-", json.dumps(case["vars"], ensure_ascii=False).encode("utf-8"))
+for case in seeds(os.path.join(data, "rows", "cases")):
+    for text in (case.get("declare") or {}).values():
+        write("eval_declared", "declare-", b"\0\0" + text.encode("utf-8"))
 PY
 
 # Conformance case sources. The parse_* targets get the bare source; the
