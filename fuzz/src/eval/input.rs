@@ -179,9 +179,24 @@ const MAX_NODES: usize = 50_000;
 /// String bytes across all variables (logical, like nodes).
 const MAX_STRING_BYTES: usize = 1 << 20;
 /// The most a set may weigh (its elements' logical sizes, string bytes / 16
-/// included): building a set hashes every element's whole text and
-/// compares equal-hash structured elements pairwise.
+/// and numbers beyond f64's range included, see `number_weight`):
+/// building a set hashes every element's whole text and compares
+/// equal-hash structured elements pairwise.
 const MAX_SET_WEIGHT: usize = 1_024;
+
+/// A number's weight: a set keys each number by its decimal text, whose
+/// cost grows with its digits, up to 100,000 of them beyond f64's range
+/// (1e100000 took some 10 ms under ASan; a set of a thousand, ten
+/// seconds): such a number weighs an eighth of a set's allowance.
+fn number_weight(n: &Number) -> usize {
+    let f = n.to_f64();
+    let beyond_f64 = !n.is_zero() && !n.is_infinite() && (f == 0.0 || f.is_infinite());
+    if beyond_f64 {
+        MAX_SET_WEIGHT / 8
+    } else {
+        1
+    }
+}
 
 /// Splits fuzz input into the variable spec and the source text.
 pub fn split(data: &[u8]) -> (&[u8], &[u8]) {
@@ -278,7 +293,11 @@ impl Gen<'_> {
         self.nodes += 1;
         match ty {
             Type::Bool => (Value::bool(kind % 2 == 1), 1),
-            Type::Number => (Value::number(self.number()), 1),
+            Type::Number => {
+                let n = self.number();
+                let weight = number_weight(&n);
+                (Value::number(n), weight)
+            }
             Type::String => {
                 let s = self.string();
                 self.string_bytes += s.len();
