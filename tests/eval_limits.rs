@@ -542,3 +542,20 @@ fn sets_stop_keying_their_elements_once_out_of_steps() {
         assert_eq!(summaries(&e), ["Evaluation limit exceeded"], "{src}");
     }
 }
+
+#[test]
+fn sets_of_numbers_of_extreme_magnitude_count_their_digits() {
+    // A set keys each number by its decimal text, which takes a bignum as
+    // long as the exponent: at 1e-99999 about a millisecond (more in a
+    // debug build). That work counts against the step budget, so a set of
+    // many copies ends at it; 100,000 copies took a minute.
+    let copies = "length(toset([for i in range(100) : 1.2345678901234567e-99999]))";
+    let (failed, reported) = eval_with(copies, Limits { max_steps: 1_000_000, ..Limits::default() });
+    assert!(failed, "{reported:?}");
+    assert_eq!(reported.last().map(String::as_str), Some("Evaluation limit exceeded"));
+    // Under the default budget the same set is built (its copies are one).
+    let program = Compiled::expression(copies, &Options::new()).expect("compiles");
+    let out = program.evaluate(&Variables::new());
+    assert!(!out.has_errors(), "{:?}", summaries(&out));
+    assert_eq!(out.value().and_then(|v| v.as_number()?.to_i64()), Some(1));
+}
