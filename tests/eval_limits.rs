@@ -559,3 +559,21 @@ fn sets_of_numbers_of_extreme_magnitude_count_their_digits() {
     assert!(!out.has_errors(), "{:?}", summaries(&out));
     assert_eq!(out.value().and_then(|v| v.as_number()?.to_i64()), Some(1));
 }
+
+#[test]
+fn comparing_numbers_of_huge_precision_counts_their_digits() {
+    // `parseint` of 20,000 digits has a precision of 66,000 bits; `==`
+    // with a 512-bit number of the same value compares their texts
+    // (cty's equality), each a bignum conversion. That work counts: a loop
+    // of such comparisons ends at the step budget.
+    let digits = format!("1{}", "0".repeat(19_999));
+    let vars = Variables::new().with("s", Value::string(&digits));
+    let src = "[for i in range(1000) : parseint(s, 10) == 1e19999]";
+    let limited = Compiled::expression(src, &Options::new().max_steps(2_000_000)).expect("compiles");
+    let out = limited.evaluate(&vars);
+    assert_eq!(summaries(&out).last().map(String::as_str), Some("Evaluation limit exceeded"), "{:?}", summaries(&out));
+    // One such comparison is within the default budget, and true.
+    let once = Compiled::expression("parseint(s, 10) == 1e19999", &Options::new()).expect("compiles");
+    let out = once.evaluate(&vars);
+    assert_eq!(out.value().and_then(Value::as_bool), Some(true), "{:?}", summaries(&out));
+}

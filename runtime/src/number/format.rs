@@ -59,28 +59,9 @@ impl GoFormatSpec {
     }
 }
 
-/// Binary exponents up to this size (beyond f64's range either way) make
-/// digits at no noted cost.
-const FREE_EXPONENT_BITS: u64 = 4096;
-
-/// Notes the work of finding `x`'s digits ([`crate::work`]): it takes
-/// bignums as long as its exponent (powers of five or two, divided down to
-/// the digits wanted), up to a millisecond at a magnitude of 1e±99999, so
-/// a set keyed by thousands of such numbers (each written as text) ends at
-/// the step budget instead of running for a minute. A step per 16 bits of
-/// exponent, 20,700 at 1e-99999: the default budget then bounds such work
-/// to a few seconds, as it bounds the rest.
-fn note_digits_work(x: &BigFloat) {
-    let bits = x.exp.unsigned_abs();
-    if bits > FREE_EXPONENT_BITS {
-        crate::work::note(bits / 16);
-    }
-}
-
 /// Go's `x.Append(buf, fmt, prec)` / `x.Text(fmt, prec)` for `fmt` in
 /// e, E, f, g, G; `prec < 0` means shortest. `x` must be within the text limit.
 pub(crate) fn append(x: &BigFloat, fmt: u8, prec: i64) -> String {
-    note_digits_work(x);
     let mut out = String::new();
     if x.neg {
         out.push('-');
@@ -99,6 +80,7 @@ pub(crate) fn append(x: &BigFloat, fmt: u8, prec: i64) -> String {
     } else if shortest {
         shortest_decimal(x)
     } else {
+        super::text::note_digits_work(x);
         // Enough leading digits for the rounding below (plus a sentinel).
         let int_digits = ((x.go_exp() as f64) * std::f64::consts::LOG10_2).ceil().max(0.0) as i64 + 1;
         let keep = match fmt {

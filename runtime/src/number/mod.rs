@@ -510,6 +510,23 @@ impl Number {
         text::shortest_decimal(&x) == text::shortest_decimal(&y)
     }
 
+    /// Whether [`Number::equals`] compares the two numbers' texts (they
+    /// differ in precision and do not both print exactly), which costs
+    /// work with their magnitude and precision ([`crate::work`]); else it
+    /// compares values.
+    pub fn equality_writes_texts(&self, o: &Number) -> bool {
+        let (Repr::Big(x), Repr::Big(y)) = (&self.0, &o.0) else {
+            // A small number prints exactly and has a small text.
+            return false;
+        };
+        x.form == Form::Finite
+            && y.form == Form::Finite
+            && x.prec != y.prec
+            && !(text::prints_exactly(x) && text::prints_exactly(y))
+            && text::within_text_limit(x)
+            && text::within_text_limit(y)
+    }
+
     /// Feeds `h` with this number exactly: its precision and its value
     /// (sign, mantissa and exponent), never its text, which is approximate
     /// for huge magnitudes. Numbers hashed alike are identical.
