@@ -96,6 +96,20 @@ enum Repr {
 
 const _: () = assert!(std::mem::size_of::<Number>() <= 16);
 
+/// Whether cty's equality of `x` and `y` compares their texts: finite,
+/// of one sign, at different precisions, not both printing exactly, and
+/// both within the text limit (beyond it, values are compared). One
+/// definition for [`Number::equals`] and [`Number::equality_writes_texts`].
+fn compares_texts(x: &BigFloat, y: &BigFloat) -> bool {
+    x.sign() == y.sign()
+        && x.form == Form::Finite
+        && y.form == Form::Finite
+        && x.prec != y.prec
+        && !(text::prints_exactly(x) && text::prints_exactly(y))
+        && text::within_text_limit(x)
+        && text::within_text_limit(y)
+}
+
 /// Errors of number operations. `Display` gives cty's wording.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -501,30 +515,21 @@ impl Number {
         if x.form != Form::Finite || y.form != Form::Finite {
             return x.form == y.form; // same sign: both zero or both the same infinity
         }
-        if x.prec == y.prec || text::prints_exactly(&x) && text::prints_exactly(&y) {
-            return x.same_value(&y);
+        if compares_texts(&x, &y) {
+            text::shortest_decimal(&x) == text::shortest_decimal(&y)
+        } else {
+            x.same_value(&y)
         }
-        if !text::within_text_limit(&x) || !text::within_text_limit(&y) {
-            return x.same_value(&y);
-        }
-        text::shortest_decimal(&x) == text::shortest_decimal(&y)
     }
 
-    /// Whether [`Number::equals`] compares the two numbers' texts (they
-    /// differ in precision and do not both print exactly), which costs
-    /// work with their magnitude and precision ([`crate::work`]); else it
-    /// compares values.
+    /// Whether [`Number::equals`] compares the two numbers' texts, which
+    /// costs work with their magnitude and precision ([`crate::work`]);
+    /// else it compares signs, forms or values.
     pub fn equality_writes_texts(&self, o: &Number) -> bool {
-        let (Repr::Big(x), Repr::Big(y)) = (&self.0, &o.0) else {
-            // A small number prints exactly and has a small text.
+        if let (Repr::Small { .. }, Repr::Small { .. }) = (&self.0, &o.0) {
             return false;
-        };
-        x.form == Form::Finite
-            && y.form == Form::Finite
-            && x.prec != y.prec
-            && !(text::prints_exactly(x) && text::prints_exactly(y))
-            && text::within_text_limit(x)
-            && text::within_text_limit(y)
+        }
+        compares_texts(&self.as_big(), &o.as_big())
     }
 
     /// Feeds `h` with this number exactly: its precision and its value
