@@ -151,7 +151,7 @@ fn check_outcome(src: &[u8], o: &Outcome, fp: &mut Fingerprint) {
     fp.push((o.diagnostics().to_vec(), encoding));
 }
 
-fn check_spans<'a>(src: &[u8], diags: impl Iterator<Item = &'a Diagnostic>, what: &str) {
+pub(super) fn check_spans<'a>(src: &[u8], diags: impl Iterator<Item = &'a Diagnostic>, what: &str) {
     for d in diags {
         for (role, span) in [("subject", d.subject), ("context", d.context)] {
             if let Some(s) = span {

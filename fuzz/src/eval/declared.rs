@@ -10,8 +10,8 @@
 //!   conforms to the declared type;
 //! - evaluating again gives the same diagnostics and value.
 
-use super::check::check_value;
-use hclvm::{Compiled, Diagnostic, Error, Options, Span};
+use super::check::{check_spans, check_value};
+use hclvm::{Compiled, Diagnostic, Error, Options};
 
 /// Decodes fuzz input (`input`'s layout: the source is the constraint)
 /// and checks it.
@@ -26,9 +26,7 @@ pub fn check(data: &[u8]) {
             assert!(!lists.is_empty(), "a declaration error without diagnostics");
             for d in &lists {
                 assert!(d.has_errors(), "a declaration failed without an error diagnostic: {:?}", d.as_slice());
-                for diag in d.as_slice() {
-                    check_within(text, diag);
-                }
+                check_spans(src, d.as_slice().iter(), "declaration");
                 let _ = d.render(false);
                 let _ = d.to_string();
             }
@@ -62,12 +60,4 @@ pub fn check(data: &[u8]) {
     let first = run();
     let again = run();
     assert!(first == again, "a second evaluation gave different results:\n{first:?}\n---\n{again:?}");
-}
-
-/// A declaration diagnostic's ranges lie within the constraint's text.
-fn check_within(text: &str, d: &Diagnostic) {
-    let inside = |s: Span| s.start <= s.end && s.end as usize <= text.len();
-    for span in [d.subject, d.context].into_iter().flatten() {
-        assert!(inside(span), "{span:?} of {:?} is outside the constraint of {} bytes", d.summary, text.len());
-    }
 }

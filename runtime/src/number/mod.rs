@@ -96,20 +96,6 @@ enum Repr {
 
 const _: () = assert!(std::mem::size_of::<Number>() <= 16);
 
-/// Whether cty's equality of `x` and `y` compares their texts: finite,
-/// of one sign, at different precisions, not both printing exactly, and
-/// both within the text limit (beyond it, values are compared). One
-/// definition for [`Number::equals`] and [`Number::equality_writes_texts`].
-fn compares_texts(x: &BigFloat, y: &BigFloat) -> bool {
-    x.sign() == y.sign()
-        && x.form == Form::Finite
-        && y.form == Form::Finite
-        && x.prec != y.prec
-        && !(text::prints_exactly(x) && text::prints_exactly(y))
-        && text::within_text_limit(x)
-        && text::within_text_limit(y)
-}
-
 /// Errors of number operations. `Display` gives cty's wording.
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -505,31 +491,30 @@ impl Number {
     /// Beyond the text limit (see [`NumberError::TooLongToPrint`]) the texts
     /// are not computed and exact value equality is used instead.
     pub fn equals(&self, o: &Number) -> bool {
+        self.equals_by_value(o).unwrap_or_else(|| text::shortest_decimal(&self.as_big()) == text::shortest_decimal(&o.as_big()))
+    }
+
+    /// [`Number::equals`] when it compares signs, forms or values; `None`
+    /// when it compares the two numbers' texts (finite, of one sign, at
+    /// different precisions, not both printing exactly, both within the
+    /// text limit), which costs work with their magnitude and precision
+    /// ([`crate::work`]).
+    pub fn equals_by_value(&self, o: &Number) -> Option<bool> {
         if let (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) = (&self.0, &o.0) {
-            return a == b;
+            return Some(a == b);
         }
         let (x, y) = (self.as_big(), o.as_big());
         if x.sign() != y.sign() {
-            return false;
+            return Some(false);
         }
         if x.form != Form::Finite || y.form != Form::Finite {
-            return x.form == y.form; // same sign: both zero or both the same infinity
+            return Some(x.form == y.form); // same sign: both zero or both the same infinity
         }
-        if compares_texts(&x, &y) {
-            text::shortest_decimal(&x) == text::shortest_decimal(&y)
-        } else {
-            x.same_value(&y)
-        }
-    }
-
-    /// Whether [`Number::equals`] compares the two numbers' texts, which
-    /// costs work with their magnitude and precision ([`crate::work`]);
-    /// else it compares signs, forms or values.
-    pub fn equality_writes_texts(&self, o: &Number) -> bool {
-        if let (Repr::Small { .. }, Repr::Small { .. }) = (&self.0, &o.0) {
-            return false;
-        }
-        compares_texts(&self.as_big(), &o.as_big())
+        let by_texts = x.prec != y.prec
+            && !(text::prints_exactly(&x) && text::prints_exactly(&y))
+            && text::within_text_limit(&x)
+            && text::within_text_limit(&y);
+        (!by_texts).then(|| x.same_value(&y))
     }
 
     /// Feeds `h` with this number exactly: its precision and its value

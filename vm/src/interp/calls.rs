@@ -140,8 +140,7 @@ impl<'a> Machine<'a> {
                 continue;
             }
             if self.s.aborted.is_some() {
-                vals.push(v);
-                continue;
+                return dynamic();
             }
             self.allow_work();
             let converted = sig.convert_arg(i, &v);

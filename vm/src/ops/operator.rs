@@ -248,9 +248,7 @@ fn compare_fast_numbers(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<bool> 
     match (op, lhs, rhs) {
         // (Numbers compared by their texts go the slow way, which charges
         // the work of writing them.)
-        (BinaryOp::Eq | BinaryOp::NotEq, Value::Number(a), Value::Number(b)) if !a.equality_writes_texts(b) => {
-            Some(a.equals(b) == (op == BinaryOp::Eq))
-        }
+        (BinaryOp::Eq | BinaryOp::NotEq, Value::Number(a), Value::Number(b)) => a.equals_by_value(b).map(|eq| eq == (op == BinaryOp::Eq)),
         (BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge, _, _) => match apply_known(op, lhs, rhs) {
             Ok(Value::Bool(b)) => Some(b),
             _ => None,
