@@ -581,3 +581,32 @@ fn comparing_numbers_of_huge_precision_counts_their_digits() {
     let out = once.evaluate(&vars);
     assert_eq!(out.value().and_then(Value::as_bool), Some(true), "{:?}", summaries(&out));
 }
+
+#[test]
+fn arithmetic_on_numbers_of_high_precision_counts_its_work() {
+    // `parseint` of 20,000 digits has a precision of 66,439 bits, which
+    // every result made from it carries: a sum copies a thousand words, a
+    // product or quotient multiplies them. A loop of ten thousand such
+    // operations ends at the step budget (each counted as one step, they
+    // ran for an hour at 100,000 digits).
+    let digits = "7".repeat(20_000);
+    let vars = Variables::new().with("s", Value::string(&digits));
+    for op in ["n * n", "n / n", "n % n", "n / 3", "n + n", "n - 1", "-n", "n < n", "floor(n)", "max(n, 1)"] {
+        let src = format!("[for n in [parseint(s, 10)] : [for i in range(1000) : [for j in range(10) : {op}]]]");
+        let limited = Compiled::expression(&src, &Options::new().max_steps(2_000_000)).expect("compiles");
+        let out = limited.evaluate(&vars);
+        assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "{op}");
+    }
+    // One product whose work is more than the steps left is not done, and
+    // its own error is not reported: the evaluation's end is.
+    let src = "[for n in [parseint(s, 10)] : n * n]";
+    let once = Compiled::expression(src, &Options::new().max_steps(30_000)).expect("compiles");
+    let out = once.evaluate(&vars);
+    assert_eq!(summaries(&out), ["Evaluation limit exceeded"]);
+    // Within the default budget the results are cty's (the reference's
+    // too): a product is rounded to 512 bits, so `(n * n) / n` is not `n`.
+    let src = "[for n in [parseint(s, 10)] : n - n == 0 && n * 2 > n && n % 10 == 7 && -n < 0 && floor(n) == n && n / n == 1 && (n * n) / n != n][0]";
+    let checks = Compiled::expression(src, &Options::new()).expect("compiles");
+    let out = checks.evaluate(&vars);
+    assert_eq!(out.value().and_then(Value::as_bool), Some(true), "{:?}", summaries(&out));
+}

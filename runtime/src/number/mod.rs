@@ -59,6 +59,7 @@ mod float;
 mod format;
 mod parse;
 mod text;
+mod work;
 
 #[cfg(test)]
 mod tests;
@@ -121,6 +122,9 @@ pub enum NumberError {
     /// The number's decimal text would be enormous (magnitude beyond about
     /// 1e±100000); the reference takes minutes to hours to print these.
     TooLongToPrint,
+    /// The operation's work is more than the evaluation has steps left
+    /// for; it was not done (see `work`).
+    OutOfSteps,
 }
 
 impl fmt::Display for NumberError {
@@ -139,6 +143,7 @@ impl fmt::Display for NumberError {
             NumberError::TooLongToPrint => {
                 "number is too large or too small to be written out in decimal (magnitude beyond about 1e±100000)"
             }
+            NumberError::OutOfSteps => crate::work::OUT_OF_STEPS,
         })
     }
 }
@@ -311,6 +316,18 @@ impl Number {
         self.prec()
     }
 
+    /// Whether arithmetic and comparisons on this number note work
+    /// ([`crate::work`]): it carries more than cty's usual precisions.
+    /// Callers that do not take noted work (an operator's fast path) leave
+    /// such numbers to the way that does.
+    #[inline]
+    pub fn is_costly(&self) -> bool {
+        match &self.0 {
+            Repr::Small { .. } => false,
+            Repr::Big(b) => work::costly(b.prec, 0),
+        }
+    }
+
     /// cty `Add` (HCL `+`): exact sum rounded to the larger precision.
     pub fn add(&self, o: &Number) -> Result<Number, NumberError> {
         if let (Repr::Small { prec: pa, v: a }, Repr::Small { prec: pb, v: b }) = (&self.0, &o.0) {
@@ -319,6 +336,7 @@ impl Number {
             }
         }
         let (x, y) = (self.as_big(), o.as_big());
+        work::charge(work::pass(x.prec, y.prec))?;
         x.add(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::OpposingInfinities)
     }
 
@@ -331,6 +349,7 @@ impl Number {
             }
         }
         let (x, y) = (self.as_big(), o.as_big());
+        work::charge(work::pass(x.prec, y.prec))?;
         x.sub(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::InfinityMinusInfinity)
     }
 
@@ -350,6 +369,7 @@ impl Number {
             }
         }
         let (x, y) = (self.as_big(), o.as_big());
+        work::charge(work::product(x.prec, y.prec))?;
         let res_prec = x.prec.max(y.prec);
         let product = x.mul(&y, 512).map_err(|NaN| NumberError::ZeroTimesInfinity)?;
         let res_prec = res_prec.max(product.min_prec());
@@ -367,6 +387,7 @@ impl Number {
             }
         }
         let (x, y) = (self.as_big(), o.as_big());
+        work::charge(work::quotient(x.prec.max(y.prec), y.prec))?;
         x.quo(&y, x.prec.max(y.prec)).map(Number::from_big).map_err(|NaN| NumberError::Indeterminate)
     }
 
@@ -394,6 +415,9 @@ impl Number {
             // x/Inf = 0, trunc 0, then Inf * 0 panics with NaN.
             return Err(NumberError::ModuloZeroInfinity);
         }
+        // The quotient, its integer part times the divisor, the difference.
+        let p = x.prec.max(y.prec);
+        work::charge(work::quotient(p, y.prec) + work::product(y.prec, x.prec) + 2 * work::pass(x.prec, p))?;
         let ratio = x.quo(&y, x.prec.max(y.prec)).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
         let (int, _) = match ratio.trunc_int() {
             Some(t) => t,
@@ -410,7 +434,10 @@ impl Number {
     pub fn neg(&self) -> Number {
         match &self.0 {
             Repr::Small { prec, v } if *v != 0 && *v != i64::MIN => Number(Repr::Small { prec: *prec, v: -v }),
-            _ => Number::from_big(self.to_big().neg()),
+            _ => {
+                work::note_pass(self.prec(), 0);
+                Number::from_big(self.to_big().neg())
+            }
         }
     }
 
@@ -418,7 +445,10 @@ impl Number {
     pub fn abs(&self) -> Number {
         match &self.0 {
             Repr::Small { prec, v } if *v != i64::MIN => Number(Repr::Small { prec: *prec, v: v.abs() }),
-            _ => Number::from_big(self.to_big().abs()),
+            _ => {
+                work::note_pass(self.prec(), 0);
+                Number::from_big(self.to_big().abs())
+            }
         }
     }
 
@@ -444,7 +474,8 @@ impl Number {
         if let Repr::Small { .. } = self.0 {
             return self.clone();
         }
-        let x = self.to_big();
+        let x = self.as_big();
+        work::note_pass(x.prec, x.prec);
         let (mut int, moved) = match x.trunc_int() {
             Some(t) => t,
             None => return self.clone(),
@@ -479,7 +510,11 @@ impl Number {
     pub fn cmp(&self, o: &Number) -> Ordering {
         match (&self.0, &o.0) {
             (Repr::Small { v: a, .. }, Repr::Small { v: b, .. }) => a.cmp(b),
-            _ => self.as_big().cmp(&o.as_big()),
+            _ => {
+                let (x, y) = (self.as_big(), o.as_big());
+                work::note_pass(x.prec, y.prec);
+                x.cmp(&y)
+            }
         }
     }
 
@@ -507,6 +542,7 @@ impl Number {
         if x.sign() != y.sign() {
             return Some(false);
         }
+        work::note_pass(x.prec, y.prec);
         if x.form != Form::Finite || y.form != Form::Finite {
             return Some(x.form == y.form); // same sign: both zero or both the same infinity
         }

@@ -43,7 +43,7 @@ impl<'a> Machine<'a> {
     /// reported. An error it gave of its own accord is reported, also
     /// when a deadline or cancellation is noticed in the charge after it.
     #[inline]
-    fn starved(&self) -> bool {
+    pub(super) fn starved(&self) -> bool {
         self.s.steps > self.s.limits.max_steps
     }
 

@@ -136,6 +136,12 @@ impl<'a> Machine<'a> {
                     let v = self.read(ins.ob());
                     let had_errors = self.errors_since(mark);
                     let r = crate::ops::unary_checked(op, &v, had_errors);
+                    if op == crate::ops::UnaryOp::Neg {
+                        // The negation of a number of high precision copies
+                        // it. (Each way tried out of the loop cost policy,
+                        // which negates nothing, more instructions.)
+                        self.charge_noted_work();
+                    }
                     let v = self.op_result(r, |blame| match blame {
                         Blame::Operand(0) => Some(site.lhs),
                         _ => Some(site.span),
@@ -385,10 +391,15 @@ impl<'a> Machine<'a> {
         let l = self.read(lo);
         let r = self.read(ro);
         let had_errors = self.errors_since(mark);
+        self.allow_work();
         let res = crate::ops::binary_checked(op, &l, &r, had_errors);
-        // Comparing (or converting) two collections is work the one step
-        // does not measure.
+        // Comparing (or converting) two collections, or arithmetic on
+        // numbers of high precision, is work the one step does not measure.
         self.charge_noted_work();
+        if res.is_err() && self.starved() {
+            // Stopped for want of steps: the evaluation's end is reported.
+            return dynamic();
+        }
         let span_of = |blame| match blame {
             Blame::Operand(0) => Some(site.lhs),
             Blame::Operand(1) => Some(site.rhs),

@@ -164,7 +164,9 @@ pub fn binary_fast(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<Value> {
         return compare_fast(op, lhs, rhs).map(Value::Bool);
     }
     match (lhs, rhs) {
-        (Value::Number(_), Value::Number(_)) => apply_known(op, lhs, rhs).ok(),
+        // (Numbers of high precision go the slow way, which takes the
+        // work their arithmetic notes.)
+        (Value::Number(a), Value::Number(b)) if !a.is_costly() && !b.is_costly() => apply_known(op, lhs, rhs).ok(),
         _ => None,
     }
 }
@@ -246,6 +248,8 @@ fn str_eq(a: &str, b: &str) -> bool {
 #[inline(never)]
 fn compare_fast_numbers(op: BinaryOp, lhs: &Value, rhs: &Value) -> Option<bool> {
     match (op, lhs, rhs) {
+        // (So do numbers of high precision, whose comparison notes work.)
+        (_, Value::Number(a), Value::Number(b)) if a.is_costly() || b.is_costly() => None,
         // (Numbers compared by their texts go the slow way, which charges
         // the work of writing them.)
         (BinaryOp::Eq | BinaryOp::NotEq, Value::Number(a), Value::Number(b)) => a.equals_by_value(b).map(|eq| eq == (op == BinaryOp::Eq)),
