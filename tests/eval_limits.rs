@@ -1,7 +1,7 @@
 //! Hostile inputs end with a diagnostic, not a hang, a crash or unbounded
 //! memory: work and size budgets, deep nesting.
 
-use hclvm::{Compiled, Evaluation, Limits, Options, Value, Variables};
+use hclvm::{Compiled, Evaluation, Limits, Options, Type, Value, Variables};
 
 /// Whether the expression `src` evaluated with no variables has errors,
 /// and the summaries of its diagnostics.
@@ -591,12 +591,37 @@ fn arithmetic_on_numbers_of_high_precision_counts_its_work() {
     // ran for an hour at 100,000 digits).
     let digits = "7".repeat(20_000);
     let vars = Variables::new().with("s", Value::string(&digits));
-    for op in ["n * n", "n / n", "n % n", "n / 3", "n + n", "n - 1", "-n", "n < n", "floor(n)", "max(n, 1)"] {
+    // Also an integer made from it, held small but at its precision; and
+    // such a number as a key (its text: a map's key, an index out of range).
+    let ops = [
+        "n * n",
+        "n / n",
+        "n % n",
+        "n / 3",
+        "n + n",
+        "n - 1",
+        "-n",
+        "n < n",
+        "floor(n)",
+        "max(n, 1)",
+        "(n - n + 1) / 3",
+        "try({a = 1}[n], 0)",
+        "try([1][n], 0)",
+        "{(n) = 1}",
+        "{for k in [n] : k => 1}",
+    ];
+    for op in ops {
         let src = format!("[for n in [parseint(s, 10)] : [for i in range(1000) : [for j in range(10) : {op}]]]");
         let limited = Compiled::expression(&src, &Options::new().max_steps(2_000_000)).expect("compiles");
         let out = limited.evaluate(&vars);
         assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "{op}");
     }
+    // A conditional whose condition is unknown compares its results'
+    // bounds.
+    let src = "[for n in [parseint(s, 10)] : [for i in range(1000) : [for j in range(10) : u ? n : 1.5]]]";
+    let limited = Compiled::expression(src, &Options::new().max_steps(2_000_000)).expect("compiles");
+    let out = limited.evaluate(&vars.clone().with("u", Value::unknown(Type::Bool)));
+    assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "unknown condition");
     // One product whose work is more than the steps left is not done, and
     // its own error is not reported: the evaluation's end is.
     let src = "[for n in [parseint(s, 10)] : n * n]";
@@ -609,4 +634,30 @@ fn arithmetic_on_numbers_of_high_precision_counts_its_work() {
     let checks = Compiled::expression(src, &Options::new()).expect("compiles");
     let out = checks.evaluate(&vars);
     assert_eq!(out.value().and_then(Value::as_bool), Some(true), "{:?}", summaries(&out));
+}
+
+#[test]
+fn integers_of_huge_magnitude_round_from_their_mantissa() {
+    // 1e600000000 is an integer of two billion bits. `%`, `floor` and
+    // `ceil` gave its integer part as cty does, writing it out (some
+    // 500 MB, uncounted); they round from its mantissa now. Results are
+    // the reference's (which takes over a minute for `floor`).
+    let numbers = [("1e600000000 % 3", 0), ("-1e600000000 % 3", 0), ("(1e300 * 1e300) % 9", 0), ("1.5e70 % 7", 6)];
+    let bools = [
+        "1e600000000 % 7 == 0",
+        "floor(1e600000000) == 1e600000000",
+        "ceil(-1e600000000) == -1e600000000",
+        "floor(12345678901234567890123.5) == 12345678901234567890123",
+    ];
+    let small = Options::new().max_size(64 << 20);
+    for (src, want) in numbers {
+        let program = Compiled::expression(src, &small).expect("compiles");
+        let out = program.evaluate(&Variables::new());
+        assert_eq!(out.value().and_then(|v| v.as_number()?.to_i64()), Some(want), "{src}: {:?}", summaries(&out));
+    }
+    for src in bools {
+        let program = Compiled::expression(src, &small).expect("compiles");
+        let out = program.evaluate(&Variables::new());
+        assert_eq!(out.value().and_then(Value::as_bool), Some(true), "{src}: {:?}", summaries(&out));
+    }
 }

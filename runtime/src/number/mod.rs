@@ -323,7 +323,9 @@ impl Number {
     #[inline]
     pub fn is_costly(&self) -> bool {
         match &self.0 {
-            Repr::Small { .. } => false,
+            // (An integer keeps the precision of the numbers it was made
+            // from: `n - n + 1` of a long `n` divides at that precision.)
+            Repr::Small { prec, .. } => work::costly(*prec, 0),
             Repr::Big(b) => work::costly(b.prec, 0),
         }
     }
@@ -416,15 +418,21 @@ impl Number {
             return Err(NumberError::ModuloZeroInfinity);
         }
         // The quotient, its integer part times the divisor, the difference.
-        let p = x.prec.max(y.prec);
-        work::charge(work::quotient(p, y.prec) + work::product(y.prec, x.prec) + 2 * work::pass(x.prec, p))?;
-        let ratio = x.quo(&y, x.prec.max(y.prec)).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
-        let (int, _) = match ratio.trunc_int() {
-            Some(t) => t,
-            None => return Err(NumberError::ModuloInfinitePanic),
-        };
+        let q = x.prec.max(y.prec);
+        work::charge(work::quotient(q, y.prec) + work::product(y.prec, x.prec) + 2 * work::pass(x.prec, q))?;
+        let ratio = x.quo(&y, q).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
         let p = x.prec;
-        let work = BigFloat::from_ibig(&int, p);
+        let work = match ratio.form {
+            Form::Inf => return Err(NumberError::ModuloInfinitePanic),
+            // Already an integer: Go's `Int` then `SetInt` round the same
+            // value, which can have two billion bits (`1e600000000 % 3`);
+            // rounded from the mantissa, it is never written out.
+            Form::Finite if ratio.exp >= 0 => BigFloat::round_from(ratio.neg, ratio.mant.clone(), ratio.exp, false, p),
+            _ => match ratio.trunc_int() {
+                Some((int, _)) => BigFloat::from_ibig(&int, p),
+                None => return Err(NumberError::ModuloInfinitePanic),
+            },
+        };
         let work = y.mul(&work, p).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
         let res = x.sub(&work, p).map_err(|NaN| NumberError::ModuloZeroInfinity)?;
         Ok(Number::from_big(res))
@@ -475,6 +483,12 @@ impl Number {
             return self.clone();
         }
         let x = self.as_big();
+        if x.form == Form::Finite && x.exp >= 64 {
+            // Already an integer, at its precision and too large to be
+            // held small (its integer part can have two billion bits:
+            // `floor(1e600000000)`).
+            return self.clone();
+        }
         work::note_pass(x.prec, x.prec);
         let (mut int, moved) = match x.trunc_int() {
             Some(t) => t,
@@ -692,7 +706,9 @@ impl Number {
         match &self.0 {
             Repr::Small { v, .. } => Some(*v),
             Repr::Big(b) => {
-                if !b.is_integer() {
+                // (Beyond 64 bits without writing out the integer, which
+                // can have two billion.)
+                if !b.is_integer() || b.exp > 64 {
                     return None;
                 }
                 let (int, _) = b.trunc_int()?;
@@ -706,7 +722,9 @@ impl Number {
         match &self.0 {
             Repr::Small { v, .. } => u64::try_from(*v).ok(),
             Repr::Big(b) => {
-                if !b.is_integer() {
+                // (Beyond 64 bits without writing out the integer, which
+                // can have two billion.)
+                if !b.is_integer() || b.exp > 64 {
                     return None;
                 }
                 let (int, _) = b.trunc_int()?;

@@ -10,13 +10,13 @@
 //! numbers) cost the operator's step and nothing more. Above that an
 //! operation notes steps by the machine words of its operands' precisions
 //! (a precision bounds the mantissa): one per word for a pass over them,
-//! and for a product of `n` and `m` words `min(n·m, n·√n)` (`n` the longer),
-//! a bound of dashu's multiplications from schoolbook to Karatsuba and
-//! above, which took 10–12 ns a step when measured. A quotient is counted as
-//! two products of its quotient and divisor. Each operation that can take
-//! long checks its work before doing it ([`charge`]): one product of two
-//! 50-million-digit integers would otherwise run for many seconds on its
-//! own.
+//! and for a product of `n` and `m` words `min(n·m, n·√n)` plus `n` (`n`
+//! the longer), an estimate of dashu's multiplications from schoolbook to
+//! NTT that came to 7–12 ns a step when measured. A quotient is counted
+//! as two products of its quotient and divisor. A sum, difference,
+//! remainder, product or quotient checks its work before doing it
+//! ([`charge`]): one product of two 50-million-digit integers would
+//! otherwise run for many seconds on its own.
 
 use super::NumberError;
 

@@ -35,7 +35,8 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Whether the evaluation is out of steps: after a call or conversion
+    /// Whether the evaluation is out of steps: after a call, conversion
+    /// or operator off its fast path ([`Machine::binary_slow`])
     /// that the evaluation had not ended before (none runs after its end),
     /// whether it noted more work than [`Machine::allow_work`] allowed,
     /// and so stopped for want of steps ([`runtime::work::exhausted`]).

@@ -22,7 +22,13 @@ impl<'a> Machine<'a> {
         };
         let chosen = match self.condition_choice(c) {
             Ok(Some(b)) => b,
-            Ok(None) => return plan.unknown_result(&t, &f),
+            Ok(None) => {
+                // Bounds of the two results compared (numbers of high
+                // precision: work).
+                let v = plan.unknown_result(&t, &f);
+                self.charge_noted_work();
+                return v;
+            }
             Err(()) => return Value::unknown(plan.result_type),
         };
         let (pick, diags) = if chosen { (t, t_diags) } else { (f, f_diags) };

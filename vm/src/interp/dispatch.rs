@@ -80,16 +80,12 @@ impl<'a> Machine<'a> {
                 }
                 Op::Index => {
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
-                        (Some(c), Some(k)) => Some(crate::ops::index(c, k)),
+                        (Some(c), Some(k)) if !is_costly_number(k) => Some(crate::ops::index(c, k)),
                         _ => None,
                     };
                     let r = match fast {
                         Some(r) => r,
-                        None => {
-                            let c = self.read(ins.ob());
-                            let k = self.read(ins.oc());
-                            crate::ops::index(&c, &k)
-                        }
+                        None => self.index_slow(ins.ob(), ins.oc()),
                     };
                     let bracket = match prog.site(pc) {
                         Site::Span(s) => *s,
@@ -379,6 +375,19 @@ impl<'a> Machine<'a> {
         }
     }
 
+    /// `INDEX` off its fast path: operands read through their failures,
+    /// or a key that is a number of high precision, whose text (a map's
+    /// key, an index out of range reported) is work.
+    #[cold]
+    #[inline(never)]
+    fn index_slow(&mut self, ob: Opnd, oc: Opnd) -> crate::ops::OpResult {
+        let c = self.read(ob);
+        let k = self.read(oc);
+        let r = crate::ops::index(&c, &k);
+        self.charge_noted_work();
+        r
+    }
+
     /// An operator off its fast path: operands that failed, need
     /// conversion, are unknown or null.
     #[cold]
@@ -420,7 +429,14 @@ impl<'a> Machine<'a> {
         }
     }
 
-    pub(super) fn traverse(&mut self, mut v: Value, steps: &[Step]) -> Value {
+    pub(super) fn traverse(&mut self, v: Value, steps: &[Step]) -> Value {
+        let v = self.traverse_steps(v, steps);
+        // A key that is a number of high precision: its text is work.
+        self.charge_noted_work();
+        v
+    }
+
+    fn traverse_steps(&mut self, mut v: Value, steps: &[Step]) -> Value {
         for step in steps {
             let r = match step {
                 Step::Attr(name, _, _) => crate::ops::get_attr(&v, name),
@@ -455,7 +471,13 @@ impl<'a> Machine<'a> {
                     let key = self.block(block);
                     let key_failed = self.errors_since(mark);
                     let val = self.block(&item.value);
-                    (object.push(&key, key_failed, val), *span)
+                    let pushed = object.push(&key, key_failed, val);
+                    // A key that is a number of high precision: its text
+                    // is work.
+                    if is_costly_number(&key) {
+                        self.charge_noted_work();
+                    }
+                    (pushed, *span)
                 }
             };
             if let Some(d) = diag {

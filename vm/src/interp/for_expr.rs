@@ -76,6 +76,9 @@ impl<'a> Machine<'a> {
                 Some((key_block, _)) => {
                     let raw = self.block(key_block);
                     let (key, diag) = result.key(&raw);
+                    // A key that is a number of high precision: its text
+                    // is work.
+                    self.charge_noted_work();
                     if let Some(d) = diag {
                         self.push(d.to_diagnostic(for_span_of(f)));
                     }

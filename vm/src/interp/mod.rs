@@ -337,6 +337,13 @@ fn diagnostic_cost(d: &Diagnostic) -> u64 {
     (std::mem::size_of::<Diagnostic>() + d.summary.len() + d.detail.len()) as u64
 }
 
+/// Whether `v` is a number of high precision, whose arithmetic, comparison
+/// and text are work ([`runtime::Number::is_costly`]).
+#[inline]
+fn is_costly_number(v: &Value) -> bool {
+    matches!(v, Value::Number(n) if n.is_costly())
+}
+
 #[inline]
 pub(crate) fn steps_ref<'v>(mut v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
     for step in steps {
