@@ -604,16 +604,24 @@ fn arithmetic_on_numbers_of_high_precision_counts_its_work() {
         "n < n",
         "floor(n)",
         "max(n, 1)",
-        "(n - n + 1) / 3",
+        "m / 3",
         "try({a = 1}[n], 0)",
         "try([1][n], 0)",
         "{(n) = 1}",
         "{for k in [n] : k => 1}",
     ];
     for op in ops {
-        let src = format!("[for n in [parseint(s, 10)] : [for i in range(1000) : [for j in range(10) : {op}]]]");
+        // (`m`, made outside the loop, is an integer held small.)
+        let src = format!("[for n in [parseint(s, 10)] : [for m in [n - n + 1] : [for i in range(1000) : [for j in range(10) : {op}]]]]");
         let limited = Compiled::expression(&src, &Options::new().max_steps(2_000_000)).expect("compiles");
         let out = limited.evaluate(&vars);
+        assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "{op}");
+    }
+    // A number of huge magnitude as a key: its text has 100,000 digits.
+    for op in ["try({a = 1}[x], 0)", "{(x) = 1}"] {
+        let src = format!("[for x in [1e99999] : [for i in range(1000) : [for j in range(10) : {op}]]]");
+        let limited = Compiled::expression(&src, &Options::new().max_steps(2_000_000)).expect("compiles");
+        let out = limited.evaluate(&Variables::new());
         assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "{op}");
     }
     // A conditional whose condition is unknown compares its results'
@@ -640,8 +648,10 @@ fn arithmetic_on_numbers_of_high_precision_counts_its_work() {
 fn integers_of_huge_magnitude_round_from_their_mantissa() {
     // 1e600000000 is an integer of two billion bits. `%`, `floor` and
     // `ceil` gave its integer part as cty does, writing it out (some
-    // 500 MB, uncounted); they round from its mantissa now. Results are
-    // the reference's (which takes over a minute for `floor`).
+    // 500 MB, uncounted); they round from its mantissa now. This checks
+    // the results of that way (the reference's, which takes over a minute
+    // for `floor`); the last case of each list takes the way for
+    // fractions.
     let numbers = [("1e600000000 % 3", 0), ("-1e600000000 % 3", 0), ("(1e300 * 1e300) % 9", 0), ("1.5e70 % 7", 6)];
     let bools = [
         "1e600000000 % 7 == 0",

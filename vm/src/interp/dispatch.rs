@@ -80,7 +80,7 @@ impl<'a> Machine<'a> {
                 }
                 Op::Index => {
                     let fast = match (self.peek(ins.ob()), self.peek(ins.oc())) {
-                        (Some(c), Some(k)) if !is_costly_number(k) => Some(crate::ops::index(c, k)),
+                        (Some(c), Some(k)) if !key_text_is_work(k) => Some(crate::ops::index(c, k)),
                         _ => None,
                     };
                     let r = match fast {
@@ -376,8 +376,8 @@ impl<'a> Machine<'a> {
     }
 
     /// `INDEX` off its fast path: operands read through their failures,
-    /// or a key that is a number of high precision, whose text (a map's
-    /// key, an index out of range reported) is work.
+    /// or a number key whose text (a map's key, an index out of range
+    /// reported) may be work.
     #[cold]
     #[inline(never)]
     fn index_slow(&mut self, ob: Opnd, oc: Opnd) -> crate::ops::OpResult {
@@ -472,9 +472,8 @@ impl<'a> Machine<'a> {
                     let key_failed = self.errors_since(mark);
                     let val = self.block(&item.value);
                     let pushed = object.push(&key, key_failed, val);
-                    // A key that is a number of high precision: its text
-                    // is work.
-                    if is_costly_number(&key) {
+                    // A number key's text may be work.
+                    if key_text_is_work(&key) {
                         self.charge_noted_work();
                     }
                     (pushed, *span)

@@ -337,11 +337,12 @@ fn diagnostic_cost(d: &Diagnostic) -> u64 {
     (std::mem::size_of::<Diagnostic>() + d.summary.len() + d.detail.len()) as u64
 }
 
-/// Whether `v` is a number of high precision, whose arithmetic, comparison
-/// and text are work ([`runtime::Number::is_costly`]).
+/// Whether `v` is a number whose text, as a key, may be work: one of high
+/// precision ([`runtime::Number::is_costly`]) or of any magnitude beyond
+/// a machine word's integers (`1e99999` writes 100,000 digits).
 #[inline]
-fn is_costly_number(v: &Value) -> bool {
-    matches!(v, Value::Number(n) if n.is_costly())
+fn key_text_is_work(v: &Value) -> bool {
+    matches!(v, Value::Number(n) if n.as_small().is_none() || n.is_costly())
 }
 
 #[inline]
