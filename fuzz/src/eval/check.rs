@@ -22,7 +22,9 @@ use super::meter;
 use hclvm::runtime::json::write_typed_value;
 use hclvm::runtime::number::NumberError;
 use hclvm::runtime::strings::normalize_nfc;
-use hclvm::{BodyOutcome, Compiled, Diagnostic, Error, Evaluation, Limits, Options, Outcome, SourceKind, Type, Value, Variables};
+use hclvm::{
+    BodyOutcome, Compiled, Diagnostic, Diagnostics, Error, Evaluation, Limits, Options, Outcome, SourceKind, Type, Value, Variables,
+};
 use std::borrow::Cow;
 use std::collections::HashSet;
 
@@ -52,10 +54,7 @@ pub fn check_source(kind: SourceKind, src: &[u8], vars: &Variables) {
     let compiled = match Compiled::compile(kind, src, &options) {
         Ok(c) => c,
         Err(Error::Compile(d)) => {
-            assert!(d.has_errors(), "compilation failed without an error diagnostic: {:?}", d.as_slice());
-            check_spans(src, d.as_slice().iter(), "syntax");
-            let _ = d.render(false);
-            let _ = d.to_string();
+            check_failure(src, &d, "syntax");
             return;
         }
         Err(e) => panic!("compilation failed with something other than syntax errors: {e}"),
@@ -149,6 +148,16 @@ fn check_outcome(src: &[u8], o: &Outcome, fp: &mut Fingerprint) {
         None => None,
     };
     fp.push((o.diagnostics().to_vec(), encoding));
+}
+
+/// The diagnostics `d` of a source that failed to compile (`what`: its
+/// kind, in messages): at least one error, every range inside the source,
+/// and both renderings written without a panic.
+pub(super) fn check_failure(src: &[u8], d: &Diagnostics, what: &str) {
+    assert!(d.has_errors(), "{what}: failed without an error diagnostic: {:?}", d.as_slice());
+    check_spans(src, d.as_slice().iter(), what);
+    let _ = d.render(false);
+    let _ = d.to_string();
 }
 
 pub(super) fn check_spans<'a>(src: &[u8], diags: impl Iterator<Item = &'a Diagnostic>, what: &str) {

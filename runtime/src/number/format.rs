@@ -80,7 +80,7 @@ pub(crate) fn append(x: &BigFloat, fmt: u8, prec: i64) -> String {
     } else if shortest {
         shortest_decimal(x)
     } else {
-        super::text::note_digits_work(x);
+        super::work::note_digits_work(x);
         // Enough leading digits for the rounding below (plus a sentinel).
         let int_digits = ((x.go_exp() as f64) * std::f64::consts::LOG10_2).ceil().max(0.0) as i64 + 1;
         let keep = match fmt {

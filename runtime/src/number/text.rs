@@ -156,34 +156,8 @@ impl Decimal {
 /// (Go's `roundShortest`, including its symmetric half-ulp interval).
 /// `x` must be finite and within the text limit.
 pub(crate) fn shortest_decimal(x: &BigFloat) -> Decimal {
-    note_digits_work(x);
+    super::work::note_digits_work(x);
     shortest_windowed(x).unwrap_or_else(|| shortest_exact(x))
-}
-
-/// Weight of a bit of precision against a bit of exponent in
-/// [`note_digits_work`].
-const PRECISION_WEIGHT: u64 = 64;
-
-/// Weighted bits (exponent plus [`PRECISION_WEIGHT`] per bit of precision)
-/// that make digits at no noted cost: 512-bit precision with an exponent
-/// well beyond f64's range.
-const FREE_DIGIT_BITS: u64 = 4096 + 512 * PRECISION_WEIGHT;
-
-/// Notes the work of finding `x`'s digits ([`crate::work`]), so that a
-/// loop or a set writing or comparing many numbers of extreme magnitude or
-/// precision ends at the step budget instead of running for minutes. The
-/// digits take bignums as long as the exponent (powers of five or two,
-/// divided down to the digits wanted: about a millisecond at 1e-99999, a
-/// step per 16 bits) and as long as the precision (the whole mantissa
-/// converted: about 60 ms for a `parseint` of 100,000 digits, 4 steps a
-/// bit). Only the weighted bits past [`FREE_DIGIT_BITS`] count, so the
-/// charge grows from nothing instead of jumping there. At 10 ns a step
-/// the default budget bounds either to seconds.
-pub(crate) fn note_digits_work(x: &BigFloat) {
-    let weighted = x.exp.unsigned_abs().saturating_add(u64::from(x.prec).saturating_mul(PRECISION_WEIGHT));
-    if weighted > FREE_DIGIT_BITS {
-        crate::work::note((weighted - FREE_DIGIT_BITS) / 16);
-    }
 }
 
 /// Go's algorithm on the full exact expansions of x and of its half-ulp

@@ -1,4 +1,5 @@
-//! The work of arithmetic on numbers of high precision ([`crate::work`]).
+//! The work of numbers of high precision or extreme magnitude
+//! ([`crate::work`]): their arithmetic, and writing their digits.
 //!
 //! cty carries a number's precision into every result, and `parseint`
 //! gives a number as many bits as its digits need: a 100,000-digit integer
@@ -18,6 +19,7 @@
 //! ([`charge`]): one product of two 50-million-digit integers would
 //! otherwise run for many seconds on its own.
 
+use super::float::BigFloat;
 use super::NumberError;
 
 /// Precision up to which an operation costs nothing more than its step.
@@ -91,6 +93,34 @@ pub(super) fn note_pass(a: u32, b: u32) {
 #[inline(never)]
 fn note_pass_costly(a: u32, b: u32) {
     crate::work::note(pass(a, b));
+}
+
+// ----- writing digits -------------------------------------------------
+
+/// Weight of a bit of precision against a bit of exponent in
+/// [`note_digits_work`].
+const PRECISION_WEIGHT: u64 = 64;
+
+/// Weighted bits (exponent plus [`PRECISION_WEIGHT`] per bit of precision)
+/// that make digits at no noted cost: 512-bit precision with an exponent
+/// well beyond f64's range.
+const FREE_DIGIT_BITS: u64 = 4096 + 512 * PRECISION_WEIGHT;
+
+/// Notes the work of finding `x`'s digits ([`crate::work`]), so that a
+/// loop or a set writing or comparing many numbers of extreme magnitude or
+/// precision ends at the step budget instead of running for minutes. The
+/// digits take bignums as long as the exponent (powers of five or two,
+/// divided down to the digits wanted: about a millisecond at 1e-99999, a
+/// step per 16 bits) and as long as the precision (the whole mantissa
+/// converted: about 60 ms for a `parseint` of 100,000 digits, 4 steps a
+/// bit). Only the weighted bits past [`FREE_DIGIT_BITS`] count, so the
+/// charge grows from nothing instead of jumping there. At 10 ns a step
+/// the default budget bounds either to seconds.
+pub(crate) fn note_digits_work(x: &BigFloat) {
+    let weighted = x.exp.unsigned_abs().saturating_add(u64::from(x.prec).saturating_mul(PRECISION_WEIGHT));
+    if weighted > FREE_DIGIT_BITS {
+        crate::work::note((weighted - FREE_DIGIT_BITS) / 16);
+    }
 }
 
 #[cfg(test)]
