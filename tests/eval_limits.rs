@@ -671,3 +671,22 @@ fn integers_of_huge_magnitude_round_from_their_mantissa() {
         assert_eq!(out.value().and_then(Value::as_bool), Some(true), "{src}: {:?}", summaries(&out));
     }
 }
+
+#[test]
+fn number_literals_of_many_digits_round_as_the_reference_rounds_them() {
+    // A mantissa of 300,000 digits: converted whole (as Go converts it) it
+    // takes a bignum conversion that grows faster than the text; bounded
+    // from its leading digits it is read in linear time, and the result
+    // is the reference's (whose output these are).
+    let cases = [
+        (format!("1{}e-299990", "7".repeat(300_000)), "17777777777.777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777777"),
+        (format!("-0.{}{}1e+1010", "0".repeat(1000), "3".repeat(299_000)), "-3333333333.3333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333333332"),
+    ];
+    for (src, expect) in cases {
+        let program = Compiled::expression(&src, &Options::new()).expect("compiles");
+        let out = program.evaluate(&Variables::new());
+        let mut line = String::new();
+        out.write_result_json(&mut line);
+        assert!(line.contains(&format!("\"value\":{expect}}}")), "{}", &line[..line.len().min(300)]);
+    }
+}

@@ -162,13 +162,20 @@ fn digits_to_ubig(digits: &[u8]) -> UBig {
 }
 
 pub(crate) fn parse(text: &str) -> Result<BigFloat, NumberParseError> {
-    let prec = PARSE_PREC;
     match text {
-        "Inf" | "inf" | "+Inf" | "+inf" => return Ok(BigFloat::inf(false, prec)),
-        "-Inf" | "-inf" => return Ok(BigFloat::inf(true, prec)),
+        "Inf" | "inf" | "+Inf" | "+inf" => return Ok(BigFloat::inf(false, PARSE_PREC)),
+        "-Inf" | "-inf" => return Ok(BigFloat::inf(true, PARSE_PREC)),
         _ => {}
     }
     let s = scan(text)?;
+    if let Some(result) = parse_bounded(&s) {
+        return result;
+    }
+    parse_exact(&s)
+}
+
+/// Go's algorithm on the whole mantissa.
+fn parse_exact(s: &Scanned<'_>) -> Result<BigFloat, NumberParseError> {
     let mant = if s.digits.len() > 4000 {
         // Long inputs: dashu's parser is subquadratic.
         let clean: String = s.digits.iter().filter(|&&c| c != b'.').map(|&c| c as char).collect();
@@ -177,28 +184,244 @@ pub(crate) fn parse(text: &str) -> Result<BigFloat, NumberParseError> {
         digits_to_ubig(s.digits)
     };
     if mant.is_zero() {
-        return Ok(BigFloat::zero(s.neg, prec));
+        return Ok(BigFloat::zero(s.neg, PARSE_PREC));
     }
-    // Go: exp2 = bitlen + (-frac) + exp (decimal) or bitlen + (-frac)... for
-    // binary exponents the fraction still counts in powers of ten.
-    let bits = bit_len(&mant);
-    let mut exp2: i64 = bits.checked_sub(s.frac_digits).ok_or(NumberParseError::ExponentOverflow)?;
-    let mut exp5: i64 = -s.frac_digits;
-    if !s.binary_exp {
-        exp5 = exp5.checked_add(s.exp).ok_or(NumberParseError::ExponentOverflow)?;
+    let scale = Scale::of(s, bit_len(&mant))?;
+    Ok(scale.apply(s.neg, mant, 0))
+}
+
+/// What Go does to the mantissa once it has read it: with `bits` its
+/// length, `mant * 2^lsb_exp` times or over `5^|exp5|`.
+struct Scale {
+    lsb_exp: i64,
+    exp5: i64,
+}
+
+impl Scale {
+    /// The scale of `s`'s mantissa of `bits` bits, or Go's "exponent
+    /// overflow".
+    fn of(s: &Scanned<'_>, bits: i64) -> Result<Scale, NumberParseError> {
+        // Go: exp2 = bitlen + (-frac) + exp (decimal) or bitlen + (-frac)... for
+        // binary exponents the fraction still counts in powers of ten.
+        let mut exp2: i64 = bits.checked_sub(s.frac_digits).ok_or(NumberParseError::ExponentOverflow)?;
+        let mut exp5: i64 = -s.frac_digits;
+        if !s.binary_exp {
+            exp5 = exp5.checked_add(s.exp).ok_or(NumberParseError::ExponentOverflow)?;
+        }
+        exp2 = exp2.checked_add(s.exp).ok_or(NumberParseError::ExponentOverflow)?;
+        if !(MIN_EXP..=MAX_EXP).contains(&exp2) {
+            return Err(NumberParseError::ExponentOverflow);
+        }
+        Ok(Scale { lsb_exp: exp2 - bits, exp5 })
     }
-    exp2 = exp2.checked_add(s.exp).ok_or(NumberParseError::ExponentOverflow)?;
-    if !(MIN_EXP..=MAX_EXP).contains(&exp2) {
-        return Err(NumberParseError::ExponentOverflow);
+
+    /// The parsed number of mantissa `mant * 2^shift` (not yet rounded),
+    /// rounded as Go rounds it.
+    fn apply(&self, neg: bool, mant: UBig, shift: i64) -> BigFloat {
+        let prec = PARSE_PREC;
+        let exp = self.lsb_exp + shift;
+        if self.exp5 == 0 {
+            return BigFloat::round_from(neg, mant, exp, false, prec);
+        }
+        let p = pow5(self.exp5.unsigned_abs(), prec + 64);
+        let z = BigFloat { prec, neg, form: super::float::Form::Finite, mant, exp };
+        let result = if self.exp5 < 0 { z.quo(&p, prec) } else { z.mul(&p, prec) };
+        // z is finite and nonzero and p is finite or +Inf: no NaN case.
+        result.unwrap_or_else(|_| BigFloat::zero(neg, prec))
     }
-    // Value so far: mant * 2^(exp2 - bits), not yet rounded.
-    let lsb_exp = exp2 - bits;
-    if exp5 == 0 {
-        return Ok(BigFloat::round_from(s.neg, mant, lsb_exp, false, prec));
+}
+
+/// Mantissas of more significant digits than this are first bounded from
+/// their leading digits ([`parse_bounded`]).
+const BOUNDED_ABOVE: usize = 1000;
+/// The leading digits kept: at least 10^399, so the bounds are within a
+/// part in 2^1325 of each other...
+const LEADING_DIGITS: usize = 400;
+/// ...and 10^k, for the k digits dropped, is bounded at this precision
+/// (bits), each of its products rounded outward.
+const BOUND_PREC: usize = 1344;
+
+/// Go converts every digit of the mantissa, which for millions of digits
+/// takes seconds (it takes far longer itself). Almost always the leading
+/// digits decide the result: with `H` the first [`LEADING_DIGITS`]
+/// significant digits and `k` the number of digits after them, the
+/// mantissa lies in `[H * 10^k, (H + 1) * 10^k)`; bounding `10^k` from
+/// below and above and rounding both ends Go's way gives the result when
+/// they agree (rounding is monotonic). `None`: a short mantissa, or ends
+/// that round apart (the value lies at or very near a rounding boundary,
+/// a tie most likely), which the whole mantissa must decide.
+fn parse_bounded(s: &Scanned<'_>) -> Option<Result<BigFloat, NumberParseError>> {
+    let mut significant = s.digits.iter().filter(|&&c| c != b'.').skip_while(|&&c| c == b'0');
+    let leading: Vec<u8> = significant.by_ref().take(LEADING_DIGITS).copied().collect();
+    let dropped = significant.count();
+    if leading.is_empty() {
+        // Zero whatever its exponent, as in Go (and without converting a
+        // long run of zeros).
+        return Some(Ok(BigFloat::zero(s.neg, PARSE_PREC)));
     }
-    let p = pow5(exp5.unsigned_abs(), prec + 64);
-    let z = BigFloat { prec, neg: s.neg, form: super::float::Form::Finite, mant, exp: lsb_exp };
-    let result = if exp5 < 0 { z.quo(&p, prec) } else { z.mul(&p, prec) };
-    // z is finite and nonzero and p is finite or +Inf: no NaN case.
-    Ok(result.unwrap_or_else(|_| BigFloat::zero(s.neg, prec)))
+    if leading.len() + dropped <= BOUNDED_ABOVE {
+        return None;
+    }
+    let high = digits_to_ubig(&leading);
+    let (low5, high5) = pow5_bounds(dropped as u64);
+    // 10^k = 5^k * 2^k: the ends as mantissas times powers of two.
+    let low = (&high * &low5.0, low5.1 + dropped as i64);
+    let high = ((high + UBig::ONE) * &high5.0, high5.1 + dropped as i64);
+    let bits = bit_len(&low.0) + low.1;
+    if bits != bit_len(&high.0) + high.1 {
+        return None;
+    }
+    let scale = match Scale::of(s, bits) {
+        Ok(scale) => scale,
+        Err(e) => return Some(Err(e)),
+    };
+    let (at_low, at_high) = (scale.apply(s.neg, low.0, low.1), scale.apply(s.neg, high.0, high.1));
+    at_low.same_value(&at_high).then_some(Ok(at_low))
+}
+
+/// `5^k` bounded below and above, each as `(mantissa, exponent of two)`.
+fn pow5_bounds(mut k: u64) -> ((UBig, i64), (UBig, i64)) {
+    let one = || (UBig::ONE, 0i64);
+    let (mut low, mut high) = (one(), one());
+    let (mut base_low, mut base_high) = ((UBig::from(5u8), 0i64), (UBig::from(5u8), 0i64));
+    while k > 0 {
+        if k & 1 != 0 {
+            low = outward(&low.0 * &base_low.0, low.1 + base_low.1, false);
+            high = outward(&high.0 * &base_high.0, high.1 + base_high.1, true);
+        }
+        k >>= 1;
+        if k > 0 {
+            base_low = outward(&base_low.0 * &base_low.0, 2 * base_low.1, false);
+            base_high = outward(&base_high.0 * &base_high.0, 2 * base_high.1, true);
+        }
+    }
+    (low, high)
+}
+
+/// `mant * 2^exp` cut to [`BOUND_PREC`] bits, rounded down or (`up`) up.
+fn outward(mant: UBig, exp: i64, up: bool) -> (UBig, i64) {
+    let bits = bit_len(&mant) as usize;
+    if bits <= BOUND_PREC {
+        return (mant, exp);
+    }
+    let cut = bits - BOUND_PREC;
+    let inexact = mant.trailing_zeros().is_some_and(|tz| tz < cut);
+    let mut kept = mant >> cut;
+    if up && inexact {
+        kept += UBig::ONE;
+    }
+    (kept, exp + cut as i64)
+}
+
+#[cfg(test)]
+mod bounded_tests {
+    use super::*;
+
+    fn xorshift(seed: &mut u64) -> u64 {
+        *seed ^= *seed << 13;
+        *seed ^= *seed >> 7;
+        *seed ^= *seed << 17;
+        *seed
+    }
+
+    /// Random long literals: the bounds decide nearly all of them, always
+    /// as Go's algorithm on the whole mantissa does.
+    #[test]
+    fn bounds_agree_with_the_whole_mantissa() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let exponents = [
+            "",
+            "e5",
+            "e-5",
+            "E300",
+            "e-300",
+            "e+2000",
+            "e-2000",
+            "e400000000",
+            "e-400000000",
+            "p10",
+            "p-77",
+            "e-1100",
+            "e1100",
+            "e3000000000",
+        ];
+        let (mut decided, mut cases) = (0, 0);
+        for round in 0..240 {
+            let len = 1001 + (xorshift(&mut seed) % 1500) as usize;
+            let mut text = String::new();
+            if round % 3 == 0 {
+                text.push('-');
+            }
+            if round % 7 == 0 {
+                text.push_str("000");
+            }
+            for i in 0..len {
+                let d = xorshift(&mut seed) % 10;
+                // Some with long runs of 9s or 0s after the leading digits,
+                // near where the bounds are cut.
+                let d = match (round % 5, i) {
+                    (1, 300..=900) => 9,
+                    (2, 300..=1000) => 0,
+                    _ => d,
+                };
+                text.push(char::from(b'0' + d as u8));
+            }
+            if round % 4 == 1 {
+                let at = 1 + (xorshift(&mut seed) as usize % (len - 1));
+                text.insert(at, '.');
+            }
+            text.push_str(exponents[round % exponents.len()]);
+            let s = scan(&text).unwrap();
+            let exact = parse_exact(&s);
+            cases += 1;
+            if let Some(bounded) = parse_bounded(&s) {
+                decided += 1;
+                match (&bounded, &exact) {
+                    (Ok(b), Ok(e)) => assert!(b.same_value(e) && b.neg == e.neg && b.form == e.form, "{text}"),
+                    _ => assert_eq!(bounded.is_err(), exact.is_err(), "{text}"),
+                }
+            }
+        }
+        assert_eq!(cases, 240);
+        assert!(decided >= 235, "only {decided} of {cases} decided by the bounds");
+    }
+
+    /// Exact ties (a mantissa halfway between two 512-bit numbers, written
+    /// out in over a thousand digits): the bounds round apart, and the
+    /// whole mantissa decides, to even.
+    #[test]
+    fn ties_are_left_to_the_whole_mantissa() {
+        for (low_bits, rounds_up) in [(2u32, false), (6, true)] {
+            // 2^513 + low_bits: 514 bits, of which the last two are cut;
+            // the cut bits are 10, a tie.
+            let m = (UBig::ONE << 513) + UBig::from(low_bits);
+            let text = (&m << 3600).to_string();
+            assert!(text.len() > BOUNDED_ABOVE);
+            let s = scan(&text).unwrap();
+            assert!(parse_bounded(&s).is_none(), "{text}");
+            let parsed = parse(&text).unwrap();
+            // The 512 bits kept, odd for 6 (so up to even), even for 2.
+            let expect = (m >> 2) + UBig::from(u8::from(rounds_up));
+            let expect = BigFloat::round_from(false, expect, 3602, false, PARSE_PREC);
+            assert!(parsed.same_value(&expect));
+        }
+    }
+
+    /// A long run of zeros is zero, whatever the exponent, without
+    /// converting it.
+    #[test]
+    fn long_zeros_are_zero() {
+        let text = format!("-{}.{}e99999999999", "0".repeat(3000), "0".repeat(3000));
+        let parsed = parse(&text).unwrap();
+        assert!(parsed.form == super::super::float::Form::Zero && parsed.neg);
+    }
+
+    #[test]
+    fn five_to_the_k_is_bounded_both_ways() {
+        for k in [0u64, 1, 27, 28, 100, 1000, 4321] {
+            let exact = UBig::from(5u8).pow(k as usize);
+            let ((lm, le), (hm, he)) = pow5_bounds(k);
+            assert!((lm << le as usize) <= exact && exact <= (hm << he as usize), "5^{k}");
+        }
+    }
 }
