@@ -18,7 +18,11 @@ anchor times three runs of one pass each over the variables and reports
 the median run (its first run is the cold one); hclvm is run the same way
 for that column (`hclvm bench --runs 3`, its `median_ns_per_eval`), not
 with the reference's protocol, whose figure includes the cold first pass
-and keeps that pass's results for the checksum. These machines are noisy:
+and keeps that pass's results for the checksum. With $EXPR_ANCHOR set to
+expr-lang/expr's anchor (built by ../shared/bench/micro/expr-lang/build.sh),
+micro also runs it in each round, with as many evaluations as hclvm's, and
+a last line gives hclvm's time as a multiple of it (with both engines'
+counts of true results, which must agree). These machines are noisy:
 compare ratios from one run, not absolute times from different runs.
 """
 
@@ -80,6 +84,31 @@ def native_bench(binary, workload, variables):
     return float(json.loads(out.strip().splitlines()[-1])["ns_per_eval"])
 
 
+def expr_bench(binary, src, variables, iters):
+    """expr-lang/expr's anchor: ns per evaluation, and how many results of
+    its first pass are true."""
+    out = subprocess.run(
+        [binary, "--src", src, "--vars-jsonl", variables, "--iters", str(iters)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    result = json.loads(out.strip().splitlines()[-1])
+    return float(result["ns_per_eval"]), result["first_pass_true"]
+
+
+def first_pass_trues(binary, src, variables):
+    """How many of the variable sets make hclvm's result true (the
+    expr-lang anchor's check figure)."""
+    out = subprocess.run(
+        [binary, "batch", "--mode", "expr", "--vars-jsonl", variables, src],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    return sum(1 for line in out.splitlines() if json.loads(line).get("value") is True)
+
+
 def main():
     rounds = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     hclvm = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "target", "release", "hclvm")
@@ -93,18 +122,28 @@ def main():
     if native and not os.access(native, os.X_OK):
         print(f"skipped: NATIVE_ANCHOR={native} is not an executable")
         return 0
+    expr_anchor = os.environ.get("EXPR_ANCHOR")
+    if expr_anchor and not os.access(expr_anchor, os.X_OK):
+        print(f"skipped: EXPR_ANCHOR={expr_anchor} is not an executable")
+        return 0
+    expr_lines = []
     native_col = f" {'hclvm warm':>11} {'native ns/eval':>15} {'vs native':>10}" if native else ""
     print(f"{'workload':<12} {'hclvm ns/eval':>14} {'reference ns/eval':>18} {'speed-up':>9}{native_col}  checksums")
     for name, mode, src, variables, (ours_iters, ref_iters) in WORKLOADS:
         src = os.path.join(bench_dir, src)
         variables = os.path.join(bench_dir, variables)
         ours, ref, nat, warm = [], [], [], []
-        sums = set()
+        sums, anchor_trues = set(), set()
         with_native = native and name in ("policy", "render")
+        with_expr = expr_anchor and name == "micro"
         for _ in range(rounds):
             if with_native:
                 nat.append(native_bench(native, name, variables))
                 warm.append(warm_bench(hclvm, mode, src, variables))
+            if with_expr:
+                ns, trues = expr_bench(expr_anchor, src, variables, ours_iters)
+                nat.append(ns)
+                anchor_trues.add(trues)
             # The same work per run; hclvm's runs are about 50 times
             # shorter, so a burst of load from elsewhere can spoil a whole
             # one: it runs OURS_RUNS times per round (its median is over
@@ -123,10 +162,16 @@ def main():
         verdict = "equal" if agree else f"DIFFER hclvm {sorted(ours_sums)} reference {sorted(ref_sums)}"
         cols = ""
         if native:
-            n = statistics.median(nat) if nat else None
+            n = statistics.median(nat) if nat and with_native else None
             w = statistics.median(warm) if warm else None
             cols = f" {w:>11.0f} {n:>15.0f} {w / n:>9.2f}x" if n and w else f" {'-':>11} {'-':>15} {'-':>10}"
         print(f"{name:<12} {o:>14.0f} {r:>18.0f} {r / o:>8.1f}x{cols}  {verdict}")
+        if with_expr:
+            e = statistics.median(nat)
+            trues = f"first pass true {sorted(anchor_trues)}, hclvm {first_pass_trues(hclvm, src, variables)}"
+            expr_lines.append(f"micro: expr-lang/expr {e:.0f} ns/eval, hclvm {o:.0f} ns/eval: {o / e:.2f}x expr-lang's time ({trues})")
+    for line in expr_lines:
+        print(line)
     return 0
 
 
