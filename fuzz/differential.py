@@ -55,6 +55,11 @@ import random
 import subprocess
 import sys
 
+# Long literals (gen_numbers) are written from Python integers of thousands
+# of digits.
+if hasattr(sys, "set_int_max_str_digits"):
+    sys.set_int_max_str_digits(0)
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHARED = os.path.join(os.path.dirname(ROOT), "shared")
 ORACLE = os.path.join(SHARED, "oracle", "bin", "hcl-oracle")
@@ -294,9 +299,37 @@ def gen_bodies(r):
     return case
 
 
+def long_literal(r):
+    """A literal of over a thousand significant digits (parsed from its
+    leading digits when they decide, else whole): random digits, runs of 9s
+    or 0s where the leading digits end, or a value halfway between two
+    512-bit numbers; scaled by an exponent near the usual range."""
+    kind = r.random()
+    if kind < 0.25:
+        # 514 bits whose last two are 10: a tie at 512 bits, shifted left.
+        m = ((1 << 513) + r.choice([2, 6]) + (r.getrandbits(500) << 3)) << r.randint(3400, 4000)
+        digits = str(m)
+    else:
+        n = r.randint(1001, 2500)
+        digits = str(r.randint(1, 9)) + "".join(r.choice("0123456789") for _ in range(n - 1))
+        if kind < 0.5:
+            cut = r.randint(395, 405)
+            digits = digits[:cut] + r.choice("09") * (n - cut - 400) + digits[n - 400:]
+    n = len(digits)
+    if kind < 0.25 and r.random() < 0.5:
+        # The tie itself, unscaled.
+        return digits
+    if r.random() < 0.5:
+        return f"{digits}e-{n - r.randint(1, 40)}"
+    at = n - r.randint(1, 40)
+    return f"{digits[:at]}.{digits[at:]}"
+
+
 def gen_numbers(r):
     def num():
         x = r.random()
+        if x < 0.04:
+            return long_literal(r)
         if x < 0.3:
             return str(r.randint(-10 ** r.randint(1, 30), 10 ** r.randint(1, 30)))
         if x < 0.6:
