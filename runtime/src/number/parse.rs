@@ -251,6 +251,10 @@ const BOUND_PREC: usize = 1344;
 /// that round apart (the value lies at or very near a rounding boundary,
 /// a tie most likely), which the whole mantissa must decide.
 fn parse_bounded(s: &Scanned<'_>) -> Option<Result<BigFloat, NumberParseError>> {
+    if s.digits.len() <= BOUNDED_ABOVE {
+        // (Most numbers: nothing to count.)
+        return None;
+    }
     let mut significant = s.digits.iter().filter(|&&c| c != b'.').skip_while(|&&c| c == b'0');
     let leading: Vec<u8> = significant.by_ref().take(LEADING_DIGITS).copied().collect();
     let dropped = significant.count();
