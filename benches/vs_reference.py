@@ -52,48 +52,31 @@ WORKLOADS = [
 OURS_RUNS = 3
 
 
+def last_json(argv):
+    """Runs a bench command; the JSON object of its last line of output."""
+    out = subprocess.run(argv, check=True, capture_output=True, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
 def bench(binary, mode, src, variables, iters):
-    out = subprocess.run(
-        [binary, "bench", "--mode", mode, "--src", src, "--vars-jsonl", variables, "--iters", str(iters)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    result = json.loads(out.strip().splitlines()[-1])
+    result = last_json([binary, "bench", "--mode", mode, "--src", src, "--vars-jsonl", variables, "--iters", str(iters)])
     return float(result["ns_per_eval"]), result["result_checksum"]
 
 
 def warm_bench(binary, mode, src, variables):
     """The anchor's protocol: three runs of one pass, the median run."""
-    out = subprocess.run(
-        [binary, "bench", "--mode", mode, "--src", src, "--vars-jsonl", variables, "--runs", "3"],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return float(json.loads(out.strip().splitlines()[-1])["median_ns_per_eval"])
+    result = last_json([binary, "bench", "--mode", mode, "--src", src, "--vars-jsonl", variables, "--runs", "3"])
+    return float(result["median_ns_per_eval"])
 
 
 def native_bench(binary, workload, variables):
-    out = subprocess.run(
-        [binary, "bench", "--workload", workload, "--vars-jsonl", variables],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    return float(json.loads(out.strip().splitlines()[-1])["ns_per_eval"])
+    return float(last_json([binary, "bench", "--workload", workload, "--vars-jsonl", variables])["ns_per_eval"])
 
 
 def expr_bench(binary, src, variables, iters):
     """expr-lang/expr's anchor: ns per evaluation, and how many results of
     its first pass are true."""
-    out = subprocess.run(
-        [binary, "--src", src, "--vars-jsonl", variables, "--iters", str(iters)],
-        check=True,
-        capture_output=True,
-        text=True,
-    ).stdout
-    result = json.loads(out.strip().splitlines()[-1])
+    result = last_json([binary, "--src", src, "--vars-jsonl", variables, "--iters", str(iters)])
     return float(result["ns_per_eval"]), result["first_pass_true"]
 
 
