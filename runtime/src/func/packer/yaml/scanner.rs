@@ -394,9 +394,14 @@ impl<'a> Scanner<'a> {
                 need_more = true;
             } else {
                 self.stale_simple_keys()?;
+                // Token numbers grow with the level too: past the first key
+                // after the head token, none is at it.
                 for &i in &self.possible {
-                    if self.simple_keys[i].token_number == self.tokens_parsed {
+                    let at = self.simple_keys[i].token_number;
+                    if at == self.tokens_parsed {
                         need_more = true;
+                    }
+                    if at >= self.tokens_parsed {
                         break;
                     }
                 }
@@ -491,16 +496,22 @@ impl<'a> Scanner<'a> {
         self.scanner_error(m, "found character that cannot start any token")
     }
 
+    /// Drops the possible simple keys that can no longer be keys (on an
+    /// earlier line, or over 1024 characters back), failing at a required
+    /// one. A deeper level's key was saved later in the text than a
+    /// shallower level's, so the stale keys are those of the first levels:
+    /// the walk stops at the first key that is not stale (walking them all
+    /// made each token cost the nesting depth: 0.2 s for 9,000 levels).
     fn stale_simple_keys(&mut self) -> R {
-        let levels: Vec<usize> = self.possible.iter().copied().collect();
-        for i in levels {
+        while let Some(&i) = self.possible.first() {
             let k = self.simple_keys[i];
-            if k.mark.line < self.mark.line || k.mark.index + 1024 < self.mark.index {
-                if k.required {
-                    return self.scanner_error(k.mark, "could not find expected ':'");
-                }
-                self.set_possible(i, false);
+            if k.mark.line >= self.mark.line && k.mark.index + 1024 >= self.mark.index {
+                break;
             }
+            if k.required {
+                return self.scanner_error(k.mark, "could not find expected ':'");
+            }
+            self.set_possible(i, false);
         }
         Ok(())
     }
