@@ -271,13 +271,15 @@ fn parse_bounded(s: &Scanned<'_>) -> Option<Result<BigFloat, NumberParseError>> 
     // 10^k = 5^k * 2^k: the ends as mantissas times powers of two.
     let low = (&high * &low5.0, low5.1 + dropped as i64);
     let high = ((high + UBig::ONE) * &high5.0, high5.1 + dropped as i64);
-    let bits = bit_len(&low.0) + low.1;
-    if bits != bit_len(&high.0) + high.1 {
-        return None;
-    }
-    let scale = match Scale::of(s, bits) {
-        Ok(scale) => scale,
-        Err(e) => return Some(Err(e)),
+    // The mantissa's length lies between the ends' lengths (one apart at
+    // most: a power of two between them), and Go's exponent check is of a
+    // range, so it decides when it decides alike at both; the scaling does
+    // not depend on the length.
+    let (scale, at_high_bits) = (Scale::of(s, bit_len(&low.0) + low.1), Scale::of(s, bit_len(&high.0) + high.1));
+    let scale = match (scale, at_high_bits) {
+        (Ok(scale), Ok(_)) => scale,
+        (Err(e), Err(_)) => return Some(Err(e)),
+        _ => return None,
     };
     let (at_low, at_high) = (scale.apply(s.neg, low.0, low.1), scale.apply(s.neg, high.0, high.1));
     at_low.same_value(&at_high).then_some(Ok(at_low))
@@ -408,6 +410,56 @@ mod bounded_tests {
             let expect = (m >> 2) + UBig::from(u8::from(rounds_up));
             let expect = BigFloat::round_from(false, expect, 3602, false, PARSE_PREC);
             assert!(parsed.same_value(&expect));
+        }
+    }
+
+    /// Values within a part in 10^390 to 10^410 of a rounding boundary,
+    /// after scaling by a power of ten either way: the bounds decide some
+    /// (always as the whole mantissa does) and leave the others to it.
+    #[test]
+    fn near_rounding_boundaries_the_bounds_decide_alike_or_not_at_all() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let (mut decided, mut left) = (0, 0);
+        for round in 0..120 {
+            // A midpoint between two 512-bit numbers: 513 bits, odd.
+            let mut mid = UBig::ONE << 512;
+            for w in 0..8 {
+                mid |= UBig::from(xorshift(&mut seed)) << (64 * w + 1);
+            }
+            let mid = (mid & ((UBig::ONE << 513) - UBig::ONE)) | (UBig::ONE << 512) | UBig::ONE;
+            // Go's quotient or product by its 5^1100 (576 bits) is exactly
+            // `mid` times a power of two for the divided literal, and
+            // within a part in 10^1000 of it for the multiplied one.
+            let p = pow5(1100, PARSE_PREC + 64);
+            let (mant, exponent) = if round % 2 == 0 { ((&mid * &p.mant) << 2500, "e-1100") } else { ((&mid << 3500) / &p.mant, "e1100") };
+            let len = mant.to_string().len();
+            let nudge = UBig::from(10u8).pow(len - 390 - (round % 21));
+            let (low, high) = (&mant - &nudge, &mant + &nudge);
+            for m in [mant.clone(), low, high] {
+                let text = format!("{m}{exponent}");
+                let s = scan(&text).unwrap();
+                let exact = parse_exact(&s).unwrap();
+                match parse_bounded(&s) {
+                    Some(bounded) => {
+                        assert!(bounded.unwrap().same_value(&exact), "{text}");
+                        decided += 1;
+                    }
+                    None => left += 1,
+                }
+            }
+        }
+        assert!(decided > 30 && left > 30, "{decided} decided, {left} left to the whole mantissa");
+    }
+
+    /// A mantissa that is a power of two: its bounds have lengths one
+    /// apart, and still decide.
+    #[test]
+    fn a_power_of_two_is_decided_across_the_ends_lengths() {
+        for n in [4000usize, 4001, 7777] {
+            let text = (UBig::ONE << n).to_string();
+            let s = scan(&text).unwrap();
+            let bounded = parse_bounded(&s).expect("decided").unwrap();
+            assert!(bounded.same_value(&parse_exact(&s).unwrap()), "2^{n}");
         }
     }
 
