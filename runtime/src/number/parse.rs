@@ -13,6 +13,10 @@
 //! 576-bit rounding. We reproduce that algorithm step for step so results
 //! match bit for bit, including overflow to ±Inf and underflow to ±0 for huge
 //! exponents (cheap: the power is computed by squaring at fixed precision).
+//! Only the reading of the mantissa differs: one of over a thousand
+//! digits is first bounded from its leading digits ([`parse_bounded`]),
+//! which decides the same result in linear time unless the value lies at
+//! a rounding boundary.
 
 use dashu::integer::UBig;
 
