@@ -10,7 +10,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 data="$here/../tests/data"
 [ -d "$data/conformance/cases" ] || { echo "seed.sh: no test data at $data" >&2; exit 2; }
 
-for t in parse_body parse_expression parse_template eval_body eval_expression eval_template eval_declared json_variables; do mkdir -p "$here/corpus/$t"; done
+for t in parse_body parse_expression parse_template eval_body eval_expression eval_template eval_declared json_variables yaml_decode; do mkdir -p "$here/corpus/$t"; done
 
 # Corpus files, named by a hash of their path so re-running is idempotent.
 copy_files() { # FOLDER TARGET
@@ -60,6 +60,18 @@ for case in seeds(os.path.join(data, "rows", "cases")):
     for text in (case.get("declare") or {}).values():
         write("eval_declared", "declare-", b"\0\0" + text.encode("utf-8"))
 PY
+
+# yaml_decode reads YAML text: the texts of the random yamldecode cases of
+# tests/diff_fuzz_packer_yaml.py (a fixed seed; its encode cases have none).
+python3 "$here/../tests/diff_fuzz_packer_yaml.py" 1 600 | python3 -c '
+import hashlib, json, os, sys
+for line in sys.stdin:
+    y = json.loads(line).get("vars", {}).get("y")
+    if isinstance(y, str):
+        blob = y.encode("utf-8")
+        with open(os.path.join(sys.argv[1], "yaml-" + hashlib.sha1(blob).hexdigest()[:16]), "wb") as out:
+            out.write(blob)
+' "$here/corpus/yaml_decode"
 
 # Conformance case sources. The parse_* targets get the bare source; the
 # eval_* targets get `u16 spec length | variable spec | source`, the spec
@@ -235,6 +247,6 @@ for cases_dir in case_dirs:
                 n += 1
 print("seed.sh: %d conformance sources" % n)
 PY
-for t in parse_body parse_expression parse_template eval_body eval_expression eval_template eval_declared json_variables; do
+for t in parse_body parse_expression parse_template eval_body eval_expression eval_template eval_declared json_variables yaml_decode; do
   echo "seed.sh: corpus/$t: $(ls "$here/corpus/$t" | wc -l) files"
 done

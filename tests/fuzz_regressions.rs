@@ -139,3 +139,20 @@ fn checks_pass_on_ordinary_sources() {
     let (_, peak) = eval::meter::measure(|| vec![0u8; 1 << 16]);
     assert!(peak.is_some_and(|p| p >= 1 << 16), "meter saw {peak:?}");
 }
+
+/// The YAML target's checks accept decodable and failing texts, deep
+/// nesting (an error at the limit) and stale simple keys.
+#[test]
+fn yaml_checks_pass_on_hard_texts() {
+    let texts = [
+        "a: [1, {b: c}]\nd: !!binary aGk=\n".to_string(),
+        "{a: 1, b\n: 2}".to_string(),
+        format!("[{}: 1]", "k".repeat(1030)),
+        "[".repeat(12_000),
+        format!("{}x{}", "[".repeat(9_000), "]".repeat(9_000)),
+        "a: &x [1, 2]\nb: [*x, *x, *x]\n".to_string(),
+    ];
+    for text in texts {
+        eval::yaml::check(text.as_bytes());
+    }
+}

@@ -50,8 +50,12 @@ pub fn check(kind: SourceKind, data: &[u8]) {
 /// default budgets), evaluates it with `vars` twice and checks every
 /// invariant listed above.
 pub fn check_source(kind: SourceKind, src: &[u8], vars: &Variables) {
-    let options = Options::new();
-    let compiled = match Compiled::compile(kind, src, &options) {
+    check_source_with(kind, src, vars, &Options::new());
+}
+
+/// [`check_source`] with `options` (another function table).
+pub fn check_source_with(kind: SourceKind, src: &[u8], vars: &Variables, options: &Options) {
+    let compiled = match Compiled::compile(kind, src, options) {
         Ok(c) => c,
         Err(Error::Compile(d)) => {
             check_failure(src, &d, "syntax");
