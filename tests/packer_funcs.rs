@@ -370,12 +370,16 @@ fn simple_keys_go_stale_as_in_the_reference() {
     let key = "k".repeat(1020);
     assert_eq!(decoded(&format!("{key}: 1")).unwrap(), format!("{{\"{key}\":1}}"));
     assert_eq!(decoded("[a, [b, [c, [d: 1, e]]], f: g]").unwrap(), r#"["a",["b",["c",[{"d":1},"e"]]],{"f":"g"}]"#);
+    // Several levels' keys go stale at one line break.
+    assert_eq!(decoded("[[[a\n]]]").unwrap(), r#"[[["a"]]]"#);
     let failures = [
         (format!("{}: 1", "k".repeat(1100)), "mapping values are not allowed in this context."),
         (format!("[{}: 1]", "k".repeat(1030)), "did not find expected ',' or ']'."),
         (format!("key: [{}: b]", "a".repeat(1030)), "did not find expected ',' or ']'."),
         ("{a: 1, b\n: 2}".to_string(), "on line 1, column 1: did not find expected ',' or '}'."),
         (format!("{}a{}", "[".repeat(50), "]".repeat(49)), "on line 1, column 1: did not find expected ',' or ']'."),
+        ("x: 1\n[[a,\n b]]: 2".to_string(), "on line 3, column 1: could not find expected ':'."),
+        ("[[[a\n]]]: x".to_string(), "on line 2, column 1: mapping values are not allowed in this context."),
     ];
     for (y, detail) in failures {
         let err = decoded(&y).unwrap_err();
