@@ -115,7 +115,7 @@ def main():
     for name, mode, src, variables, (ours_iters, ref_iters) in WORKLOADS:
         src = os.path.join(bench_dir, src)
         variables = os.path.join(bench_dir, variables)
-        ours, ref, nat, warm = [], [], [], []
+        ours, ref, nat, warm, expr_ns = [], [], [], [], []
         sums, anchor_trues = set(), set()
         with_native = native and name in ("policy", "render")
         with_expr = expr_anchor and name == "micro"
@@ -125,7 +125,7 @@ def main():
                 warm.append(warm_bench(hclvm, mode, src, variables))
             if with_expr:
                 ns, trues = expr_bench(expr_anchor, src, variables, ours_iters)
-                nat.append(ns)
+                expr_ns.append(ns)
                 anchor_trues.add(trues)
             # The same work per run; hclvm's runs are about 50 times
             # shorter, so a burst of load from elsewhere can spoil a whole
@@ -145,13 +145,15 @@ def main():
         verdict = "equal" if agree else f"DIFFER hclvm {sorted(ours_sums)} reference {sorted(ref_sums)}"
         cols = ""
         if native:
-            n = statistics.median(nat) if nat and with_native else None
+            n = statistics.median(nat) if nat else None
             w = statistics.median(warm) if warm else None
             cols = f" {w:>11.0f} {n:>15.0f} {w / n:>9.2f}x" if n and w else f" {'-':>11} {'-':>15} {'-':>10}"
         print(f"{name:<12} {o:>14.0f} {r:>18.0f} {r / o:>8.1f}x{cols}  {verdict}")
         if with_expr:
-            e = statistics.median(nat)
-            trues = f"first pass true {sorted(anchor_trues)}, hclvm {first_pass_trues(hclvm, src, variables)}"
+            e = statistics.median(expr_ns)
+            ours_trues = first_pass_trues(hclvm, src, variables)
+            agree = "equal" if anchor_trues == {ours_trues} else "DIFFER"
+            trues = f"true results: expr-lang {sorted(anchor_trues)}, hclvm {ours_trues}, {agree}"
             expr_lines.append(f"micro: expr-lang/expr {e:.0f} ns/eval, hclvm {o:.0f} ns/eval: {o / e:.2f}x expr-lang's time ({trues})")
     for line in expr_lines:
         print(line)

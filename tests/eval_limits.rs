@@ -19,6 +19,13 @@ fn eval_with(src: &str, limits: Limits) -> (bool, Vec<String>) {
     evaluate(src, Options::new().limits(limits))
 }
 
+/// The summaries of the diagnostics of expression `src` evaluated with
+/// `vars` under a budget of `max_steps`.
+fn summaries_within(src: &str, max_steps: u64, vars: &Variables) -> Vec<String> {
+    let program = Compiled::expression(src, &Options::new().max_steps(max_steps)).expect("compiles");
+    summaries(&program.evaluate(vars))
+}
+
 #[test]
 fn step_budget_stops_nested_loops() {
     let src = "[for a in range(1000) : [for b in range(1000) : [for c in range(1000) : a + b + c]]]";
@@ -572,9 +579,8 @@ fn comparing_numbers_of_huge_precision_counts_their_digits() {
     // text is written all the same).
     for other in ["1e19999", "1"] {
         let src = format!("[for i in range(1000) : parseint(s, 10) == {other}]");
-        let limited = Compiled::expression(&src, &Options::new().max_steps(2_000_000)).expect("compiles");
-        let out = limited.evaluate(&vars);
-        assert_eq!(summaries(&out).last().map(String::as_str), Some("Evaluation limit exceeded"), "{other}: {:?}", summaries(&out));
+        let reported = summaries_within(&src, 2_000_000, &vars);
+        assert_eq!(reported.last().map(String::as_str), Some("Evaluation limit exceeded"), "{other}: {reported:?}");
     }
     // One such comparison is within the default budget, and true.
     let once = Compiled::expression("parseint(s, 10) == 1e19999", &Options::new()).expect("compiles");
@@ -613,29 +619,21 @@ fn arithmetic_on_numbers_of_high_precision_counts_its_work() {
     for op in ops {
         // (`m`, made outside the loop, is an integer held small.)
         let src = format!("[for n in [parseint(s, 10)] : [for m in [n - n + 1] : [for i in range(1000) : [for j in range(10) : {op}]]]]");
-        let limited = Compiled::expression(&src, &Options::new().max_steps(2_000_000)).expect("compiles");
-        let out = limited.evaluate(&vars);
-        assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "{op}");
+        assert_eq!(summaries_within(&src, 2_000_000, &vars), ["Evaluation limit exceeded"], "{op}");
     }
     // A number of huge magnitude as a key: its text has 100,000 digits.
     for op in ["try({a = 1}[x], 0)", "{(x) = 1}"] {
         let src = format!("[for x in [1e99999] : [for i in range(1000) : [for j in range(10) : {op}]]]");
-        let limited = Compiled::expression(&src, &Options::new().max_steps(2_000_000)).expect("compiles");
-        let out = limited.evaluate(&Variables::new());
-        assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "{op}");
+        assert_eq!(summaries_within(&src, 2_000_000, &Variables::new()), ["Evaluation limit exceeded"], "{op}");
     }
     // A conditional whose condition is unknown compares its results'
     // bounds.
     let src = "[for n in [parseint(s, 10)] : [for i in range(1000) : [for j in range(10) : u ? n : 1.5]]]";
-    let limited = Compiled::expression(src, &Options::new().max_steps(2_000_000)).expect("compiles");
-    let out = limited.evaluate(&vars.clone().with("u", Value::unknown(Type::Bool)));
-    assert_eq!(summaries(&out), ["Evaluation limit exceeded"], "unknown condition");
+    let with_unknown = vars.clone().with("u", Value::unknown(Type::Bool));
+    assert_eq!(summaries_within(src, 2_000_000, &with_unknown), ["Evaluation limit exceeded"], "unknown condition");
     // One product whose work is more than the steps left is not done, and
     // its own error is not reported: the evaluation's end is.
-    let src = "[for n in [parseint(s, 10)] : n * n]";
-    let once = Compiled::expression(src, &Options::new().max_steps(30_000)).expect("compiles");
-    let out = once.evaluate(&vars);
-    assert_eq!(summaries(&out), ["Evaluation limit exceeded"]);
+    assert_eq!(summaries_within("[for n in [parseint(s, 10)] : n * n]", 30_000, &vars), ["Evaluation limit exceeded"]);
     // Within the default budget the results are cty's (the reference's
     // too): a product is rounded to 512 bits, so `(n * n) / n` is not `n`.
     let src = "[for n in [parseint(s, 10)] : n - n == 0 && n * 2 > n && n % 10 == 7 && -n < 0 && floor(n) == n && n / n == 1 && (n * n) / n != n][0]";

@@ -322,12 +322,10 @@ impl Number {
     /// such numbers to the way that does.
     #[inline]
     pub fn is_costly(&self) -> bool {
-        match &self.0 {
-            // (An integer keeps the precision of the numbers it was made
-            // from: `n - n + 1` of a long `n` divides at that precision.)
-            Repr::Small { prec, .. } => work::costly(*prec, 0),
-            Repr::Big(b) => work::costly(b.prec, 0),
-        }
+        // (Also an integer held small: it keeps the precision of the
+        // numbers it was made from, so `n - n + 1` of a long `n` divides
+        // at that precision.)
+        work::costly(self.prec(), 0)
     }
 
     /// cty `Add` (HCL `+`): exact sum rounded to the larger precision.
