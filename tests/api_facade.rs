@@ -548,17 +548,67 @@ fn unknown_results_carry_their_refinements() {
 /// A body without blocks is written straight to JSON (no object built);
 /// the text must be the one the natural value gives, whatever the names'
 /// order, the values or the escapes.
+/// `write_plain_json` of `src` against writing the built natural value:
+/// the same text, or the same error.
+fn plain_json_both_ways(src: &str, vars: &Variables) -> (Result<String, String>, Result<String, String>) {
+    let body = Compiled::compile(SourceKind::Body, src.as_bytes(), &Options::new()).expect("compiles");
+    let out = body.evaluate(vars);
+    let mut direct = String::new();
+    let direct = out.write_plain_json(&mut direct).map(|()| direct).map_err(|e| e.to_string());
+    let via_value = out.to_value().map_err(|e| e.to_string()).and_then(|v| {
+        let mut text = String::new();
+        runtime::json::write_value(&mut text, &v).map(|()| text).map_err(|e| e.to_string())
+    });
+    (direct, via_value)
+}
+
 #[test]
 fn flat_body_json_is_the_natural_values_json() {
     let src = "zeta = 1\nalpha = \"a\\\"b\\n\"\nmid = [1, 2.5, null]\nobj = { k = true }\nu = x\nbig = 12345678901234567890\n";
-    let body = Compiled::compile(SourceKind::Body, src.as_bytes(), &Options::new()).expect("compiles");
-    let out = body.evaluate(&Variables::new().with("x", Value::unknown(Type::String)));
-    let mut direct = String::new();
-    out.write_plain_json(&mut direct).expect("writes");
-    let mut via_value = String::new();
-    runtime::json::write_value(&mut via_value, &out.to_value().expect("a value")).expect("writes");
+    let (direct, via_value) = plain_json_both_ways(src, &Variables::new().with("x", Value::unknown(Type::String)));
     assert_eq!(direct, via_value);
-    assert!(direct.starts_with("{\"alpha\":"), "{direct}");
+    assert!(direct.expect("writes").starts_with("{\"alpha\":"));
+}
+
+#[test]
+fn block_body_json_is_the_natural_values_json() {
+    // Written without building the value: blocks grouped by type and
+    // label, members by name, bodies in source order; and where the value
+    // cannot be built (or names are not ASCII), the built value's path.
+    let cases: &[(&str, bool)] = &[
+        ("r \"x\" { v = 1 }\nr \"y\" { v = 2 }\nr \"x\" { v = 3 }\na = 0\nz = 9\n", true),
+        ("b {}\nb { q = 1 }\nb {}\nc \"k\" {}\n", true),
+        ("t \"b\" \"2\" { n = 1 }\nt \"a\" \"9\" { n = 2 }\nt \"b\" \"1\" { n = 3 }\nt \"a\" \"9\" { n = 4 }\n", true),
+        // Label counts that differ under different first labels nest fine.
+        ("t \"a\" { n = 1 }\nt \"b\" \"c\" { n = 2 }\nt \"ab\" { n = 3 }\n", true),
+        ("outer \"o\" {\n  inner \"i\" {\n    deep {\n      x = [1, {y = \"z\"}]\n    }\n  }\n  inner \"h\" {}\n  w = 2\n}\nm = 1\n", true),
+        ("x_ = 1\nx \"-\" {}\nx \"\" {}\nx \"\\n\\\"\" {}\n", true),
+        // Not nestable: one block's labels begin another's.
+        ("t \"a\" { n = 1 }\nt \"a\" \"b\" { n = 2 }\n", false),
+        ("t { n = 1 }\nt \"a\" {}\n", false),
+        ("u \"x\" {}\nt \"a\" \"b\" \"c\" {}\nt \"a\" {}\nt \"a\" \"b\" {}\n", false),
+        ("o \"p\" {\n  t \"a\" {}\n  t {}\n}\n", false),
+        // An attribute and a block type of one name.
+        ("t = 1\nt {}\n", false),
+        ("o {\n  t = 1\n  t {}\n}\nz \"a\" {}\nz {}\n", false),
+        // Names the object normalizes (NFC): written from the value.
+        ("r \"e\\u0301\" { v = 1 }\nr \"\\u00e9\" { v = 2 }\n", true),
+        ("caf\u{e9} { v = 1 }\n", true),
+    ];
+    for &(src, ok) in cases {
+        let (direct, via_value) = plain_json_both_ways(src, &Variables::new());
+        assert_eq!(direct, via_value, "{src:?}");
+        assert_eq!(direct.is_ok(), ok, "{src:?}: {direct:?}");
+    }
+    // Many blocks of shuffled labels, some sharing them.
+    let mut src = String::new();
+    for i in 0..500u32 {
+        let k = i.wrapping_mul(7919) % 131;
+        src.push_str(&format!("b \"l{}\" \"m{}\" {{ i = {i} }}\nc \"{}\" {{}}\nk{i} = {k}\n", k % 17, k % 5, k % 3));
+    }
+    let (direct, via_value) = plain_json_both_ways(&src, &Variables::new());
+    assert_eq!(direct, via_value);
+    assert!(direct.is_ok());
 }
 
 #[test]

@@ -55,6 +55,7 @@ mod cancel;
 mod compiled;
 mod de;
 mod error;
+mod natural_json;
 mod options;
 mod outcome;
 pub(crate) mod result_format;

@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 use runtime::strings::{write_json_string, JsonText};
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
+use smallvec::SmallVec;
 use std::sync::{Arc, OnceLock};
 
 /// The value of one expression or template, or of one attribute, with the
@@ -150,29 +151,59 @@ impl AttrInfo {
     }
 }
 
+/// Static facts about one block. One allocation besides its type's name,
+/// which the blocks of a type share: a body may have 200,000 blocks.
 #[derive(Debug)]
 pub(crate) struct BlockInfo {
-    pub(crate) block_type: Arc<str>,
-    pub(crate) labels: Vec<Arc<str>>,
-    /// `{"type":..,"labels":[..],"body":` of every result line.
-    json_head: String,
+    block_type: Arc<str>,
+    /// The labels one after another, then `{"type":..,"labels":[..],"body":`
+    /// of every result line.
+    text: Box<str>,
+    /// Where each label ends in `text` (the head starts at the last end).
+    label_ends: SmallVec<[u32; 2]>,
 }
 
 impl BlockInfo {
-    pub(crate) fn new(block_type: &str, labels: Vec<Arc<str>>) -> BlockInfo {
-        // Sized at once (escapes aside): `{"type":"T","labels":["L",..],"body":`.
-        let mut json_head = String::with_capacity(33 + block_type.len() + labels.iter().map(|l| l.len() + 3).sum::<usize>());
-        json_head.push_str("{\"type\":");
-        write_json_string(&mut json_head, block_type);
-        json_head.push_str(",\"labels\":");
-        write_json_string_array(&mut json_head, &labels);
-        json_head.push_str(",\"body\":");
-        BlockInfo { block_type: Arc::from(block_type), labels, json_head }
+    pub(crate) fn new(block_type: Arc<str>, labels: &[&str]) -> BlockInfo {
+        let raw: usize = labels.iter().map(|l| l.len()).sum();
+        // Sized at once (escapes aside): the labels, then
+        // `{"type":"T","labels":["L",..],"body":`.
+        let mut text = String::with_capacity(2 * raw + 33 + block_type.len() + 3 * labels.len());
+        let mut label_ends = SmallVec::with_capacity(labels.len());
+        for l in labels {
+            text.push_str(l);
+            label_ends.push(text.len() as u32);
+        }
+        text.push_str("{\"type\":");
+        write_json_string(&mut text, &block_type);
+        text.push_str(",\"labels\":");
+        write_json_string_array(&mut text, labels);
+        text.push_str(",\"body\":");
+        BlockInfo { block_type, text: text.into(), label_ends }
+    }
+
+    pub(crate) fn block_type(&self) -> &str {
+        &self.block_type
+    }
+
+    /// The labels, in order.
+    pub(crate) fn labels(&self) -> impl ExactSizeIterator<Item = &str> + Clone {
+        (0..self.label_ends.len()).map(|i| self.label(i).unwrap_or(""))
+    }
+
+    pub(crate) fn label(&self, i: usize) -> Option<&str> {
+        let end = *self.label_ends.get(i)? as usize;
+        let start = i.checked_sub(1).map_or(0, |p| self.label_ends.get(p).map_or(0, |&e| e as usize));
+        self.text.get(start..end)
+    }
+
+    pub(crate) fn label_count(&self) -> usize {
+        self.label_ends.len()
     }
 
     /// `{"type":..,"labels":[..],"body":` of this block in a result line.
     pub(crate) fn json_head(&self) -> &str {
-        &self.json_head
+        self.text.get(self.label_ends.last().map_or(0, |&e| e as usize)..).unwrap_or("")
     }
 }
 
@@ -231,12 +262,12 @@ pub struct BlockOutcome<'e> {
 impl<'e> BlockOutcome<'e> {
     /// The block type (`resource` in `resource "a" "b" {}`).
     pub fn block_type(&self) -> &'e str {
-        &self.info.block_type
+        self.info.block_type()
     }
 
     /// The labels, in order.
     pub fn labels(&self) -> impl ExactSizeIterator<Item = &'e str> {
-        self.info.labels.iter().map(|l| &**l)
+        self.info.labels()
     }
 
     /// The block's evaluated body.
@@ -618,7 +649,7 @@ impl<'c> Evaluation<'c> {
     pub(crate) fn write_plain_json_to<T: JsonText>(&self, out: &mut T) -> Result<(), Error> {
         if let (Evaluated::Body(_), Some(body)) = (&self.result, self.body()) {
             self.check()?;
-            if let Some(done) = write_flat_body(body, out) {
+            if let Some(done) = super::natural_json::write_natural_body(body, out) {
                 return done;
             }
         }
@@ -638,69 +669,12 @@ impl<'c> Evaluation<'c> {
 
 /// The error writing `v` fails with (some number in it has no text).
 #[cold]
-fn unprintable(v: &Value) -> Error {
+pub(crate) fn unprintable(v: &Value) -> Error {
     let mut scratch = String::new();
     match runtime::json::write_value(&mut scratch, v) {
         Err(e) => Error::Shape(e.to_string()),
         Ok(()) => Error::Shape("a number has no text".into()),
     }
-}
-
-/// Writes a body without blocks as [`Evaluation::write_plain_json`] writes
-/// its natural value, without building that object (a body of a million
-/// attributes would need several copies of its names and values):
-/// members sorted by name, counted against the same limit. `None` (and
-/// nothing written) for bodies with blocks or with names that are not
-/// ASCII (which the object would normalize).
-fn write_flat_body<T: JsonText>(body: BodyOutcome<'_>, out: &mut T) -> Option<Result<(), Error>> {
-    let limit = runtime::json::MAX_VALUE_TEXT;
-    let too_long = || Error::Shape(format!("the value's JSON text would be over {} MiB", limit >> 20));
-    if !body.plan.blocks.is_empty() {
-        return None;
-    }
-    let attrs = &body.plan.attrs;
-    let n = attrs.len().min(body.outcomes.len());
-    if attrs.iter().take(n).any(|a| !a.name().is_ascii()) {
-        return None;
-    }
-    let name = |i: u32| attrs.get(i as usize).map_or("", |a| a.name()).as_bytes();
-    let mut order: Vec<u32> = (0..n as u32).collect();
-    if !order.windows(2).all(|w| name(w[0]) < name(w[1])) {
-        order.sort_unstable_by(|&a, &b| name(a).cmp(name(b)));
-        if order.windows(2).any(|w| name(w[0]) == name(w[1])) {
-            return None;
-        }
-    }
-    let value = |i: u32| body.outcomes.get(i as usize).map(|o| &o.value);
-    let mut left = limit;
-    for &i in &order {
-        let v = value(i)?;
-        if runtime::json::member_len_exceeds(name(i).len(), v, &mut left) {
-            return Some(Err(too_long()));
-        }
-    }
-    if T::PASSES_ON {
-        if let Some(&i) = order.iter().find(|&&i| value(i).is_some_and(|v| !runtime::json::numbers_print(v))) {
-            return Some(Err(unprintable(value(i)?)));
-        }
-    }
-    let Some(left) = left.checked_sub(2) else { return Some(Err(too_long())) };
-    let len = limit - left;
-    out.reserve(len + len / 64 + 16);
-    out.push('{');
-    for (k, &i) in order.iter().enumerate() {
-        let (Some(a), Some(v)) = (attrs.get(i as usize), value(i)) else { return None };
-        if k > 0 {
-            out.push(',');
-        }
-        write_json_string(out, a.name());
-        out.push(':');
-        if let Err(e) = runtime::json::write_value(out, v) {
-            return Some(Err(Error::Shape(e.to_string())));
-        }
-    }
-    out.push('}');
-    Some(Ok(()))
 }
 
 /// Blocks of one type on the way to the natural shape: one object level
@@ -709,7 +683,7 @@ fn write_flat_body<T: JsonText>(body: BodyOutcome<'_>, out: &mut T) -> Option<Re
 /// its list of labels for each, 28 s.)
 enum Nest {
     Bodies(Vec<Value>),
-    Labels(IndexMap<Arc<str>, Nest>),
+    Labels(IndexMap<String, Nest>),
 }
 
 impl Nest {
@@ -721,14 +695,15 @@ impl Nest {
         }
     }
 
-    fn insert(&mut self, labels: &[Arc<str>], body: Value) -> Result<(), ()> {
-        match (self, labels.split_first()) {
+    fn insert<'l>(&mut self, mut labels: impl ExactSizeIterator<Item = &'l str>, body: Value) -> Result<(), ()> {
+        match (self, labels.next()) {
             (Nest::Bodies(bodies), None) => {
                 bodies.push(body);
                 Ok(())
             }
-            (Nest::Labels(children), Some((first, rest))) => {
-                children.entry(first.clone()).or_insert_with(|| Nest::new(rest.len())).insert(rest, body)
+            (Nest::Labels(children), Some(first)) => {
+                let rest = labels.len();
+                children.entry(first.to_string()).or_insert_with(|| Nest::new(rest)).insert(labels, body)
             }
             _ => Err(()),
         }
@@ -747,15 +722,15 @@ fn natural_value(body: BodyOutcome<'_>) -> Result<Value, Error> {
     let attribute_names: std::collections::HashSet<&str> = members.iter().map(|(n, _)| *n).collect();
     let mut types: IndexMap<&str, Nest> = IndexMap::new();
     for b in body.blocks() {
-        let name: &str = &b.info.block_type;
+        let name: &str = b.info.block_type();
         if attribute_names.contains(name) {
             return Err(Error::Shape(format!("{name:?} is both an attribute and a block type")));
         }
         let value = natural_value(b.body)?;
         types
             .entry(name)
-            .or_insert_with(|| Nest::new(b.info.labels.len()))
-            .insert(&b.info.labels, value)
+            .or_insert_with(|| Nest::new(b.info.label_count()))
+            .insert(b.info.labels(), value)
             .map_err(|()| Error::Shape(format!("blocks of type {name:?} have different numbers of labels")))?;
     }
     members.extend(types.into_iter().map(|(t, n)| (t, n.into_value())));

@@ -1,6 +1,7 @@
 //! Compiling: parsing, lowering and planning a source, once.
 
 use super::*;
+use std::collections::HashMap;
 
 /// Stack a compilation may need at the parser's nesting limit (debug
 /// builds use several times what release builds do).
@@ -341,6 +342,11 @@ impl LoweredSource {
 /// The plan of every attribute (in source order) and every nested block,
 /// without programs ([`attach_file_programs`] adds them).
 fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
+    plan_body_sharing(body, interner, &mut HashMap::new())
+}
+
+/// [`plan_body`], the blocks of one type sharing its name (`types`).
+fn plan_body_sharing(body: &ast::Body<'_>, interner: &Interner, types: &mut HashMap<compiler::Symbol, Arc<str>>) -> BodyPlan {
     // Sized at once: this is the largest part of a large body's program.
     let mut attrs: Vec<AttrInfo> = Vec::with_capacity(body.attributes.len());
     let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
@@ -349,8 +355,8 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
         .blocks
         .iter()
         .map(|b| {
-            let info = BlockInfo::new(interner.resolve(b.block_type.name), b.labels.iter().map(|l| Arc::from(&**l)).collect());
-            (info, plan_body(&b.body, interner))
+            let block_type = types.entry(b.block_type.name).or_insert_with(|| Arc::from(interner.resolve(b.block_type.name))).clone();
+            (BlockInfo::new(block_type, b.labels), plan_body_sharing(&b.body, interner, types))
         })
         .collect();
     let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();

@@ -445,9 +445,9 @@ fn disassemble_body<'p>(plan: &'p BodyPlan, path: &str, previous: &mut Option<&'
         *previous = Some(program);
     }
     for (info, body) in &plan.blocks {
-        let mut p = format!("{path}{}", info.block_type);
-        for l in &info.labels {
-            p.push_str(&format!(" {:?}", &**l));
+        let mut p = format!("{path}{}", info.block_type());
+        for l in info.labels() {
+            p.push_str(&format!(" {l:?}"));
         }
         p.push_str(" / ");
         disassemble_body(body, &p, previous, out);
