@@ -75,7 +75,8 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
                 stack.push(Work::Visit(ix.key));
                 stack.push(Work::Visit(ix.collection));
             }
-            ExprKind::Tuple(items) | ExprKind::Template(items) => stack.extend(items.iter().rev().map(Work::Visit)),
+            ExprKind::Tuple(items) => stack.extend(items.iter().rev().map(|e| Work::Visit(e))),
+            ExprKind::Template(items) => stack.extend(items.iter().rev().map(Work::Visit)),
             ExprKind::Object(items) => {
                 for item in items.iter().rev() {
                     stack.push(Work::Visit(item.value));
@@ -288,7 +289,7 @@ pub fn expr_as_keyword(expr: &Expr<'_>) -> Option<RootName> {
 }
 
 /// `hcl.ExprList`: the elements of a tuple constructor.
-pub fn static_list<'a>(expr: &'a Expr<'a>) -> Result<&'a [Expr<'a>], Diagnostic> {
+pub fn static_list<'a>(expr: &'a Expr<'a>) -> Result<&'a [&'a Expr<'a>], Diagnostic> {
     match expr.kind {
         ExprKind::Tuple(items) => Ok(items),
         _ => Err(invalid("A static list expression is required.", start_span(expr))),

@@ -220,35 +220,60 @@ impl Drop for FileCode {
 }
 
 /// The value of `n` when evaluating it (without variables or functions)
-/// reports nothing: what constant folding replaces `n` by.
-pub fn fold(n: &Node) -> Option<Value> {
-    if let Some(folded) = fold_constructor(n) {
-        return folded;
+/// reports nothing: what constant folding replaces `n` by. `Err`: `n`
+/// itself, not folded.
+pub fn fold(n: Node) -> Result<Value, Node> {
+    if let Node::Tuple(items) = &n {
+        if items.iter().all(|i| matches!(i, Node::Const(_))) {
+            return if fits_budget(items.len()) { Ok(constant_tuple(n)) } else { Err(n) };
+        }
+    }
+    if let Some(folded) = fold_constructor(&n) {
+        return folded.ok_or(n);
     }
     let empty: Arc<[Arc<str>]> = Arc::from(Vec::new());
     let mut file = FileCode::new();
-    let prog = file.compile(n, Span::default(), 0, &empty, &None, &Arc::from(""), &Arc::new(SourceLines::default()));
+    let prog = file.compile(&n, Span::default(), 0, &empty, &None, &Arc::from(""), &Arc::new(SourceLines::default()));
     drop(file);
     let mut scratch = crate::Scratch::new();
     let v = crate::evaluate(&prog, &crate::Vars::default(), &mut scratch);
-    scratch.diags().is_empty().then_some(v)
+    if scratch.diags().is_empty() {
+        Ok(v)
+    } else {
+        Err(n)
+    }
 }
 
-/// [`fold`] of a tuple or object of constants (most of what a file
-/// folds: literal lists, maps, tags) built as the interpreter builds them,
-/// with the same `ops` and size budget, without compiling and running a
-/// program for it; `None` for any other node.
+/// Whether a collection of `elements` fits the default size budget, as
+/// the interpreter would charge building it.
+fn fits_budget(elements: usize) -> bool {
+    runtime::func::SizeBudget::new(crate::Limits::DEFAULT.max_size).charge_elements(elements as u64)
+}
+
+/// The tuple of a tuple node's constants, taken out of the node: the
+/// nodes are freed before the tuple's type is built (a literal list of
+/// two million numbers held 64 MB of nodes beside its value).
+fn constant_tuple(n: Node) -> Value {
+    let Node::Tuple(items) = n else { return Value::empty_tuple() };
+    let mut values = Vec::with_capacity(items.len());
+    values.extend(items.into_vec().into_iter().filter_map(|i| match i {
+        Node::Const(v) => Some(v),
+        _ => None,
+    }));
+    crate::ops::make_tuple(values)
+}
+
+/// [`fold`] of an object of constants (most of what a file folds besides
+/// literal lists: maps, tags) built as the interpreter builds it, with the
+/// same `ops` and size budget, without compiling and running a program
+/// for it; `None` for any other node. (Tuples of constants: see
+/// [`constant_tuple`].)
 fn fold_constructor(n: &Node) -> Option<Option<Value>> {
     let konst = |n: &Node| match n {
         Node::Const(v) => Some(v.clone()),
         _ => None,
     };
-    let fits = |elements: usize| runtime::func::SizeBudget::new(crate::Limits::DEFAULT.max_size).charge_elements(elements as u64);
     match n {
-        Node::Tuple(items) => {
-            let values = items.iter().map(konst).collect::<Option<Vec<Value>>>()?;
-            Some(fits(values.len()).then(|| crate::ops::make_tuple(values)))
-        }
         Node::Object(items) => {
             if !items
                 .iter()
@@ -256,7 +281,7 @@ fn fold_constructor(n: &Node) -> Option<Option<Value>> {
             {
                 return None;
             }
-            if !fits(items.len()) {
+            if !fits_budget(items.len()) {
                 return Some(None);
             }
             let mut object = crate::ops::ObjectBuilder::with_capacity(items.len());

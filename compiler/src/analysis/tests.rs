@@ -42,7 +42,7 @@ fn static_forms() {
     let (e, _) = crate::parse_expression(&arena, b"[a, b.c]", &mut interner);
     let items = static_list(e).unwrap();
     assert_eq!(items.len(), 2);
-    assert_eq!(abs_traversal(&items[1]).unwrap().render(&interner), "b.c");
+    assert_eq!(abs_traversal(items[1]).unwrap().render(&interner), "b.c");
     let (e, _) = crate::parse_expression(&arena, b"{x = 1, (y) = 2}", &mut interner);
     let items = static_map(e).unwrap();
     assert!(abs_traversal_for_key(&items[0]).is_ok());

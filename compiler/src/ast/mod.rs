@@ -150,8 +150,10 @@ pub enum ExprKind<'a> {
     Conditional(&'a Conditional<'a>),
     /// `collection[key]` with a non-literal key.
     Index(&'a Index<'a>),
-    /// `[a, b, c]`
-    Tuple(&'a [Expr<'a>]),
+    /// `[a, b, c]`: the elements where the parser put them (a slice of
+    /// nodes would hold each element twice, as parsed and as copied in: a
+    /// literal list of a million numbers is 32 MB less this way).
+    Tuple(&'a [&'a Expr<'a>]),
     /// `{k = v, ...}`
     Object(&'a [ObjectItem<'a>]),
     /// `[for ...]` / `{for ...}`, and the loop inside a template `%{for}`.

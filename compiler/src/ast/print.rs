@@ -40,7 +40,7 @@ fn steps(out: &mut String, steps: &[Traverser<'_>], interner: &Interner) {
     }
 }
 
-fn list(out: &mut String, head: &str, items: &[Expr<'_>], interner: &Interner, depth: usize) {
+fn list<'e, 'a: 'e>(out: &mut String, head: &str, items: impl IntoIterator<Item = &'e Expr<'a>>, interner: &Interner, depth: usize) {
     out.push('(');
     out.push_str(head);
     for e in items {
@@ -89,7 +89,7 @@ fn write_expr(out: &mut String, e: &Expr<'_>, interner: &Interner, depth: usize)
             sub(out, ix.key);
             out.push(')');
         }
-        ExprKind::Tuple(items) => list(out, "tuple", items, interner, depth),
+        ExprKind::Tuple(items) => list(out, "tuple", items.iter().copied(), interner, depth),
         ExprKind::Object(items) => {
             out.push_str("(object");
             for item in items {

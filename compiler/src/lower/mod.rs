@@ -792,8 +792,8 @@ fn fold(n: Node) -> Node {
     if !foldable {
         return n;
     }
-    match vm::codegen::fold(&n) {
-        Some(v) => Node::Const(v),
-        None => n,
+    match vm::codegen::fold(n) {
+        Ok(v) => Node::Const(v),
+        Err(n) => n,
     }
 }

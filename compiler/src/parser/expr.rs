@@ -720,7 +720,7 @@ impl<'a, 'i> Parser<'a, 'i> {
         if self.is_keyword(self.peek(), "for") {
             return self.finish_for(open);
         }
-        let base = self.scratch_exprs.len();
+        let base = self.scratch_expr_refs.len();
         let close;
         loop {
             if self.peek().kind == T::CBrack {
@@ -729,7 +729,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             let mark = self.mark();
             let e = self.parse_expression();
-            self.scratch_exprs.push(*e);
+            self.scratch_expr_refs.push(e);
             if self.recovery && self.errors_since(mark) {
                 close = self.recover(T::CBrack);
                 break;
@@ -761,7 +761,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             self.read();
         }
-        let exprs = drain_to_arena(self.arena, &mut self.scratch_exprs, base);
+        let exprs = drain_to_arena(self.arena, &mut self.scratch_expr_refs, base);
         self.alloc(ExprKind::Tuple(exprs), between(open.span(), close.span()))
     }
 

@@ -69,6 +69,7 @@ pub(crate) struct Parser<'a, 'i> {
     // Lists under construction are built on these stacks (inner lists are
     // finished before outer ones continue) and copied into the arena once.
     pub scratch_exprs: Vec<Expr<'a>>,
+    pub scratch_expr_refs: Vec<&'a Expr<'a>>,
     pub scratch_items: Vec<crate::ast::ObjectItem<'a>>,
     pub scratch_attrs: Vec<crate::ast::Attribute<'a>>,
     pub scratch_blocks: Vec<crate::ast::Block<'a>>,
@@ -142,6 +143,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             line_index: None,
             newlines_now: true,
             scratch_exprs: Vec::with_capacity(32),
+            scratch_expr_refs: Vec::with_capacity(32),
             scratch_items: Vec::with_capacity(32),
             scratch_attrs: Vec::with_capacity(32),
             scratch_blocks: Vec::with_capacity(16),
