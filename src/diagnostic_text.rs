@@ -30,12 +30,61 @@ pub struct SourceFile<'a> {
     lines: std::borrow::Cow<'a, LineIndex>,
     /// Byte range and header text (`resource "a" "b"`) of each top-level
     /// block, for the "in ..." context of the location line.
-    block_headers: std::borrow::Cow<'a, [(Span, String)]>,
+    block_headers: std::borrow::Cow<'a, BlockHeaders>,
+}
+
+/// The byte range and header text (`resource "a" "b"`) of each top-level
+/// block of a body, the texts in one string: a file may have 200,000
+/// blocks, and a string each cost some 50 bytes a block.
+#[derive(Clone, Debug, Default)]
+pub struct BlockHeaders {
+    text: String,
+    /// In source order: each block's range and where its text ends.
+    blocks: Vec<(Span, u32)>,
+}
+
+impl BlockHeaders {
+    /// The headers of `body`'s top-level blocks.
+    pub fn of(body: &ast::Body<'_>, interner: &Interner) -> BlockHeaders {
+        let mut headers = BlockHeaders { text: String::new(), blocks: Vec::with_capacity(body.blocks.len()) };
+        for b in body.blocks {
+            headers.text.push_str(interner.resolve(b.block_type.name));
+            for label in b.labels {
+                headers.text.push(' ');
+                headers.text.push_str(&go_quote(label));
+            }
+            headers.blocks.push((Span::new(b.block_type.span.start, b.close_brace_span.end), headers.text.len() as u32));
+        }
+        headers.text.shrink_to_fit();
+        headers
+    }
+
+    /// Each block's range and header, in source order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (Span, &str)> {
+        (0..self.blocks.len()).map(|i| (self.blocks[i].0, self.text_of(i)))
+    }
+
+    fn text_of(&self, i: usize) -> &str {
+        let start = i.checked_sub(1).map_or(0, |p| self.blocks[p].1 as usize);
+        self.text.get(start..self.blocks[i].1 as usize).unwrap_or("")
+    }
+
+    /// The header of the block that `byte` is in. (Blocks do not overlap,
+    /// and are in source order: found by bisection.)
+    pub fn at(&self, byte: u32) -> Option<&str> {
+        let i = self.blocks.partition_point(|(span, _)| span.start <= byte).checked_sub(1)?;
+        (byte < self.blocks[i].0.end).then(|| self.text_of(i))
+    }
 }
 
 impl<'a> SourceFile<'a> {
     pub fn new(name: &'a str, src: &'a [u8]) -> SourceFile<'a> {
-        SourceFile { name, src, lines: std::borrow::Cow::Owned(LineIndex::new(src)), block_headers: std::borrow::Cow::Borrowed(&[]) }
+        SourceFile {
+            name,
+            src,
+            lines: std::borrow::Cow::Owned(LineIndex::new(src)),
+            block_headers: std::borrow::Cow::Owned(BlockHeaders::default()),
+        }
     }
 
     /// [`SourceFile::new`] with an index of `src`'s lines already made: a
@@ -43,49 +92,32 @@ impl<'a> SourceFile<'a> {
     /// error in each of 40,000 declarations) is indexed once, not once
     /// per list.
     pub fn with_lines(name: &'a str, src: &'a [u8], lines: &'a LineIndex) -> SourceFile<'a> {
-        SourceFile { name, src, lines: std::borrow::Cow::Borrowed(lines), block_headers: std::borrow::Cow::Borrowed(&[]) }
+        SourceFile { name, src, lines: std::borrow::Cow::Borrowed(lines), block_headers: std::borrow::Cow::Owned(BlockHeaders::default()) }
     }
 
     /// Adds the top-level blocks of the file's parsed body, so that a
     /// diagnostic inside one names it (as hcl's `ContextString`).
     pub fn with_blocks(mut self, body: &ast::Body<'_>, interner: &Interner) -> SourceFile<'a> {
-        self.block_headers = std::borrow::Cow::Owned(block_headers(body, interner));
+        self.block_headers = std::borrow::Cow::Owned(BlockHeaders::of(body, interner));
         self
     }
 
     /// The block headers [`SourceFile::with_blocks`] recorded, so that a
     /// host can keep them after the syntax tree is gone.
-    pub fn block_headers(&self) -> &[(Span, String)] {
+    pub fn block_headers(&self) -> &BlockHeaders {
         &self.block_headers
     }
 
     /// Restores block headers kept from [`SourceFile::block_headers`]
     /// (borrowed: a source rendered list by list is not copied for each).
-    pub fn with_block_headers(mut self, headers: &'a [(Span, String)]) -> SourceFile<'a> {
+    pub fn with_block_headers(mut self, headers: &'a BlockHeaders) -> SourceFile<'a> {
         self.block_headers = std::borrow::Cow::Borrowed(headers);
         self
     }
 
     fn context_of(&self, byte: u32) -> Option<&str> {
-        self.block_headers.iter().find(|(span, _)| span.start <= byte && byte < span.end).map(|(_, h)| h.as_str())
+        self.block_headers.at(byte)
     }
-}
-
-/// Byte range and header text (`resource "a" "b"`) of each top-level
-/// block of a parsed body: what [`SourceFile::with_blocks`] records, and
-/// what a compiled program keeps for rendering its diagnostics later.
-pub fn block_headers(body: &ast::Body<'_>, interner: &Interner) -> Vec<(Span, String)> {
-    body.blocks
-        .iter()
-        .map(|b| {
-            let mut header = interner.resolve(b.block_type.name).to_string();
-            for label in b.labels {
-                header.push(' ');
-                header.push_str(&go_quote(label));
-            }
-            (Span::new(b.block_type.span.start, b.close_brace_span.end), header)
-        })
-        .collect()
 }
 
 const RED: &str = "\x1b[31m";
@@ -332,6 +364,29 @@ mod tests {
             String::from_utf8_lossy(&out),
             "Error: Missing newline after argument\n\n  on main.hcl line 2:\n   2: b = 2 3\n            ^\n\nAn argument definition must end with a newline.\n\n"
         );
+    }
+
+    #[test]
+    fn block_headers_place_bytes_in_their_blocks() {
+        let src = b"a = 1\nr \"x\" \"y\\\"z\" {\n  v = 1\n}\nb = 2\nt {}\nu \"\xc3\xa9\" {\n}\n";
+        let arena = bumpalo::Bump::new();
+        let mut interner = Interner::new();
+        let parsed = compiler::parse_file_full(&arena, src, "main.hcl", &mut interner);
+        assert!(parsed.diags.is_empty());
+        let headers = BlockHeaders::of(&parsed.tree.body(), &interner);
+        let texts: Vec<&str> = headers.iter().map(|(_, h)| h).collect();
+        assert_eq!(texts, ["r \"x\" \"y\\\"z\"", "t", "u \"\u{e9}\""]);
+        let at = |needle: &str| headers.at(src.windows(needle.len()).position(|w| w == needle.as_bytes()).unwrap() as u32);
+        assert_eq!(at("a = 1"), None);
+        assert_eq!(at("r \"x"), Some("r \"x\" \"y\\\"z\""));
+        assert_eq!(at("v = 1"), Some("r \"x\" \"y\\\"z\""));
+        assert_eq!(at("}\nb"), Some("r \"x\" \"y\\\"z\""));
+        assert_eq!(at("\nb = 2"), None);
+        assert_eq!(at("t {}"), Some("t"));
+        assert_eq!(at("{}"), Some("t"));
+        assert_eq!(at("\u{e9}"), Some("u \"\u{e9}\""));
+        assert_eq!(headers.at(src.len() as u32), None);
+        assert_eq!(BlockHeaders::default().at(0), None);
     }
 
     #[test]

@@ -88,7 +88,7 @@ pub(crate) struct SourceInfo {
     pub(crate) filename: Arc<str>,
     pub(crate) src: Arc<[u8]>,
     /// Top-level block headers, for the "in resource "a" "b"" context.
-    pub(crate) block_headers: Vec<(Span, String)>,
+    pub(crate) block_headers: crate::diagnostic_text::BlockHeaders,
     /// A bare template (scanned in template mode), not a config file or
     /// an expression: token boundaries decide columns.
     pub(crate) template: bool,

@@ -52,7 +52,7 @@ impl TemplateRenderer for Renderer {
         let source = SourceInfo {
             filename: Arc::from(filename),
             src: Arc::from(src.as_bytes()),
-            block_headers: Vec::new(),
+            block_headers: Default::default(),
             template: true,
             lines: Default::default(),
         };

@@ -131,8 +131,8 @@ impl Compiled {
         declared: Vec<(String, runtime::Type, Option<runtime::Defaults>)>,
     ) -> Result<LoweredSource, Error> {
         let block_headers = match tree {
-            Tree::Body(body) => block_headers(body, interner),
-            Tree::Expr(_) => Vec::new(),
+            Tree::Body(body) => BlockHeaders::of(body, interner),
+            Tree::Expr(_) => BlockHeaders::default(),
         };
         let source = source_info(kind, src, shared, options, block_headers);
         if diags.has_errors() {
@@ -223,7 +223,7 @@ pub(super) fn source_info(
     src: &[u8],
     shared: Option<&Arc<[u8]>>,
     options: &Options,
-    block_headers: Vec<(runtime::Span, String)>,
+    block_headers: BlockHeaders,
 ) -> Arc<SourceInfo> {
     Arc::new(SourceInfo {
         filename: Arc::from(options.filename.as_str()),
@@ -351,7 +351,7 @@ fn plan_body_sharing(body: &ast::Body<'_>, interner: &Interner, types: &mut Hash
     let mut attrs: Vec<AttrInfo> = Vec::with_capacity(body.attributes.len());
     let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
     attrs.extend(body.attributes.iter().map(info));
-    let blocks: Vec<(BlockInfo, BodyPlan)> = body
+    let blocks: Box<[(BlockInfo, BodyPlan)]> = body
         .blocks
         .iter()
         .map(|b| {
@@ -360,7 +360,7 @@ fn plan_body_sharing(body: &ast::Body<'_>, interner: &Interner, types: &mut Hash
         })
         .collect();
     let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
-    BodyPlan { attrs, programs: Vec::new(), blocks, attribute_count }
+    BodyPlan { attrs: attrs.into_boxed_slice(), programs: Box::default(), blocks, attribute_count }
 }
 
 /// Gives a file's plan its programs (in the order of
@@ -368,7 +368,8 @@ fn plan_body_sharing(body: &ast::Body<'_>, interner: &Interner, types: &mut Hash
 fn attach_file_programs(plan: &mut BodyPlan, mut programs: Vec<Program>) {
     let own = plan.attrs.len().min(programs.len());
     let mut rest = programs.split_off(own).into_iter();
-    plan.programs = programs;
+    // (Without the room the blocks' programs took.)
+    plan.programs = programs.into_boxed_slice();
     for (_, block) in &mut plan.blocks {
         attach_programs(block, &mut rest);
     }

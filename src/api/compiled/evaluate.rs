@@ -32,7 +32,7 @@ impl Compiled {
         }
         // Result lines place diagnostics by position alone: no block
         // headers.
-        let source = source_info(kind, src, None, options, Vec::new());
+        let source = source_info(kind, src, None, options, Default::default());
         if warnings.has_errors() {
             Diagnostics::new(warnings, source).write_failure("parse", out);
             return false;

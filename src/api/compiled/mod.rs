@@ -7,7 +7,7 @@ use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome, Outcom
 use super::result_format::{self, write_lent, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
-use crate::diagnostic_text::block_headers;
+use crate::diagnostic_text::BlockHeaders;
 use compiler::analysis::{for_each_variable, render_traversal_into, variables};
 use compiler::lower::{lower_all_noting, CompileEnv, Lowered, StaticProblems};
 use compiler::{ast, Interner};
@@ -151,7 +151,7 @@ fn read_declarations(options: &Options) -> Result<Vec<(String, runtime::Type, Op
                 Arc::new(SourceInfo {
                     filename: Arc::from(d.filename.as_str()),
                     src: Arc::<[u8]>::from(d.source.clone()),
-                    block_headers: Vec::new(),
+                    block_headers: Default::default(),
                     template: false,
                     lines: Default::default(),
                 })
@@ -207,12 +207,12 @@ impl BodyPlan {
 /// block's, depth first.
 #[derive(Default)]
 pub(crate) struct BodyPlan {
-    /// Parallel to `programs` (two vectors, not one of pairs: the
-    /// programs of a large body's top level are the very vector code
-    /// generation returned, not a copy of it).
-    pub(crate) attrs: Vec<AttrInfo>,
-    pub(crate) programs: Vec<Program>,
-    pub(crate) blocks: Vec<(BlockInfo, BodyPlan)>,
+    /// Parallel to `programs` (two lists, not one of pairs: the programs
+    /// of a large body's top level are the very vector code generation
+    /// returned, not a copy of it).
+    pub(crate) attrs: Box<[AttrInfo]>,
+    pub(crate) programs: Box<[Program]>,
+    pub(crate) blocks: Box<[(BlockInfo, BodyPlan)]>,
     /// Attributes in this body and its blocks, at any depth.
     pub(crate) attribute_count: usize,
 }
