@@ -653,3 +653,28 @@ fn comparing_collections_counts_against_the_step_budget() {
     let program = Compiled::expression(differ, &Options::new().max_steps(200_000)).expect("valid");
     assert_eq!(program.evaluate(&Variables::new()).value().and_then(|v| v.as_number()?.to_i64()), Some(0));
 }
+
+#[test]
+fn folded_objects_of_one_shape_share_their_type() {
+    // A literal list of objects is folded at compile time; objects of one
+    // type (nested ones included, alternating with their parents) hold
+    // one type between them, and equal the objects built one by one.
+    let src = r#"[{ n = "a", i = 1, t = { e = "p" } }, { i = 2, n = "b", t = { e = "q" } }, { n = "c", i = 3, t = { e = 1 } }, { n = null, i = 4 }]"#;
+    let list = expr(src).evaluate(&Variables::new()).to_value().expect("a value");
+    let elements: Vec<Value> = (0..4).map(|i| list.index(i).expect("an element").clone()).collect();
+    let object_type = |v: &Value| match v {
+        Value::Object(o) => o.object_type().clone(),
+        other => panic!("not an object: {other:?}"),
+    };
+    let types: Vec<_> = elements.iter().map(object_type).collect();
+    assert!(Arc::ptr_eq(&types[0], &types[1]), "same shape, one type");
+    assert!(!Arc::ptr_eq(&types[0], &types[2]) && *types[0] != *types[2], "t.e differs in type");
+    assert!(*types[0] != *types[3]);
+    let inner = |v: &Value| object_type(&v.get_attr("t").expect("t"));
+    assert!(Arc::ptr_eq(&inner(&elements[0]), &inner(&elements[1])));
+    for (i, element) in elements.iter().enumerate() {
+        let one = expr(&format!("{src}[{i}]")).evaluate(&Variables::new()).to_value().expect("a value");
+        assert_eq!(element, &one, "element {i}");
+        assert_eq!(element.ty(), one.ty());
+    }
+}

@@ -295,10 +295,37 @@ fn fold_constructor(n: &Node) -> Option<Option<Value>> {
                     return Some(None);
                 }
             }
-            Some(Some(object.finish()))
+            Some(Some(share_folded_type(object.finish())))
         }
         _ => None,
     }
+}
+
+/// A folded object whose type equals a recently folded object's, given
+/// that type: a literal list of 100,000 objects of one shape held as many
+/// equal types, names and all, where one will do (25 MB of its 85). A few
+/// types are kept, for lists of objects with objects in them.
+fn share_folded_type(v: Value) -> Value {
+    const KEPT: usize = 4;
+    thread_local! {
+        static RECENT: std::cell::RefCell<(usize, [Option<Arc<runtime::ObjectType>>; KEPT])> = const { std::cell::RefCell::new((0, [None, None, None, None])) };
+    }
+    let Value::Object(o) = &v else { return v };
+    let ty = o.object_type();
+    let shared = RECENT.with_borrow_mut(|(next, kept)| {
+        for t in kept.iter().flatten() {
+            if Arc::ptr_eq(t, ty) {
+                return None;
+            }
+            if **t == **ty {
+                return Value::object_of(t.clone(), o.vals().to_vec()).ok();
+            }
+        }
+        kept[*next] = Some(ty.clone());
+        *next = (*next + 1) % KEPT;
+        None
+    });
+    shared.unwrap_or(v)
 }
 
 fn too_complex_diag(span: Span) -> Diagnostic {
