@@ -670,7 +670,7 @@ fn folded_objects_of_one_shape_share_their_type() {
     assert!(Arc::ptr_eq(&types[0], &types[1]), "same shape, one type");
     assert!(!Arc::ptr_eq(&types[0], &types[2]) && *types[0] != *types[2], "t.e differs in type");
     assert!(*types[0] != *types[3]);
-    let inner = |v: &Value| object_type(&v.get_attr("t").expect("t"));
+    let inner = |v: &Value| object_type(v.get_attr("t").expect("t"));
     assert!(Arc::ptr_eq(&inner(&elements[0]), &inner(&elements[1])));
     for (i, element) in elements.iter().enumerate() {
         let one = expr(&format!("{src}[{i}]")).evaluate(&Variables::new()).to_value().expect("a value");
