@@ -681,13 +681,13 @@ pub(crate) fn unprintable(v: &Value) -> Error {
 /// per label, bodies in source order at the end. (Labels and types are
 /// found by hash: a body of 100,000 blocks of distinct labels searched
 /// its list of labels for each, 28 s.)
-enum Nest {
+enum Nest<'e> {
     Bodies(Vec<Value>),
-    Labels(IndexMap<String, Nest>),
+    Labels(IndexMap<&'e str, Nest<'e>>),
 }
 
-impl Nest {
-    fn new(labels_left: usize) -> Nest {
+impl<'e> Nest<'e> {
+    fn new(labels_left: usize) -> Nest<'e> {
         if labels_left == 0 {
             Nest::Bodies(Vec::new())
         } else {
@@ -695,7 +695,7 @@ impl Nest {
         }
     }
 
-    fn insert<'l>(&mut self, mut labels: impl ExactSizeIterator<Item = &'l str>, body: Value) -> Result<(), ()> {
+    fn insert(&mut self, mut labels: impl ExactSizeIterator<Item = &'e str>, body: Value) -> Result<(), ()> {
         match (self, labels.next()) {
             (Nest::Bodies(bodies), None) => {
                 bodies.push(body);
@@ -703,7 +703,7 @@ impl Nest {
             }
             (Nest::Labels(children), Some(first)) => {
                 let rest = labels.len();
-                children.entry(first.to_string()).or_insert_with(|| Nest::new(rest)).insert(labels, body)
+                children.entry(first).or_insert_with(|| Nest::new(rest)).insert(labels, body)
             }
             _ => Err(()),
         }

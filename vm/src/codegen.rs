@@ -301,18 +301,23 @@ fn fold_constructor(n: &Node) -> Option<Option<Value>> {
     }
 }
 
+thread_local! {
+    /// Recently folded small object types (see [`share_folded_type`]),
+    /// and where the next one goes.
+    static FOLDED_TYPES: std::cell::RefCell<(usize, [Option<Arc<runtime::ObjectType>>; 4])> =
+        const { std::cell::RefCell::new((0, [None, None, None, None])) };
+}
+
 /// A folded object whose type equals a recently folded object's, given
 /// that type: a literal list of 100,000 objects of one shape held as many
 /// equal types, names and all, where one will do (25 MB of its 85). A few
-/// types are kept, for lists of objects with objects in them.
+/// types are kept, for lists of objects with objects in them; small ones
+/// only, which are the ones many objects share.
 fn share_folded_type(v: Value) -> Value {
-    const KEPT: usize = 4;
-    thread_local! {
-        static RECENT: std::cell::RefCell<(usize, [Option<Arc<runtime::ObjectType>>; KEPT])> = const { std::cell::RefCell::new((0, [None, None, None, None])) };
-    }
+    const LARGEST: usize = 32;
     let Value::Object(o) = &v else { return v };
     let ty = o.object_type();
-    let shared = RECENT.with_borrow_mut(|(next, kept)| {
+    let shared = FOLDED_TYPES.with_borrow_mut(|(next, kept)| {
         for t in kept.iter().flatten() {
             if Arc::ptr_eq(t, ty) {
                 return None;
@@ -321,11 +326,22 @@ fn share_folded_type(v: Value) -> Value {
                 return Value::object_of(t.clone(), o.vals().to_vec()).ok();
             }
         }
-        kept[*next] = Some(ty.clone());
-        *next = (*next + 1) % KEPT;
+        if ty.len() <= LARGEST {
+            kept[*next] = Some(ty.clone());
+            *next = (*next + 1) % kept.len();
+        }
         None
     });
     shared.unwrap_or(v)
+}
+
+/// Lets go of the types [`share_folded_type`] kept: the end of a file's
+/// folding, so that a thread does not hold them after its compilation.
+pub fn forget_folded_types() {
+    FOLDED_TYPES.with_borrow_mut(|(next, kept)| {
+        *next = 0;
+        kept.iter_mut().for_each(|t| *t = None);
+    });
 }
 
 fn too_complex_diag(span: Span) -> Diagnostic {

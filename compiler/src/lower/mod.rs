@@ -130,6 +130,8 @@ pub fn lower_all_noting<'e, 'a: 'e>(
     if let Some(funcs) = &env.funcs {
         unknown_functions.into_inner().keep_for(funcs);
     }
+    // (Shared within one file's folding, not kept after it.)
+    vm::codegen::forget_folded_types();
     (Lowered { trees }, StaticProblems { list: found, var_names: env.var_names.clone() })
 }
 
