@@ -655,6 +655,54 @@ fn comparing_collections_counts_against_the_step_budget() {
 }
 
 #[test]
+fn random_block_bodies_write_the_natural_values_json() {
+    // Bodies of random blocks (a few types and labels, label counts that
+    // differ, nesting, attributes named like types): written directly,
+    // the text or error is the built value's.
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    let names = ["a", "b", "c", "ab", "b_"];
+    let labels = ["x", "y", "", "x y", "\\\"q\\\""];
+    let mut outcomes = [0usize; 2];
+    for _ in 0..400 {
+        let mut src = String::new();
+        fn body(src: &mut String, depth: usize, next: &mut dyn FnMut(u64) -> u64, names: &[&str], labels: &[&str]) {
+            for _ in 0..next(6) {
+                let name = names[next(names.len() as u64) as usize];
+                if next(4) == 0 {
+                    src.push_str(&format!("{name} = {}\n", next(100)));
+                    continue;
+                }
+                src.push_str(name);
+                // Mostly one label count per type, sometimes another.
+                let count = if next(5) == 0 { next(3) } else { name.len() as u64 % 3 };
+                for _ in 0..count {
+                    src.push_str(&format!(" \"{}\"", labels[next(labels.len() as u64) as usize]));
+                }
+                src.push_str(" {\n");
+                if depth < 2 {
+                    body(src, depth + 1, next, names, labels);
+                }
+                src.push_str(&format!("v = {}\n}}\n", next(10)));
+            }
+        }
+        body(&mut src, 0, &mut next, &names, &labels);
+        let Ok(compiled) = Compiled::compile(SourceKind::Body, src.as_bytes(), &Options::new()) else { continue };
+        drop(compiled);
+        let (direct, via_value) = plain_json_both_ways(&src, &Variables::new());
+        assert_eq!(direct, via_value, "{src}");
+        outcomes[usize::from(direct.is_ok())] += 1;
+    }
+    // Both kinds of outcome were tried.
+    assert!(outcomes[0] > 20 && outcomes[1] > 20, "{outcomes:?}");
+}
+
+#[test]
 fn folded_objects_of_one_shape_share_their_type() {
     // A literal list of objects is folded at compile time; objects of one
     // type (nested ones included, alternating with their parents) hold
