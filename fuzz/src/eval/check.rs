@@ -102,6 +102,29 @@ fn poison_registers(value: Value) {
     });
 }
 
+/// The plain JSON of a body, written without building its value, is the
+/// text of the built value; and it fails only where the value does not
+/// build, or its text is too long or has a number without one.
+fn check_plain_json(eval: &Evaluation) {
+    use hclvm::runtime::json::{encoded_len_within, numbers_print, write_value, MAX_VALUE_TEXT};
+    let mut direct = String::new();
+    let written = eval.write_plain_json(&mut direct);
+    let built = eval.to_value();
+    match (written, built) {
+        (Ok(()), Ok(v)) => {
+            let mut text = String::new();
+            write_value(&mut text, &v).expect("the written value's numbers print");
+            assert_eq!(direct, text, "plain JSON written directly is not the built value's");
+        }
+        (Ok(()), Err(e)) => panic!("plain JSON was written for a value that does not build: {e}"),
+        (Err(_), Err(_)) => {}
+        (Err(e), Ok(v)) => assert!(
+            encoded_len_within(&v, MAX_VALUE_TEXT).is_none() || !numbers_print(&v),
+            "plain JSON failed for a value that builds and prints: {e}"
+        ),
+    }
+}
+
 /// What an evaluation produced, for comparing two runs: per outcome, its
 /// diagnostics and its value's encoding (when it has one).
 type Fingerprint = Vec<(Vec<Diagnostic>, Option<String>)>;
@@ -126,6 +149,7 @@ fn check_evaluation(kind: SourceKind, src: &[u8], eval: &Evaluation) -> Fingerpr
                     Err(Error::Shape(_)) => {}
                     Err(e) => panic!("body to_value failed with something other than a shape error: {e}"),
                 }
+                check_plain_json(eval);
             }
         }
         (SourceKind::Expression | SourceKind::Template, Some(o), None) => check_outcome(src, o, &mut fp),
