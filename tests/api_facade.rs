@@ -726,3 +726,19 @@ fn folded_objects_of_one_shape_share_their_type() {
         assert_eq!(element.ty(), one.ty());
     }
 }
+
+#[test]
+fn a_block_of_many_labels_writes_its_plain_json_on_a_small_stack() {
+    // One object level per label: the writer recurses label by label, on
+    // stack segments of its own where this thread's runs short.
+    let labels: Vec<String> = (0..100_000).map(|i| format!("\"l{i}\"")).collect();
+    let src = format!("b {} {{\n  a = 1\n}}\n", labels.join(" "));
+    let run = move || {
+        let (direct, via_value) = plain_json_both_ways(&src, &Variables::new());
+        let direct = direct.expect("writes");
+        assert!(direct.starts_with("{\"b\":{\"l0\":{\"l1\":{"), "{}", &direct[..60]);
+        assert!(direct.ends_with(&format!("{{\"l99999\":[{{\"a\":1}}]{}", "}".repeat(100_001))), "{}", &direct[direct.len() - 60..]);
+        assert_eq!(Ok(direct), via_value);
+    };
+    std::thread::Builder::new().stack_size(256 << 10).spawn(run).expect("a thread").join().expect("no overflow");
+}

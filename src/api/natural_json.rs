@@ -11,6 +11,7 @@
 use super::error::Error;
 use super::outcome::{BlockOutcome, BodyOutcome};
 use runtime::json::{member_len_exceeds, numbers_print, write_value, MAX_VALUE_TEXT};
+use runtime::stack::guarded;
 use runtime::strings::{write_json_string, JsonText};
 use runtime::Value;
 
@@ -46,7 +47,7 @@ fn too_long() -> Error {
 /// Whether the natural value of `body` and of every block in it is a
 /// plain arrangement.
 fn regular(body: BodyOutcome<'_>) -> bool {
-    Arrangement::of(body).is_some_and(|a| a.blocks.iter().all(|b| regular(b.body)))
+    Arrangement::of(body).is_some_and(|a| a.blocks.iter().all(|b| guarded(|| regular(b.body))))
 }
 
 /// One body's members in the order its natural value lists them.
@@ -162,7 +163,7 @@ impl<'e> Arrangement<'e> {
     fn first_unprintable(&self) -> Option<&'e Value> {
         self.members.iter().find_map(|&m| match self.member(m) {
             Member::Attribute(_, v) => (!numbers_print(v)).then_some(v),
-            Member::Blocks(_, blocks) => blocks.iter().find_map(|b| Arrangement::of(b.body)?.first_unprintable()),
+            Member::Blocks(_, blocks) => blocks.iter().find_map(|b| guarded(|| Arrangement::of(b.body)?.first_unprintable())),
         })
     }
 
@@ -224,7 +225,13 @@ fn runs<'b, 'e>(blocks: &'b [BlockOutcome<'e>], depth: usize) -> Option<impl Ite
     }))
 }
 
+/// (Recursion is by label and by nested body: a block may have 100,000
+/// labels, so each level may take a new stack segment.)
 fn level_len_exceeds(blocks: &[BlockOutcome<'_>], depth: usize, left: &mut usize) -> bool {
+    guarded(|| level_len_exceeds_here(blocks, depth, left))
+}
+
+fn level_len_exceeds_here(blocks: &[BlockOutcome<'_>], depth: usize, left: &mut usize) -> bool {
     match runs(blocks, depth) {
         Some(mut runs) => runs.any(|(label, run)| take(left, label.len() + 4) || level_len_exceeds(run, depth + 1, left)) || take(left, 2),
         None => blocks.iter().any(|b| Arrangement::of(b.body).map_or(true, |a| a.len_exceeds(left))) || take(left, blocks.len() + 2),
@@ -232,6 +239,10 @@ fn level_len_exceeds(blocks: &[BlockOutcome<'_>], depth: usize, left: &mut usize
 }
 
 fn write_level<T: JsonText>(blocks: &[BlockOutcome<'_>], depth: usize, out: &mut T) -> Result<(), Error> {
+    guarded(|| write_level_here(blocks, depth, out))
+}
+
+fn write_level_here<T: JsonText>(blocks: &[BlockOutcome<'_>], depth: usize, out: &mut T) -> Result<(), Error> {
     match runs(blocks, depth) {
         Some(runs) => {
             out.push('{');

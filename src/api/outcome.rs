@@ -703,7 +703,8 @@ impl<'e> Nest<'e> {
             }
             (Nest::Labels(children), Some(first)) => {
                 let rest = labels.len();
-                children.entry(first).or_insert_with(|| Nest::new(rest)).insert(labels, body)
+                // (A level per label: a block may have 100,000.)
+                runtime::stack::guarded(|| children.entry(first).or_insert_with(|| Nest::new(rest)).insert(labels, body))
             }
             _ => Err(()),
         }
@@ -712,7 +713,9 @@ impl<'e> Nest<'e> {
     fn into_value(self) -> Value {
         match self {
             Nest::Bodies(bodies) => Value::tuple(bodies),
-            Nest::Labels(children) => Value::object(children.into_iter().map(|(l, n)| (l, n.into_value())).collect()),
+            Nest::Labels(children) => {
+                Value::object(children.into_iter().map(|(l, n)| (l, runtime::stack::guarded(|| n.into_value()))).collect())
+            }
         }
     }
 }
