@@ -226,11 +226,24 @@ pub fn encoded_len_within(v: &Value, limit: usize) -> Option<usize> {
 /// it. With 2 more for the braces, an object's members counted one by one
 /// make its count, for writers that write an object without building it.
 pub fn member_len_exceeds(key_len: usize, v: &Value, left: &mut usize) -> bool {
-    *left = match left.checked_sub(key_len + 4) {
-        Some(l) => l,
-        None => return true,
-    };
-    len_walk(v, left)
+    len_exceeds(left, key_len + 4) || len_walk(v, left)
+}
+
+/// Takes `n` bytes from `left`: whether that goes past it (the step of
+/// every count against [`MAX_VALUE_TEXT`]).
+pub fn len_exceeds(left: &mut usize, n: usize) -> bool {
+    match left.checked_sub(n) {
+        Some(l) => {
+            *left = l;
+            false
+        }
+        None => true,
+    }
+}
+
+/// Why a value's text is not written: longer than [`MAX_VALUE_TEXT`].
+pub fn too_long_detail() -> String {
+    format!("the value's JSON text would be over {} MiB", MAX_VALUE_TEXT >> 20)
 }
 
 fn len_walk(v: &Value, left: &mut usize) -> bool {
@@ -256,37 +269,19 @@ fn len_walk_here(v: &Value, left: &mut usize) -> bool {
             v.elements_slice().len() + 2
         }
         Value::Map(m) => {
-            for (k, e) in m.keys().iter().zip(m.vals()) {
-                *left = match left.checked_sub(k.len() + 4) {
-                    Some(l) => l,
-                    None => return true,
-                };
-                if len_walk(e, left) {
-                    return true;
-                }
+            if m.keys().iter().zip(m.vals()).any(|(k, e)| member_len_exceeds(k.len(), e, left)) {
+                return true;
             }
             2
         }
         Value::Object(o) => {
-            for (k, e) in o.object_type().names().iter().zip(o.vals()) {
-                *left = match left.checked_sub(k.len() + 4) {
-                    Some(l) => l,
-                    None => return true,
-                };
-                if len_walk(e, left) {
-                    return true;
-                }
+            if o.object_type().names().iter().zip(o.vals()).any(|(k, e)| member_len_exceeds(k.len(), e, left)) {
+                return true;
             }
             2
         }
     };
-    match left.checked_sub(size) {
-        Some(l) => {
-            *left = l;
-            false
-        }
-        None => true,
-    }
+    len_exceeds(left, size)
 }
 
 /// Appends `"type":T,"value":V` and, when the value is not wholly known,

@@ -10,7 +10,7 @@
 
 use super::error::Error;
 use super::outcome::{BlockOutcome, BodyOutcome};
-use runtime::json::{member_len_exceeds, numbers_print, write_value, MAX_VALUE_TEXT};
+use runtime::json::{len_exceeds, member_len_exceeds, numbers_print, write_value, MAX_VALUE_TEXT};
 use runtime::stack::guarded;
 use runtime::strings::{write_json_string, JsonText};
 use runtime::Value;
@@ -27,7 +27,7 @@ pub(crate) fn write_natural_body<T: JsonText>(body: BodyOutcome<'_>, out: &mut T
     }
     let mut left = MAX_VALUE_TEXT;
     if top.len_exceeds(&mut left) {
-        return Some(Err(too_long()));
+        return Some(Err(Error::Shape(runtime::json::too_long_detail())));
     }
     if T::PASSES_ON {
         if let Some(v) = top.first_unprintable() {
@@ -38,10 +38,6 @@ pub(crate) fn write_natural_body<T: JsonText>(body: BodyOutcome<'_>, out: &mut T
     // The text at once (and a little for escapes and a line end).
     out.reserve(len + len / 64 + 16);
     Some(top.write(out))
-}
-
-fn too_long() -> Error {
-    Error::Shape(format!("the value's JSON text would be over {} MiB", MAX_VALUE_TEXT >> 20))
 }
 
 /// Whether the natural value of `body` and of every block in it is a
@@ -150,13 +146,13 @@ impl<'e> Arrangement<'e> {
         for &m in &self.members {
             let exceeded = match self.member(m) {
                 Member::Attribute(name, v) => member_len_exceeds(name.len(), v, left),
-                Member::Blocks(name, blocks) => take(left, name.len() + 4) || level_len_exceeds(blocks, 0, left),
+                Member::Blocks(name, blocks) => len_exceeds(left, name.len() + 4) || level_len_exceeds(blocks, 0, left),
             };
             if exceeded {
                 return true;
             }
         }
-        take(left, 2)
+        len_exceeds(left, 2)
     }
 
     /// The first value, in writing order, with a number that has no text.
@@ -197,17 +193,6 @@ enum Member<'e, 'a> {
     Blocks(&'e str, &'a [BlockOutcome<'e>]),
 }
 
-/// Takes `n` from `left`: whether that goes past it.
-fn take(left: &mut usize, n: usize) -> bool {
-    match left.checked_sub(n) {
-        Some(l) => {
-            *left = l;
-            false
-        }
-        None => true,
-    }
-}
-
 /// The runs of `blocks` (sorted by labels, none of whose labels begin
 /// another's) that share their label at `depth`: the members of the
 /// object at that depth. `None` when the blocks end at `depth`: they are
@@ -233,8 +218,10 @@ fn level_len_exceeds(blocks: &[BlockOutcome<'_>], depth: usize, left: &mut usize
 
 fn level_len_exceeds_here(blocks: &[BlockOutcome<'_>], depth: usize, left: &mut usize) -> bool {
     match runs(blocks, depth) {
-        Some(mut runs) => runs.any(|(label, run)| take(left, label.len() + 4) || level_len_exceeds(run, depth + 1, left)) || take(left, 2),
-        None => blocks.iter().any(|b| Arrangement::of(b.body).map_or(true, |a| a.len_exceeds(left))) || take(left, blocks.len() + 2),
+        Some(mut runs) => {
+            runs.any(|(label, run)| len_exceeds(left, label.len() + 4) || level_len_exceeds(run, depth + 1, left)) || len_exceeds(left, 2)
+        }
+        None => blocks.iter().any(|b| Arrangement::of(b.body).map_or(true, |a| a.len_exceeds(left))) || len_exceeds(left, blocks.len() + 2),
     }
 }
 

@@ -655,7 +655,7 @@ impl<'c> Evaluation<'c> {
         }
         let v = self.to_value()?;
         let Some(len) = runtime::json::encoded_len_within(&v, runtime::json::MAX_VALUE_TEXT) else {
-            return Err(Error::Shape(format!("the value's JSON text would be over {} MiB", runtime::json::MAX_VALUE_TEXT >> 20)));
+            return Err(Error::Shape(runtime::json::too_long_detail()));
         };
         if T::PASSES_ON && !runtime::json::numbers_print(&v) {
             return Err(unprintable(&v));

@@ -217,7 +217,7 @@ pub fn write_value_result(out: &mut ResultWriter<'_>, v: &Value, diags: &[Diagno
         return write_failure(out, diags, phase);
     }
     if runtime::json::encoding_exceeds(v, runtime::json::MAX_VALUE_TEXT) {
-        let detail = format!("the value's JSON text would be over {} MiB", runtime::json::MAX_VALUE_TEXT >> 20);
+        let detail = runtime::json::too_long_detail();
         return write_failure(out, &[Diagnostic::error("Unprintable result", detail, None)], phase);
     }
     // Written in place; a number too long to print takes the text back.
