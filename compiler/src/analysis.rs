@@ -34,6 +34,7 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
     match expr.kind {
         ExprKind::Literal(_) => return,
         ExprKind::ScopeTraversal(t) => return f(t),
+        ExprKind::Name(_) => return f(&expr.scope_traversal().expect("a name")),
         _ => {}
     }
     let mut scopes: Vec<&ForExpr<'a>> = Vec::new();
@@ -62,6 +63,11 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
             ExprKind::ScopeTraversal(t) => {
                 if !local(&scopes, t.root.name) {
                     f(t);
+                }
+            }
+            ExprKind::Name(name) => {
+                if !local(&scopes, name) {
+                    f(&e.scope_traversal().expect("a name"));
                 }
             }
             ExprKind::RelativeTraversal(r) => stack.push(Work::Visit(r.source)),
@@ -232,6 +238,7 @@ fn as_traversal<'a>(expr: &'a Expr<'a>) -> Option<StaticTraversal<'a>> {
             ExprKind::ScopeTraversal(t) => {
                 break StaticTraversal { root: RootName::Name(t.root.name), root_span: t.root.span, steps: t.steps.to_vec() }
             }
+            ExprKind::Name(name) => break StaticTraversal { root: RootName::Name(name), root_span: e.span, steps: Vec::new() },
             ExprKind::Literal(lit) => break StaticTraversal { root: keyword_root(&lit)?, root_span: e.span, steps: Vec::new() },
             ExprKind::RelativeTraversal(r) => {
                 pending.push(r.steps);
@@ -282,6 +289,7 @@ pub fn rel_traversal<'a>(expr: &'a Expr<'a>) -> Result<StaticTraversal<'a>, Diag
 /// `hcl.ExprAsKeyword`: the bare word an expression consists of.
 pub fn expr_as_keyword(expr: &Expr<'_>) -> Option<RootName> {
     match expr.kind {
+        ExprKind::Name(name) => Some(RootName::Name(name)),
         ExprKind::ScopeTraversal(t) if t.steps.is_empty() => Some(RootName::Name(t.root.name)),
         ExprKind::Literal(lit) => keyword_root(&lit),
         _ => None,

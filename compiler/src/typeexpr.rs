@@ -135,6 +135,7 @@ impl<'r> Reader<'r> {
     /// (which hcl reads back as the names they were written as).
     fn keyword<'a>(&self, e: &'a ast::Expr<'a>) -> Option<&'r str> {
         match e.kind {
+            ExprKind::Name(name) => Some(self.interner.resolve(name)),
             ExprKind::ScopeTraversal(t) if t.steps.is_empty() => Some(self.interner.resolve(t.root.name)),
             ExprKind::Literal(Literal::Null) => Some("null"),
             ExprKind::Literal(Literal::Bool(b)) => Some(if b { "true" } else { "false" }),

@@ -142,6 +142,11 @@ pub enum ExprKind<'a> {
     Literal(Literal<'a>),
     /// A variable reference with literal steps: `a.b[0]["k"]`.
     ScopeTraversal(&'a Traversal<'a>),
+    /// A bare name, `a`: a scope traversal without steps, whose root's
+    /// span is the node's ([`Expr::scope_traversal`] gives it as one).
+    /// Its own kind because bare names are everywhere (object keys, `for`
+    /// variables) and a traversal node would double what each costs.
+    Name(Symbol),
     /// Literal steps applied to a computed value: `f(x).b[0]`.
     RelativeTraversal(&'a RelativeTraversal<'a>),
     /// `name(args...)` or `name(args, list...)`.
@@ -178,6 +183,18 @@ pub enum ExprKind<'a> {
     TemplateWrap(&'a Expr<'a>),
     /// `( expr )`; span includes the parentheses.
     Parens(&'a Expr<'a>),
+}
+
+impl<'a> Expr<'a> {
+    /// The scope traversal this node is, bare names included.
+    #[inline]
+    pub fn scope_traversal(&self) -> Option<Traversal<'a>> {
+        match self.kind {
+            ExprKind::ScopeTraversal(t) => Some(*t),
+            ExprKind::Name(name) => Some(Traversal { root: Ident { name, span: self.span }, steps: &[] }),
+            _ => None,
+        }
+    }
 }
 
 /// A literal constant value.
@@ -271,6 +288,7 @@ impl<'a> ObjectItem<'a> {
     /// see [`ObjectItem::literal_key`] for evaluation.
     pub fn key_keyword(&self) -> Option<KeyKeyword> {
         match self.key.kind {
+            ExprKind::Name(name) => Some(KeyKeyword::Name(name)),
             ExprKind::ScopeTraversal(t) if t.steps.is_empty() => Some(KeyKeyword::Name(t.root.name)),
             ExprKind::Literal(Literal::Null) => Some(KeyKeyword::Null),
             ExprKind::Literal(Literal::Bool(b)) => Some(KeyKeyword::Bool(b)),

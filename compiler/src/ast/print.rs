@@ -58,6 +58,7 @@ fn write_expr(out: &mut String, e: &Expr<'_>, interner: &Interner, depth: usize)
     let sub = |out: &mut String, e: &Expr<'_>| write_expr(out, e, interner, depth + 1);
     match e.kind {
         ExprKind::Literal(l) => lit(out, &l),
+        ExprKind::Name(name) => out.push_str(interner.resolve(name)),
         ExprKind::ScopeTraversal(t) => {
             out.push_str(interner.resolve(t.root.name));
             steps(out, t.steps, interner);

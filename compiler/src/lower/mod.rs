@@ -448,6 +448,10 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     fn lower_inner(&mut self, e: &ast::Expr<'_>) -> Node {
         match e.kind {
             ExprKind::Literal(lit) => Node::Const(literal_value(&lit)),
+            ExprKind::Name(name) => match self.resolve(name, e.span) {
+                Some(n) => n,
+                None => self.unknown_variable(name, e.span),
+            },
             ExprKind::ScopeTraversal(t) => {
                 let root = match self.resolve(t.root.name, t.root.span) {
                     Some(n) => n,

@@ -122,8 +122,8 @@ impl<'a, 'i> Parser<'a, 'i> {
         match chain {
             Chain::Done(e) => {
                 let base = self.scratch_steps.len();
-                match e.kind {
-                    ExprKind::ScopeTraversal(t) => {
+                match e.scope_traversal() {
+                    Some(t) => {
                         self.scratch_steps.extend_from_slice(t.steps);
                         self.scratch_steps.push(step);
                         Chain::Scope { root: t.root, base, end: end.max(e.span.end) }
@@ -280,8 +280,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             return self.alloc(ExprKind::Literal(lit), tok.span());
         }
         let root = self.ident(tok);
-        let t = self.node(Traversal { root, steps: &[] });
-        self.alloc(ExprKind::ScopeTraversal(t), tok.span())
+        self.alloc(ExprKind::Name(root.name), root.span)
     }
 
     #[inline(never)]

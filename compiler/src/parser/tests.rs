@@ -341,3 +341,22 @@ fn redefinitions_in_a_large_file_body() {
     assert!(diags[1].detail.contains("input.hcl:40,1-4"), "{}", diags[1].detail);
     assert!(diags[2].detail.contains("input.hcl:8,1-3"), "{}", diags[2].detail);
 }
+
+/// A bare name is its own node kind, yet reads as the one-step-less
+/// traversal it is: root span the node's, and steps after it (`a.b`)
+/// start a traversal rooted at the same name and place.
+#[test]
+fn bare_names_read_as_traversals() {
+    use crate::ast::ExprKind;
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let (e, diags) = crate::parse_expression(&arena, b" foo ", &mut interner);
+    assert!(diags.is_empty(), "{diags:?}");
+    assert!(matches!(e.kind, ExprKind::Name(_)), "{:?}", e.kind);
+    let t = e.scope_traversal().expect("a bare name is a scope traversal");
+    assert_eq!((interner.resolve(t.root.name), t.root.span, t.steps.len()), ("foo", runtime::Span::new(1, 4), 0));
+
+    let (e, _) = crate::parse_expression(&arena, b"foo.bar[0]", &mut interner);
+    let ExprKind::ScopeTraversal(t) = e.kind else { panic!("{:?}", e.kind) };
+    assert_eq!((interner.resolve(t.root.name), t.root.span, t.steps.len()), ("foo", runtime::Span::new(0, 3), 2));
+}
