@@ -32,7 +32,7 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
     // Most attributes are a literal or one traversal: no work list for
     // them.
     match expr.kind {
-        ExprKind::Literal(_) => return,
+        ExprKind::Literal(_) | ExprKind::Quoted(_) => return,
         ExprKind::ScopeTraversal(t) => return f(t),
         ExprKind::Name(_) => return f(&expr.scope_traversal().expect("a name")),
         _ => {}
@@ -59,7 +59,7 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
         };
         // Children are pushed in reverse so they are visited in order.
         match e.kind {
-            ExprKind::Literal(_) | ExprKind::AnonSymbol(_) => {}
+            ExprKind::Literal(_) | ExprKind::Quoted(_) | ExprKind::AnonSymbol(_) => {}
             ExprKind::ScopeTraversal(t) => {
                 if !local(&scopes, t.root.name) {
                     f(t);
@@ -177,6 +177,7 @@ pub fn start_span(expr: &Expr<'_>) -> Span {
                 Some(p) => e = p,
                 None => return e.span,
             },
+            ExprKind::Quoted(_) => return e.quoted_part().expect("a quoted template").span,
             ExprKind::TemplateJoin(inner) | ExprKind::Parens(inner) => e = inner,
             _ => return e.span,
         }

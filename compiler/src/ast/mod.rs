@@ -176,6 +176,11 @@ pub enum ExprKind<'a> {
     /// strings (unescaped, not yet NFC-normalized), interpolated expressions,
     /// template conditionals and template joins.
     Template(&'a [Expr<'a>]),
+    /// `"text"`: a template of one literal part and nothing else, the
+    /// commonest template (unescaped, not yet NFC-normalized). Its own
+    /// kind because a template node and its part's node would double what
+    /// each costs; [`Expr::quoted_part`] gives the part.
+    Quoted(&'a str),
     /// Joins the string elements of a tuple (the result of a template `%{for}`).
     TemplateJoin(&'a Expr<'a>),
     /// A template that is exactly one interpolation, `"${x}"`: evaluates to
@@ -194,6 +199,20 @@ impl<'a> Expr<'a> {
             ExprKind::Name(name) => Some(Traversal { root: Ident { name, span: self.span }, steps: &[] }),
             _ => None,
         }
+    }
+
+    /// The one literal part of a [`ExprKind::Quoted`] template, where the
+    /// template parser puts it: the text between the quotes, or, for
+    /// `""`, the empty place after the closing quote.
+    #[inline]
+    pub fn quoted_part(&self) -> Option<Expr<'a>> {
+        let ExprKind::Quoted(text) = self.kind else { return None };
+        let span = if self.span.end - self.span.start == 2 {
+            Span::new(self.span.end, self.span.end)
+        } else {
+            Span::new(self.span.start + 1, self.span.end - 1)
+        };
+        Some(Expr { kind: ExprKind::Literal(Literal::String(text)), span })
     }
 }
 

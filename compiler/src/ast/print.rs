@@ -149,6 +149,7 @@ fn write_expr(out: &mut String, e: &Expr<'_>, interner: &Interner, depth: usize)
             out.push(')');
         }
         ExprKind::Template(parts) => list(out, "tpl", parts, interner, depth),
+        ExprKind::Quoted(_) => list(out, "tpl", e.quoted_part().as_ref(), interner, depth),
         ExprKind::TemplateJoin(inner) => {
             out.push_str("(join ");
             sub(out, inner);

@@ -544,6 +544,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 };
                 fold(Node::Unary(Box::new(UnaryNode { op, operand: self.lower(u.operand), operand_span: u.operand.span, span: e.span })))
             }
+            // A quoted string without interpolations is its one literal: no
+            // template to fold, so no second copy of it.
+            ExprKind::Quoted(text) => Node::Const(literal_value(&Literal::String(text))),
             ExprKind::Template(parts) => {
                 let parts: Box<[TemplatePart]> = parts.iter().map(|p| TemplatePart { node: self.lower(p), span: p.span }).collect();
                 // A quoted string without interpolations is its one

@@ -322,14 +322,18 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
             _ => return None,
         };
-        let (val, span) = match lit_tok {
-            Some(tok) => (self.literal_text(tok), tok.span()),
-            None => ("", Span::new(close.end, close.end)),
+        let val = match lit_tok {
+            Some(tok) => self.literal_text(tok),
+            None => "",
         };
         self.skip_raw(if lit_tok.is_some() { 2 } else { 1 });
-        let part = Expr::new(ExprKind::Literal(Literal::String(val)), span);
-        let parts = std::slice::from_ref(self.node(part));
-        Some(self.alloc(ExprKind::Template(parts), between(open.span(), close.span())))
+        let quoted = self.alloc(ExprKind::Quoted(val), between(open.span(), close.span()));
+        debug_assert_eq!(
+            quoted.quoted_part().map(|p| p.span),
+            Some(lit_tok.map_or(Span::new(close.end, close.end), |t| t.span())),
+            "the part is where the template parser puts it"
+        );
+        Some(quoted)
     }
 
     #[inline(never)]
@@ -594,6 +598,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                 ExprKind::Literal(lit) => Some(lit),
                 _ => None,
             },
+            ExprKind::Quoted(text) => Some(Literal::String(text)),
             _ => None,
         };
         Ok(if let Some(key) = literal_key {

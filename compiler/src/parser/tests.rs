@@ -360,3 +360,23 @@ fn bare_names_read_as_traversals() {
     let ExprKind::ScopeTraversal(t) = e.kind else { panic!("{:?}", e.kind) };
     assert_eq!((interner.resolve(t.root.name), t.root.span, t.steps.len()), ("foo", runtime::Span::new(0, 3), 2));
 }
+
+/// A quoted string of literal text only is its own node kind, yet gives
+/// its one part where the template parser puts it (`""`'s after the
+/// closing quote), unescaped; any other template keeps its parts.
+#[test]
+fn quoted_literals_keep_their_part() {
+    use crate::ast::{ExprKind, Literal};
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    for (src, text, part) in [(r#""abc""#, "abc", (1, 4)), (r#""""#, "", (2, 2)), (r#" "a\tb" "#, "a\tb", (2, 6))] {
+        let (e, diags) = crate::parse_expression(&arena, src.as_bytes(), &mut interner);
+        assert!(diags.is_empty(), "{src}: {diags:?}");
+        assert!(matches!(e.kind, ExprKind::Quoted(_)), "{src}: {:?}", e.kind);
+        let p = e.quoted_part().expect("a quoted literal has its part");
+        assert!(matches!(p.kind, ExprKind::Literal(Literal::String(t)) if t == text), "{src}: {:?}", p.kind);
+        assert_eq!(p.span, runtime::Span::new(part.0, part.1), "{src}");
+    }
+    let (e, _) = crate::parse_expression(&arena, br#""a${b}""#, &mut interner);
+    assert!(matches!(e.kind, ExprKind::Template(parts) if parts.len() == 2), "{:?}", e.kind);
+}
