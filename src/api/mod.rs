@@ -58,6 +58,7 @@ mod error;
 mod natural_json;
 mod options;
 mod outcome;
+mod plan;
 pub(crate) mod result_format;
 pub(crate) mod templatefile;
 mod variables;

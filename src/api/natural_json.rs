@@ -65,7 +65,7 @@ impl<'e> Arrangement<'e> {
     /// or one block's labels begin another's of the same type (the value
     /// cannot nest them, and building it reports that).
     fn of(body: BodyOutcome<'e>) -> Option<Arrangement<'e>> {
-        let attrs = &body.plan.attrs;
+        let attrs = body.plan.attrs();
         let n = attrs.len().min(body.outcomes.len());
         let name = |i: u32| attrs.get(i as usize).map_or("", |a| a.name());
         if attrs.iter().take(n).any(|a| !a.name().is_ascii()) {
@@ -79,7 +79,7 @@ impl<'e> Arrangement<'e> {
                 return None;
             }
         }
-        if body.plan.blocks.is_empty() {
+        if body.plan.blocks().len() == 0 {
             return Some(Arrangement { body, members: order, blocks: Vec::new(), groups: Vec::new() });
         }
         let mut blocks: Vec<BlockOutcome<'e>> = body.blocks().collect();
@@ -126,11 +126,11 @@ impl<'e> Arrangement<'e> {
     /// What a member is: an attribute's name and value, or a type's name
     /// and blocks.
     fn member(&self, m: u32) -> Member<'e, '_> {
-        let n = self.body.plan.attrs.len().min(self.body.outcomes.len());
+        let n = self.body.plan.attrs().len().min(self.body.outcomes.len());
         match m.checked_sub(n as u32) {
             None => {
                 let i = m as usize;
-                Member::Attribute(self.body.plan.attrs[i].name(), &self.body.outcomes[i].value)
+                Member::Attribute(self.body.plan.attrs()[i].name(), &self.body.outcomes[i].value)
             }
             Some(g) => {
                 let (start, end) = (self.groups[g as usize] as usize, self.groups[g as usize + 1] as usize);

@@ -1,16 +1,16 @@
 //! What an evaluation produces: values with their diagnostics, attribute by
 //! attribute for a body.
 
-use super::compiled::{BodyPlan, Compiled};
+use super::compiled::Compiled;
 use super::de::from_value;
 use super::error::{render_with, write_with, Diagnostics, Error};
-use super::result_format::{self, write_json_string_array, write_value_result, ResultWriter};
+use super::plan::{BlockInfo, BodyPlan};
+use super::result_format::{self, write_value_result, ResultWriter};
 use indexmap::IndexMap;
 use runtime::strings::{write_json_string, JsonText};
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
-use smallvec::SmallVec;
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 /// The value of one expression or template, or of one attribute, with the
 /// diagnostics its evaluation reported. With errors the value is an unknown
@@ -151,62 +151,6 @@ impl AttrInfo {
     }
 }
 
-/// Static facts about one block. One allocation besides its type's name,
-/// which the blocks of a type share: a body may have 200,000 blocks.
-#[derive(Debug)]
-pub(crate) struct BlockInfo {
-    block_type: Arc<str>,
-    /// The labels one after another, then `{"type":..,"labels":[..],"body":`
-    /// of every result line.
-    text: Box<str>,
-    /// Where each label ends in `text` (the head starts at the last end).
-    label_ends: SmallVec<[u32; 2]>,
-}
-
-impl BlockInfo {
-    pub(crate) fn new(block_type: Arc<str>, labels: &[&str]) -> BlockInfo {
-        let raw: usize = labels.iter().map(|l| l.len()).sum();
-        // Sized at once (escapes aside): the labels, then
-        // `{"type":"T","labels":["L",..],"body":`.
-        let mut text = String::with_capacity(2 * raw + 33 + block_type.len() + 3 * labels.len());
-        let mut label_ends = SmallVec::with_capacity(labels.len());
-        for l in labels {
-            text.push_str(l);
-            label_ends.push(text.len() as u32);
-        }
-        text.push_str("{\"type\":");
-        write_json_string(&mut text, &block_type);
-        text.push_str(",\"labels\":");
-        write_json_string_array(&mut text, labels);
-        text.push_str(",\"body\":");
-        BlockInfo { block_type, text: text.into(), label_ends }
-    }
-
-    pub(crate) fn block_type(&self) -> &str {
-        &self.block_type
-    }
-
-    /// The labels, in order.
-    pub(crate) fn labels(&self) -> impl ExactSizeIterator<Item = &str> + Clone {
-        (0..self.label_ends.len()).map(|i| self.label(i).unwrap_or(""))
-    }
-
-    pub(crate) fn label(&self, i: usize) -> Option<&str> {
-        let end = *self.label_ends.get(i)? as usize;
-        let start = i.checked_sub(1).map_or(0, |p| self.label_ends.get(p).map_or(0, |&e| e as usize));
-        self.text.get(start..end)
-    }
-
-    pub(crate) fn label_count(&self) -> usize {
-        self.label_ends.len()
-    }
-
-    /// `{"type":..,"labels":[..],"body":` of this block in a result line.
-    pub(crate) fn json_head(&self) -> &str {
-        self.text.get(self.label_ends.last().map_or(0, |&e| e as usize)..).unwrap_or("")
-    }
-}
-
 /// One attribute of an evaluated body.
 ///
 /// ```
@@ -255,7 +199,7 @@ impl<'e> AttributeOutcome<'e> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct BlockOutcome<'e> {
-    pub(crate) info: &'e BlockInfo,
+    pub(crate) info: BlockInfo<'e>,
     pub(crate) body: BodyOutcome<'e>,
 }
 
@@ -296,7 +240,7 @@ impl<'e> BlockOutcome<'e> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct BodyOutcome<'e> {
-    pub(crate) plan: &'e BodyPlan,
+    pub(crate) plan: BodyPlan<'e>,
     /// The outcomes of every attribute of the body and its blocks, in the
     /// plan's order: the body's own attributes, then each block's.
     pub(crate) outcomes: &'e [Outcome],
@@ -305,7 +249,7 @@ pub struct BodyOutcome<'e> {
 impl<'e> BodyOutcome<'e> {
     /// The attributes in source order.
     pub fn attributes(&self) -> impl ExactSizeIterator<Item = AttributeOutcome<'e>> + 'e {
-        self.plan.attrs.iter().zip(self.outcomes).map(|(info, outcome)| AttributeOutcome { info, outcome })
+        self.plan.attrs().iter().zip(self.outcomes).map(|(info, outcome)| AttributeOutcome { info, outcome })
     }
 
     /// The attribute called `name`.
@@ -315,10 +259,10 @@ impl<'e> BodyOutcome<'e> {
 
     /// The nested blocks in source order.
     pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockOutcome<'e>> + 'e {
-        let mut at = self.plan.attrs.len();
+        let mut at = self.plan.attrs().len();
         let outcomes = self.outcomes;
-        self.plan.blocks.iter().map(move |(info, plan)| {
-            let end = (at + plan.attribute_count).min(outcomes.len());
+        self.plan.blocks().map(move |(info, plan)| {
+            let end = (at + plan.attribute_count()).min(outcomes.len());
             let body = BodyOutcome { plan, outcomes: outcomes.get(at..end).unwrap_or_default() };
             at = end;
             BlockOutcome { info, body }

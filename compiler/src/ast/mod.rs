@@ -122,7 +122,6 @@ pub struct Block<'a> {
     pub block_type: Ident,
     /// Label texts, unescaped (quoted labels) or identifier text.
     pub labels: &'a [&'a str],
-    pub label_spans: &'a [Span],
     pub body: Body<'a>,
     pub open_brace_span: Span,
     pub close_brace_span: Span,
@@ -434,3 +433,4 @@ const _: () = assert!(std::mem::size_of::<ExprKind<'static>>() <= 24);
 const _: () = assert!(std::mem::size_of::<Literal<'static>>() <= 24);
 const _: () = assert!(std::mem::size_of::<Traverser<'static>>() <= 40);
 const _: () = assert!(std::mem::size_of::<Attribute<'static>>() <= 32);
+const _: () = assert!(std::mem::size_of::<Block<'static>>() <= 96);

@@ -4,7 +4,6 @@ use super::{between, drain_to_arena, Parser, HEAVY_NESTING};
 use crate::ast::*;
 use crate::intern::Symbol;
 use crate::lexer::{Token, TokenKind as T};
-use bumpalo::collections::Vec as BumpVec;
 use runtime::strings::{go_quote, go_quote_bytes};
 use runtime::Span;
 use std::collections::HashMap;
@@ -300,25 +299,25 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// Labels up to the opening brace; `None` (after recovery) when the
     /// header is malformed.
     #[inline(never)]
-    fn parse_block_header(&mut self, ident: Token) -> (&'a [&'a str], &'a [Span], Option<Token>) {
-        let mut labels: BumpVec<'a, &'a str> = BumpVec::new_in(self.arena);
-        let mut label_spans: BumpVec<'a, Span> = BumpVec::new_in(self.arena);
+    fn parse_block_header(&mut self, ident: Token) -> (&'a [&'a str], Option<Token>) {
+        // Gathered in the parser's list and copied to the arena at their
+        // count: an arena vector would leave its room for four behind.
+        let base = self.scratch_labels.len();
         loop {
             let tok = self.peek();
             match tok.kind {
                 T::OBrace => {
                     let open = self.read();
-                    return (labels.into_bump_slice(), label_spans.into_bump_slice(), Some(open));
+                    return (drain_to_arena(self.arena, &mut self.scratch_labels, base), Some(open));
                 }
                 T::OQuote => {
-                    let (label, span) = self.parse_quoted_string_literal();
-                    labels.push(label);
-                    label_spans.push(span);
+                    let (label, _) = self.parse_quoted_string_literal();
+                    self.scratch_labels.push(label);
                 }
                 T::Ident => {
                     let tok = self.read();
-                    labels.push(self.token_str(tok));
-                    label_spans.push(tok.span());
+                    let label = self.token_str(tok);
+                    self.scratch_labels.push(label);
                 }
                 _ => {
                     let context = between(ident.span(), tok.span());
@@ -347,7 +346,7 @@ impl<'a, 'i> Parser<'a, 'i> {
                         }
                     }
                     self.recover_after_body_item();
-                    return (labels.into_bump_slice(), label_spans.into_bump_slice(), None);
+                    return (drain_to_arena(self.arena, &mut self.scratch_labels, base), None);
                 }
             }
         }
@@ -356,12 +355,11 @@ impl<'a, 'i> Parser<'a, 'i> {
     #[inline(never)]
     fn finish_block(&mut self, ident: Token) -> Block<'a> {
         let block_type = self.ident(ident);
-        let (labels, label_spans, open) = self.parse_block_header(ident);
+        let (labels, open) = self.parse_block_header(ident);
         let Some(open) = open else {
             return Block {
                 block_type,
                 labels,
-                label_spans,
                 body: Body { attributes: &[], blocks: &[], span: ident.span(), end_span: ident.span() },
                 open_brace_span: ident.span(),
                 close_brace_span: ident.span(),
@@ -387,7 +385,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             self.missing_newline_after_block(ident);
         }
         let body = body.unwrap_or(Body { attributes: &[], blocks: &[], span: between(open.span(), close_span), end_span: close_span });
-        Block { block_type, labels, label_spans, body, open_brace_span: open.span(), close_brace_span: close_span }
+        Block { block_type, labels, body, open_brace_span: open.span(), close_brace_span: close_span }
     }
 
     #[inline(never)]

@@ -73,6 +73,7 @@ pub(crate) struct Parser<'a, 'i> {
     pub scratch_items: Vec<crate::ast::ObjectItem<'a>>,
     pub scratch_attrs: Vec<crate::ast::Attribute<'a>>,
     pub scratch_blocks: Vec<crate::ast::Block<'a>>,
+    pub scratch_labels: Vec<&'a str>,
     pub scratch_steps: Vec<crate::ast::Traverser<'a>>,
     /// Spare template atom buffers (templates nest, so one per level).
     pub(crate) atom_pool: Vec<Vec<template::Atom<'a>>>,
@@ -147,6 +148,7 @@ impl<'a, 'i> Parser<'a, 'i> {
             scratch_items: Vec::with_capacity(32),
             scratch_attrs: Vec::with_capacity(32),
             scratch_blocks: Vec::with_capacity(16),
+            scratch_labels: Vec::with_capacity(4),
             scratch_steps: Vec::with_capacity(32),
             atom_pool: Vec::new(),
             missing: None,

@@ -140,7 +140,17 @@ impl Compiled {
         }
         let (var_names, code, static_diags) = lower_code(tree, interner, options, &source, &declared);
         let plan = match tree {
-            Tree::Body(b) => Some(plan_body(b, interner)),
+            Tree::Body(b) => match plan_body(b, interner) {
+                Ok(plan) => Some(plan),
+                Err(PlanTooLarge) => {
+                    let d = Diagnostic::error(
+                        "Source too large",
+                        "The names and labels of this body's blocks are too long to compile together.",
+                        None,
+                    );
+                    return Err(Error::Compile(Diagnostics::new(vec![d], source)));
+                }
+            },
             Tree::Expr(_) => None,
         };
         let typed = (!declared.is_empty()).then(|| {
@@ -154,7 +164,7 @@ impl Compiled {
         });
         let compiled = Compiled {
             kind,
-            code: Code::Body(BodyPlan::default()),
+            code: Code::Body(FilePlan::default()),
             var_names,
             limits: options.limits,
             watch: (options.deadline.is_some() || options.cancel.is_some())
@@ -321,7 +331,7 @@ pub(super) struct LoweredSource {
     compiled: Compiled,
     code: LoweredCode,
     /// A body's plan, without its programs yet (`None`: an expression).
-    plan: Option<BodyPlan>,
+    plan: Option<FilePlan>,
 }
 
 impl LoweredSource {
@@ -331,7 +341,7 @@ impl LoweredSource {
         compiled.code = match plan {
             None => Code::Single(programs.pop().expect("one program per expression")),
             Some(mut plan) => {
-                attach_file_programs(&mut plan, programs);
+                plan.attach_programs(programs);
                 Code::Body(plan)
             }
         };
@@ -339,47 +349,41 @@ impl LoweredSource {
     }
 }
 
-/// The plan of every attribute (in source order) and every nested block,
-/// without programs ([`attach_file_programs`] adds them).
-fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> BodyPlan {
-    plan_body_sharing(body, interner, &mut HashMap::new())
-}
-
-/// [`plan_body`], the blocks of one type sharing its name (`types`).
-fn plan_body_sharing(body: &ast::Body<'_>, interner: &Interner, types: &mut HashMap<compiler::Symbol, Arc<str>>) -> BodyPlan {
-    // Sized at once: this is the largest part of a large body's program.
-    let mut attrs: Vec<AttrInfo> = Vec::with_capacity(body.attributes.len());
-    let info = |a: &ast::Attribute<'_>| AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner));
-    attrs.extend(body.attributes.iter().map(info));
-    let blocks: Box<[(BlockInfo, BodyPlan)]> = body
-        .blocks
-        .iter()
-        .map(|b| {
-            let block_type = types.entry(b.block_type.name).or_insert_with(|| Arc::from(interner.resolve(b.block_type.name))).clone();
-            (BlockInfo::new(block_type, b.labels), plan_body_sharing(&b.body, interner, types))
-        })
-        .collect();
-    let attribute_count = attrs.len() + blocks.iter().map(|(_, b)| b.attribute_count).sum::<usize>();
-    BodyPlan { attrs: attrs.into_boxed_slice(), programs: Box::default(), blocks, attribute_count }
-}
-
-/// Gives a file's plan its programs (in the order of
-/// `all_attribute_exprs`): the top level keeps the vector itself.
-fn attach_file_programs(plan: &mut BodyPlan, mut programs: Vec<Program>) {
-    let own = plan.attrs.len().min(programs.len());
-    let mut rest = programs.split_off(own).into_iter();
-    // (Without the room the blocks' programs took.)
-    plan.programs = programs.into_boxed_slice();
-    for (_, block) in &mut plan.blocks {
-        attach_programs(block, &mut rest);
+/// The plan of every attribute and block of a file's body, without
+/// programs ([`FilePlan::attach_programs`] adds them).
+fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> Result<FilePlan, PlanTooLarge> {
+    let mut bodies = 1;
+    let mut stack = vec![body];
+    while let Some(b) = stack.pop() {
+        bodies += b.blocks.len();
+        stack.extend(b.blocks.iter().map(|blk| &blk.body));
     }
+    let mut plan = PlanBuilder::with_capacity(body.all_attribute_exprs().len(), bodies);
+    let top = plan.open(None, None)?;
+    plan_body_into(&mut plan, top, body, interner, &mut HashMap::new())?;
+    Ok(plan.finish())
 }
 
-fn attach_programs(plan: &mut BodyPlan, programs: &mut std::vec::IntoIter<Program>) {
-    plan.programs = programs.by_ref().take(plan.attrs.len()).collect();
-    for (_, block) in &mut plan.blocks {
-        attach_programs(block, programs);
+/// Adds body `at`'s attributes and blocks to `plan` and closes it; the
+/// blocks of one type share its name (`types`).
+fn plan_body_into(
+    plan: &mut PlanBuilder,
+    at: u32,
+    body: &ast::Body<'_>,
+    interner: &Interner,
+    types: &mut HashMap<compiler::Symbol, u32>,
+) -> Result<(), PlanTooLarge> {
+    for a in body.attributes {
+        plan.attr(AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner)));
     }
+    plan.own_attrs_done(at);
+    for b in body.blocks {
+        let block_type = *types.entry(b.block_type.name).or_insert_with(|| plan.add_type(interner.resolve(b.block_type.name)));
+        let inner = plan.open(Some((block_type, b.labels)), Some(at))?;
+        plan_body_into(plan, inner, &b.body, interner, types)?;
+    }
+    plan.close(at);
+    Ok(())
 }
 
 /// `Variables()` of `expr` as the JSON array of its result lines (`None`:

@@ -277,7 +277,7 @@ impl Compiled {
             }
             Code::Body(plan) => {
                 let mut run = vm::BodyEvaluation::with_interrupts(scratch, slots, stop.as_ref());
-                write_body_outcome(w, &self.warnings, |w| write_body_result(plan, &mut run, w))
+                write_body_outcome(w, &self.warnings, |w| write_body_result(plan.body(), &mut run, w))
             }
         }
     }
@@ -300,7 +300,7 @@ impl Compiled {
                 return Evaluation { compiled: self, result: Evaluated::Value(Outcome { value, diagnostics }) };
             }
             Code::Body(plan) => {
-                let mut outcomes = Vec::with_capacity(plan.attribute_count);
+                let mut outcomes = Vec::with_capacity(plan.attribute_count());
                 let mut run = vm::BodyEvaluation::with_interrupts(scratch, slots, stop.as_ref());
                 evaluate_body(plan, &mut run, &mut outcomes);
                 Evaluated::Body(outcomes)
@@ -448,13 +448,13 @@ fn write_body_once(
 /// Evaluates a body as [`evaluate_body`] does and writes its result (the
 /// `BODY` of a result line) as it goes; returns whether any attribute has
 /// an error.
-fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut ResultWriter<'_>) -> bool {
+fn write_body_result(plan: BodyPlan<'_>, run: &mut vm::BodyEvaluation<'_>, w: &mut ResultWriter<'_>) -> bool {
     let mut cx = (run, false);
     result_format::write_body(
         w,
         &mut cx,
-        plan.attrs.iter().zip(&plan.programs),
-        &plan.blocks,
+        plan.attrs().iter().zip(plan.programs()),
+        plan.blocks(),
         |(run, errors), w, (info, program)| {
             let value: Value = run.evaluate(program);
             // Read in place, as in `write_body_once`.
@@ -471,16 +471,14 @@ fn write_body_result(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, w: &mut 
     cx.1
 }
 
-/// Evaluates every attribute of `plan` in its order into `out`.
-fn evaluate_body(plan: &BodyPlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Vec<Outcome>) {
-    for program in &plan.programs {
+/// Evaluates every attribute of `plan` in its order into `out`: a body's
+/// own attributes, then each block's, depth first (the programs' order).
+fn evaluate_body(plan: &FilePlan, run: &mut vm::BodyEvaluation<'_>, out: &mut Vec<Outcome>) {
+    for program in plan.programs() {
         let ran = run.run(program);
         let scratch = run.scratch();
         let diagnostics: OutcomeDiagnostics = with_warnings(&[], scratch).into();
         // The value taken last, into its place in `out` (see `vm::run`).
         out.extend(std::iter::once_with(|| Outcome { value: ran.value(scratch), diagnostics }));
-    }
-    for (_, body) in &plan.blocks {
-        evaluate_body(body, run, out);
     }
 }

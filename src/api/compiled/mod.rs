@@ -3,7 +3,8 @@
 //! evaluating and writing results).
 
 use super::error::{Diagnostics, Error, SourceInfo};
-use super::outcome::{AttrInfo, BlockInfo, Evaluated, Evaluation, Outcome, OutcomeDiagnostics};
+use super::outcome::{AttrInfo, Evaluated, Evaluation, Outcome, OutcomeDiagnostics};
+use super::plan::{BodyPlan, FilePlan, PlanBuilder, PlanTooLarge};
 use super::result_format::{self, write_lent, write_value_result, ResultWriter};
 use super::variables::Variables;
 use super::{CancelToken, Options};
@@ -105,7 +106,7 @@ struct Watch {
 
 enum Code {
     Single(Program),
-    Body(BodyPlan),
+    Body(FilePlan),
 }
 
 /// A variable declared with a type constraint.
@@ -178,43 +179,12 @@ impl Compiled {
         static NONE: std::sync::OnceLock<runtime::AttrNames> = std::sync::OnceLock::new();
         match &self.code {
             Code::Single(p) => p.chunk().attr_names(),
-            Code::Body(b) => match b.first_program() {
+            Code::Body(b) => match b.programs().first() {
                 Some(p) => p.chunk().attr_names(),
                 None => NONE.get_or_init(runtime::AttrNames::new),
             },
         }
     }
-}
-
-impl std::fmt::Debug for BodyPlan {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("BodyPlan")
-            .field("attrs", &self.attrs.iter().map(|info| info.name()).collect::<Vec<_>>())
-            .field("blocks", &self.blocks)
-            .finish()
-    }
-}
-
-impl BodyPlan {
-    /// Any program of the body: all share the file's chunk.
-    fn first_program(&self) -> Option<&Program> {
-        self.programs.first().or_else(|| self.blocks.iter().find_map(|(_, b)| b.first_program()))
-    }
-}
-
-/// A body's attributes (in source order) with their programs, and its
-/// nested blocks; evaluated (and reported) attributes first, then each
-/// block's, depth first.
-#[derive(Default)]
-pub(crate) struct BodyPlan {
-    /// Parallel to `programs` (two lists, not one of pairs: the programs
-    /// of a large body's top level are the very vector code generation
-    /// returned, not a copy of it).
-    pub(crate) attrs: Box<[AttrInfo]>,
-    pub(crate) programs: Box<[Program]>,
-    pub(crate) blocks: Box<[(BlockInfo, BodyPlan)]>,
-    /// Attributes in this body and its blocks, at any depth.
-    pub(crate) attribute_count: usize,
 }
 
 thread_local! {
@@ -380,7 +350,7 @@ impl Compiled {
                 out.push_str("expr:\n");
                 out.push_str(&vm::disasm::disassemble(program));
             }
-            Code::Body(plan) => disassemble_body(plan, "", &mut None, &mut out),
+            Code::Body(plan) => disassemble_body(plan.body(), "", &mut None, &mut out),
         }
         out
     }
@@ -391,9 +361,9 @@ impl Compiled {
     }
 
     /// The body's plan, when a body was compiled.
-    pub(crate) fn plan(&self) -> Option<&BodyPlan> {
+    pub(crate) fn plan(&self) -> Option<BodyPlan<'_>> {
         match &self.code {
-            Code::Body(plan) => Some(plan),
+            Code::Body(plan) => Some(plan.body()),
             Code::Single(_) => None,
         }
     }
@@ -436,15 +406,15 @@ impl std::fmt::Debug for Compiled {
 /// Each attribute's listing under its path, attributes before blocks
 /// (the order they were compiled in: `previous` is the program listed
 /// last, which tells where the next one's part of the chunk starts).
-fn disassemble_body<'p>(plan: &'p BodyPlan, path: &str, previous: &mut Option<&'p Program>, out: &mut String) {
-    for (info, program) in plan.attrs.iter().zip(&plan.programs) {
+fn disassemble_body<'p>(plan: BodyPlan<'p>, path: &str, previous: &mut Option<&'p Program>, out: &mut String) {
+    for (info, program) in plan.attrs().iter().zip(plan.programs()) {
         out.push_str(path);
         out.push_str(info.name());
         out.push_str(":\n");
         out.push_str(&vm::disasm::disassemble_after(program, *previous));
         *previous = Some(program);
     }
-    for (info, body) in &plan.blocks {
+    for (info, body) in plan.blocks() {
         let mut p = format!("{path}{}", info.block_type());
         for l in info.labels() {
             p.push_str(&format!(" {l:?}"));

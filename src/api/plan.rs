@@ -1,0 +1,401 @@
+//! A compiled body's plan: the static facts of every attribute and block
+//! of a file (names, labels, the fixed parts of result lines) beside the
+//! attributes' programs, in a few flat lists for the whole file.
+//!
+//! Flat because a file may have 200,000 blocks: a tree of plans cost a
+//! node, a label string and an attribute list of its own per block, about
+//! twice what these lists hold. Bodies are listed depth first, each
+//! before its blocks, and attributes in the order their programs were
+//! compiled (a body's own, then each block's, depth first): so a body's
+//! own attributes, and those of its whole subtree, are each one run of the
+//! list, and a body's blocks follow it, each followed by its own.
+
+use super::outcome::AttrInfo;
+use super::result_format::write_json_string_array;
+use runtime::strings::write_json_string;
+use std::sync::Arc;
+use vm::Program;
+
+/// The plan of a compiled body, its programs included.
+#[derive(Default)]
+pub(crate) struct FilePlan {
+    /// Every attribute of the file, in program order.
+    attrs: Box<[AttrInfo]>,
+    /// Parallel to `attrs` once attached ([`FilePlan::attach_programs`]).
+    programs: Box<[Program]>,
+    /// Every body, depth first: the file's own first.
+    bodies: Box<[BodyEntry]>,
+    /// Each block's labels one after another, then its result lines'
+    /// `{"type":..,"labels":[..],"body":`; block after block.
+    text: Box<str>,
+    /// Where each label ends in `text`, block after block.
+    label_ends: Box<[u32]>,
+    /// Block type names, each once.
+    types: Box<[Arc<str>]>,
+}
+
+/// One body of [`FilePlan::bodies`]: where its parts end in the plan's
+/// lists. Each starts where the previous body's ends (bodies are added
+/// depth first, each body's own attributes before its first block), so
+/// only the ends are kept ([`FilePlan::span`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct BodyEntry {
+    /// Into `types` (the file's own body has none).
+    block_type: u32,
+    /// Its labels' ends in `label_ends`.
+    labels_end: u32,
+    /// Its part of `text`: labels, then the result-line head.
+    text_end: u32,
+    /// Its own attributes.
+    own_attrs_end: u32,
+    /// The attributes of its subtree, its own first.
+    attrs_end: u32,
+    /// Its blocks' bodies (and theirs) end before this index of `bodies`.
+    bodies_end: u32,
+    /// How many blocks it has (not counting theirs).
+    block_count: u32,
+}
+
+const _: () = assert!(std::mem::size_of::<BodyEntry>() == 28);
+
+/// Where one body's parts start and end in a [`FilePlan`]'s lists.
+#[derive(Clone, Copy, Default)]
+struct BodySpan {
+    entry: BodyEntry,
+    labels_at: u32,
+    text_start: u32,
+    attrs_start: u32,
+}
+
+impl FilePlan {
+    /// The file's own body.
+    pub(crate) fn body(&self) -> BodyPlan<'_> {
+        BodyPlan { file: self, at: 0 }
+    }
+
+    /// Gives the attributes their programs, in the attributes' order.
+    pub(crate) fn attach_programs(&mut self, programs: Vec<Program>) {
+        self.programs = programs.into_boxed_slice();
+    }
+
+    /// Every program, in the attributes' order: a body's own, then each
+    /// block's, depth first.
+    pub(crate) fn programs(&self) -> &[Program] {
+        &self.programs
+    }
+
+    /// Attributes of the whole file.
+    pub(crate) fn attribute_count(&self) -> usize {
+        self.attrs.len()
+    }
+
+    /// Body `at`'s entry and where its parts start: where the previous
+    /// body's end.
+    fn span(&self, at: u32) -> BodySpan {
+        let Some(&entry) = self.bodies.get(at as usize) else { return BodySpan::default() };
+        match at.checked_sub(1).and_then(|p| self.bodies.get(p as usize)) {
+            None => BodySpan { entry, ..BodySpan::default() },
+            Some(prev) => BodySpan { entry, labels_at: prev.labels_end, text_start: prev.text_end, attrs_start: prev.own_attrs_end },
+        }
+    }
+}
+
+impl std::fmt::Debug for FilePlan {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.body().fmt(f)
+    }
+}
+
+/// One body of a [`FilePlan`]: the file's own or a block's. Cheap to copy.
+#[derive(Clone, Copy)]
+pub(crate) struct BodyPlan<'p> {
+    file: &'p FilePlan,
+    at: u32,
+}
+
+impl<'p> BodyPlan<'p> {
+    /// Its own attributes, in source order.
+    pub(crate) fn attrs(&self) -> &'p [AttrInfo] {
+        let s = self.file.span(self.at);
+        self.file.attrs.get(s.attrs_start as usize..s.entry.own_attrs_end as usize).unwrap_or_default()
+    }
+
+    /// Its own attributes' programs (parallel to [`BodyPlan::attrs`]).
+    pub(crate) fn programs(&self) -> &'p [Program] {
+        let s = self.file.span(self.at);
+        self.file.programs.get(s.attrs_start as usize..s.entry.own_attrs_end as usize).unwrap_or_default()
+    }
+
+    /// Attributes in this body and its blocks, at any depth.
+    pub(crate) fn attribute_count(&self) -> usize {
+        let s = self.file.span(self.at);
+        s.entry.attrs_end.saturating_sub(s.attrs_start) as usize
+    }
+
+    /// Its blocks in source order, each as its facts and its body.
+    pub(crate) fn blocks(&self) -> Blocks<'p> {
+        let e = self.file.span(self.at).entry;
+        Blocks { file: self.file, next: self.at + 1, end: e.bodies_end, left: e.block_count }
+    }
+}
+
+impl std::fmt::Debug for BodyPlan<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BodyPlan")
+            .field("attrs", &self.attrs().iter().map(|info| info.name()).collect::<Vec<_>>())
+            .field("blocks", &self.blocks().collect::<Vec<_>>())
+            .finish()
+    }
+}
+
+/// [`BodyPlan::blocks`].
+#[derive(Clone)]
+pub(crate) struct Blocks<'p> {
+    file: &'p FilePlan,
+    next: u32,
+    end: u32,
+    left: u32,
+}
+
+impl<'p> Iterator for Blocks<'p> {
+    type Item = (BlockInfo<'p>, BodyPlan<'p>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.end || self.left == 0 {
+            return None;
+        }
+        let at = self.next;
+        let body = BodyPlan { file: self.file, at };
+        // Past the block's own blocks.
+        self.next = self.file.span(at).entry.bodies_end.max(at + 1);
+        self.left -= 1;
+        Some((BlockInfo { file: self.file, at }, body))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left as usize, Some(self.left as usize))
+    }
+}
+
+impl ExactSizeIterator for Blocks<'_> {}
+
+/// Static facts about one block: its type and labels. Cheap to copy.
+#[derive(Clone, Copy)]
+pub(crate) struct BlockInfo<'p> {
+    file: &'p FilePlan,
+    at: u32,
+}
+
+impl<'p> BlockInfo<'p> {
+    pub(crate) fn block_type(&self) -> &'p str {
+        self.file.types.get(self.file.span(self.at).entry.block_type as usize).map_or("", |t| t)
+    }
+
+    /// The labels, in order.
+    pub(crate) fn labels(&self) -> impl ExactSizeIterator<Item = &'p str> + Clone {
+        let this = *self;
+        (0..self.label_count()).map(move |i| this.label(i).unwrap_or(""))
+    }
+
+    pub(crate) fn label(&self, i: usize) -> Option<&'p str> {
+        let s = self.file.span(self.at);
+        let at = (s.labels_at as usize).checked_add(i).filter(|&at| at < s.entry.labels_end as usize)?;
+        let ends = &self.file.label_ends;
+        let start = if i == 0 { s.text_start as usize } else { *ends.get(at - 1)? as usize };
+        self.file.text.get(start..*ends.get(at)? as usize)
+    }
+
+    pub(crate) fn label_count(&self) -> usize {
+        let s = self.file.span(self.at);
+        s.entry.labels_end.saturating_sub(s.labels_at) as usize
+    }
+
+    /// `{"type":..,"labels":[..],"body":` of this block in a result line.
+    pub(crate) fn json_head(&self) -> &'p str {
+        let s = self.file.span(self.at);
+        let start = match s.entry.labels_end.checked_sub(1).filter(|_| s.entry.labels_end > s.labels_at) {
+            None => s.text_start as usize,
+            Some(last) => self.file.label_ends.get(last as usize).map_or(0, |&end| end as usize),
+        };
+        self.file.text.get(start..s.entry.text_end as usize).unwrap_or("")
+    }
+}
+
+impl std::fmt::Debug for BlockInfo<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BlockInfo").field("type", &self.block_type()).field("labels", &self.labels().collect::<Vec<_>>()).finish()
+    }
+}
+
+/// The plan's text grew past what its `u32` offsets reach.
+#[derive(Debug)]
+pub(crate) struct PlanTooLarge;
+
+/// Builds a [`FilePlan`] body by body, depth first: [`PlanBuilder::open`]
+/// a body, add its own attributes, [`PlanBuilder::own_attrs_done`], then
+/// its blocks (each opened and closed in turn), then
+/// [`PlanBuilder::close`] it.
+#[derive(Default)]
+pub(crate) struct PlanBuilder {
+    attrs: Vec<AttrInfo>,
+    bodies: Vec<BodyEntry>,
+    text: String,
+    label_ends: Vec<u32>,
+    types: Vec<Arc<str>>,
+}
+
+impl PlanBuilder {
+    pub(crate) fn with_capacity(attrs: usize, bodies: usize) -> PlanBuilder {
+        PlanBuilder { attrs: Vec::with_capacity(attrs), bodies: Vec::with_capacity(bodies), ..PlanBuilder::default() }
+    }
+
+    /// A block type name's index, for [`PlanBuilder::open`]: each name is
+    /// to be added once.
+    pub(crate) fn add_type(&mut self, name: &str) -> u32 {
+        self.types.push(Arc::from(name));
+        (self.types.len() - 1) as u32
+    }
+
+    /// Starts a body: the file's own (`block` `None`, first of all), or
+    /// that of a block of `block_type` (from [`PlanBuilder::add_type`])
+    /// with `labels`, inside body `parent`. Returns its index.
+    pub(crate) fn open(&mut self, block: Option<(u32, &[&str])>, parent: Option<u32>) -> Result<u32, PlanTooLarge> {
+        let offset = |n: usize| u32::try_from(n).map_err(|_| PlanTooLarge);
+        let block_type = match block {
+            None => 0,
+            Some((block_type, labels)) => {
+                let name = self.types.get(block_type as usize).cloned().unwrap_or_else(|| Arc::from(""));
+                let raw: usize = labels.iter().map(|l| l.len()).sum();
+                // Escapes aside, the labels then the head, reserved at once.
+                self.text.reserve(2 * raw + 33 + name.len() + 3 * labels.len());
+                for l in labels {
+                    self.text.push_str(l);
+                    self.label_ends.push(offset(self.text.len())?);
+                }
+                self.text.push_str("{\"type\":");
+                write_json_string(&mut self.text, &name);
+                self.text.push_str(",\"labels\":");
+                write_json_string_array(&mut self.text, labels);
+                self.text.push_str(",\"body\":");
+                block_type
+            }
+        };
+        let text_end = offset(self.text.len())?;
+        let labels_end = offset(self.label_ends.len())?;
+        let attrs_start = offset(self.attrs.len())?;
+        let at = offset(self.bodies.len())?;
+        if let Some(p) = parent.and_then(|p| self.bodies.get_mut(p as usize)) {
+            p.block_count += 1;
+        }
+        self.bodies.push(BodyEntry {
+            block_type,
+            labels_end,
+            text_end,
+            own_attrs_end: attrs_start,
+            attrs_end: attrs_start,
+            bodies_end: at + 1,
+            block_count: 0,
+        });
+        Ok(at)
+    }
+
+    /// Adds an attribute of the body opened last.
+    pub(crate) fn attr(&mut self, info: AttrInfo) {
+        self.attrs.push(info);
+    }
+
+    /// Body `at`'s own attributes are all added.
+    pub(crate) fn own_attrs_done(&mut self, at: u32) {
+        let end = self.attrs.len() as u32;
+        if let Some(e) = self.bodies.get_mut(at as usize) {
+            e.own_attrs_end = end;
+        }
+    }
+
+    /// Body `at` and its blocks are all added.
+    pub(crate) fn close(&mut self, at: u32) {
+        let (attrs_end, bodies_end) = (self.attrs.len() as u32, self.bodies.len() as u32);
+        if let Some(e) = self.bodies.get_mut(at as usize) {
+            e.attrs_end = attrs_end;
+            e.bodies_end = bodies_end;
+        }
+    }
+
+    pub(crate) fn finish(self) -> FilePlan {
+        FilePlan {
+            attrs: self.attrs.into_boxed_slice(),
+            programs: Box::default(),
+            bodies: self.bodies.into_boxed_slice(),
+            text: self.text.into_boxed_str(),
+            label_ends: self.label_ends.into_boxed_slice(),
+            types: self.types.into_boxed_slice(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A line per body, as the plan reads it back: its attributes and
+    /// their count at any depth, then each block's type, labels and
+    /// result head, its body indented.
+    fn shape(body: BodyPlan<'_>, indent: &str, out: &mut String) {
+        let attrs: Vec<&str> = body.attrs().iter().map(|a| a.name()).collect();
+        out.push_str(&format!("{indent}{attrs:?} of {}\n", body.attribute_count()));
+        for (info, inner) in body.blocks() {
+            let labels: Vec<&str> = info.labels().collect();
+            assert_eq!(info.label_count(), labels.len());
+            assert_eq!(info.label(labels.len()), None);
+            out.push_str(&format!("{indent}{} {labels:?} {}\n", info.block_type(), info.json_head()));
+            shape(inner, &format!("{indent}  "), out);
+        }
+    }
+
+    /// Bodies nested and side by side, with and without attributes and
+    /// labels: each reads back its own parts, though the plan keeps only
+    /// where they end.
+    #[test]
+    fn bodies_read_back_their_parts() {
+        let mut b = PlanBuilder::default();
+        let (rule, tag) = (b.add_type("rule"), b.add_type("tag"));
+        let attr = |b: &mut PlanBuilder, name: &str| b.attr(AttrInfo::new(name, None));
+        let top = b.open(None, None).unwrap();
+        attr(&mut b, "x");
+        attr(&mut b, "y");
+        b.own_attrs_done(top);
+        // rule "a" { p = 1  tag { }  tag "t" "u\"" { q = 1 } }
+        let a = b.open(Some((rule, &["a"])), Some(top)).unwrap();
+        attr(&mut b, "p");
+        b.own_attrs_done(a);
+        let t1 = b.open(Some((tag, &[])), Some(a)).unwrap();
+        b.own_attrs_done(t1);
+        b.close(t1);
+        let t2 = b.open(Some((tag, &["t", "u\""])), Some(a)).unwrap();
+        attr(&mut b, "q");
+        b.own_attrs_done(t2);
+        b.close(t2);
+        b.close(a);
+        // rule "" { r = 1 }
+        let e = b.open(Some((rule, &[""])), Some(top)).unwrap();
+        attr(&mut b, "r");
+        b.own_attrs_done(e);
+        b.close(e);
+        b.close(top);
+        let plan = b.finish();
+        assert_eq!(plan.attribute_count(), 5);
+        let mut out = String::new();
+        shape(plan.body(), "", &mut out);
+        let expected = r#"["x", "y"] of 5
+rule ["a"] {"type":"rule","labels":["a"],"body":
+  ["p"] of 2
+  tag [] {"type":"tag","labels":[],"body":
+    [] of 0
+  tag ["t", "u\""] {"type":"tag","labels":["t","u\""],"body":
+    ["q"] of 1
+rule [""] {"type":"rule","labels":[""],"body":
+  ["r"] of 1
+"#;
+        assert_eq!(out, expected);
+    }
+}
