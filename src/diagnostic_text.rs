@@ -26,8 +26,10 @@ pub struct SourceFile<'a> {
     pub name: &'a str,
     pub src: &'a [u8],
     /// Only its lines are read (the location line, the snippet), so any
-    /// index of `src` will do: a host's own, borrowed, or one made here.
-    lines: std::borrow::Cow<'a, LineIndex>,
+    /// index of `src` will do: a host's own, borrowed, or one made here
+    /// when the first diagnostic is rendered (a file without any needs
+    /// none: 200,000 lines are a megabyte of index).
+    lines: Lines<'a>,
     /// Byte range and header text (`resource "a" "b"`) of each top-level
     /// block, for the "in ..." context of the location line.
     block_headers: std::borrow::Cow<'a, BlockHeaders>,
@@ -77,14 +79,14 @@ impl BlockHeaders {
     }
 }
 
+enum Lines<'a> {
+    Borrowed(&'a LineIndex),
+    WhenNeeded(std::sync::OnceLock<LineIndex>),
+}
+
 impl<'a> SourceFile<'a> {
     pub fn new(name: &'a str, src: &'a [u8]) -> SourceFile<'a> {
-        SourceFile {
-            name,
-            src,
-            lines: std::borrow::Cow::Owned(LineIndex::new(src)),
-            block_headers: std::borrow::Cow::Owned(BlockHeaders::default()),
-        }
+        SourceFile::with(name, src, Lines::WhenNeeded(std::sync::OnceLock::new()))
     }
 
     /// [`SourceFile::new`] with an index of `src`'s lines already made: a
@@ -92,7 +94,18 @@ impl<'a> SourceFile<'a> {
     /// error in each of 40,000 declarations) is indexed once, not once
     /// per list.
     pub fn with_lines(name: &'a str, src: &'a [u8], lines: &'a LineIndex) -> SourceFile<'a> {
-        SourceFile { name, src, lines: std::borrow::Cow::Borrowed(lines), block_headers: std::borrow::Cow::Owned(BlockHeaders::default()) }
+        SourceFile::with(name, src, Lines::Borrowed(lines))
+    }
+
+    fn with(name: &'a str, src: &'a [u8], lines: Lines<'a>) -> SourceFile<'a> {
+        SourceFile { name, src, lines, block_headers: std::borrow::Cow::Owned(BlockHeaders::default()) }
+    }
+
+    fn lines(&self) -> &LineIndex {
+        match &self.lines {
+            Lines::Borrowed(lines) => lines,
+            Lines::WhenNeeded(lines) => lines.get_or_init(|| LineIndex::new(self.src)),
+        }
     }
 
     /// Adds the top-level blocks of the file's parsed body, so that a
@@ -181,7 +194,7 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     let highlight = widen(subject);
     let snippet = widen(context.map_or(subject, |c| subject.to(c)));
 
-    let start = file.lines.pos(src, subject.start);
+    let start = file.lines().pos(src, subject.start);
     let _ = write!(out, "  on {} line {}", file.name, start.line);
     if let Some(ctx) = file.context_of(subject.start) {
         let _ = write!(out, ", in {ctx}");
@@ -193,11 +206,11 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     // The lines that overlap the snippet, a run from about its start's to
     // its end's.
     let line = |line_no: usize| {
-        let (ls, le) = file.lines.line_range(src, line_no);
+        let (ls, le) = file.lines().line_range(src, line_no);
         Span::new(ls as u32, le as u32)
     };
-    let first = file.lines.line_of(snippet.start.min(len)).saturating_sub(1);
-    let end_line = file.lines.line_of(snippet.end.min(len));
+    let first = file.lines().line_of(snippet.start.min(len)).saturating_sub(1);
+    let end_line = file.lines().line_of(snippet.end.min(len));
     let Some(lo) = (first..=end_line).find(|&l| overlaps(line(l), snippet)) else {
         out.push(b'\n');
         return;
@@ -209,8 +222,8 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     // small whatever the input.
     let mut runs = vec![(lo, hi)];
     if hi - lo >= MAX_SHOWN_LINES {
-        let h0 = file.lines.line_of(highlight.start.min(len));
-        let h1 = file.lines.line_of(highlight.end.saturating_sub(1).max(highlight.start).min(len));
+        let h0 = file.lines().line_of(highlight.start.min(len));
+        let h1 = file.lines().line_of(highlight.end.saturating_sub(1).max(highlight.start).min(len));
         let around = |h: usize| (h.saturating_sub(SHOWN_AROUND).max(lo), (h + SHOWN_AROUND).min(hi));
         runs = vec![(lo, lo + SHOWN_AROUND - 1), around(h0), around(h1), (hi + 1 - SHOWN_AROUND, hi)];
         runs.sort_unstable();
