@@ -12,12 +12,17 @@ of its source:
 
 each with `check` (parse), `eval` (parse, compile, evaluate, write the
 JSON) and `eval` under an address-space limit of 1 GiB (RLIMIT_AS, as
-`ulimit -v 1048576`), which must succeed. Then every corpus file
+`ulimit -v 1048576`), which must succeed. Then other shapes of large
+source, against the same ratios but not judged (`--no-shapes` skips
+them): a list of 300,000 CIDR strings, a list of 100,000 small objects,
+200,000 one-attribute blocks, a tuple of 2,000,000 one-digit numbers
+(which is far over: a node and a reference per element to parse, a value
+and an element type once folded, for 2 bytes of source). Then every corpus file
 (`../shared/corpus`, if present) with `eval`, reporting the peaks, and
 for files of 16 KB or more the peak over the process's own baseline (the
 peak of evaluating a tiny file) per source byte.
 
-    python3 benches/memory.py [HCLVM] [--no-corpus]
+    python3 benches/memory.py [HCLVM] [--no-shapes] [--no-corpus]
 
 Default binary: target/release/hclvm. The targets (issue 16), as peak
 over the baseline per source byte: compiling a body (`check`) at no more
@@ -95,17 +100,64 @@ INPUTS = [
 ]
 
 
-def write_inputs(tmp):
+def write_cidrs(f):
+    f.write("cidrs = [" + ", ".join(f'"10.{i >> 16}.{(i >> 8) & 255}.{i & 255}/32"' for i in range(300_000)) + "]\n")
+
+
+def write_objects(f):
+    f.write("users = [" + ", ".join(f'{{ name = "u{i}", id = {i} }}' for i in range(100_000)) + "]\n")
+
+
+def write_blocks(f):
+    f.write("".join(f'b "x{i}" {{ a = {i} }}\n' for i in range(200_000)))
+
+
+def write_digits(f):
+    f.write("a = [" + "1," * 2_000_000 + "]\n")
+
+
+SHAPES = [
+    ("300,000 CIDR strings", "cidrs.hcl", write_cidrs, 8.0, 16.0),
+    ("100,000 small objects", "objects.hcl", write_objects, 8.0, 16.0),
+    ("200,000 blocks", "blocks.hcl", write_blocks, 8.0, 16.0),
+    ("2,000,000 digits tuple", "digits.hcl", write_digits, 8.0, 16.0),
+]
+
+
+def write_inputs(tmp, specs):
     inputs = []
-    for name, file_name, write, check_target, eval_target in INPUTS:
+    for name, file_name, write, check_target, eval_target in specs:
         path = os.path.join(tmp, file_name)
         with open(path, "w") as f:
             write(f)
         inputs.append((name, path, check_target, eval_target))
-    tiny = os.path.join(tmp, "tiny.hcl")
-    with open(tiny, "w") as f:
-        f.write("a = 1\n")
-    return inputs, tiny
+    return inputs
+
+
+def measure(hclvm, inputs, baseline, with_limit):
+    """Prints a row per input; returns whether any run failed or missed a target."""
+    failed = False
+    for name, path, check_target, eval_target in inputs:
+        size = os.path.getsize(path)
+        cells, verdicts = [], []
+        runs = [("check", None, check_target), ("eval", None, eval_target)]
+        if with_limit:
+            runs.append(("eval", ONE_GIB, None))
+        for cmd, limit, target in runs:
+            code, peak, err = peak_of([hclvm, cmd, path], limit)
+            if code != 0:
+                failed = True
+                cells.append(f"exit {code}")
+                print(f"  {cmd} {name}: {err.strip()[:200]}", file=sys.stderr)
+                continue
+            ratio = (peak - baseline) / size
+            cells.append(f"{peak / 1e6:.0f} MB {ratio:.1f}x")
+            if target is not None:
+                ok = ratio <= target
+                failed |= not ok
+                verdicts.append(f"{cmd} <= {target:g}x {'ok' if ok else 'MISSED'}")
+        print(f"{name:<22} {size / 1e6:>7.1f}MB {'  '.join(f'{c:>17}' for c in cells)}  {', '.join(verdicts)}")
+    return failed
 
 
 def main():
@@ -113,30 +165,21 @@ def main():
     hclvm = args[0] if args else os.path.join(ROOT, "target", "release", "hclvm")
     if not os.access(hclvm, os.X_OK):
         sys.exit(f"memory.py: no hclvm at {hclvm} (cargo build --release)")
-    failed = False
     with tempfile.TemporaryDirectory() as tmp:
-        inputs, tiny = write_inputs(tmp)
+        inputs = write_inputs(tmp, INPUTS)
+        tiny = os.path.join(tmp, "tiny.hcl")
+        with open(tiny, "w") as f:
+            f.write("a = 1\n")
         _, baseline, _ = peak_of([hclvm, "eval", tiny])
         print(f"baseline (eval of a tiny file): {baseline / 1e6:.1f} MB")
         print("(peak resident memory; the ratio is of the peak over the baseline to the source size)")
-        print(f"{'input':<22} {'size':>9} {'check':>17} {'eval':>17} {'eval, 1 GiB AS':>17}  targets")
-        for name, path, check_target, eval_target in inputs:
-            size = os.path.getsize(path)
-            cells, verdicts = [], []
-            for cmd, limit, target in (("check", None, check_target), ("eval", None, eval_target), ("eval", ONE_GIB, None)):
-                code, peak, err = peak_of([hclvm, cmd, path], limit)
-                if code != 0:
-                    failed = True
-                    cells.append(f"exit {code}")
-                    print(f"  {cmd} {name}: {err.strip()[:200]}", file=sys.stderr)
-                    continue
-                ratio = (peak - baseline) / size
-                cells.append(f"{peak / 1e6:.0f} MB {ratio:.1f}x")
-                if target is not None:
-                    ok = ratio <= target
-                    failed |= not ok
-                    verdicts.append(f"{cmd} <= {target:g}x {'ok' if ok else 'MISSED'}")
-            print(f"{name:<22} {size / 1e6:>7.1f}MB {cells[0]:>17} {cells[1]:>17} {cells[2]:>17}  {', '.join(verdicts)}")
+        print(f"{'input':<22} {'size':>9} {'check':>17}  {'eval':>17}  {'eval, 1 GiB AS':>17}  targets")
+        failed = measure(hclvm, inputs, baseline, True)
+        if "--no-shapes" not in sys.argv:
+            for _, path, _, _ in inputs:
+                os.remove(path)
+            print("other shapes (not judged):")
+            measure(hclvm, write_inputs(tmp, SHAPES), baseline, False)
         if "--no-corpus" not in sys.argv and os.path.isdir(CORPUS):
             files = []
             for d, _, names in os.walk(CORPUS):
