@@ -304,7 +304,8 @@ impl PlanBuilder {
         self.attrs.push(info);
     }
 
-    /// Body `at`'s own attributes are all added.
+    /// Body `at`'s own attributes are all added. (Attributes are fewer
+    /// than a source's bytes, which fit a `u32`.)
     pub(crate) fn own_attrs_done(&mut self, at: u32) {
         let end = self.attrs.len() as u32;
         if let Some(e) = self.bodies.get_mut(at as usize) {

@@ -404,7 +404,7 @@ fn with_warnings(warnings: &[Diagnostic], scratch: &mut Scratch) -> Vec<Diagnost
 /// [`write_body_result`] straight from the syntax tree, for
 /// [`Compiled::write_once`]: the programs of `body`'s attributes come first
 /// in `programs` (in the order of [`ast::Body::all_attribute_exprs`]), and
-/// each body takes its own off the front, as [`attach_file_programs`] does.
+/// each body takes its own off the front.
 fn write_body_once(
     body: &ast::Body<'_>,
     programs: &mut &[Program],
