@@ -10,7 +10,7 @@
 //! exceeded", the template's error as the call's detail); an ordinary
 //! error of the template is an error of the call, which `try` may catch.
 
-use super::compiled::{Compiled, SourceKind};
+use super::compiled::{Compiled, SourceKind, Tree};
 use super::error::SourceInfo;
 use super::{Options, Variables};
 use runtime::func::packer::{set_template_renderer, TemplateRenderer};
@@ -56,38 +56,46 @@ impl TemplateRenderer for Renderer {
             template: true,
             lines: Default::default(),
         };
-        let arena = bumpalo::Bump::new();
-        let mut interner = compiler::Interner::new();
-        let parsed = compiler::parse_template_full(&arena, src.as_bytes(), filename, &mut interner);
-        if parsed.diags.iter().any(Diagnostic::is_error) {
-            return Err(FnError::new(hcl_error_text(&source, &parsed.diags)));
-        }
-        // renderTmpl.
-        let pairs: Vec<(String, Value)> = match vars {
-            Value::Object(o) => (0..o.vals().len()).filter_map(|i| Some((o.attr_name(i)?.to_string(), o.vals()[i].clone()))).collect(),
-            Value::Map(m) => m.keys().iter().zip(m.vals()).map(|(k, v)| (k.to_string(), v.clone())).collect(),
-            _ => return Err(FnError::arg(1, "invalid vars value: must be a map")),
-        };
-        // Packer ranges over a Go map (random order); the first bad name
-        // in sorted order here.
-        let mut names: Vec<&str> = pairs.iter().map(|(n, _)| n.as_str()).collect();
-        names.sort_unstable();
-        if let Some(bad) = names.iter().find(|n| !compiler::lexer::valid_identifier(n)) {
-            return Err(FnError::arg(
-                1,
-                format!(
-                    "invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores",
-                    go_quote(bad)
-                ),
-            ));
-        }
-        for t in compiler::analysis::variables(parsed.tree) {
-            let root = interner.resolve(t.root.name);
-            if names.binary_search(&root).is_err() {
-                let at = source.line_index().range_text(&source.src, &source.filename, t.root.span);
-                return Err(FnError::arg(1, format!("vars map does not contain key {}, referenced at {at}", go_quote(root))));
+        // renderTmpl, its checks in Packer's order, on the template's one
+        // parse: parse errors, then the vars argument, then the template's
+        // variables against it.
+        let pairs: Option<Vec<(String, Value)>> = match vars {
+            Value::Object(o) => {
+                Some((0..o.vals().len()).filter_map(|i| Some((o.attr_name(i)?.to_string(), o.vals()[i].clone()))).collect())
             }
-        }
+            Value::Map(m) => Some(m.keys().iter().zip(m.vals()).map(|(k, v)| (k.to_string(), v.clone())).collect()),
+            _ => None,
+        };
+        let mut names: Vec<&str> = pairs.iter().flatten().map(|(n, _)| n.as_str()).collect();
+        names.sort_unstable();
+        let check = |tree: Tree<'_>, interner: &compiler::Interner, diags: &[Diagnostic]| -> Result<(), FnError> {
+            if diags.iter().any(Diagnostic::is_error) {
+                return Err(FnError::new(hcl_error_text(&source, diags)));
+            }
+            if pairs.is_none() {
+                return Err(FnError::arg(1, "invalid vars value: must be a map"));
+            }
+            // Packer ranges over a Go map (random order); the first bad
+            // name in sorted order here.
+            if let Some(bad) = names.iter().find(|n| !compiler::lexer::valid_identifier(n)) {
+                return Err(FnError::arg(
+                    1,
+                    format!(
+                        "invalid template variable name {}: must start with a letter, followed by zero or more letters, digits, and underscores",
+                        go_quote(bad)
+                    ),
+                ));
+            }
+            let Tree::Expr(template) = tree else { return Ok(()) };
+            for t in compiler::analysis::variables(template) {
+                let root = interner.resolve(t.root.name);
+                if names.binary_search(&root).is_err() {
+                    let at = source.line_index().range_text(&source.src, &source.filename, t.root.span);
+                    return Err(FnError::arg(1, format!("vars map does not contain key {}, referenced at {at}", go_quote(root))));
+                }
+            }
+            Ok(())
+        };
         // Steps are charged as units too: the evaluation may use what is
         // left of either.
         let room = budget.remaining();
@@ -96,13 +104,14 @@ impl TemplateRenderer for Renderer {
         // The template's compilation and evaluation keep their own account
         // of work (its steps are charged to the caller's size budget
         // below), leaving the calling evaluation's as it was.
-        let compiled = match runtime::work::isolated(|| Compiled::compile(SourceKind::Template, src.as_bytes(), &options)) {
+        let compiled = match runtime::work::isolated(|| Compiled::compile_inspected(SourceKind::Template, src.as_bytes(), &options, check))?
+        {
             Ok(c) => c,
             Err(super::Error::Compile(d)) => return Err(FnError::new(hcl_error_text(&source, d.as_slice()))),
             Err(e) => return Err(FnError::new(e.to_string())),
         };
         let mut vs = Variables::new();
-        for (n, v) in pairs {
+        for (n, v) in pairs.into_iter().flatten() {
             vs = vs.with(n, v);
         }
         let mut scratch = Scratch::with_limits(limits);

@@ -100,11 +100,37 @@ impl Compiled {
         shared: Option<&Arc<[u8]>>,
         options: &Options,
     ) -> (Result<Compiled, Error>, bool) {
+        let (compiled, crash) = Compiled::compile_inspecting(kind, src, shared, options, |_, _, _| Ok::<(), std::convert::Infallible>(()));
+        (compiled.unwrap_or_else(|never| match never {}), crash)
+    }
+
+    /// [`Compiled::compile`] with a look at the parsed tree before it is
+    /// lowered: `inspect` sees the tree, its interner and the parser's
+    /// diagnostics, and its error ends the compilation. (Packer's
+    /// `templatefile` checks a template's variables against its
+    /// arguments first, on the one parse.)
+    pub(crate) fn compile_inspected<E>(
+        kind: SourceKind,
+        src: &[u8],
+        options: &Options,
+        inspect: impl FnOnce(Tree<'_>, &Interner, &[Diagnostic]) -> Result<(), E>,
+    ) -> Result<Result<Compiled, Error>, E> {
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_inspecting(kind, src, None, options, inspect).0)
+    }
+
+    /// [`Compiled::compile_here`] with [`Compiled::compile_inspected`]'s look.
+    fn compile_inspecting<E>(
+        kind: SourceKind,
+        src: &[u8],
+        shared: Option<&Arc<[u8]>>,
+        options: &Options,
+        inspect: impl FnOnce(Tree<'_>, &Interner, &[Diagnostic]) -> Result<(), E>,
+    ) -> (Result<Result<Compiled, Error>, E>, bool) {
         // Declarations first, as a host reads its variable declarations
         // before the configuration.
         let declared = match read_declarations(options) {
             Ok(d) => d,
-            Err(e) => return (Err(e), false),
+            Err(e) => return (Ok(Err(e)), false),
         };
         // The syntax tree lives in this block: code generation, after it,
         // needs none of it.
@@ -112,9 +138,13 @@ impl Compiled {
             let arena = bumpalo::Bump::new();
             let mut interner = Interner::for_source(src.len());
             let (parsed, diags, crash) = parse(&arena, kind, src, options, &mut interner);
-            (parsed.with_tree(|tree| Compiled::lower(kind, src, shared, options, tree, diags, &interner, declared)), crash)
+            let lowered = parsed.with_tree(|tree| {
+                inspect(tree, &interner, &diags)?;
+                Ok(Compiled::lower(kind, src, shared, options, tree, diags, &interner, declared))
+            });
+            (lowered, crash)
         };
-        (lowered.map(LoweredSource::compile), crash)
+        (lowered.map(|l| l.map(LoweredSource::compile)), crash)
     }
 
     /// Lowers a parsed tree (`diags` are the parser's), for code
@@ -296,7 +326,7 @@ impl LoweredCode {
 }
 
 #[derive(Clone, Copy)]
-pub(super) enum Tree<'a> {
+pub(crate) enum Tree<'a> {
     Expr(&'a ast::Expr<'a>),
     Body(&'a ast::Body<'a>),
 }

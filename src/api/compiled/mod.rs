@@ -251,6 +251,7 @@ impl std::fmt::Debug for BoundVariables {
 }
 
 mod compile;
+pub(crate) use compile::Tree;
 mod evaluate;
 
 impl Compiled {

@@ -334,5 +334,10 @@ add('templatefile("%stext.tpl", {name = convert(1, string)})' % M)
 add('convert(fileset("%s", "*.md"), list(string))' % T)
 add('textdecodebase64(textencodebase64(templatefile("%shello.tpl", {name = "\u00e9"}), "ISO-8859-1"), "latin1")' % M)
 
+# ----- templatefile's order of checks -------------------------------------------
+for src in ['templatefile("%sbadparse.tpl", "str")', 'templatefile("%sbadparse.tpl", {"bad name" = 1})',
+            'templatefile("%shello.tpl", {"bad name" = 1})', 'templatefile("%sunknownvar.tpl", "str")']:
+    add(src.replace("%s", M), note="which of two problems is reported: parse errors, then the vars argument, then its names, then the template's variables")
+
 rows.write()
 print("packer_more.jsonl: %d cases" % len(rows))
