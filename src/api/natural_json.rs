@@ -68,7 +68,7 @@ impl<'e> Arrangement<'e> {
         let attrs = body.plan.attrs();
         let n = attrs.len().min(body.outcomes.len());
         let name = |i: u32| attrs.get(i as usize).map_or("", |a| a.name());
-        if attrs.iter().take(n).any(|a| !a.name().is_ascii()) {
+        if attrs.clone().take(n).any(|a| !a.name().is_ascii()) {
             return None;
         }
         // A large body is usually in order already: not sorted again.
@@ -130,7 +130,7 @@ impl<'e> Arrangement<'e> {
         match m.checked_sub(n as u32) {
             None => {
                 let i = m as usize;
-                Member::Attribute(self.body.plan.attrs()[i].name(), &self.body.outcomes[i].value)
+                Member::Attribute(self.body.plan.attrs().get(i).map_or("", |a| a.name()), &self.body.outcomes[i].value)
             }
             Some(g) => {
                 let (start, end) = (self.groups[g as usize] as usize, self.groups[g as usize + 1] as usize);

@@ -4,13 +4,12 @@
 use super::compiled::Compiled;
 use super::de::from_value;
 use super::error::{render_with, write_with, Diagnostics, Error};
-use super::plan::{BlockInfo, BodyPlan};
+use super::plan::{AttrInfo, BlockInfo, BodyPlan};
 use super::result_format::{self, write_value_result, ResultWriter};
 use indexmap::IndexMap;
-use runtime::strings::{write_json_string, JsonText};
+use runtime::strings::JsonText;
 use runtime::{Diagnostic, Value};
 use serde::de::DeserializeOwned;
-use std::sync::OnceLock;
 
 /// The value of one expression or template, or of one attribute, with the
 /// diagnostics its evaluation reported. With errors the value is an unknown
@@ -85,72 +84,6 @@ impl Outcome {
     }
 }
 
-/// Static facts about one attribute, shared by all its outcomes. 32
-/// bytes and one allocation for an attribute without references: a body
-/// may have a million attributes.
-#[derive(Debug)]
-pub(crate) struct AttrInfo {
-    /// The name as a JSON string (the static part of every result line,
-    /// encoded once), then the name itself.
-    text: Box<str>,
-    /// Where the name starts in `text`.
-    name_at: u32,
-    /// `None` when the expression references no variables.
-    references: Option<Box<References>>,
-}
-
-const _: () = assert!(std::mem::size_of::<AttrInfo>() == 32);
-
-#[derive(Debug)]
-struct References {
-    /// `Variables()` of the expression as the JSON array of result lines,
-    /// rendered as the reference does.
-    json: Box<str>,
-    /// The same decoded, when first asked for (result lines need only the
-    /// JSON).
-    list: OnceLock<Box<[String]>>,
-}
-
-impl AttrInfo {
-    /// `json_references`: the JSON array of the rendered references
-    /// (`None` for none), as [`write_json_string_array`] writes it.
-    pub(crate) fn new(name: &str, json_references: Option<Box<str>>) -> AttrInfo {
-        let mut text = String::with_capacity(2 * name.len() + 2);
-        write_json_string(&mut text, name);
-        let name_at = text.len() as u32;
-        text.push_str(name);
-        let references = json_references.map(|json| Box::new(References { json, list: OnceLock::new() }));
-        AttrInfo { text: text.into(), name_at, references }
-    }
-
-    pub(crate) fn name(&self) -> &str {
-        self.text.get(self.name_at as usize..).unwrap_or("")
-    }
-
-    fn json_name(&self) -> &str {
-        self.text.get(..self.name_at as usize).unwrap_or("")
-    }
-
-    /// The rendered references, in order.
-    pub(crate) fn references(&self) -> &[String] {
-        match &self.references {
-            None => &[],
-            Some(r) => r.list.get_or_init(|| serde_json::from_str::<Vec<String>>(&r.json).unwrap_or_default().into()),
-        }
-    }
-
-    /// `NAME:{RESULT,"vars":[..]}`: this attribute's member of a body
-    /// result line.
-    pub(crate) fn write_result(&self, w: &mut ResultWriter<'_>, value: &Value, diagnostics: &[Diagnostic]) {
-        w.raw(self.json_name());
-        w.raw(":{");
-        write_value_result(w, value, diagnostics, None);
-        w.raw(",\"vars\":");
-        w.raw(self.references.as_ref().map_or("[]", |r| &r.json));
-        w.raw("}");
-    }
-}
-
 /// One attribute of an evaluated body.
 ///
 /// ```
@@ -164,7 +97,7 @@ impl AttrInfo {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct AttributeOutcome<'e> {
-    pub(crate) info: &'e AttrInfo,
+    pub(crate) info: AttrInfo<'e>,
     pub(crate) outcome: &'e Outcome,
 }
 
@@ -249,7 +182,7 @@ pub struct BodyOutcome<'e> {
 impl<'e> BodyOutcome<'e> {
     /// The attributes in source order.
     pub fn attributes(&self) -> impl ExactSizeIterator<Item = AttributeOutcome<'e>> + 'e {
-        self.plan.attrs().iter().zip(self.outcomes).map(|(info, outcome)| AttributeOutcome { info, outcome })
+        self.plan.attrs().zip(self.outcomes).map(|(info, outcome)| AttributeOutcome { info, outcome })
     }
 
     /// The attribute called `name`.

@@ -10,17 +10,21 @@
 //! own attributes, and those of its whole subtree, are each one run of the
 //! list, and a body's blocks follow it, each followed by its own.
 
-use super::outcome::AttrInfo;
-use super::result_format::write_json_string_array;
+use super::result_format::{write_json_string_array, write_value_result, ResultWriter};
 use runtime::strings::write_json_string;
-use std::sync::Arc;
+use runtime::{Diagnostic, Value};
+use std::sync::{Arc, OnceLock};
 use vm::Program;
 
 /// The plan of a compiled body, its programs included.
 #[derive(Default)]
 pub(crate) struct FilePlan {
     /// Every attribute of the file, in program order.
-    attrs: Box<[AttrInfo]>,
+    attrs: Box<[AttrEntry]>,
+    /// Each attribute's name as a JSON string (the static part of every
+    /// result line, encoded once), then the name itself; attribute after
+    /// attribute.
+    attr_text: Box<str>,
     /// Parallel to `attrs` once attached ([`FilePlan::attach_programs`]).
     programs: Box<[Program]>,
     /// Every body, depth first: the file's own first.
@@ -57,6 +61,30 @@ struct BodyEntry {
 }
 
 const _: () = assert!(std::mem::size_of::<BodyEntry>() == 28);
+
+/// One attribute of [`FilePlan::attrs`]: where its text ends (it starts
+/// where the previous attribute's ends) and its references. 16 bytes: a
+/// body may have a million attributes.
+#[derive(Debug)]
+struct AttrEntry {
+    text_end: u32,
+    /// Where the name starts in its text.
+    name_at: u32,
+    /// `None` when the expression references no variables.
+    references: Option<Box<References>>,
+}
+
+const _: () = assert!(std::mem::size_of::<AttrEntry>() == 16);
+
+#[derive(Debug)]
+struct References {
+    /// `Variables()` of the expression as the JSON array of result lines,
+    /// rendered as the reference does.
+    json: Box<str>,
+    /// The same decoded, when first asked for (result lines need only the
+    /// JSON).
+    list: OnceLock<Box<[String]>>,
+}
 
 /// Where one body's parts start and end in a [`FilePlan`]'s lists.
 #[derive(Clone, Copy, Default)]
@@ -115,9 +143,10 @@ pub(crate) struct BodyPlan<'p> {
 
 impl<'p> BodyPlan<'p> {
     /// Its own attributes, in source order.
-    pub(crate) fn attrs(&self) -> &'p [AttrInfo] {
+    pub(crate) fn attrs(&self) -> Attrs<'p> {
         let s = self.file.span(self.at);
-        self.file.attrs.get(s.attrs_start as usize..s.entry.own_attrs_end as usize).unwrap_or_default()
+        let end = s.entry.own_attrs_end.min(self.file.attrs.len() as u32);
+        Attrs { file: self.file, next: s.attrs_start.min(end), end }
     }
 
     /// Its own attributes' programs (parallel to [`BodyPlan::attrs`]).
@@ -142,9 +171,101 @@ impl<'p> BodyPlan<'p> {
 impl std::fmt::Debug for BodyPlan<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("BodyPlan")
-            .field("attrs", &self.attrs().iter().map(|info| info.name()).collect::<Vec<_>>())
+            .field("attrs", &self.attrs().map(|info| info.name()).collect::<Vec<_>>())
             .field("blocks", &self.blocks().collect::<Vec<_>>())
             .finish()
+    }
+}
+
+/// [`BodyPlan::attrs`]: a run of the file's attributes.
+#[derive(Clone)]
+pub(crate) struct Attrs<'p> {
+    file: &'p FilePlan,
+    next: u32,
+    end: u32,
+}
+
+impl<'p> Attrs<'p> {
+    /// The `i`th of the run (not of those left to iterate).
+    pub(crate) fn get(&self, i: usize) -> Option<AttrInfo<'p>> {
+        let at = u32::try_from(i).ok()?.checked_add(self.next)?;
+        (at < self.end).then_some(AttrInfo { file: self.file, at })
+    }
+}
+
+impl<'p> Iterator for Attrs<'p> {
+    type Item = AttrInfo<'p>;
+
+    fn next(&mut self) -> Option<AttrInfo<'p>> {
+        let info = self.get(0)?;
+        self.next += 1;
+        Some(info)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.end.saturating_sub(self.next) as usize;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Attrs<'_> {}
+
+/// Static facts about one attribute, shared by all its outcomes: its name
+/// and references. Cheap to copy.
+#[derive(Clone, Copy)]
+pub(crate) struct AttrInfo<'p> {
+    file: &'p FilePlan,
+    at: u32,
+}
+
+impl<'p> AttrInfo<'p> {
+    fn entry(&self) -> Option<&'p AttrEntry> {
+        self.file.attrs.get(self.at as usize)
+    }
+
+    /// Its JSON name and name.
+    fn text(&self) -> &'p str {
+        let start = match self.at.checked_sub(1).and_then(|p| self.file.attrs.get(p as usize)) {
+            Some(prev) => prev.text_end as usize,
+            None => 0,
+        };
+        let end = self.entry().map_or(start, |e| e.text_end as usize);
+        self.file.attr_text.get(start..end).unwrap_or("")
+    }
+
+    pub(crate) fn name(&self) -> &'p str {
+        let name_at = self.entry().map_or(0, |e| e.name_at as usize);
+        self.text().get(name_at..).unwrap_or("")
+    }
+
+    fn json_name(&self) -> &'p str {
+        let name_at = self.entry().map_or(0, |e| e.name_at as usize);
+        self.text().get(..name_at).unwrap_or("")
+    }
+
+    /// The rendered references, in order.
+    pub(crate) fn references(&self) -> &'p [String] {
+        match self.entry().and_then(|e| e.references.as_deref()) {
+            None => &[],
+            Some(r) => r.list.get_or_init(|| serde_json::from_str::<Vec<String>>(&r.json).unwrap_or_default().into()),
+        }
+    }
+
+    /// `NAME:{RESULT,"vars":[..]}`: this attribute's member of a body
+    /// result line.
+    pub(crate) fn write_result(&self, w: &mut ResultWriter<'_>, value: &Value, diagnostics: &[Diagnostic]) {
+        w.raw(self.json_name());
+        w.raw(":{");
+        write_value_result(w, value, diagnostics, None);
+        w.raw(",\"vars\":");
+        w.raw(self.entry().and_then(|e| e.references.as_deref()).map_or("[]", |r| &r.json));
+        w.raw("}");
+    }
+}
+
+impl std::fmt::Debug for AttrInfo<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AttrInfo").field("name", &self.name()).field("references", &self.references()).finish()
     }
 }
 
@@ -237,7 +358,8 @@ pub(crate) struct PlanTooLarge;
 /// [`PlanBuilder::close`] it.
 #[derive(Default)]
 pub(crate) struct PlanBuilder {
-    attrs: Vec<AttrInfo>,
+    attrs: Vec<AttrEntry>,
+    attr_text: String,
     bodies: Vec<BodyEntry>,
     text: String,
     label_ends: Vec<u32>,
@@ -299,9 +421,18 @@ impl PlanBuilder {
         Ok(at)
     }
 
-    /// Adds an attribute of the body opened last.
-    pub(crate) fn attr(&mut self, info: AttrInfo) {
-        self.attrs.push(info);
+    /// Adds an attribute of the body opened last: its name, and its
+    /// expression's references as the JSON array of result lines
+    /// (`None` for none).
+    pub(crate) fn attr(&mut self, name: &str, json_references: Option<Box<str>>) -> Result<(), PlanTooLarge> {
+        let start = self.attr_text.len();
+        write_json_string(&mut self.attr_text, name);
+        let name_at = u32::try_from(self.attr_text.len() - start).map_err(|_| PlanTooLarge)?;
+        self.attr_text.push_str(name);
+        let text_end = u32::try_from(self.attr_text.len()).map_err(|_| PlanTooLarge)?;
+        let references = json_references.map(|json| Box::new(References { json, list: OnceLock::new() }));
+        self.attrs.push(AttrEntry { text_end, name_at, references });
+        Ok(())
     }
 
     /// Body `at`'s own attributes are all added. (Attributes are fewer
@@ -325,6 +456,7 @@ impl PlanBuilder {
     pub(crate) fn finish(self) -> FilePlan {
         FilePlan {
             attrs: self.attrs.into_boxed_slice(),
+            attr_text: self.attr_text.into_boxed_str(),
             programs: Box::default(),
             bodies: self.bodies.into_boxed_slice(),
             text: self.text.into_boxed_str(),
@@ -342,7 +474,7 @@ mod tests {
     /// their count at any depth, then each block's type, labels and
     /// result head, its body indented.
     fn shape(body: BodyPlan<'_>, indent: &str, out: &mut String) {
-        let attrs: Vec<&str> = body.attrs().iter().map(|a| a.name()).collect();
+        let attrs: Vec<&str> = body.attrs().map(|a| a.name()).collect();
         out.push_str(&format!("{indent}{attrs:?} of {}\n", body.attribute_count()));
         for (info, inner) in body.blocks() {
             let labels: Vec<&str> = info.labels().collect();
@@ -360,7 +492,7 @@ mod tests {
     fn bodies_read_back_their_parts() {
         let mut b = PlanBuilder::default();
         let (rule, tag) = (b.add_type("rule"), b.add_type("tag"));
-        let attr = |b: &mut PlanBuilder, name: &str| b.attr(AttrInfo::new(name, None));
+        let attr = |b: &mut PlanBuilder, name: &str| b.attr(name, None).unwrap();
         let top = b.open(None, None).unwrap();
         attr(&mut b, "x");
         attr(&mut b, "y");

@@ -404,7 +404,7 @@ fn plan_body_into(
     types: &mut HashMap<compiler::Symbol, u32>,
 ) -> Result<(), PlanTooLarge> {
     for a in body.attributes {
-        plan.attr(AttrInfo::new(interner.resolve(a.name.name), references_json(a.expr, interner)));
+        plan.attr(interner.resolve(a.name.name), references_json(a.expr, interner))?;
     }
     plan.own_attrs_done(at);
     for b in body.blocks {

@@ -453,7 +453,7 @@ fn write_body_result(plan: BodyPlan<'_>, run: &mut vm::BodyEvaluation<'_>, w: &m
     result_format::write_body(
         w,
         &mut cx,
-        plan.attrs().iter().zip(plan.programs()),
+        plan.attrs().zip(plan.programs()),
         plan.blocks(),
         |(run, errors), w, (info, program)| {
             let value: Value = run.evaluate(program);

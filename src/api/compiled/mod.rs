@@ -3,7 +3,7 @@
 //! evaluating and writing results).
 
 use super::error::{Diagnostics, Error, SourceInfo};
-use super::outcome::{AttrInfo, Evaluated, Evaluation, Outcome, OutcomeDiagnostics};
+use super::outcome::{Evaluated, Evaluation, Outcome, OutcomeDiagnostics};
 use super::plan::{BodyPlan, FilePlan, PlanBuilder, PlanTooLarge};
 use super::result_format::{self, write_lent, write_value_result, ResultWriter};
 use super::variables::Variables;
@@ -408,7 +408,7 @@ impl std::fmt::Debug for Compiled {
 /// (the order they were compiled in: `previous` is the program listed
 /// last, which tells where the next one's part of the chunk starts).
 fn disassemble_body<'p>(plan: BodyPlan<'p>, path: &str, previous: &mut Option<&'p Program>, out: &mut String) {
-    for (info, program) in plan.attrs().iter().zip(plan.programs()) {
+    for (info, program) in plan.attrs().zip(plan.programs()) {
         out.push_str(path);
         out.push_str(info.name());
         out.push_str(":\n");
