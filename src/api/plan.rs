@@ -474,7 +474,15 @@ mod tests {
     /// their count at any depth, then each block's type, labels and
     /// result head, its body indented.
     fn shape(body: BodyPlan<'_>, indent: &str, out: &mut String) {
-        let attrs: Vec<&str> = body.attrs().map(|a| a.name()).collect();
+        let attrs: Vec<String> = body
+            .attrs()
+            .map(|a| match a.references() {
+                [] => a.name().to_string(),
+                refs => format!("{} <- {}", a.name(), refs.join(" ")),
+            })
+            .collect();
+        let json_names: String = body.attrs().map(|a| a.json_name()).collect();
+        assert_eq!(json_names, body.attrs().map(|a| format!("{:?}", a.name())).collect::<String>());
         out.push_str(&format!("{indent}{attrs:?} of {}\n", body.attribute_count()));
         for (info, inner) in body.blocks() {
             let labels: Vec<&str> = info.labels().collect();
@@ -505,7 +513,7 @@ mod tests {
         b.own_attrs_done(t1);
         b.close(t1);
         let t2 = b.open(Some((tag, &["t", "u\""])), Some(a)).unwrap();
-        attr(&mut b, "q");
+        b.attr("q", Some(r#"["var.x","y[\"k\"]"]"#.into())).unwrap();
         b.own_attrs_done(t2);
         b.close(t2);
         b.close(a);
@@ -525,7 +533,7 @@ rule ["a"] {"type":"rule","labels":["a"],"body":
   tag [] {"type":"tag","labels":[],"body":
     [] of 0
   tag ["t", "u\""] {"type":"tag","labels":["t","u\""],"body":
-    ["q"] of 1
+    ["q <- var.x y[\"k\"]"] of 1
 rule [""] {"type":"rule","labels":[""],"body":
   ["r"] of 1
 "#;
