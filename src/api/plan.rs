@@ -146,7 +146,8 @@ impl<'p> BodyPlan<'p> {
     pub(crate) fn attrs(&self) -> Attrs<'p> {
         let s = self.file.span(self.at);
         let end = s.entry.own_attrs_end.min(self.file.attrs.len() as u32);
-        Attrs { file: self.file, next: s.attrs_start.min(end), end }
+        let start = s.attrs_start.min(end);
+        Attrs { file: self.file, start, next: start, end }
     }
 
     /// Its own attributes' programs (parallel to [`BodyPlan::attrs`]).
@@ -181,14 +182,16 @@ impl std::fmt::Debug for BodyPlan<'_> {
 #[derive(Clone)]
 pub(crate) struct Attrs<'p> {
     file: &'p FilePlan,
+    start: u32,
+    /// The next to iterate.
     next: u32,
     end: u32,
 }
 
 impl<'p> Attrs<'p> {
-    /// The `i`th of the run (not of those left to iterate).
+    /// The `i`th of the run (however far it has been iterated).
     pub(crate) fn get(&self, i: usize) -> Option<AttrInfo<'p>> {
-        let at = u32::try_from(i).ok()?.checked_add(self.next)?;
+        let at = u32::try_from(i).ok()?.checked_add(self.start)?;
         (at < self.end).then_some(AttrInfo { file: self.file, at })
     }
 }
@@ -197,7 +200,10 @@ impl<'p> Iterator for Attrs<'p> {
     type Item = AttrInfo<'p>;
 
     fn next(&mut self) -> Option<AttrInfo<'p>> {
-        let info = self.get(0)?;
+        if self.next >= self.end {
+            return None;
+        }
+        let info = AttrInfo { file: self.file, at: self.next };
         self.next += 1;
         Some(info)
     }
@@ -481,6 +487,8 @@ mod tests {
                 refs => format!("{} <- {}", a.name(), refs.join(" ")),
             })
             .collect();
+        let mut list = body.attrs();
+        assert!(list.next().is_none() || list.get(0).map(|a| a.name()) == body.attrs().next().map(|a| a.name()));
         let json_names: String = body.attrs().map(|a| a.json_name()).collect();
         assert_eq!(json_names, body.attrs().map(|a| format!("{:?}", a.name())).collect::<String>());
         out.push_str(&format!("{indent}{attrs:?} of {}\n", body.attribute_count()));
