@@ -10,6 +10,7 @@
 
 use super::error::Error;
 use super::outcome::{BlockOutcome, BodyOutcome};
+use super::plan::Attrs;
 use runtime::json::{len_exceeds, member_len_exceeds, numbers_print, write_value, MAX_VALUE_TEXT};
 use runtime::stack::guarded;
 use runtime::strings::{write_json_string, JsonText};
@@ -49,6 +50,8 @@ fn regular(body: BodyOutcome<'_>) -> bool {
 /// One body's members in the order its natural value lists them.
 struct Arrangement<'e> {
     body: BodyOutcome<'e>,
+    /// The body's attributes (read once, not per member).
+    attrs: Attrs<'e>,
     /// By name: attribute `i` as `i`, the blocks of type `g` (in
     /// `groups`) as the number of attributes plus `g`.
     members: Vec<u32>,
@@ -80,7 +83,7 @@ impl<'e> Arrangement<'e> {
             }
         }
         if body.plan.blocks().len() == 0 {
-            return Some(Arrangement { body, members: order, blocks: Vec::new(), groups: Vec::new() });
+            return Some(Arrangement { body, attrs, members: order, blocks: Vec::new(), groups: Vec::new() });
         }
         let mut blocks: Vec<BlockOutcome<'e>> = body.blocks().collect();
         if blocks.iter().any(|b| !b.block_type().is_ascii() || b.labels().any(|l| !l.is_ascii())) {
@@ -92,7 +95,7 @@ impl<'e> Arrangement<'e> {
             let (a, b) = (&pair[0], &pair[1]);
             if a.block_type() != b.block_type() {
                 groups.push(i as u32 + 1);
-            } else if a.info.label_count() < b.info.label_count() && a.labels().zip(b.labels()).all(|(x, y)| x == y) {
+            } else if a.info().label_count() < b.info().label_count() && a.labels().zip(b.labels()).all(|(x, y)| x == y) {
                 return None;
             }
         }
@@ -120,17 +123,17 @@ impl<'e> Arrangement<'e> {
                 g += 1;
             }
         }
-        Some(Arrangement { body, members, blocks, groups })
+        Some(Arrangement { body, attrs, members, blocks, groups })
     }
 
     /// What a member is: an attribute's name and value, or a type's name
     /// and blocks.
     fn member(&self, m: u32) -> Member<'e, '_> {
-        let n = self.body.plan.attrs().len().min(self.body.outcomes.len());
+        let n = self.attrs.len().min(self.body.outcomes.len());
         match m.checked_sub(n as u32) {
             None => {
                 let i = m as usize;
-                Member::Attribute(self.body.plan.attrs().get(i).map_or("", |a| a.name()), &self.body.outcomes[i].value)
+                Member::Attribute(self.attrs.get(i).map_or("", |a| a.name()), &self.body.outcomes[i].value)
             }
             Some(g) => {
                 let (start, end) = (self.groups[g as usize] as usize, self.groups[g as usize + 1] as usize);
@@ -198,7 +201,7 @@ enum Member<'e, 'a> {
 /// object at that depth. `None` when the blocks end at `depth`: they are
 /// the bodies of a tuple.
 fn runs<'b, 'e>(blocks: &'b [BlockOutcome<'e>], depth: usize) -> Option<impl Iterator<Item = (&'e str, &'b [BlockOutcome<'e>])>> {
-    let label = move |b: &BlockOutcome<'e>| b.info.label(depth);
+    let label = move |b: &BlockOutcome<'e>| b.info().label(depth);
     blocks.first().and_then(label)?;
     let mut rest = blocks;
     Some(std::iter::from_fn(move || {

@@ -132,19 +132,23 @@ impl<'e> AttributeOutcome<'e> {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct BlockOutcome<'e> {
-    pub(crate) info: BlockInfo<'e>,
     pub(crate) body: BodyOutcome<'e>,
 }
 
 impl<'e> BlockOutcome<'e> {
+    /// The block's type and labels (its body's plan knows them).
+    pub(crate) fn info(&self) -> BlockInfo<'e> {
+        self.body.plan.block_info()
+    }
+
     /// The block type (`resource` in `resource "a" "b" {}`).
     pub fn block_type(&self) -> &'e str {
-        self.info.block_type()
+        self.info().block_type()
     }
 
     /// The labels, in order.
     pub fn labels(&self) -> impl ExactSizeIterator<Item = &'e str> {
-        self.info.labels()
+        self.info().labels()
     }
 
     /// The block's evaluated body.
@@ -194,11 +198,11 @@ impl<'e> BodyOutcome<'e> {
     pub fn blocks(&self) -> impl ExactSizeIterator<Item = BlockOutcome<'e>> + 'e {
         let mut at = self.plan.attrs().len();
         let outcomes = self.outcomes;
-        self.plan.blocks().map(move |(info, plan)| {
+        self.plan.blocks().map(move |(_, plan)| {
             let end = (at + plan.attribute_count()).min(outcomes.len());
             let body = BodyOutcome { plan, outcomes: outcomes.get(at..end).unwrap_or_default() };
             at = end;
-            BlockOutcome { info, body }
+            BlockOutcome { body }
         })
     }
 
@@ -248,7 +252,7 @@ impl<'e> BodyOutcome<'e> {
             self.blocks(),
             |_, w, a| a.info.write_result(w, &a.outcome.value, &a.outcome.diagnostics),
             |_, w, b| {
-                w.raw(b.info.json_head());
+                w.raw(b.info().json_head());
                 b.body.write_result(w);
                 w.raw("}");
             },
@@ -602,15 +606,15 @@ fn natural_value(body: BodyOutcome<'_>) -> Result<Value, Error> {
     let attribute_names: std::collections::HashSet<&str> = members.iter().map(|(n, _)| *n).collect();
     let mut types: IndexMap<&str, Nest> = IndexMap::new();
     for b in body.blocks() {
-        let name: &str = b.info.block_type();
+        let name: &str = b.info().block_type();
         if attribute_names.contains(name) {
             return Err(Error::Shape(format!("{name:?} is both an attribute and a block type")));
         }
         let value = natural_value(b.body)?;
         types
             .entry(name)
-            .or_insert_with(|| Nest::new(b.info.label_count()))
-            .insert(b.info.labels(), value)
+            .or_insert_with(|| Nest::new(b.info().label_count()))
+            .insert(b.info().labels(), value)
             .map_err(|()| Error::Shape(format!("blocks of type {name:?} have different numbers of labels")))?;
     }
     members.extend(types.into_iter().map(|(t, n)| (t, n.into_value())));

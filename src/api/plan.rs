@@ -50,17 +50,16 @@ struct BodyEntry {
     labels_end: u32,
     /// Its part of `text`: labels, then the result-line head.
     text_end: u32,
-    /// Its own attributes.
+    /// Its own attributes. (Its subtree's end with those of its last
+    /// body, which has no blocks: [`BodyPlan::attribute_count`].)
     own_attrs_end: u32,
-    /// The attributes of its subtree, its own first.
-    attrs_end: u32,
     /// Its blocks' bodies (and theirs) end before this index of `bodies`.
     bodies_end: u32,
     /// How many blocks it has (not counting theirs).
     block_count: u32,
 }
 
-const _: () = assert!(std::mem::size_of::<BodyEntry>() == 28);
+const _: () = assert!(std::mem::size_of::<BodyEntry>() == 24);
 
 /// One attribute of [`FilePlan::attrs`]: where its text ends (it starts
 /// where the previous attribute's ends) and its references. 16 bytes: a
@@ -156,10 +155,19 @@ impl<'p> BodyPlan<'p> {
         self.file.programs.get(s.attrs_start as usize..s.entry.own_attrs_end as usize).unwrap_or_default()
     }
 
-    /// Attributes in this body and its blocks, at any depth.
+    /// Attributes in this body and its blocks, at any depth: up to the
+    /// end of the own attributes of the last body of its subtree.
     pub(crate) fn attribute_count(&self) -> usize {
         let s = self.file.span(self.at);
-        s.entry.attrs_end.saturating_sub(s.attrs_start) as usize
+        let last = s.entry.bodies_end.saturating_sub(1).max(self.at);
+        let end = self.file.bodies.get(last as usize).map_or(s.attrs_start, |e| e.own_attrs_end);
+        end.saturating_sub(s.attrs_start) as usize
+    }
+
+    /// The facts of the block this is the body of (none, read as empty,
+    /// for the file's own body).
+    pub(crate) fn block_info(&self) -> BlockInfo<'p> {
+        BlockInfo { file: self.file, at: self.at }
     }
 
     /// Its blocks in source order, each as its facts and its body.
@@ -296,7 +304,7 @@ impl<'p> Iterator for Blocks<'p> {
         // Past the block's own blocks.
         self.next = self.file.span(at).entry.bodies_end.max(at + 1);
         self.left -= 1;
-        Some((BlockInfo { file: self.file, at }, body))
+        Some((body.block_info(), body))
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -415,15 +423,7 @@ impl PlanBuilder {
         if let Some(p) = parent.and_then(|p| self.bodies.get_mut(p as usize)) {
             p.block_count += 1;
         }
-        self.bodies.push(BodyEntry {
-            block_type,
-            labels_end,
-            text_end,
-            own_attrs_end: attrs_start,
-            attrs_end: attrs_start,
-            bodies_end: at + 1,
-            block_count: 0,
-        });
+        self.bodies.push(BodyEntry { block_type, labels_end, text_end, own_attrs_end: attrs_start, bodies_end: at + 1, block_count: 0 });
         Ok(at)
     }
 
@@ -452,9 +452,8 @@ impl PlanBuilder {
 
     /// Body `at` and its blocks are all added.
     pub(crate) fn close(&mut self, at: u32) {
-        let (attrs_end, bodies_end) = (self.attrs.len() as u32, self.bodies.len() as u32);
+        let bodies_end = self.bodies.len() as u32;
         if let Some(e) = self.bodies.get_mut(at as usize) {
-            e.attrs_end = attrs_end;
             e.bodies_end = bodies_end;
         }
     }

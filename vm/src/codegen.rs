@@ -317,14 +317,9 @@ fn share_folded_type(v: Value) -> Value {
     const LARGEST: usize = 32;
     let Value::Object(o) = &v else { return v };
     let ty = o.object_type();
-    let shared = FOLDED_TYPES.with_borrow_mut(|(next, kept)| {
-        for t in kept.iter().flatten() {
-            if Arc::ptr_eq(t, ty) {
-                return None;
-            }
-            if **t == **ty {
-                return Value::object_of(t.clone(), o.vals().to_vec()).ok();
-            }
+    let kept_equal = FOLDED_TYPES.with_borrow_mut(|(next, kept)| {
+        if let Some(t) = kept.iter().flatten().find(|t| Arc::ptr_eq(t, ty) || ***t == **ty) {
+            return Some(t.clone());
         }
         if ty.len() <= LARGEST {
             kept[*next] = Some(ty.clone());
@@ -332,7 +327,10 @@ fn share_folded_type(v: Value) -> Value {
         }
         None
     });
-    shared.unwrap_or(v)
+    match kept_equal {
+        Some(t) => v.with_equal_object_type(&t),
+        None => v,
+    }
 }
 
 /// Lets go of the types [`share_folded_type`] kept: the end of a file's

@@ -526,6 +526,18 @@ impl Value {
         }
         Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
     }
+    /// This object with `ty` for its type, when `ty` equals its type and
+    /// the object is held only here: the same value with a type shared
+    /// with others, its values kept in place. Anything else as it is.
+    pub fn with_equal_object_type(self, ty: &Arc<ObjectType>) -> Value {
+        let Value::Object(mut o) = self else { return self };
+        if let Some(inner) = Arc::get_mut(&mut o) {
+            if !Arc::ptr_eq(&inner.ty, ty) && *inner.ty == **ty {
+                inner.ty = ty.clone();
+            }
+        }
+        Value::Object(o)
+    }
     /// An object with the attribute names of `shape` (values parallel to
     /// them) whose type is implied by the values, as `cty.ObjectVal` does;
     /// `shape` itself is reused when the value types match it.

@@ -382,13 +382,15 @@ impl LoweredSource {
 /// The plan of every attribute and block of a file's body, without
 /// programs ([`FilePlan::attach_programs`] adds them).
 fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> Result<FilePlan, PlanTooLarge> {
-    let mut bodies = 1;
+    // Sized at once: one walk counts both lists.
+    let (mut attrs, mut bodies) = (0, 1);
     let mut stack = vec![body];
     while let Some(b) = stack.pop() {
+        attrs += b.attributes.len();
         bodies += b.blocks.len();
         stack.extend(b.blocks.iter().map(|blk| &blk.body));
     }
-    let mut plan = PlanBuilder::with_capacity(body.all_attribute_exprs().len(), bodies);
+    let mut plan = PlanBuilder::with_capacity(attrs, bodies);
     let top = plan.open(None, None)?;
     plan_body_into(&mut plan, top, body, interner, &mut HashMap::new())?;
     Ok(plan.finish())
