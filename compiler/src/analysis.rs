@@ -25,6 +25,10 @@ pub fn variables<'a>(expr: &Expr<'a>) -> Vec<Traversal<'a>> {
 pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>)) {
     enum Work<'r, 'a> {
         Visit(&'r Expr<'a>),
+        /// Visit the first element, then the rest: a long tuple's or
+        /// object's elements are not all pushed at once.
+        Elements(&'r [&'r Expr<'a>]),
+        Items(&'r [crate::ast::ObjectItem<'a>]),
         /// Enter a `for` scope (its names), then visit the expression.
         Scoped(&'r ForExpr<'a>, &'r Expr<'a>),
         PopScope,
@@ -32,7 +36,7 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
     // Most attributes are a literal or one traversal: no work list for
     // them.
     match expr.kind {
-        ExprKind::Literal(_) | ExprKind::Quoted(_) => return,
+        ExprKind::Literal(_) | ExprKind::Quoted(_) | ExprKind::LiteralTuple(_) => return,
         ExprKind::ScopeTraversal(t) => return f(t),
         ExprKind::Name(_) => return f(&expr.scope_traversal().expect("a name")),
         _ => {}
@@ -47,6 +51,23 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
     while let Some(work) = stack.pop() {
         let e = match work {
             Work::Visit(e) => e,
+            Work::Elements(items) => match items.split_first() {
+                Some((first, rest)) => {
+                    stack.push(Work::Elements(rest));
+                    first
+                }
+                None => continue,
+            },
+            Work::Items(items) => {
+                let Some((item, rest)) = items.split_first() else { continue };
+                stack.push(Work::Items(rest));
+                stack.push(Work::Visit(item.value));
+                // A key that reads as a bare word is a name, not a reference.
+                if item.key_keyword().is_some() {
+                    continue;
+                }
+                item.key
+            }
             Work::Scoped(f, e) => {
                 scopes.push(f);
                 stack.push(Work::PopScope);
@@ -59,7 +80,7 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
         };
         // Children are pushed in reverse so they are visited in order.
         match e.kind {
-            ExprKind::Literal(_) | ExprKind::Quoted(_) | ExprKind::AnonSymbol(_) => {}
+            ExprKind::Literal(_) | ExprKind::Quoted(_) | ExprKind::LiteralTuple(_) | ExprKind::AnonSymbol(_) => {}
             ExprKind::ScopeTraversal(t) => {
                 if !local(&scopes, t.root.name) {
                     f(t);
@@ -81,17 +102,9 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
                 stack.push(Work::Visit(ix.key));
                 stack.push(Work::Visit(ix.collection));
             }
-            ExprKind::Tuple(items) => stack.extend(items.iter().rev().map(|e| Work::Visit(e))),
+            ExprKind::Tuple(items) => stack.push(Work::Elements(items)),
             ExprKind::Template(items) => stack.extend(items.iter().rev().map(Work::Visit)),
-            ExprKind::Object(items) => {
-                for item in items.iter().rev() {
-                    stack.push(Work::Visit(item.value));
-                    // A key that reads as a bare word is a name, not a reference.
-                    if item.key_keyword().is_none() {
-                        stack.push(Work::Visit(item.key));
-                    }
-                }
-            }
+            ExprKind::Object(items) => stack.push(Work::Items(items)),
             ExprKind::For(f) => {
                 if let Some(c) = f.cond_expr {
                     stack.push(Work::Scoped(f, c));
@@ -168,7 +181,7 @@ pub fn start_span(expr: &Expr<'_>) -> Span {
             ExprKind::Call(c) => return Span::new(c.name.span.start, c.open_paren_span.end),
             ExprKind::Conditional(c) => e = c.condition,
             ExprKind::Index(ix) => return ix.open_span,
-            ExprKind::Tuple(_) | ExprKind::Object(_) => return Span::new(e.span.start, e.span.start + 1),
+            ExprKind::Tuple(_) | ExprKind::LiteralTuple(_) | ExprKind::Object(_) => return Span::new(e.span.start, e.span.start + 1),
             ExprKind::For(f) => return f.open_span,
             ExprKind::Splat(s) => return s.marker_span,
             ExprKind::Binary(b) => e = b.lhs,
@@ -297,10 +310,15 @@ pub fn expr_as_keyword(expr: &Expr<'_>) -> Option<RootName> {
     }
 }
 
-/// `hcl.ExprList`: the elements of a tuple constructor.
-pub fn static_list<'a>(expr: &'a Expr<'a>) -> Result<&'a [&'a Expr<'a>], Diagnostic> {
+/// `hcl.ExprList`: the elements of a tuple constructor (those of a
+/// [`LiteralTuple`](crate::ast::LiteralTuple) made in `arena`).
+pub fn static_list<'a>(expr: &'a Expr<'a>, arena: &'a bumpalo::Bump) -> Result<&'a [&'a Expr<'a>], Diagnostic> {
     match expr.kind {
         ExprKind::Tuple(items) => Ok(items),
+        ExprKind::LiteralTuple(t) => {
+            let items: Vec<&'a Expr<'a>> = t.items().map(|e| &*arena.alloc(e)).collect();
+            Ok(arena.alloc_slice_copy(&items))
+        }
         _ => Err(invalid("A static list expression is required.", start_span(expr))),
     }
 }

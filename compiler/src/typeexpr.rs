@@ -247,8 +247,14 @@ impl<'r> Reader<'r> {
             "object" => self.object(&call.args[0], range),
             "tuple" => {
                 let arg = &call.args[0];
-                let ExprKind::Tuple(elems) = arg.kind else {
-                    return failed(invalid("Tuple type constructor requires a list of element types.", arg.span).with_context(range));
+                let literals: Vec<ast::Expr<'_>>;
+                let elems: Vec<&ast::Expr<'_>> = match arg.kind {
+                    ExprKind::Tuple(elems) => elems.to_vec(),
+                    ExprKind::LiteralTuple(t) => {
+                        literals = t.items().collect();
+                        literals.iter().collect()
+                    }
+                    _ => return failed(invalid("Tuple type constructor requires a list of element types.", arg.span).with_context(range)),
                 };
                 let mut diags = Vec::new();
                 let mut etys = Vec::with_capacity(elems.len());

@@ -425,3 +425,41 @@ fn deep_copies_are_equal_and_share_nothing() {
     assert!(matches!(&refined, Value::Unknown(u) if u.refinement().is_some()));
     assert!(refined.deep_copy().raw_equals(&refined));
 }
+
+/// A long tuple makes its type when first asked for: the same type, and
+/// the same comparisons, hashing and conversions, as a tuple whose type
+/// was made with it.
+#[test]
+fn long_tuples_make_their_type_on_demand() {
+    let n = 5000;
+    let numbers = |last: Value| {
+        let mut elems = vec![Value::from(1i64); n - 1];
+        elems.push(last);
+        Value::tuple(elems)
+    };
+    let all_numbers = numbers(Value::from(2i64));
+    let want = Type::tuple(vec![Type::Number; n]);
+    assert!(all_numbers.has_type(&want));
+    assert!(all_numbers.conforms_to(&want));
+    assert!(all_numbers.ty() == want);
+
+    // Equality compares types first: each side's made on demand.
+    let with_string = numbers(Value::from("2"));
+    assert!(!numbers(Value::from(2i64)).raw_equals(&with_string));
+    assert!(numbers(Value::from(2i64)).raw_equals(&all_numbers));
+    assert_eq!(numbers(Value::from(2i64)).equals(&with_string).as_bool(), Some(false));
+    assert_eq!(numbers(Value::from(2i64)).equals(&numbers(Value::from(2i64))).as_bool(), Some(true));
+    assert_eq!(with_string.ty(), {
+        let mut types = vec![Type::Number; n - 1];
+        types.push(Type::String);
+        Type::tuple(types)
+    });
+
+    // Hashing (sets) and conversion see the same type.
+    let set = Value::set(vec![numbers(Value::from(2i64)), all_numbers.clone(), numbers(Value::from(3i64))]).expect("a set of tuples");
+    assert_eq!(set.length(), Some(2));
+    assert!(Value::set(vec![numbers(Value::from(2i64)), with_string.clone()]).is_err(), "element types differ");
+    let list = convert(&numbers(Value::from(2i64)), &Type::list(Type::String)).expect("numbers convert to strings");
+    assert!(list.has_type(&Type::list(Type::String)));
+    assert_eq!(list.length(), Some(n));
+}

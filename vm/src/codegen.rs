@@ -244,6 +244,16 @@ pub fn fold(n: Node) -> Result<Value, Node> {
     }
 }
 
+/// The tuple of `values`, when it fits the default size budget (as
+/// [`fold`] folds a tuple of constants); otherwise the values back.
+pub fn fold_constant_tuple(values: Vec<Value>) -> Result<Value, Vec<Value>> {
+    if fits_budget(values.len()) {
+        Ok(crate::ops::make_tuple(values))
+    } else {
+        Err(values)
+    }
+}
+
 /// Whether a collection of `elements` fits the default size budget, as
 /// the interpreter would charge building it.
 fn fits_budget(elements: usize) -> bool {

@@ -40,7 +40,7 @@ fn static_forms() {
     let arena = bumpalo::Bump::new();
     let mut interner = Interner::new();
     let (e, _) = crate::parse_expression(&arena, b"[a, b.c]", &mut interner);
-    let items = static_list(e).unwrap();
+    let items = static_list(e, &arena).unwrap();
     assert_eq!(items.len(), 2);
     assert_eq!(abs_traversal(items[1]).unwrap().render(&interner), "b.c");
     let (e, _) = crate::parse_expression(&arena, b"{x = 1, (y) = 2}", &mut interner);
@@ -54,7 +54,7 @@ fn static_forms() {
     let (e, _) = crate::parse_expression(&arena, b"null.a[0]", &mut interner);
     assert_eq!(abs_traversal(e).unwrap().render(&interner), "null.a[0]");
     let (e, _) = crate::parse_expression(&arena, b"1 + 2", &mut interner);
-    let err = static_list(e).unwrap_err();
+    let err = static_list(e, &arena).unwrap_err();
     assert_eq!(err.detail, "A static list expression is required.");
     assert_eq!(err.subject, Some(Span::new(0, 1)));
     assert!(abs_traversal(e).is_err());

@@ -13,7 +13,11 @@
 //! All children are arena references (`&'a`), lists are arena slices, names
 //! are interned [`Symbol`]s, and spans are `u32` byte offsets.
 
+mod literal_tuple;
 pub mod print;
+
+pub(crate) use literal_tuple::{literal_items, literal_token};
+pub use literal_tuple::{LiteralItems, LiteralTuple};
 
 use crate::intern::Symbol;
 use runtime::Span;
@@ -158,6 +162,10 @@ pub enum ExprKind<'a> {
     /// nodes would hold each element twice, as parsed and as copied in: a
     /// literal list of a million numbers is 32 MB less this way).
     Tuple(&'a [&'a Expr<'a>]),
+    /// `[1, 2, true, null]`: a tuple of bare literals only, kept as its
+    /// source text ([`LiteralTuple`]); its element nodes are made on
+    /// demand.
+    LiteralTuple(&'a LiteralTuple<'a>),
     /// `{k = v, ...}`
     Object(&'a [ObjectItem<'a>]),
     /// `[for ...]` / `{for ...}`, and the loop inside a template `%{for}`.

@@ -91,6 +91,7 @@ fn write_expr(out: &mut String, e: &Expr<'_>, interner: &Interner, depth: usize)
             out.push(')');
         }
         ExprKind::Tuple(items) => list(out, "tuple", items.iter().copied(), interner, depth),
+        ExprKind::LiteralTuple(t) => list(out, "tuple", &t.items().collect::<Vec<_>>(), interner, depth),
         ExprKind::Object(items) => {
             out.push_str("(object");
             for item in items {

@@ -488,6 +488,19 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 let nodes: Box<[Node]> = items.iter().map(|i| self.lower(i)).collect();
                 fold(Node::Tuple(nodes))
             }
+            ExprKind::LiteralTuple(t) => {
+                // Straight to the values: a node per element would cost
+                // more than the value does.
+                let mut values = Vec::with_capacity(t.len());
+                values.extend(t.items().map(|e| match e.kind {
+                    ExprKind::Literal(lit) => literal_value(&lit),
+                    _ => Value::dynamic_unknown(),
+                }));
+                match vm::codegen::fold_constant_tuple(values) {
+                    Ok(v) => Node::Const(v),
+                    Err(values) => Node::Tuple(values.into_iter().map(Node::Const).collect()),
+                }
+            }
             ExprKind::Object(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {

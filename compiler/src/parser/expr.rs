@@ -725,6 +725,9 @@ impl<'a, 'i> Parser<'a, 'i> {
             return self.finish_for(open);
         }
         let base = self.scratch_expr_refs.len();
+        if let Some(e) = self.literal_tuple(open) {
+            return e;
+        }
         let close;
         loop {
             if self.peek().kind == T::CBrack {
@@ -767,6 +770,51 @@ impl<'a, 'i> Parser<'a, 'i> {
         }
         let exprs = drain_to_arena(self.arena, &mut self.scratch_expr_refs, base);
         self.alloc(ExprKind::Tuple(exprs), between(open.span(), close.span()))
+    }
+
+    /// Reads a tuple's leading elements for as long as each is a bare
+    /// literal followed by `,` or `]` (see [`LiteralTuple`]): the tuple's
+    /// node, when all of them are; otherwise the nodes of those read so
+    /// far are pushed on `scratch_expr_refs`, and the parser is at the
+    /// first element that is not one.
+    fn literal_tuple(&mut self, open: Token) -> Option<&'a Expr<'a>> {
+        let mut count = 0u32;
+        let stop = loop {
+            let tok = self.peek();
+            if tok.kind == T::CBrack {
+                if count == 0 {
+                    return None;
+                }
+                let close = self.read();
+                let tuple = self.node(LiteralTuple::new(self.src, open.end, close.start, count));
+                return Some(self.alloc(ExprKind::LiteralTuple(tuple), between(open.span(), close.span())));
+            }
+            let literal = match literal_token(self.src, tok) {
+                Some(Literal::Number(text)) => is_valid_number(text.as_bytes()),
+                Some(_) => true,
+                None => false,
+            };
+            if !literal {
+                break tok.start;
+            }
+            self.read();
+            let after = self.peek().kind;
+            if after != T::Comma && after != T::CBrack {
+                // An expression that starts with a literal (`1 + x`): read
+                // again by the general path.
+                self.unread();
+                break tok.start;
+            }
+            count += 1;
+            if after == T::Comma {
+                self.read();
+            }
+        };
+        for item in literal_items(self.src, open.end, stop) {
+            let e = self.arena.alloc(item);
+            self.scratch_expr_refs.push(e);
+        }
+        None
     }
 
     fn parse_object(&mut self) -> &'a Expr<'a> {

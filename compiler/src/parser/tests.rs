@@ -311,6 +311,10 @@ fn token_window_size_changes_nothing() {
         (Mode::Body, "a = \"\"\nb = \"x\"\nc = \"${a}\"\n"),
         (Mode::Body, "block \"a\" b {\n  nested {\n  }\n}\n  unclosed {\n"),
         (Mode::Body, "a = a::b\nc = 1\nd = f(1)\ne = 2\n"),
+        (
+            Mode::Body,
+            "a = [1, 2,\n\n true, null # c\n, 3]\nb = [1, 2, x, 3]\nc = [1 \n+ 2, 3]\nd = [true.x, 1]\ne = [1, 2, ]\nf = [1, 1e, 2]\n",
+        ),
         (Mode::Expr, "\n(a\n\n+\n\nb) ; 1"),
         (Mode::Expr, "[for v in l :: v]"),
         (Mode::Template, "%{for v in l}${a::1(x)}x%{endfor}"),
@@ -379,4 +383,62 @@ fn quoted_literals_keep_their_part() {
     }
     let (e, _) = crate::parse_expression(&arena, br#""a${b}""#, &mut interner);
     assert!(matches!(e.kind, ExprKind::Template(parts) if parts.len() == 2), "{:?}", e.kind);
+}
+
+/// A tuple of bare literals only is kept as its text, and gives the
+/// element nodes the general parser makes (kind and span); a tuple with
+/// any other element has nodes for all of them, the literals before it
+/// included.
+#[test]
+fn literal_tuples_give_their_elements() {
+    use crate::ast::{Expr, ExprKind, Literal};
+    fn describe(e: &Expr<'_>) -> String {
+        let what = match e.kind {
+            ExprKind::Literal(Literal::Number(t)) => t.to_string(),
+            ExprKind::Literal(Literal::Bool(b)) => b.to_string(),
+            ExprKind::Literal(Literal::Null) => "null".to_string(),
+            ref k => format!("{k:?}").split('(').next().unwrap_or_default().to_string(),
+        };
+        format!("{what}@{}..{}", e.span.start, e.span.end)
+    }
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let cases: &[(&str, bool, &[&str])] = &[
+        ("[1, 22,\n true , null]", true, &["1@1..2", "22@4..6", "true@9..13", "null@16..20"]),
+        ("[ 1.5e3 /* c */ , 2, # d\n]", true, &["1.5e3@2..7", "2@18..19"]),
+        ("[1, 2, x, 3]", false, &["1@1..2", "2@4..5", "Name@7..8", "3@10..11"]),
+        ("[1, 2 + 3]", false, &["1@1..2", "Binary@4..9"]),
+        ("[1, -2]", false, &["1@1..2", "Unary@4..6"]),
+        ("[null.a, 1]", false, &["RelativeTraversal@1..7", "1@9..10"]),
+        ("[]", false, &[]),
+    ];
+    for &(src, literal, want) in cases {
+        let (e, diags) = crate::parse_expression(&arena, src.as_bytes(), &mut interner);
+        assert!(diags.is_empty(), "{src}: {diags:?}");
+        let got: Vec<String> = match e.kind {
+            ExprKind::LiteralTuple(t) => {
+                assert!(literal, "{src}: kept as text");
+                assert_eq!(t.len(), want.len(), "{src}");
+                t.items().map(|e| describe(&e)).collect()
+            }
+            ExprKind::Tuple(items) => {
+                assert!(!literal, "{src}: not kept as text");
+                items.iter().map(|e| describe(e)).collect()
+            }
+            ref k => panic!("{src}: {k:?}"),
+        };
+        assert_eq!(got, want, "{src}");
+    }
+    // Past the scanner's window: the elements are scanned again a window
+    // at a time.
+    let n = crate::lexer::SCAN_WINDOW;
+    let src = format!("[{}7]", "12,".repeat(n));
+    let (e, diags) = crate::parse_expression(&arena, arena.alloc_str(&src).as_bytes(), &mut interner);
+    assert!(diags.is_empty());
+    let ExprKind::LiteralTuple(t) = e.kind else { panic!("{:?}", e.kind) };
+    assert_eq!(t.len(), n + 1);
+    let items: Vec<Expr<'_>> = t.items().collect();
+    assert_eq!(items.len(), n + 1);
+    assert_eq!(describe(&items[n - 1]), format!("12@{}..{}", 3 * n - 2, 3 * n));
+    assert_eq!(describe(&items[n]), format!("7@{}..{}", 3 * n + 1, 3 * n + 2));
 }

@@ -108,7 +108,9 @@ impl Value {
             (Value::Set(a), Value::Set(b)) => {
                 a.ty == b.ty && a.elems.len() == b.elems.len() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
             }
-            (Value::Tuple(a), Value::Tuple(b)) => a.ty == b.ty && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y)),
+            (Value::Tuple(a), Value::Tuple(b)) => {
+                a.tuple_type() == b.tuple_type() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
+            }
             (Value::Object(a), Value::Object(b)) => a.ty == b.ty && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y)),
             (Value::Map(a), Value::Map(b)) => {
                 a.ty == b.ty && a.keys == b.keys && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y))
@@ -179,7 +181,7 @@ fn equals_collections(this: &Value, other: &Value, same_type: bool) -> Tri {
             all_equal(a.elems.iter().zip(b.elems.iter()))
         }
         (Value::Tuple(a), Value::Tuple(b)) => {
-            if !same_type && a.ty != b.ty {
+            if !same_type && a.tuple_type() != b.tuple_type() {
                 return Tri::False;
             }
             all_equal(a.elems.iter().zip(b.elems.iter()))

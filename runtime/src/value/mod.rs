@@ -32,7 +32,7 @@ use crate::strings::normalize_nfc;
 use crate::types::{sort_dedup_last_wins, ObjectType, TupleType, Type};
 use std::fmt;
 use std::ops::Deref;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// How deeply values and types may nest when they are built from external
 /// input (JSON). Recursive algorithms over values (equality, conversion,
@@ -129,9 +129,15 @@ pub struct ObjectVal {
 
 /// A known tuple.
 pub struct TupleVal {
-    ty: Arc<TupleType>,
+    /// The type, which the elements' types imply: for a long tuple, made
+    /// when first asked for (a list of two million literal numbers is
+    /// written out without its 32 MB type ever being needed).
+    lazy_ty: OnceLock<Arc<TupleType>>,
     elems: Box<[Value]>,
 }
+
+/// Tuples of more elements than this make their type on demand.
+const LAZY_TYPE_MIN: usize = 4096;
 
 /// A cty value.
 #[derive(Clone)]
@@ -195,7 +201,7 @@ impl Value {
                 crate::stack::guarded(|| all(&o.vals, h));
             }
             Value::Tuple(t) => {
-                t.ty.hash(h);
+                t.ty().hash(h);
                 crate::stack::guarded(|| all(&t.elems, h));
             }
         }
@@ -274,8 +280,8 @@ impl Value {
                 Type::Object(ty) => Value::Object(Arc::new(ObjectVal { ty, vals: all(&o.vals, types) })),
                 _ => self.clone(),
             },
-            Value::Tuple(t) => match Type::Tuple(t.ty.clone()).deep_copy_sharing(types) {
-                Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal { ty, elems: all(&t.elems, types) })),
+            Value::Tuple(t) => match Type::Tuple(t.ty().clone()).deep_copy_sharing(types) {
+                Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal::typed(ty, all(&t.elems, types)))),
                 _ => self.clone(),
             },
         })
@@ -505,7 +511,7 @@ impl Value {
     /// exactly: the caller guarantees it.
     pub(crate) fn tuple_of_type(ty: Arc<TupleType>, elems: Vec<Value>) -> Value {
         debug_assert!(elems.len() == ty.len() && elems.iter().zip(ty.elems()).all(|(v, t)| v.has_type(t)));
-        Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }))
+        Value::Tuple(Arc::new(TupleVal::typed(ty, elems.into())))
     }
 
     pub(crate) fn object_from_pairs(mut pairs: Vec<(Arc<str>, Value)>) -> Value {
@@ -570,7 +576,7 @@ impl Value {
             // expressions that keep nothing make one per evaluation).
             // (One per thread, as the shared types in `types.rs`.)
             fn fresh() -> Arc<TupleVal> {
-                Arc::new(TupleVal { ty: crate::types::empty_tuple_type(), elems: Box::new([]) })
+                Arc::new(TupleVal::typed(crate::types::empty_tuple_type(), Box::new([])))
             }
             thread_local! { static EMPTY: Arc<TupleVal> = fresh(); }
             return Value::Tuple(crate::types::per_thread(&EMPTY, fresh));
@@ -586,13 +592,15 @@ impl Value {
         if let Some(first) = elems.first().and_then(prim) {
             if elems[1..].iter().all(|v| prim(v) == Some(first)) {
                 if let Some(ty) = crate::types::uniform_tuple_type(first, elems.len()) {
-                    return Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }));
+                    return Value::Tuple(Arc::new(TupleVal::typed(ty, elems.into())));
                 }
             }
         }
-        let types: Vec<Type> = elems.iter().map(Value::ty).collect();
-        let ty = if types.is_empty() { crate::types::empty_tuple_type() } else { Arc::new(TupleType::new(types)) };
-        Value::Tuple(Arc::new(TupleVal { ty, elems: elems.into() }))
+        if elems.len() > LAZY_TYPE_MIN {
+            return Value::Tuple(Arc::new(TupleVal { lazy_ty: OnceLock::new(), elems: elems.into() }));
+        }
+        let ty = Arc::new(TupleType::new(elems.iter().map(Value::ty).collect()));
+        Value::Tuple(Arc::new(TupleVal::typed(ty, elems.into())))
     }
     /// `cty.EmptyTupleVal`.
     pub fn empty_tuple() -> Value {
@@ -614,7 +622,7 @@ impl Value {
             Value::Set(s) => s.ty.clone(),
             Value::Map(m) => m.ty.clone(),
             Value::Object(o) => Type::Object(o.ty.clone()),
-            Value::Tuple(t) => Type::Tuple(t.ty.clone()),
+            Value::Tuple(t) => Type::Tuple(t.ty().clone()),
         }
     }
 
@@ -654,7 +662,7 @@ impl Value {
             (Value::Set(s), t) => &s.ty == t,
             (Value::Map(m), t) => &m.ty == t,
             (Value::Object(o), Type::Object(ot)) => &o.ty == ot,
-            (Value::Tuple(v), Type::Tuple(tt)) => &v.ty == tt,
+            (Value::Tuple(v), Type::Tuple(tt)) => v.ty() == tt,
             _ => false,
         }
     }
@@ -671,7 +679,7 @@ impl Value {
             (Value::Map(m), w) => m.ty.conforms_to(w),
             // Shares the type's storage: no allocation.
             (Value::Object(o), Type::Object(_)) => Type::Object(o.ty.clone()).conforms_to(want),
-            (Value::Tuple(v), Type::Tuple(_)) => Type::Tuple(v.ty.clone()).conforms_to(want),
+            (Value::Tuple(v), Type::Tuple(_)) => Type::Tuple(v.ty().clone()).conforms_to(want),
             _ => self.has_type(want),
         }
     }
@@ -1033,8 +1041,16 @@ impl ObjectVal {
 }
 
 impl TupleVal {
+    fn typed(ty: Arc<TupleType>, elems: Box<[Value]>) -> TupleVal {
+        TupleVal { lazy_ty: OnceLock::from(ty), elems }
+    }
+
+    fn ty(&self) -> &Arc<TupleType> {
+        self.lazy_ty.get_or_init(|| crate::stack::guarded(|| Arc::new(TupleType::new(self.elems.iter().map(Value::ty).collect()))))
+    }
+
     pub fn tuple_type(&self) -> &Arc<TupleType> {
-        &self.ty
+        self.ty()
     }
     pub fn elems(&self) -> &[Value] {
         &self.elems
