@@ -244,19 +244,16 @@ pub fn fold(n: Node) -> Result<Value, Node> {
     }
 }
 
-/// The tuple of `values`, when it fits the default size budget (as
-/// [`fold`] folds a tuple of constants); otherwise the values back.
-pub fn fold_constant_tuple(values: Vec<Value>) -> Result<Value, Vec<Value>> {
-    if fits_budget(values.len()) {
-        Ok(crate::ops::make_tuple(values))
-    } else {
-        Err(values)
-    }
+/// The tuple of `values`, as [`fold`] folds a tuple of constants (when
+/// [`fits_budget`]).
+pub fn constant_tuple_of(values: Vec<Value>) -> Value {
+    crate::ops::make_tuple(values)
 }
 
 /// Whether a collection of `elements` fits the default size budget, as
-/// the interpreter would charge building it.
-fn fits_budget(elements: usize) -> bool {
+/// the interpreter would charge building it: a tuple of constants is
+/// folded only then.
+pub fn fits_budget(elements: usize) -> bool {
     runtime::func::SizeBudget::new(crate::Limits::DEFAULT.max_size).charge_elements(elements as u64)
 }
 
@@ -754,15 +751,14 @@ impl<'b> Gen<'b> {
                 let site = OperatorSite { mark, lhs: u.operand_span, rhs: Span::default(), span: u.span, conversion_errors_first: false };
                 self.emit(op, a, o.0, 0, Site::Operator(site));
             }
+            // No program can address this many elements: no code for them.
+            Node::Tuple(items) if items.len() > usize::from(u16::MAX) => self.too_complex = true,
             Node::Tuple(items) => {
                 let base = self.next_reg;
                 for item in items.iter() {
                     let r = self.alloc();
                     self.expr_to(item, r);
                     self.next_reg = u32::from(r) + 1;
-                }
-                if items.len() > usize::from(u16::MAX) {
-                    self.too_complex = true;
                 }
                 self.emit(Op::Tuple, a, u16_of(base), u16_of(items.len() as u32), Site::None);
             }

@@ -489,17 +489,22 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 fold(Node::Tuple(nodes))
             }
             ExprKind::LiteralTuple(t) => {
+                let value = |e: ast::Expr<'_>| match e.kind {
+                    ExprKind::Literal(lit) => literal_value(&lit),
+                    _ => Value::dynamic_unknown(),
+                };
+                if !vm::codegen::fits_budget(t.len()) {
+                    // Left to code generation, as a tuple of constants too
+                    // large to fold is.
+                    let mut nodes = Vec::with_capacity(t.len());
+                    nodes.extend(t.items().map(|e| Node::Const(value(e))));
+                    return Node::Tuple(nodes.into());
+                }
                 // Straight to the values: a node per element would cost
                 // more than the value does.
                 let mut values = Vec::with_capacity(t.len());
-                values.extend(t.items().map(|e| match e.kind {
-                    ExprKind::Literal(lit) => literal_value(&lit),
-                    _ => Value::dynamic_unknown(),
-                }));
-                match vm::codegen::fold_constant_tuple(values) {
-                    Ok(v) => Node::Const(v),
-                    Err(values) => Node::Tuple(values.into_iter().map(Node::Const).collect()),
-                }
+                values.extend(t.items().map(value));
+                Node::Const(vm::codegen::constant_tuple_of(values))
             }
             ExprKind::Object(items) => {
                 let mut out = Vec::with_capacity(items.len());
