@@ -691,3 +691,18 @@ fn number_literals_of_many_digits_round_as_the_reference_rounds_them() {
         assert!(line.contains(&format!("\"value\":{expect}}}")), "{}", &line[..line.len().min(300)]);
     }
 }
+
+/// The elements of a tuple of bare literals (kept as its text) past
+/// lowering's depth limit fail each at its place, as a name there does.
+#[test]
+fn literal_tuple_elements_past_the_depth_limit_fail_at_their_place() {
+    let diagnostics = |element: &str| {
+        let src = format!("[{element}]{}", "[(0)]".repeat(4095));
+        let program = Compiled::expression(&src, &Options::new()).expect("compiles");
+        let e = program.evaluate(&Variables::new());
+        e.diagnostics().iter().map(|d| (d.summary.to_string(), d.subject.map(|s| (s.start, s.end)))).collect::<Vec<_>>()
+    };
+    let literal = diagnostics("1");
+    assert!(literal.contains(&("Expression too deeply nested".to_string(), Some((1, 2)))), "{literal:?}");
+    assert_eq!(literal, diagnostics("x"));
+}

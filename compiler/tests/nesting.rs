@@ -146,3 +146,25 @@ fn conformance_depths_parse() {
     assert!(parse_on_small_stack(nested("(", "1", ")", 1000), Mode::Expr).is_empty());
     assert!(parse_on_small_stack(nested("abs(", "1", ")", 200), Mode::Expr).is_empty());
 }
+
+/// A tuple of bare literals, kept as its text, still counts its elements
+/// one level deeper, as any element: at the limit it gives the same
+/// diagnostics, at the same place, as a tuple of names does.
+#[test]
+fn literal_tuple_elements_count_a_level() {
+    let diags = |src: String| {
+        let arena = bumpalo::Bump::new();
+        let mut interner = compiler::Interner::new();
+        let diags = compiler::parse_expression(&arena, src.as_bytes(), &mut interner).1;
+        diags.into_iter().map(|d| (d.summary.into_owned(), d.subject)).collect::<Vec<_>>()
+    };
+    let n = MAX_NESTING as usize;
+    for depth in [n - 1, n, n + 1] {
+        for tail in ["", ", 2"] {
+            let literal = diags(nested("[", &format!("1{tail}"), "]", depth));
+            let name = diags(nested("[", &format!("x{tail}"), "]", depth));
+            assert_eq!(literal, name, "depth {depth}, tail {tail:?}");
+            assert_eq!(literal.is_empty(), depth < n, "depth {depth}");
+        }
+    }
+}

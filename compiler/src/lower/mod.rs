@@ -488,6 +488,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 let nodes: Box<[Node]> = items.iter().map(|i| self.lower(i)).collect();
                 fold(Node::Tuple(nodes))
             }
+            // Elements past the depth limit fail each at its place, as a
+            // general tuple's do.
+            ExprKind::LiteralTuple(t) if self.depth >= MAX_DEPTH => fold(Node::Tuple(t.items().map(|e| self.lower(&e)).collect())),
             ExprKind::LiteralTuple(t) => {
                 let value = |e: ast::Expr<'_>| match e.kind {
                     ExprKind::Literal(lit) => literal_value(&lit),

@@ -1,6 +1,6 @@
 //! Expressions: operators, terms, traversals, calls, collections, `for`.
 
-use super::{between, drain_to_arena, Parser, HEAVY_NESTING};
+use super::{between, drain_to_arena, Parser, HEAVY_NESTING, MAX_NESTING};
 use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
 use runtime::Span;
@@ -778,6 +778,11 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// far are pushed on `scratch_expr_refs`, and the parser is at the
     /// first element that is not one.
     fn literal_tuple(&mut self, open: Token) -> Option<&'a Expr<'a>> {
+        // Each element is an expression one level deeper: where that is
+        // too deep, the general path reports it.
+        if self.depth >= MAX_NESTING {
+            return None;
+        }
         let mut count = 0u32;
         let stop = loop {
             let tok = self.peek();
@@ -810,9 +815,11 @@ impl<'a, 'i> Parser<'a, 'i> {
                 self.read();
             }
         };
-        for item in literal_items(self.src, open.end, stop) {
-            let e = self.arena.alloc(item);
-            self.scratch_expr_refs.push(e);
+        if count > 0 {
+            for item in literal_items(self.src, open.end, stop) {
+                let e = self.arena.alloc(item);
+                self.scratch_expr_refs.push(e);
+            }
         }
         None
     }
