@@ -1,19 +1,21 @@
 //! Tuple constructors of literals only, kept as their source text.
 //!
-//! `[1, 2, 3]` written out to millions of elements is data, not code: a
-//! node per element (32 bytes, where the element's text is often two)
-//! would make its syntax tree many times its source. The parser keeps a
-//! tuple whose elements are all bare number literals, `true`, `false` or
-//! `null` as the range of source between its brackets and the number of
-//! elements; [`LiteralTuple::items`] scans that range again to give the
-//! element nodes, each exactly as the parser would have made it, to
-//! whoever needs them (lowering folds them into one constant as they
-//! come).
+//! `[1, 2, 3]` or `["10.0.0.0/8", ...]` written out to millions of
+//! elements is data, not code: a node per element (32 bytes, where the
+//! element's text is often two) would make its syntax tree many times
+//! its source. The parser keeps a tuple whose elements are all bare
+//! number literals, `true`, `false`, `null`, or quoted strings of plain
+//! text (no escapes, no interpolation) as the range of source between
+//! its brackets and the number of elements; [`LiteralTuple::items`]
+//! scans that range again to give the element nodes, each exactly as the
+//! parser would have made it, to whoever needs them (lowering folds them
+//! into one constant as they come).
 
 use super::{Expr, ExprKind, Literal};
 use crate::lexer::{LexMode, Scanner, Token, TokenKind, SCAN_WINDOW};
+use runtime::Span;
 
-/// `[1, 2, true, null]`: see the module's documentation.
+/// `[1, 2, true, null, "text"]`: see the module's documentation.
 #[derive(Clone, Copy, Debug)]
 pub struct LiteralTuple<'a> {
     /// The whole source the tuple was parsed from (spans are its offsets).
@@ -61,27 +63,54 @@ pub struct LiteralItems<'a> {
     next: usize,
 }
 
+impl<'a> LiteralItems<'a> {
+    /// The token `k` after the next one, scanning more when the window
+    /// ends before it; `None` past the end.
+    fn token(&mut self, k: usize) -> Option<Token> {
+        if self.next == self.tokens.len() {
+            self.tokens.clear();
+            self.next = 0;
+        }
+        while self.tokens.len() <= self.next + k && !self.scanner.finished() {
+            self.scanner.scan(&mut self.tokens, SCAN_WINDOW);
+        }
+        self.tokens.get(self.next + k).copied()
+    }
+}
+
 impl<'a> Iterator for LiteralItems<'a> {
     type Item = Expr<'a>;
 
     fn next(&mut self) -> Option<Expr<'a>> {
         loop {
-            if self.next == self.tokens.len() {
-                if self.scanner.finished() {
-                    return None;
-                }
-                self.tokens.clear();
-                self.next = 0;
-                self.scanner.scan(&mut self.tokens, SCAN_WINDOW);
-                continue;
+            let tok = self.token(0)?;
+            if tok.kind == TokenKind::OQuote {
+                // `""` or `"text"` (the parser took no other string).
+                let first = self.token(1)?;
+                let (close, text, len) = match first.kind {
+                    TokenKind::CQuote => (first, "", 2),
+                    _ => (self.token(2)?, plain_string(self.src, first).unwrap_or_default(), 3),
+                };
+                self.next += len;
+                return Some(Expr::new(ExprKind::Quoted(text), Span::new(tok.start, close.end)));
             }
-            let tok = self.tokens[self.next];
             self.next += 1;
             if let Some(lit) = literal_token(self.src, tok) {
                 return Some(Expr::new(ExprKind::Literal(lit), tok.span()));
             }
         }
     }
+}
+
+/// The text of a quoted string's literal token when it is the string's
+/// value as written: no backslash escape, no `$${` or `%%{` (which the
+/// scanner puts at a token's start), valid UTF-8.
+pub(crate) fn plain_string(src: &[u8], tok: Token) -> Option<&str> {
+    let text = src.get(tok.start as usize..tok.end as usize)?;
+    if tok.kind != TokenKind::QuotedLit || memchr::memchr(b'\\', text).is_some() || text.starts_with(b"$${") || text.starts_with(b"%%{") {
+        return None;
+    }
+    std::str::from_utf8(text).ok()
 }
 
 /// The literal a bare token stands for as a whole element: a number

@@ -16,7 +16,7 @@
 mod literal_tuple;
 pub mod print;
 
-pub(crate) use literal_tuple::{literal_items, literal_token};
+pub(crate) use literal_tuple::{literal_items, literal_token, plain_string};
 pub use literal_tuple::{LiteralItems, LiteralTuple};
 
 use crate::intern::Symbol;
@@ -162,9 +162,9 @@ pub enum ExprKind<'a> {
     /// nodes would hold each element twice, as parsed and as copied in: a
     /// literal list of a million numbers is 32 MB less this way).
     Tuple(&'a [&'a Expr<'a>]),
-    /// `[1, 2, true, null]`: a tuple of bare literals only, kept as its
-    /// source text ([`LiteralTuple`]); its element nodes are made on
-    /// demand.
+    /// `[1, 2, true, null, "text"]`: a tuple of bare literals and plain
+    /// quoted strings only, kept as its source text ([`LiteralTuple`]);
+    /// its element nodes are made on demand.
     LiteralTuple(&'a LiteralTuple<'a>),
     /// `{k = v, ...}`
     Object(&'a [ObjectItem<'a>]),

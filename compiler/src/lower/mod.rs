@@ -494,6 +494,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             ExprKind::LiteralTuple(t) => {
                 let value = |e: ast::Expr<'_>| match e.kind {
                     ExprKind::Literal(lit) => literal_value(&lit),
+                    ExprKind::Quoted(text) => literal_value(&Literal::String(text)),
                     _ => Value::dynamic_unknown(),
                 };
                 if !vm::codegen::fits_budget(t.len()) {

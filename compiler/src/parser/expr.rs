@@ -794,6 +794,17 @@ impl<'a, 'i> Parser<'a, 'i> {
                 let tuple = self.node(LiteralTuple::new(self.src, open.end, close.start, count));
                 return Some(self.alloc(ExprKind::LiteralTuple(tuple), between(open.span(), close.span())));
             }
+            if tok.kind == T::OQuote {
+                let Some(tokens) = self.plain_string_element() else { break tok.start };
+                for _ in 0..tokens {
+                    self.read();
+                }
+                count += 1;
+                if self.peek().kind == T::Comma {
+                    self.read();
+                }
+                continue;
+            }
             let literal = match literal_token(self.src, tok) {
                 Some(Literal::Number(text)) => is_valid_number(text.as_bytes()),
                 Some(_) => true,
@@ -822,6 +833,26 @@ impl<'a, 'i> Parser<'a, 'i> {
             }
         }
         None
+    }
+
+    /// When the next token opens a quoted string of plain text
+    /// ([`plain_string`]: what the template parser would make a
+    /// [`ExprKind::Quoted`] of, as written) followed by `,` or `]`: how
+    /// many tokens the string is. Reads nothing.
+    fn plain_string_element(&mut self) -> Option<usize> {
+        // (Counted from the next token: the window may move meanwhile.)
+        let open = self.peek_index().saturating_sub(self.next);
+        let first = self.token_ahead(open + 1);
+        let close = match first.kind {
+            T::CQuote => open + 1,
+            T::QuotedLit if self.token_ahead(open + 2).kind == T::CQuote && plain_string(self.src, first).is_some() => open + 2,
+            _ => return None,
+        };
+        let mut after = close + 1;
+        while self.token_ahead(after).kind == T::Newline {
+            after += 1;
+        }
+        matches!(self.token_ahead(after).kind, T::Comma | T::CBrack).then_some(close + 1 - open)
     }
 
     fn parse_object(&mut self) -> &'a Expr<'a> {

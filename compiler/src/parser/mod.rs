@@ -246,6 +246,23 @@ impl<'a, 'i> Parser<'a, 'i> {
         tok
     }
 
+    /// The token `ahead` tokens after the next one (newlines included),
+    /// however far past what the window promises: more source is scanned
+    /// into the window as needed, the tokens before the one before the
+    /// next dropped first, as [`Parser::fill`] drops them. Eof past the
+    /// end.
+    fn token_ahead(&mut self, ahead: usize) -> Token {
+        while self.next + ahead >= self.tokens.len() && !self.scanner.finished() {
+            let keep_from = self.next.saturating_sub(1);
+            self.tokens.drain(..keep_from);
+            self.next -= keep_from;
+            self.safe_next = self.safe_next.saturating_sub(keep_from);
+            self.scanner.scan(&mut self.tokens, self.window);
+        }
+        let last = self.tokens.len() - 1;
+        self.tokens[(self.next + ahead).min(last)]
+    }
+
     /// Steps back over the token just read (which the window keeps: it
     /// is the one before the next).
     fn unread(&mut self) {

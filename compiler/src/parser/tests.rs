@@ -315,6 +315,10 @@ fn token_window_size_changes_nothing() {
             Mode::Body,
             "a = [1, 2,\n\n true, null # c\n, 3]\nb = [1, 2, x, 3]\nc = [1 \n+ 2, 3]\nd = [true.x, 1]\ne = [1, 2, ]\nf = [1, 1e, 2]\n",
         ),
+        (
+            Mode::Body,
+            "a = [\"x\", \"\", 1,\n \"y\"\n, \"a\\tb\", \"$${c}\", \"${d}\", \"e\" == \"f\"]\nb = [\"p\", \"q\"]\nc = [\"r\".s, \"\"]\n",
+        ),
         (Mode::Expr, "\n(a\n\n+\n\nb) ; 1"),
         (Mode::Expr, "[for v in l :: v]"),
         (Mode::Template, "%{for v in l}${a::1(x)}x%{endfor}"),
@@ -394,6 +398,7 @@ fn literal_tuples_give_their_elements() {
     use crate::ast::{Expr, ExprKind, Literal};
     fn describe(e: &Expr<'_>) -> String {
         let what = match e.kind {
+            ExprKind::Quoted(t) => format!("{t:?}"),
             ExprKind::Literal(Literal::Number(t)) => t.to_string(),
             ExprKind::Literal(Literal::Bool(b)) => b.to_string(),
             ExprKind::Literal(Literal::Null) => "null".to_string(),
@@ -411,6 +416,12 @@ fn literal_tuples_give_their_elements() {
         ("[1, -2]", false, &["1@1..2", "Unary@4..6"]),
         ("[null.a, 1]", false, &["RelativeTraversal@1..7", "1@9..10"]),
         ("[]", false, &[]),
+        ("[\"a b\", \"\" ,\n \"é\", 1]", true, &["\"a b\"@1..6", "\"\"@8..10", "\"é\"@14..18", "1@20..21"]),
+        ("[\"a\", \"b\\n\"]", false, &["\"a\"@1..4", "\"b\\n\"@6..11"]),
+        ("[\"a\", \"$${b}\"]", false, &["\"a\"@1..4", "Template@6..13"]),
+        ("[\"a\", \"${b}\"]", false, &["\"a\"@1..4", "TemplateWrap@6..12"]),
+        ("[\"a\" == \"b\", 1]", false, &["Binary@1..11", "1@13..14"]),
+        ("[\"a\".b]", false, &["RelativeTraversal@1..6"]),
     ];
     for &(src, literal, want) in cases {
         let (e, diags) = crate::parse_expression(&arena, src.as_bytes(), &mut interner);
@@ -441,4 +452,26 @@ fn literal_tuples_give_their_elements() {
     assert_eq!(items.len(), n + 1);
     assert_eq!(describe(&items[n - 1]), format!("12@{}..{}", 3 * n - 2, 3 * n));
     assert_eq!(describe(&items[n]), format!("7@{}..{}", 3 * n + 1, 3 * n + 2));
+    let src = format!("[{}\"z\"]", "\"ab\",".repeat(n));
+    let (e, diags) = crate::parse_expression(&arena, arena.alloc_str(&src).as_bytes(), &mut interner);
+    assert!(diags.is_empty());
+    let ExprKind::LiteralTuple(t) = e.kind else { panic!("{:?}", e.kind) };
+    let items: Vec<Expr<'_>> = t.items().collect();
+    assert_eq!(items.len(), n + 1);
+    assert_eq!(describe(&items[n - 1]), format!("\"ab\"@{}..{}", 5 * n - 4, 5 * n));
+    assert_eq!(describe(&items[n]), format!("\"z\"@{}..{}", 5 * n + 1, 5 * n + 4));
+}
+
+/// Looking past a literal tuple's strings for the `,` after each keeps
+/// the token window bounded: it drops what was read, as refilling does.
+#[test]
+fn literal_tuples_keep_the_token_window_bounded() {
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let src = format!("[{}\"z\"]", "\"ab\",\n".repeat(100_000));
+    let mut p = super::Parser::new(&arena, src.as_bytes(), crate::lexer::LexMode::Normal, &mut interner, "t");
+    let e = p.parse_expression();
+    assert!(matches!(e.kind, crate::ast::ExprKind::LiteralTuple(t) if t.len() == 100_001), "{:?}", e.kind);
+    // A window is some 4,000 tokens; the tuple is 500,000.
+    assert!(p.tokens.capacity() < 20_000, "window grew to {}", p.tokens.capacity());
 }
