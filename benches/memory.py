@@ -15,9 +15,11 @@ JSON) and `eval` under an address-space limit of 1 GiB (RLIMIT_AS, as
 `ulimit -v 1048576`), which must succeed. Then other shapes of large
 source, against the same ratios but not judged (`--no-shapes` skips
 them): a list of 300,000 CIDR strings, a list of 100,000 small objects,
-200,000 one-attribute blocks, a tuple of 2,000,000 one-digit numbers
-(which is far over: a node and a reference per element to parse, a value
-and an element type once folded, for 2 bytes of source). Then every corpus file
+200,000 one-attribute blocks, a tuple of 2,000,000 one-digit numbers, a
+list of 1,000,000 one-character strings, and the two that are far over:
+an object of 500,000 short attributes and a list of 500,000 objects of
+one attribute (a node per key and value to parse, a value, an object
+and a type per few bytes of source). Then every corpus file
 (`../shared/corpus`, if present) with `eval`, reporting the peaks, and
 for files of 16 KB or more the peak over the process's own baseline (the
 peak of evaluating a tiny file) per source byte.
@@ -116,11 +118,26 @@ def write_digits(f):
     f.write("a = [" + "1," * 2_000_000 + "]\n")
 
 
+def write_short_strings(f):
+    f.write("a = [" + ",".join(f'"{i % 10}"' for i in range(1_000_000)) + "]\n")
+
+
+def write_wide_object(f):
+    f.write("a = {" + ",".join(f"k{i}={i % 10}" for i in range(500_000)) + "}\n")
+
+
+def write_tiny_objects(f):
+    f.write("a = [" + ",".join(f"{{a={i % 10}}}" for i in range(500_000)) + "]\n")
+
+
 SHAPES = [
     ("300,000 CIDR strings", "cidrs.hcl", write_cidrs, 8.0, 16.0),
     ("100,000 small objects", "objects.hcl", write_objects, 8.0, 16.0),
     ("200,000 blocks", "blocks.hcl", write_blocks, 8.0, 16.0),
     ("2,000,000 digits tuple", "digits.hcl", write_digits, 8.0, 16.0),
+    ("1,000,000 strings", "strings.hcl", write_short_strings, 8.0, 16.0),
+    ("500,000-key object", "wide.hcl", write_wide_object, 8.0, 16.0),
+    ("500,000 tiny objects", "tiny_objects.hcl", write_tiny_objects, 8.0, 16.0),
 ]
 
 
