@@ -132,8 +132,17 @@ pub struct TupleVal {
     /// The type, which the elements' types imply: for a long tuple, made
     /// when first asked for (a list of two million literal numbers is
     /// written out without its 32 MB type ever being needed).
-    lazy_ty: OnceLock<Arc<TupleType>>,
+    lazy_ty: TupleTy,
     elems: Box<[Value]>,
+}
+
+/// A tuple's type, given or made on demand. (Given, it is not in a
+/// `OnceLock`: setting one goes through its `Once`, which cost policy a
+/// hundred instructions a request.)
+enum TupleTy {
+    Given(Arc<TupleType>),
+    /// (Boxed: the common tuple stays in its allocator size class.)
+    OnDemand(Box<OnceLock<Arc<TupleType>>>),
 }
 
 /// Tuples of more elements than this make their type on demand.
@@ -597,7 +606,7 @@ impl Value {
             }
         }
         if elems.len() > LAZY_TYPE_MIN {
-            return Value::Tuple(Arc::new(TupleVal { lazy_ty: OnceLock::new(), elems: elems.into() }));
+            return Value::Tuple(Arc::new(TupleVal { lazy_ty: TupleTy::OnDemand(Box::default()), elems: elems.into() }));
         }
         let ty = Arc::new(TupleType::new(elems.iter().map(Value::ty).collect()));
         Value::Tuple(Arc::new(TupleVal::typed(ty, elems.into())))
@@ -1042,11 +1051,21 @@ impl ObjectVal {
 
 impl TupleVal {
     fn typed(ty: Arc<TupleType>, elems: Box<[Value]>) -> TupleVal {
-        TupleVal { lazy_ty: OnceLock::from(ty), elems }
+        TupleVal { lazy_ty: TupleTy::Given(ty), elems }
     }
 
+    #[inline]
     fn ty(&self) -> &Arc<TupleType> {
-        self.lazy_ty.get_or_init(|| crate::stack::guarded(|| Arc::new(TupleType::new(self.elems.iter().map(Value::ty).collect()))))
+        match &self.lazy_ty {
+            TupleTy::Given(ty) => ty,
+            TupleTy::OnDemand(cell) => self.made_ty(cell),
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn made_ty<'s>(&'s self, cell: &'s OnceLock<Arc<TupleType>>) -> &'s Arc<TupleType> {
+        cell.get_or_init(|| crate::stack::guarded(|| Arc::new(TupleType::new(self.elems.iter().map(Value::ty).collect()))))
     }
 
     pub fn tuple_type(&self) -> &Arc<TupleType> {
