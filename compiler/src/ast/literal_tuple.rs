@@ -67,11 +67,12 @@ impl<'a> LiteralItems<'a> {
     /// The token `k` after the next one, scanning more when the window
     /// ends before it; `None` past the end.
     fn token(&mut self, k: usize) -> Option<Token> {
-        if self.next == self.tokens.len() {
-            self.tokens.clear();
-            self.next = 0;
-        }
         while self.tokens.len() <= self.next + k && !self.scanner.finished() {
+            // What was read goes first, whatever token the last scan
+            // ended on (else a scan ending inside a string each time
+            // keeps them all).
+            self.tokens.drain(..self.next);
+            self.next = 0;
             self.scanner.scan(&mut self.tokens, SCAN_WINDOW);
         }
         self.tokens.get(self.next + k).copied()
@@ -127,5 +128,27 @@ pub(crate) fn literal_token<'a>(src: &'a [u8], tok: Token) -> Option<Literal<'a>
             _ => None,
         },
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The items' scanner keeps a window, however its scans end: strings
+    /// of a period that makes every scan end inside one (after `"` or
+    /// the text) once kept every token of the tuple.
+    #[test]
+    fn items_keep_a_window() {
+        let src = format!("[{}\"z\"]", "\"10.0.0.0/8\", ".repeat(100_000));
+        let end = src.len() as u32 - 1;
+        let mut items = super::literal_items(src.as_bytes(), 1, end);
+        let mut count = 0;
+        let mut most = 0;
+        while items.next().is_some() {
+            count += 1;
+            most = most.max(items.tokens.capacity());
+        }
+        assert_eq!(count, 100_001);
+        // A scan is 16 KB, some 3,500 tokens here; the tuple is 300,000.
+        assert!(most < 20_000, "the window grew to {most} tokens");
     }
 }
