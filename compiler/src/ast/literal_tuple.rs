@@ -28,9 +28,10 @@ pub struct LiteralTuple<'a> {
 }
 
 impl<'a> LiteralTuple<'a> {
-    /// The tuple whose elements are the literal tokens between `start` and
-    /// `end` of `src`, `count` of them, separated by commas (newlines and
-    /// comments between them allowed). The parser checked all of this.
+    /// The tuple whose elements are the literals (a token, or a plain
+    /// string's two or three) between `start` and `end` of `src`, `count`
+    /// of them, separated by commas (newlines and comments between them
+    /// allowed). The parser checked all of this.
     pub(crate) fn new(src: &'a [u8], start: u32, end: u32, count: u32) -> LiteralTuple<'a> {
         LiteralTuple { src, start, end, count }
     }

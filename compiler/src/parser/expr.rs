@@ -773,7 +773,8 @@ impl<'a, 'i> Parser<'a, 'i> {
     }
 
     /// Reads a tuple's leading elements for as long as each is a bare
-    /// literal followed by `,` or `]` (see [`LiteralTuple`]): the tuple's
+    /// literal or a plain string followed by `,` or `]` (see
+    /// [`LiteralTuple`]): the tuple's
     /// node, when all of them are; otherwise the nodes of those read so
     /// far are pushed on `scratch_expr_refs`, and the parser is at the
     /// first element that is not one.

@@ -389,8 +389,9 @@ fn quoted_literals_keep_their_part() {
     assert!(matches!(e.kind, ExprKind::Template(parts) if parts.len() == 2), "{:?}", e.kind);
 }
 
-/// A tuple of bare literals only is kept as its text, and gives the
-/// element nodes the general parser makes (kind and span); a tuple with
+/// A tuple of bare literals and plain strings only is kept as its text,
+/// and gives the element nodes the general parser makes (kind and span,
+/// a string's text); a tuple with
 /// any other element has nodes for all of them, the literals before it
 /// included.
 #[test]
