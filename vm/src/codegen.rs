@@ -244,12 +244,6 @@ pub fn fold(n: Node) -> Result<Value, Node> {
     }
 }
 
-/// The tuple of `values`, as [`fold`] folds a tuple of constants (when
-/// [`fits_budget`]).
-pub fn constant_tuple_of(values: Vec<Value>) -> Value {
-    crate::ops::make_tuple(values)
-}
-
 /// Whether a collection of `elements` fits the default size budget, as
 /// the interpreter would charge building it: a tuple of constants is
 /// folded only then.

@@ -297,6 +297,16 @@ struct Lowerer<'i, 'e> {
     iterator_hints: Option<ahash::AHashMap<Symbol, Option<&'i str>>>,
 }
 
+/// The value of a literal or a quoted literal (the leaves a
+/// [`ast::LiteralTuple`] is made of).
+fn leaf_value(e: &ast::Expr<'_>) -> Option<Value> {
+    match e.kind {
+        ExprKind::Literal(lit) => Some(literal_value(&lit)),
+        ExprKind::Quoted(text) => Some(literal_value(&Literal::String(text))),
+        _ => None,
+    }
+}
+
 fn literal_value(lit: &Literal<'_>) -> Value {
     match *lit {
         Literal::Null => Value::null(runtime::Type::Dynamic),
@@ -447,7 +457,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
 
     fn lower_inner(&mut self, e: &ast::Expr<'_>) -> Node {
         match e.kind {
-            ExprKind::Literal(lit) => Node::Const(literal_value(&lit)),
+            ExprKind::Literal(_) | ExprKind::Quoted(_) => Node::Const(leaf_value(e).unwrap_or_else(Value::dynamic_unknown)),
             ExprKind::Name(name) => match self.resolve(name, e.span) {
                 Some(n) => n,
                 None => self.unknown_variable(name, e.span),
@@ -492,11 +502,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             // general tuple's do.
             ExprKind::LiteralTuple(t) if self.depth >= MAX_DEPTH => fold(Node::Tuple(t.items().map(|e| self.lower(&e)).collect())),
             ExprKind::LiteralTuple(t) => {
-                let value = |e: ast::Expr<'_>| match e.kind {
-                    ExprKind::Literal(lit) => literal_value(&lit),
-                    ExprKind::Quoted(text) => literal_value(&Literal::String(text)),
-                    _ => Value::dynamic_unknown(),
-                };
+                let value = |e: ast::Expr<'_>| leaf_value(&e).unwrap_or_else(Value::dynamic_unknown);
                 if !vm::codegen::fits_budget(t.len()) {
                     // Left to code generation, as a tuple of constants too
                     // large to fold is.
@@ -504,11 +510,12 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                     nodes.extend(t.items().map(|e| Node::Const(value(e))));
                     return Node::Tuple(nodes.into());
                 }
-                // Straight to the values: a node per element would cost
-                // more than the value does.
+                // Straight to the values (as `fold` builds a tuple of
+                // constants): a node per element would cost more than the
+                // value does.
                 let mut values = Vec::with_capacity(t.len());
                 values.extend(t.items().map(value));
-                Node::Const(vm::codegen::constant_tuple_of(values))
+                Node::Const(vm::ops::make_tuple(values))
             }
             ExprKind::Object(items) => {
                 let mut out = Vec::with_capacity(items.len());
@@ -568,7 +575,6 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
             // A quoted string without interpolations is its one literal: no
             // template to fold, so no second copy of it.
-            ExprKind::Quoted(text) => Node::Const(literal_value(&Literal::String(text))),
             ExprKind::Template(parts) => {
                 let parts: Box<[TemplatePart]> = parts.iter().map(|p| TemplatePart { node: self.lower(p), span: p.span }).collect();
                 // A quoted string without interpolations is its one

@@ -772,12 +772,11 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.alloc(ExprKind::Tuple(exprs), between(open.span(), close.span()))
     }
 
-    /// Reads a tuple's leading elements for as long as each is a bare
-    /// literal or a plain string followed by `,` or `]` (see
-    /// [`LiteralTuple`]): the tuple's
-    /// node, when all of them are; otherwise the nodes of those read so
-    /// far are pushed on `scratch_expr_refs`, and the parser is at the
-    /// first element that is not one.
+    /// Reads a tuple's leading elements for as long as each is a literal
+    /// element ([`Parser::literal_element`]): the tuple's node, when all
+    /// of them are; otherwise the nodes of those read so far are pushed on
+    /// `scratch_expr_refs`, and the parser is at the first element that
+    /// is not one.
     fn literal_tuple(&mut self, open: Token) -> Option<&'a Expr<'a>> {
         // Each element is an expression one level deeper: where that is
         // too deep, the general path reports it.
@@ -795,35 +794,12 @@ impl<'a, 'i> Parser<'a, 'i> {
                 let tuple = self.node(LiteralTuple::new(self.src, open.end, close.start, count));
                 return Some(self.alloc(ExprKind::LiteralTuple(tuple), between(open.span(), close.span())));
             }
-            if tok.kind == T::OQuote {
-                let Some(tokens) = self.plain_string_element() else { break tok.start };
-                for _ in 0..tokens {
-                    self.read();
-                }
-                count += 1;
-                if self.peek().kind == T::Comma {
-                    self.read();
-                }
-                continue;
-            }
-            let literal = match literal_token(self.src, tok) {
-                Some(Literal::Number(text)) => is_valid_number(text.as_bytes()),
-                Some(_) => true,
-                None => false,
-            };
-            if !literal {
-                break tok.start;
-            }
-            self.read();
-            let after = self.peek().kind;
-            if after != T::Comma && after != T::CBrack {
-                // An expression that starts with a literal (`1 + x`): read
-                // again by the general path.
-                self.unread();
-                break tok.start;
+            let Some(tokens) = self.literal_element() else { break tok.start };
+            for _ in 0..tokens {
+                self.read();
             }
             count += 1;
-            if after == T::Comma {
+            if self.peek().kind == T::Comma {
                 self.read();
             }
         };
@@ -836,24 +812,33 @@ impl<'a, 'i> Parser<'a, 'i> {
         None
     }
 
-    /// When the next token opens a quoted string of plain text
-    /// ([`plain_string`]: what the template parser would make a
-    /// [`ExprKind::Quoted`] of, as written) followed by `,` or `]`: how
-    /// many tokens the string is. Reads nothing.
-    fn plain_string_element(&mut self) -> Option<usize> {
+    /// When the next element is a literal element of a [`LiteralTuple`]
+    /// followed by `,` or `]`: how many tokens it is. A bare literal
+    /// ([`literal_token`], a valid number), or a quoted string of plain
+    /// text ([`plain_string`]: what the template parser would make an
+    /// [`ExprKind::Quoted`] of, as written). Reads nothing.
+    fn literal_element(&mut self) -> Option<usize> {
         // (Counted from the next token: the window may move meanwhile.)
-        let open = self.peek_index().saturating_sub(self.next);
-        let first = self.token_ahead(open + 1);
-        let close = match first.kind {
-            T::CQuote => open + 1,
-            T::QuotedLit if self.token_ahead(open + 2).kind == T::CQuote && plain_string(self.src, first).is_some() => open + 2,
-            _ => return None,
+        let start = self.peek_index().saturating_sub(self.next);
+        let tok = self.token_ahead(start);
+        let tokens = if tok.kind == T::OQuote {
+            let first = self.token_ahead(start + 1);
+            match first.kind {
+                T::CQuote => 2,
+                T::QuotedLit if self.token_ahead(start + 2).kind == T::CQuote && plain_string(self.src, first).is_some() => 3,
+                _ => return None,
+            }
+        } else {
+            match literal_token(self.src, tok)? {
+                Literal::Number(text) if !is_valid_number(text.as_bytes()) => return None,
+                _ => 1,
+            }
         };
-        let mut after = close + 1;
+        let mut after = start + tokens;
         while self.token_ahead(after).kind == T::Newline {
             after += 1;
         }
-        matches!(self.token_ahead(after).kind, T::Comma | T::CBrack).then_some(close + 1 - open)
+        matches!(self.token_ahead(after).kind, T::Comma | T::CBrack).then_some(tokens)
     }
 
     fn parse_object(&mut self) -> &'a Expr<'a> {

@@ -263,12 +263,6 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.tokens[(self.next + ahead).min(last)]
     }
 
-    /// Steps back over the token just read (which the window keeps: it
-    /// is the one before the next).
-    fn unread(&mut self) {
-        self.next -= 1;
-    }
-
     /// The span of the last token read (or of the next one, at the start).
     pub fn prev_span(&self) -> Span {
         if self.next == 0 {

@@ -210,7 +210,7 @@ impl Value {
                 crate::stack::guarded(|| all(&o.vals, h));
             }
             Value::Tuple(t) => {
-                t.ty().hash(h);
+                t.tuple_type().hash(h);
                 crate::stack::guarded(|| all(&t.elems, h));
             }
         }
@@ -289,7 +289,7 @@ impl Value {
                 Type::Object(ty) => Value::Object(Arc::new(ObjectVal { ty, vals: all(&o.vals, types) })),
                 _ => self.clone(),
             },
-            Value::Tuple(t) => match Type::Tuple(t.ty().clone()).deep_copy_sharing(types) {
+            Value::Tuple(t) => match Type::Tuple(t.tuple_type().clone()).deep_copy_sharing(types) {
                 Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal::typed(ty, all(&t.elems, types)))),
                 _ => self.clone(),
             },
@@ -631,7 +631,7 @@ impl Value {
             Value::Set(s) => s.ty.clone(),
             Value::Map(m) => m.ty.clone(),
             Value::Object(o) => Type::Object(o.ty.clone()),
-            Value::Tuple(t) => Type::Tuple(t.ty().clone()),
+            Value::Tuple(t) => Type::Tuple(t.tuple_type().clone()),
         }
     }
 
@@ -671,7 +671,7 @@ impl Value {
             (Value::Set(s), t) => &s.ty == t,
             (Value::Map(m), t) => &m.ty == t,
             (Value::Object(o), Type::Object(ot)) => &o.ty == ot,
-            (Value::Tuple(v), Type::Tuple(tt)) => v.ty() == tt,
+            (Value::Tuple(v), Type::Tuple(tt)) => v.tuple_type() == tt,
             _ => false,
         }
     }
@@ -688,7 +688,7 @@ impl Value {
             (Value::Map(m), w) => m.ty.conforms_to(w),
             // Shares the type's storage: no allocation.
             (Value::Object(o), Type::Object(_)) => Type::Object(o.ty.clone()).conforms_to(want),
-            (Value::Tuple(v), Type::Tuple(_)) => Type::Tuple(v.ty().clone()).conforms_to(want),
+            (Value::Tuple(v), Type::Tuple(_)) => Type::Tuple(v.tuple_type().clone()).conforms_to(want),
             _ => self.has_type(want),
         }
     }
@@ -1054,8 +1054,9 @@ impl TupleVal {
         TupleVal { lazy_ty: TupleTy::Given(ty), elems }
     }
 
+    /// The tuple's type (made now if it is made on demand).
     #[inline]
-    fn ty(&self) -> &Arc<TupleType> {
+    pub fn tuple_type(&self) -> &Arc<TupleType> {
         match &self.lazy_ty {
             TupleTy::Given(ty) => ty,
             TupleTy::OnDemand(cell) => self.made_ty(cell),
@@ -1068,9 +1069,6 @@ impl TupleVal {
         cell.get_or_init(|| crate::stack::guarded(|| Arc::new(TupleType::new(self.elems.iter().map(Value::ty).collect()))))
     }
 
-    pub fn tuple_type(&self) -> &Arc<TupleType> {
-        self.ty()
-    }
     pub fn elems(&self) -> &[Value] {
         &self.elems
     }
