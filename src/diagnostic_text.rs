@@ -194,7 +194,8 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     let highlight = widen(subject);
     let snippet = widen(context.map_or(subject, |c| subject.to(c)));
 
-    let start = file.lines().pos(src, subject.start);
+    let lines = file.lines();
+    let start = lines.pos(src, subject.start);
     let _ = write!(out, "  on {} line {}", file.name, start.line);
     if let Some(ctx) = file.context_of(subject.start) {
         let _ = write!(out, ", in {ctx}");
@@ -206,11 +207,11 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     // The lines that overlap the snippet, a run from about its start's to
     // its end's.
     let line = |line_no: usize| {
-        let (ls, le) = file.lines().line_range(src, line_no);
+        let (ls, le) = lines.line_range(src, line_no);
         Span::new(ls as u32, le as u32)
     };
-    let first = file.lines().line_of(snippet.start.min(len)).saturating_sub(1);
-    let end_line = file.lines().line_of(snippet.end.min(len));
+    let first = lines.line_of(snippet.start.min(len)).saturating_sub(1);
+    let end_line = lines.line_of(snippet.end.min(len));
     let Some(lo) = (first..=end_line).find(|&l| overlaps(line(l), snippet)) else {
         out.push(b'\n');
         return;
@@ -222,8 +223,8 @@ fn render_snippet(out: &mut Vec<u8>, file: &SourceFile<'_>, subject: Span, conte
     // small whatever the input.
     let mut runs = vec![(lo, hi)];
     if hi - lo >= MAX_SHOWN_LINES {
-        let h0 = file.lines().line_of(highlight.start.min(len));
-        let h1 = file.lines().line_of(highlight.end.saturating_sub(1).max(highlight.start).min(len));
+        let h0 = lines.line_of(highlight.start.min(len));
+        let h1 = lines.line_of(highlight.end.saturating_sub(1).max(highlight.start).min(len));
         let around = |h: usize| (h.saturating_sub(SHOWN_AROUND).max(lo), (h + SHOWN_AROUND).min(hi));
         runs = vec![(lo, lo + SHOWN_AROUND - 1), around(h0), around(h1), (hi + 1 - SHOWN_AROUND, hi)];
         runs.sort_unstable();

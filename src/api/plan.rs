@@ -10,10 +10,10 @@
 //! own attributes, and those of its whole subtree, are each one run of the
 //! list, and a body's blocks follow it, each followed by its own.
 
-use super::result_format::{write_json_string_array, write_value_result, ResultWriter};
+use super::result_format::{write_block_head, write_value_result, ResultWriter};
 use runtime::strings::write_json_string;
 use runtime::{Diagnostic, Value};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 use vm::Program;
 
 /// The plan of a compiled body, its programs included.
@@ -35,7 +35,7 @@ pub(crate) struct FilePlan {
     /// Where each label ends in `text`, block after block.
     label_ends: Box<[u32]>,
     /// Block type names, each once.
-    types: Box<[Arc<str>]>,
+    types: Box<[Box<str>]>,
 }
 
 /// One body of [`FilePlan::bodies`]: where its parts end in the plan's
@@ -102,6 +102,7 @@ impl FilePlan {
 
     /// Gives the attributes their programs, in the attributes' order.
     pub(crate) fn attach_programs(&mut self, programs: Vec<Program>) {
+        debug_assert_eq!(programs.len(), self.attrs.len(), "a program per attribute");
         self.programs = programs.into_boxed_slice();
     }
 
@@ -164,8 +165,9 @@ impl<'p> BodyPlan<'p> {
         end.saturating_sub(s.attrs_start) as usize
     }
 
-    /// The facts of the block this is the body of (none, read as empty,
-    /// for the file's own body).
+    /// The facts of the block this is the body of (for the file's own
+    /// body, which has none, no labels and the first type's name: callers
+    /// ask only blocks' bodies).
     pub(crate) fn block_info(&self) -> BlockInfo<'p> {
         BlockInfo { file: self.file, at: self.at }
     }
@@ -173,7 +175,7 @@ impl<'p> BodyPlan<'p> {
     /// Its blocks in source order, each as its facts and its body.
     pub(crate) fn blocks(&self) -> Blocks<'p> {
         let e = self.file.span(self.at).entry;
-        Blocks { file: self.file, next: self.at + 1, end: e.bodies_end, left: e.block_count }
+        Blocks { file: self.file, next: self.at + 1, left: e.block_count }
     }
 }
 
@@ -288,7 +290,7 @@ impl std::fmt::Debug for AttrInfo<'_> {
 pub(crate) struct Blocks<'p> {
     file: &'p FilePlan,
     next: u32,
-    end: u32,
+    /// Blocks not yet given.
     left: u32,
 }
 
@@ -296,7 +298,7 @@ impl<'p> Iterator for Blocks<'p> {
     type Item = (BlockInfo<'p>, BodyPlan<'p>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        if self.next >= self.end || self.left == 0 {
+        if self.left == 0 {
             return None;
         }
         let at = self.next;
@@ -328,8 +330,14 @@ impl<'p> BlockInfo<'p> {
 
     /// The labels, in order.
     pub(crate) fn labels(&self) -> impl ExactSizeIterator<Item = &'p str> + Clone {
-        let this = *self;
-        (0..self.label_count()).map(move |i| this.label(i).unwrap_or(""))
+        let (file, s) = (self.file, self.file.span(self.at));
+        let ends = file.label_ends.get(s.labels_at as usize..s.entry.labels_end as usize).unwrap_or_default();
+        // Each label starts where the one before ends; the first, where the
+        // block's text starts.
+        (0..ends.len()).map(move |i| {
+            let start = if i == 0 { s.text_start } else { ends[i - 1] };
+            file.text.get(start as usize..ends[i] as usize).unwrap_or("")
+        })
     }
 
     pub(crate) fn label(&self, i: usize) -> Option<&'p str> {
@@ -367,9 +375,8 @@ impl std::fmt::Debug for BlockInfo<'_> {
 pub(crate) struct PlanTooLarge;
 
 /// Builds a [`FilePlan`] body by body, depth first: [`PlanBuilder::open`]
-/// a body, add its own attributes, [`PlanBuilder::own_attrs_done`], then
-/// its blocks (each opened and closed in turn), then
-/// [`PlanBuilder::close`] it.
+/// a body, add its own attributes, then its blocks (each opened and
+/// closed in turn), then [`PlanBuilder::close`] it.
 #[derive(Default)]
 pub(crate) struct PlanBuilder {
     attrs: Vec<AttrEntry>,
@@ -377,7 +384,7 @@ pub(crate) struct PlanBuilder {
     bodies: Vec<BodyEntry>,
     text: String,
     label_ends: Vec<u32>,
-    types: Vec<Arc<str>>,
+    types: Vec<Box<str>>,
 }
 
 impl PlanBuilder {
@@ -388,19 +395,20 @@ impl PlanBuilder {
     /// A block type name's index, for [`PlanBuilder::open`]: each name is
     /// to be added once.
     pub(crate) fn add_type(&mut self, name: &str) -> u32 {
-        self.types.push(Arc::from(name));
+        self.types.push(name.into());
         (self.types.len() - 1) as u32
     }
 
-    /// Starts a body: the file's own (`block` `None`, first of all), or
+    /// Starts a body of `own_attrs` attributes (to be added next) and
+    /// `blocks` blocks: the file's own (`block` `None`, first of all), or
     /// that of a block of `block_type` (from [`PlanBuilder::add_type`])
-    /// with `labels`, inside body `parent`. Returns its index.
-    pub(crate) fn open(&mut self, block: Option<(u32, &[&str])>, parent: Option<u32>) -> Result<u32, PlanTooLarge> {
+    /// with `labels`. Returns its index.
+    pub(crate) fn open(&mut self, block: Option<(u32, &[&str])>, own_attrs: usize, blocks: usize) -> Result<u32, PlanTooLarge> {
         let offset = |n: usize| u32::try_from(n).map_err(|_| PlanTooLarge);
         let block_type = match block {
             None => 0,
             Some((block_type, labels)) => {
-                let name = self.types.get(block_type as usize).cloned().unwrap_or_else(|| Arc::from(""));
+                let name = self.types.get(block_type as usize).map_or("", |t| t);
                 let raw: usize = labels.iter().map(|l| l.len()).sum();
                 // Escapes aside, the labels then the head, reserved at once.
                 self.text.reserve(2 * raw + 33 + name.len() + 3 * labels.len());
@@ -408,22 +416,16 @@ impl PlanBuilder {
                     self.text.push_str(l);
                     self.label_ends.push(offset(self.text.len())?);
                 }
-                self.text.push_str("{\"type\":");
-                write_json_string(&mut self.text, &name);
-                self.text.push_str(",\"labels\":");
-                write_json_string_array(&mut self.text, labels);
-                self.text.push_str(",\"body\":");
+                write_block_head(&mut self.text, name, labels);
                 block_type
             }
         };
         let text_end = offset(self.text.len())?;
         let labels_end = offset(self.label_ends.len())?;
-        let attrs_start = offset(self.attrs.len())?;
+        let own_attrs_end = offset(self.attrs.len() + own_attrs)?;
         let at = offset(self.bodies.len())?;
-        if let Some(p) = parent.and_then(|p| self.bodies.get_mut(p as usize)) {
-            p.block_count += 1;
-        }
-        self.bodies.push(BodyEntry { block_type, labels_end, text_end, own_attrs_end: attrs_start, bodies_end: at + 1, block_count: 0 });
+        let block_count = offset(blocks)?;
+        self.bodies.push(BodyEntry { block_type, labels_end, text_end, own_attrs_end, bodies_end: at + 1, block_count });
         Ok(at)
     }
 
@@ -439,15 +441,6 @@ impl PlanBuilder {
         let references = json_references.map(|json| Box::new(References { json, list: OnceLock::new() }));
         self.attrs.push(AttrEntry { text_end, name_at, references });
         Ok(())
-    }
-
-    /// Body `at`'s own attributes are all added. (Attributes are fewer
-    /// than a source's bytes, which fit a `u32`.)
-    pub(crate) fn own_attrs_done(&mut self, at: u32) {
-        let end = self.attrs.len() as u32;
-        if let Some(e) = self.bodies.get_mut(at as usize) {
-            e.own_attrs_end = end;
-        }
     }
 
     /// Body `at` and its blocks are all added.
@@ -508,26 +501,21 @@ mod tests {
         let mut b = PlanBuilder::default();
         let (rule, tag) = (b.add_type("rule"), b.add_type("tag"));
         let attr = |b: &mut PlanBuilder, name: &str| b.attr(name, None).unwrap();
-        let top = b.open(None, None).unwrap();
+        let top = b.open(None, 2, 2).unwrap();
         attr(&mut b, "x");
         attr(&mut b, "y");
-        b.own_attrs_done(top);
         // rule "a" { p = 1  tag { }  tag "t" "u\"" { q = 1 } }
-        let a = b.open(Some((rule, &["a"])), Some(top)).unwrap();
+        let a = b.open(Some((rule, &["a"])), 1, 2).unwrap();
         attr(&mut b, "p");
-        b.own_attrs_done(a);
-        let t1 = b.open(Some((tag, &[])), Some(a)).unwrap();
-        b.own_attrs_done(t1);
+        let t1 = b.open(Some((tag, &[])), 0, 0).unwrap();
         b.close(t1);
-        let t2 = b.open(Some((tag, &["t", "u\""])), Some(a)).unwrap();
+        let t2 = b.open(Some((tag, &["t", "u\""])), 1, 0).unwrap();
         b.attr("q", Some(r#"["var.x","y[\"k\"]"]"#.into())).unwrap();
-        b.own_attrs_done(t2);
         b.close(t2);
         b.close(a);
         // rule "" { r = 1 }
-        let e = b.open(Some((rule, &[""])), Some(top)).unwrap();
+        let e = b.open(Some((rule, &[""])), 1, 0).unwrap();
         attr(&mut b, "r");
-        b.own_attrs_done(e);
         b.close(e);
         b.close(top);
         let plan = b.finish();

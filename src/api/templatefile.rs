@@ -104,8 +104,7 @@ impl TemplateRenderer for Renderer {
         // The template's compilation and evaluation keep their own account
         // of work (its steps are charged to the caller's size budget
         // below), leaving the calling evaluation's as it was.
-        let compiled = match runtime::work::isolated(|| Compiled::compile_inspected(SourceKind::Template, src.as_bytes(), &options, check))?
-        {
+        let compiled = match runtime::work::isolated(|| Compiled::compile_inspected(SourceKind::Template, &source.src, &options, check))? {
             Ok(c) => c,
             Err(super::Error::Compile(d)) => return Err(FnError::new(hcl_error_text(&source, d.as_slice()))),
             Err(e) => return Err(FnError::new(e.to_string())),

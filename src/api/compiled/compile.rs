@@ -108,14 +108,17 @@ impl Compiled {
     /// lowered: `inspect` sees the tree, its interner and the parser's
     /// diagnostics, and its error ends the compilation. (Packer's
     /// `templatefile` checks a template's variables against its
-    /// arguments first, on the one parse.)
+    /// arguments first, on the one parse.) The source is shared, not
+    /// copied.
     pub(crate) fn compile_inspected<E>(
         kind: SourceKind,
-        src: &[u8],
+        src: &Arc<[u8]>,
         options: &Options,
         inspect: impl FnOnce(Tree<'_>, &Interner, &[Diagnostic]) -> Result<(), E>,
     ) -> Result<Result<Compiled, Error>, E> {
-        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || Compiled::compile_inspecting(kind, src, None, options, inspect).0)
+        stacker::maybe_grow(COMPILE_STACK_RED_ZONE, COMPILE_STACK, || {
+            Compiled::compile_inspecting(kind, src, Some(src), options, inspect).0
+        })
     }
 
     /// [`Compiled::compile_here`] with [`Compiled::compile_inspected`]'s look.
@@ -175,7 +178,7 @@ impl Compiled {
                 Err(PlanTooLarge) => {
                     let d = Diagnostic::error(
                         "Source too large",
-                        "The names and labels of this body's blocks are too long to compile together.",
+                        "The names of this body's attributes, or the names and labels of its blocks, are too long to compile together.",
                         None,
                     );
                     return Err(Error::Compile(Diagnostics::new(vec![d], source)));
@@ -391,7 +394,7 @@ fn plan_body(body: &ast::Body<'_>, interner: &Interner) -> Result<FilePlan, Plan
         stack.extend(b.blocks.iter().map(|blk| &blk.body));
     }
     let mut plan = PlanBuilder::with_capacity(attrs, bodies);
-    let top = plan.open(None, None)?;
+    let top = plan.open(None, body.attributes.len(), body.blocks.len())?;
     plan_body_into(&mut plan, top, body, interner, &mut HashMap::new())?;
     Ok(plan.finish())
 }
@@ -408,10 +411,9 @@ fn plan_body_into(
     for a in body.attributes {
         plan.attr(interner.resolve(a.name.name), references_json(a.expr, interner))?;
     }
-    plan.own_attrs_done(at);
     for b in body.blocks {
         let block_type = *types.entry(b.block_type.name).or_insert_with(|| plan.add_type(interner.resolve(b.block_type.name)));
-        let inner = plan.open(Some((block_type, b.labels)), Some(at))?;
+        let inner = plan.open(Some((block_type, b.labels)), b.body.attributes.len(), b.body.blocks.len())?;
         plan_body_into(plan, inner, &b.body, interner, types)?;
     }
     plan.close(at);

@@ -432,12 +432,7 @@ fn write_body_once(
         w.raw("}");
     };
     let block = |(run, programs): &mut (&mut vm::BodyEvaluation<'_>, &mut &[Program]), w: &mut ResultWriter<'_>, b: &ast::Block<'_>| {
-        let text = w.text();
-        text.push_str("{\"type\":");
-        write_json_string(text, interner.resolve(b.block_type.name));
-        text.push_str(",\"labels\":");
-        result_format::write_json_string_array(text, b.labels);
-        text.push_str(",\"body\":");
+        result_format::write_block_head(w.text(), interner.resolve(b.block_type.name), b.labels);
         write_body_once(&b.body, programs, run, w, interner);
         w.raw("}");
     };
