@@ -706,3 +706,31 @@ fn literal_tuple_elements_past_the_depth_limit_fail_at_their_place() {
     assert!(literal.contains(&("Expression too deeply nested".to_string(), Some((1, 2)))), "{literal:?}");
     assert_eq!(literal, diagnostics("x"));
 }
+
+/// Past lowering's depth limit, a literal object's values and quoted keys
+/// fail each at its place, as those of an object of names do.
+#[test]
+fn literal_object_items_past_the_depth_limit_fail_at_their_place() {
+    let diagnostics = |items: &str, depth: usize| {
+        let src = format!("[{{{items}}}]{}", "[(0)]".repeat(depth));
+        let program = Compiled::expression(&src, &Options::new()).expect("compiles");
+        let e = program.evaluate(&Variables::new());
+        e.diagnostics().iter().map(|d| (d.summary.to_string(), d.subject.map(|s| (s.start, s.end)))).collect::<Vec<_>>()
+    };
+    let deep = |d: &[(String, Option<(u32, u32)>)]| {
+        d.iter().filter(|(s, _)| s == "Expression too deeply nested").map(|(_, at)| *at).collect::<Vec<_>>()
+    };
+    for depth in [4093, 4094, 4095] {
+        let literal = diagnostics("a = 1, \"b\" = 2", depth);
+        let names = diagnostics("a = x, \"b\" = y", depth);
+        assert_eq!(deep(&literal), deep(&names), "depth {depth}: {literal:?}");
+        // Under 4,094 levels of indexing nothing is too deep; at 4,094 the
+        // values `1` (6..7) and `2` (15..16) and the key `"b"` (9..12) are,
+        // the object itself not (at 4,095 it is).
+        match depth {
+            4093 => assert_eq!(deep(&literal), [], "{literal:?}"),
+            4094 => assert_eq!(deep(&literal), [Some((6, 7)), Some((9, 12)), Some((15, 16))], "{literal:?}"),
+            _ => assert!(!deep(&literal).is_empty(), "{literal:?}"),
+        }
+    }
+}

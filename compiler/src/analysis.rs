@@ -36,7 +36,7 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
     // Most attributes are a literal or one traversal: no work list for
     // them.
     match expr.kind {
-        ExprKind::Literal(_) | ExprKind::Quoted(_) | ExprKind::LiteralTuple(_) => return,
+        ExprKind::Literal(_) | ExprKind::Quoted(_) | ExprKind::LiteralTuple(_) | ExprKind::LiteralObject(_) => return,
         ExprKind::ScopeTraversal(t) => return f(t),
         ExprKind::Name(_) => return f(&expr.scope_traversal().expect("a name")),
         _ => {}
@@ -80,7 +80,11 @@ pub fn for_each_variable<'a>(expr: &Expr<'a>, mut f: impl FnMut(&Traversal<'a>))
         };
         // Children are pushed in reverse so they are visited in order.
         match e.kind {
-            ExprKind::Literal(_) | ExprKind::Quoted(_) | ExprKind::LiteralTuple(_) | ExprKind::AnonSymbol(_) => {}
+            ExprKind::Literal(_)
+            | ExprKind::Quoted(_)
+            | ExprKind::LiteralTuple(_)
+            | ExprKind::LiteralObject(_)
+            | ExprKind::AnonSymbol(_) => {}
             ExprKind::ScopeTraversal(t) => {
                 if !local(&scopes, t.root.name) {
                     f(t);
@@ -181,7 +185,9 @@ pub fn start_span(expr: &Expr<'_>) -> Span {
             ExprKind::Call(c) => return Span::new(c.name.span.start, c.open_paren_span.end),
             ExprKind::Conditional(c) => e = c.condition,
             ExprKind::Index(ix) => return ix.open_span,
-            ExprKind::Tuple(_) | ExprKind::LiteralTuple(_) | ExprKind::Object(_) => return Span::new(e.span.start, e.span.start + 1),
+            ExprKind::Tuple(_) | ExprKind::LiteralTuple(_) | ExprKind::Object(_) | ExprKind::LiteralObject(_) => {
+                return Span::new(e.span.start, e.span.start + 1)
+            }
             ExprKind::For(f) => return f.open_span,
             ExprKind::Splat(s) => return s.marker_span,
             ExprKind::Binary(b) => e = b.lhs,
@@ -324,10 +330,20 @@ pub fn static_list<'a>(expr: &'a Expr<'a>, arena: &'a bumpalo::Bump) -> Result<&
 }
 
 /// `hcl.ExprMap`: the items of an object constructor (keys keep their
-/// bare-word and parenthesised status; see [`ObjectItem`]).
-pub fn static_map<'a>(expr: &'a Expr<'a>) -> Result<&'a [ObjectItem<'a>], Diagnostic> {
+/// bare-word and parenthesised status; see [`ObjectItem`]); those of a
+/// [`LiteralObject`](crate::ast::LiteralObject) are made in `arena`, their
+/// names interned in `interner`.
+pub fn static_map<'a>(expr: &'a Expr<'a>, arena: &'a bumpalo::Bump, interner: &mut Interner) -> Result<&'a [ObjectItem<'a>], Diagnostic> {
     match expr.kind {
         ExprKind::Object(items) => Ok(items),
+        ExprKind::LiteralObject(o) => {
+            let mut items = Vec::with_capacity(o.len());
+            for entry in o.entries() {
+                let key = &*arena.alloc(entry.key.expr(interner));
+                items.push(ObjectItem { key, value: arena.alloc(entry.value), force_non_literal: false });
+            }
+            Ok(arena.alloc_slice_copy(&items))
+        }
         _ => Err(invalid("A static map expression is required.", start_span(expr))),
     }
 }

@@ -283,14 +283,46 @@ impl<'r> Reader<'r> {
     where
         'r: 'a,
     {
-        let ExprKind::Object(items) = arg.kind else {
-            return failed(
-                invalid(
-                    "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
-                    arg.span,
+        // Each item's name (`None` for a key that is not a bare word), key
+        // span and value.
+        let literal_values: Vec<ast::Expr<'_>>;
+        let items: Vec<(Option<String>, Span, &ast::Expr<'_>)> = match arg.kind {
+            ExprKind::Object(items) => items
+                .iter()
+                .map(|item| {
+                    let name = match item.literal_key() {
+                        Some(KeyKeyword::Name(s)) => Some(self.interner.resolve(s).to_string()),
+                        Some(KeyKeyword::Null) => Some("null".to_string()),
+                        Some(KeyKeyword::Bool(b)) => Some(b.to_string()),
+                        None => None,
+                    };
+                    (name, item.key.span, item.value)
+                })
+                .collect(),
+            ExprKind::LiteralObject(o) => {
+                let entries: Vec<ast::LiteralEntry<'_>> = o.entries().collect();
+                literal_values = entries.iter().map(|e| e.value).collect();
+                entries
+                    .iter()
+                    .zip(&literal_values)
+                    .map(|(e, value)| {
+                        let name = match e.key {
+                            ast::LiteralKey::Name(name, _) => Some(name.to_string()),
+                            ast::LiteralKey::Quoted(..) => None,
+                        };
+                        (name, e.key.span(), value)
+                    })
+                    .collect()
+            }
+            _ => {
+                return failed(
+                    invalid(
+                        "Object type constructor requires a map whose keys are attribute names and whose values are the corresponding attribute types.",
+                        arg.span,
+                    )
+                    .with_context(range),
                 )
-                .with_context(range),
-            );
+            }
         };
         let mut diags = Vec::new();
         let mut atys: Vec<(String, Type)> = Vec::new();
@@ -298,22 +330,17 @@ impl<'r> Reader<'r> {
         let mut children: BTreeMap<String, Defaults> = BTreeMap::new();
         let mut optional: Vec<String> = Vec::new();
         let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
-        for item in items {
-            let name = match item.literal_key() {
-                Some(KeyKeyword::Name(s)) => self.interner.resolve(s).to_string(),
-                Some(KeyKeyword::Null) => "null".to_string(),
-                Some(KeyKeyword::Bool(b)) => b.to_string(),
-                None => {
-                    diags.push(invalid("Object constructor map keys must be attribute names.", item.key.span).with_context(range));
-                    continue;
-                }
+        for (name, key_span, value) in items {
+            let Some(name) = name else {
+                diags.push(invalid("Object constructor map keys must be attribute names.", key_span).with_context(range));
+                continue;
             };
             // (Names of attributes kept, as hcl checks the ones it kept.)
             if seen.contains(&name) {
-                diags.push(invalid("Object constructor map keys must be unique.", item.key.span).with_context(range));
+                diags.push(invalid("Object constructor map keys must be unique.", key_span).with_context(range));
                 continue;
             }
-            let mut aty_expr = item.value;
+            let mut aty_expr = value;
             let mut default_span = None;
             if let Some(call) = self.call(aty_expr) {
                 if call.name == "optional" {

@@ -168,3 +168,26 @@ fn literal_tuple_elements_count_a_level() {
         }
     }
 }
+
+/// A literal object's keys and values are a level deeper than the object,
+/// as any object's are: at the limit, it reports what an object of names
+/// does.
+#[test]
+fn literal_object_items_count_a_level() {
+    let diags = |src: String| {
+        let arena = bumpalo::Bump::new();
+        let mut interner = compiler::Interner::new();
+        let diags = compiler::parse_expression(&arena, src.as_bytes(), &mut interner).1;
+        diags.into_iter().map(|d| (d.summary.into_owned(), d.subject)).collect::<Vec<_>>()
+    };
+    let n = MAX_NESTING as usize;
+    for depth in [n - 1, n, n + 1] {
+        for (literal, names) in [("1", "x"), ("1, \"b\" = \"c\"", "x, \"b\" = y")] {
+            for open in ["{a = ", "{\"a\": "] {
+                let literal = diags(nested(open, literal, "}", depth));
+                assert_eq!(literal, diags(nested(open, names, "}", depth)), "depth {depth}, {open:?}");
+                assert_eq!(literal.is_empty(), depth < n, "depth {depth}");
+            }
+        }
+    }
+}

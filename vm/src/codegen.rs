@@ -302,6 +302,17 @@ fn fold_constructor(n: &Node) -> Option<Option<Value>> {
     }
 }
 
+/// The object of `len` items of string keys and constant values, built as
+/// [`fold`] builds one (a later item of a key replaces an earlier one).
+pub fn constant_object(items: impl Iterator<Item = (Value, Value)>, len: usize) -> Value {
+    let mut object = crate::ops::ObjectBuilder::with_capacity(len);
+    for (key, value) in items {
+        // (A string key reports nothing.)
+        let _ = object.push(&key, false, value);
+    }
+    share_folded_type(object.finish())
+}
+
 thread_local! {
     /// Recently folded small object types (see [`share_folded_type`]),
     /// and where the next one goes.

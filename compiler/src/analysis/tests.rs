@@ -44,9 +44,18 @@ fn static_forms() {
     assert_eq!(items.len(), 2);
     assert_eq!(abs_traversal(items[1]).unwrap().render(&interner), "b.c");
     let (e, _) = crate::parse_expression(&arena, b"{x = 1, (y) = 2}", &mut interner);
-    let items = static_map(e).unwrap();
+    let items = static_map(e, &arena, &mut interner).unwrap();
     assert!(abs_traversal_for_key(&items[0]).is_ok());
     assert!(abs_traversal_for_key(&items[1]).is_err());
+    // Kept as its source text: the same items, made on demand.
+    let (e, _) = crate::parse_expression(&arena, b"{x = 1, \"y\" = 2, null: 3}", &mut interner);
+    assert!(matches!(e.kind, crate::ast::ExprKind::LiteralObject(_)), "{:?}", e.kind);
+    let items = static_map(e, &arena, &mut interner).unwrap();
+    assert_eq!(items.len(), 3);
+    assert_eq!(abs_traversal_for_key(&items[0]).unwrap().render(&interner), "x");
+    assert!(abs_traversal_for_key(&items[1]).is_err());
+    assert_eq!(abs_traversal_for_key(&items[2]).unwrap().render(&interner), "null");
+    assert_eq!(items[1].value.span, Span::new(14, 15));
     let (e, _) = crate::parse_expression(&arena, b"f(1, 2)", &mut interner);
     let call = static_call(e).unwrap();
     assert_eq!(interner.resolve(call.name.name), "f");

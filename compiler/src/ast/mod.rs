@@ -13,11 +13,11 @@
 //! All children are arena references (`&'a`), lists are arena slices, names
 //! are interned [`Symbol`]s, and spans are `u32` byte offsets.
 
-mod literal_tuple;
+mod literal_run;
 pub mod print;
 
-pub(crate) use literal_tuple::{literal_items, literal_token, plain_string};
-pub use literal_tuple::{LiteralItems, LiteralTuple};
+pub(crate) use literal_run::{literal_entries, literal_items, literal_token, plain_string};
+pub use literal_run::{LiteralEntries, LiteralEntry, LiteralItems, LiteralKey, LiteralObject, LiteralTuple};
 
 use crate::intern::Symbol;
 use runtime::Span;
@@ -168,6 +168,10 @@ pub enum ExprKind<'a> {
     LiteralTuple(&'a LiteralTuple<'a>),
     /// `{k = v, ...}`
     Object(&'a [ObjectItem<'a>]),
+    /// `{a = 1, "b" = "text"}`: an object of bare-word or plain quoted
+    /// keys and the literals a [`LiteralTuple`] holds, kept as its source
+    /// text ([`LiteralObject`]); its items are made on demand.
+    LiteralObject(&'a LiteralObject<'a>),
     /// `[for ...]` / `{for ...}`, and the loop inside a template `%{for}`.
     For(&'a ForExpr<'a>),
     /// `source[*].each` or `source.*.each`.

@@ -103,6 +103,21 @@ fn write_expr(out: &mut String, e: &Expr<'_>, interner: &Interner, depth: usize)
             }
             out.push(')');
         }
+        ExprKind::LiteralObject(o) => {
+            // As the items' nodes print (a name key as its name).
+            out.push_str("(object");
+            for entry in o.entries() {
+                out.push_str(" (");
+                match entry.key {
+                    LiteralKey::Name(name, _) => out.push_str(name),
+                    LiteralKey::Quoted(text, span) => sub(out, &Expr::new(ExprKind::Quoted(text), span)),
+                }
+                out.push(' ');
+                sub(out, &entry.value);
+                out.push(')');
+            }
+            out.push(')');
+        }
         ExprKind::For(f) => {
             out.push_str("(for ");
             if let Some(k) = f.key_var {

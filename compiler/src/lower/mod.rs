@@ -517,6 +517,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 values.extend(t.items().map(value));
                 Node::Const(vm::ops::make_tuple(values))
             }
+            ExprKind::LiteralObject(o) => self.literal_object(o),
             ExprKind::Object(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for item in items {
@@ -587,6 +588,33 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             ExprKind::TemplateJoin(inner) => Node::TemplateJoin(Box::new(self.lower(inner)), inner.span),
             ExprKind::TemplateWrap(inner) | ExprKind::Parens(inner) => self.lower(inner),
         }
+    }
+
+    /// A [`ast::LiteralObject`]: straight to its value, as folding builds
+    /// an object of constants (a node per item would cost more than the
+    /// value does); item by item as [`ExprKind::Object`] is lowered where
+    /// that is too deep or too large to fold.
+    fn literal_object(&mut self, o: &ast::LiteralObject<'_>) -> Node {
+        let value = |e: &ast::Expr<'_>| leaf_value(e).unwrap_or_else(Value::dynamic_unknown);
+        let too_deep = self.depth >= MAX_DEPTH;
+        if !too_deep && vm::codegen::fits_budget(o.len()) {
+            let items = o.entries().map(|e| (Value::string(e.key.text()), value(&e.value)));
+            return Node::Const(vm::codegen::constant_object(items, o.len()));
+        }
+        let mut out = Vec::with_capacity(o.len());
+        for entry in o.entries() {
+            let key = match entry.key {
+                ast::LiteralKey::Name(name, _) => ObjectKey::Name(Value::string(name)),
+                // A quoted key is an expression: one more level.
+                ast::LiteralKey::Quoted(text, span) if too_deep => {
+                    ObjectKey::Expr(self.lower(&ast::Expr::new(ExprKind::Quoted(text), span)), span)
+                }
+                ast::LiteralKey::Quoted(text, span) => ObjectKey::Expr(Node::Const(Value::string(text)), span),
+            };
+            let node = if too_deep { self.lower(&entry.value) } else { Node::Const(value(&entry.value)) };
+            out.push(ObjectItem { key, value: node, value_span: entry.value.span });
+        }
+        fold(Node::Object(out.into()))
     }
 
     fn object_key(&mut self, item: &ast::ObjectItem<'_>) -> ObjectKey {

@@ -813,32 +813,111 @@ impl<'a, 'i> Parser<'a, 'i> {
     }
 
     /// When the next element is a literal element of a [`LiteralTuple`]
-    /// followed by `,` or `]`: how many tokens it is. A bare literal
-    /// ([`literal_token`], a valid number), or a quoted string of plain
-    /// text ([`plain_string`]: what the template parser would make an
-    /// [`ExprKind::Quoted`] of, as written). Reads nothing.
+    /// followed by `,` or `]`: how many tokens it is. Reads nothing.
     fn literal_element(&mut self) -> Option<usize> {
         // (Counted from the next token: the window may move meanwhile.)
         let start = self.peek_index().saturating_sub(self.next);
-        let tok = self.token_ahead(start);
-        let tokens = if tok.kind == T::OQuote {
-            let first = self.token_ahead(start + 1);
-            match first.kind {
-                T::CQuote => 2,
-                T::QuotedLit if self.token_ahead(start + 2).kind == T::CQuote && plain_string(self.src, first).is_some() => 3,
-                _ => return None,
-            }
-        } else {
-            match literal_token(self.src, tok)? {
-                Literal::Number(text) if !is_valid_number(text.as_bytes()) => return None,
-                _ => 1,
-            }
-        };
+        let tokens = self.literal_at(start)?;
         let mut after = start + tokens;
         while self.token_ahead(after).kind == T::Newline {
             after += 1;
         }
         matches!(self.token_ahead(after).kind, T::Comma | T::CBrack).then_some(tokens)
+    }
+
+    /// When the tokens from `start` after the next one begin with a
+    /// literal of a literal run: how many tokens it is. A bare literal
+    /// ([`literal_token`], a valid number), or a quoted string of plain
+    /// text ([`plain_string`]: what the template parser would make an
+    /// [`ExprKind::Quoted`] of, as written).
+    fn literal_at(&mut self, start: usize) -> Option<usize> {
+        let tok = self.token_ahead(start);
+        if tok.kind == T::OQuote {
+            return self.plain_string_at(start);
+        }
+        match literal_token(self.src, tok)? {
+            Literal::Number(text) if !is_valid_number(text.as_bytes()) => None,
+            _ => Some(1),
+        }
+    }
+
+    /// When the tokens from `start` after the next one are a quoted string
+    /// of plain text: how many tokens it is (2 or 3).
+    fn plain_string_at(&mut self, start: usize) -> Option<usize> {
+        if self.token_ahead(start).kind != T::OQuote {
+            return None;
+        }
+        let first = self.token_ahead(start + 1);
+        match first.kind {
+            T::CQuote => Some(2),
+            T::QuotedLit if self.token_ahead(start + 2).kind == T::CQuote && plain_string(self.src, first).is_some() => Some(3),
+            _ => None,
+        }
+    }
+
+    /// Reads an object's leading items for as long as each is a literal
+    /// item ([`Parser::literal_entry`]): the object's node, when all of
+    /// them are; otherwise the items read so far are pushed on
+    /// `scratch_items`, and the parser is where the general loop of
+    /// [`Parser::parse_object_items`] starts an item.
+    fn literal_object(&mut self, open: Token) -> Option<&'a Expr<'a>> {
+        // Keys and values are expressions one level deeper: where that is
+        // too deep, the general path reports it.
+        if self.depth >= MAX_NESTING {
+            return None;
+        }
+        let mut count = 0u32;
+        let stop = loop {
+            while self.peek().kind == T::Newline {
+                self.read();
+            }
+            let tok = self.peek();
+            if tok.kind == T::CBrace {
+                if count == 0 {
+                    return None;
+                }
+                let close = self.read();
+                let object = self.node(LiteralObject::new(self.src, open.end, close.start, count));
+                return Some(self.alloc(ExprKind::LiteralObject(object), between(open.span(), close.span())));
+            }
+            let Some(tokens) = self.literal_entry() else { break tok.start };
+            for _ in 0..tokens {
+                self.read();
+            }
+            count += 1;
+        };
+        if count > 0 {
+            for entry in literal_entries(self.src, open.end, stop) {
+                let key = entry.key.expr(self.interner);
+                let item = ObjectItem { key: self.arena.alloc(key), value: self.arena.alloc(entry.value), force_non_literal: false };
+                self.scratch_items.push(item);
+            }
+        }
+        None
+    }
+
+    /// When the next object item is a literal item of a [`LiteralObject`]
+    /// followed by a `,`, a newline or `}`: how many tokens it is, with the
+    /// `,` or newline. The key is a word of valid UTF-8 or a plain quoted
+    /// string, right before `=` or `:`; the value a literal
+    /// ([`Parser::literal_at`]). Reads nothing.
+    fn literal_entry(&mut self) -> Option<usize> {
+        let start = self.peek_index().saturating_sub(self.next);
+        let key = self.token_ahead(start);
+        let key_tokens = match key.kind {
+            T::Ident if std::str::from_utf8(self.text(key)).is_ok() => 1,
+            _ => self.plain_string_at(start)?,
+        };
+        if !matches!(self.token_ahead(start + key_tokens).kind, T::Equal | T::Colon) {
+            return None;
+        }
+        let value_tokens = self.literal_at(start + key_tokens + 1)?;
+        let tokens = key_tokens + 1 + value_tokens;
+        match self.token_ahead(start + tokens).kind {
+            T::Comma | T::Newline => Some(tokens + 1),
+            T::CBrace => Some(tokens),
+            _ => None,
+        }
     }
 
     fn parse_object(&mut self) -> &'a Expr<'a> {
@@ -853,13 +932,18 @@ impl<'a, 'i> Parser<'a, 'i> {
             return e;
         }
         self.push_newlines(true);
-        let e = self.parse_object_items(open);
+        let base = self.scratch_items.len();
+        let e = match self.literal_object(open) {
+            Some(e) => e,
+            None => self.parse_object_items(open, base),
+        };
         self.pop_newlines();
         e
     }
 
-    fn parse_object_items(&mut self, open: Token) -> &'a Expr<'a> {
-        let base = self.scratch_items.len();
+    /// The items from `scratch_items[base..]` on (a literal run's, when it
+    /// stopped short) to the closing brace.
+    fn parse_object_items(&mut self, open: Token, base: usize) -> &'a Expr<'a> {
         let close;
         loop {
             let next = self.peek();

@@ -476,3 +476,61 @@ fn literal_tuples_keep_the_token_window_bounded() {
     // A window is some 4,000 tokens; the tuple is 500,000.
     assert!(p.tokens.capacity() < 20_000, "window grew to {}", p.tokens.capacity());
 }
+
+/// An object of literal items is kept as its source text, and its items
+/// are the nodes the general parser makes of the same items (forced by a
+/// first item that is not literal); one that is not all literal is the
+/// general parser's, from the items read as a literal run on.
+#[test]
+fn literal_objects_give_their_items() {
+    use crate::ast::{Expr, ExprKind, ObjectItem};
+    fn describe(items: &[ObjectItem<'_>], interner: &Interner) -> Vec<String> {
+        let node = |e: &Expr<'_>| format!("{}@{}..{}", crate::ast::print::sexpr(e, interner), e.span.start, e.span.end);
+        items.iter().map(|i| format!("{}{} = {}", if i.force_non_literal { "!" } else { "" }, node(i.key), node(i.value))).collect()
+    }
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let window = (0..crate::lexer::SCAN_WINDOW).map(|i| format!("k{i} = \"{i}\",")).collect::<String>();
+    let cases: &[(&str, bool)] = &[
+        ("a = 1, b = \"x\"", true),
+        ("\n a = 1\n\n b: true,\n \"c d\" = null\n", true),
+        ("true = 1, null = 2, false = \"\"", true),
+        ("a = 1 # c\n b = 1.5e3 /* d */, c = 2", true),
+        ("e\u{301} = 1, \"\u{e9}\" = 2", true),
+        ("a = 1, for = 2", true),
+        (&window, true),
+        ("a = 1, b = x", false),
+        ("a = 1, b = -1, c = 3", false),
+        ("a = 1\n b = \"x\\n\"", false),
+        ("a = 1, \"${b}\" = 2", false),
+        ("a = 1, (b) = 2", false),
+    ];
+    for &(items, literal) in cases {
+        // The same items at the same offsets: after spaces, or after an
+        // item that is not literal.
+        let src = arena.alloc_str(&format!("{{     {items}}}"));
+        let (e, diags) = crate::parse_expression(&arena, src.as_bytes(), &mut interner);
+        assert!(diags.is_empty(), "{src}: {diags:?}");
+        assert_eq!(matches!(e.kind, ExprKind::LiteralObject(_)), literal, "{src}: {:?}", e.kind);
+        let got = crate::analysis::static_map(e, &arena, &mut interner).unwrap();
+        let general = arena.alloc_str(&format!("{{z=x, {items}}}"));
+        let (g, diags) = crate::parse_expression(&arena, general.as_bytes(), &mut interner);
+        assert!(diags.is_empty(), "{general}: {diags:?}");
+        let ExprKind::Object(want) = g.kind else { panic!("{general}: {:?}", g.kind) };
+        assert_eq!(describe(got, &interner), describe(&want[1..], &interner), "{src}");
+    }
+}
+
+/// Looking past a literal object's items for the separator after each
+/// keeps the token window bounded, as for a literal tuple.
+#[test]
+fn literal_objects_keep_the_token_window_bounded() {
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let src = format!("{{{}z = 1}}", "\"k\" = \"ab\",\n".repeat(100_000));
+    let mut p = super::Parser::new(&arena, src.as_bytes(), crate::lexer::LexMode::Normal, &mut interner, "t");
+    let e = p.parse_expression();
+    assert!(matches!(e.kind, crate::ast::ExprKind::LiteralObject(o) if o.len() == 100_001), "{:?}", e.kind);
+    // A window is some 4,000 tokens; the object is 900,000.
+    assert!(p.tokens.capacity() < 20_000, "window grew to {}", p.tokens.capacity());
+}
