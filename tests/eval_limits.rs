@@ -734,3 +734,29 @@ fn literal_object_items_past_the_depth_limit_fail_at_their_place() {
         }
     }
 }
+
+/// Past lowering's depth limit, the items of a literal tuple's objects
+/// fail each at its place, as those of a tuple of objects of names do.
+#[test]
+fn literal_tuple_objects_past_the_depth_limit_fail_at_their_place() {
+    let diagnostics = |elements: &str, depth: usize| {
+        let src = format!("[{elements}]{}", "[(0)]".repeat(depth));
+        let program = Compiled::expression(&src, &Options::new()).expect("compiles");
+        let e = program.evaluate(&Variables::new());
+        e.diagnostics().iter().map(|d| (d.summary.to_string(), d.subject.map(|s| (s.start, s.end)))).collect::<Vec<_>>()
+    };
+    let deep = |d: &[(String, Option<(u32, u32)>)]| {
+        d.iter().filter(|(s, _)| s == "Expression too deeply nested").map(|(_, at)| *at).collect::<Vec<_>>()
+    };
+    for depth in [4092, 4093, 4094, 4095] {
+        let literal = diagnostics("1, {a = 2}", depth);
+        assert_eq!(deep(&literal), deep(&diagnostics("1, {a = x}", depth)), "depth {depth}: {literal:?}");
+        // At 4,094 levels of indexing the object's value `2` (9..10) is
+        // past the limit, the object not; at 4,095 the elements are.
+        match depth {
+            4092 | 4093 => assert_eq!(deep(&literal), [], "{literal:?}"),
+            4094 => assert_eq!(deep(&literal), [Some((9, 10))], "{literal:?}"),
+            _ => assert!(deep(&literal).contains(&Some((4, 11))), "{literal:?}"),
+        }
+    }
+}

@@ -322,7 +322,7 @@ pub fn static_list<'a>(expr: &'a Expr<'a>, arena: &'a bumpalo::Bump) -> Result<&
     match expr.kind {
         ExprKind::Tuple(items) => Ok(items),
         ExprKind::LiteralTuple(t) => {
-            let items: Vec<&'a Expr<'a>> = t.items().map(|e| &*arena.alloc(e)).collect();
+            let items: Vec<&'a Expr<'a>> = t.elements().map(|e| &*arena.alloc(e.into_expr_in(arena))).collect();
             Ok(arena.alloc_slice_copy(&items))
         }
         _ => Err(invalid("A static list expression is required.", start_span(expr))),

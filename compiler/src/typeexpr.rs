@@ -247,12 +247,14 @@ impl<'r> Reader<'r> {
             "object" => self.object(&call.args[0], range),
             "tuple" => {
                 let arg = &call.args[0];
-                let literals: Vec<ast::Expr<'_>>;
+                let literals: Vec<ast::LiteralElement<'_>>;
+                let literal_exprs: Vec<ast::Expr<'_>>;
                 let elems: Vec<&ast::Expr<'_>> = match arg.kind {
                     ExprKind::Tuple(elems) => elems.to_vec(),
                     ExprKind::LiteralTuple(t) => {
-                        literals = t.items().collect();
-                        literals.iter().collect()
+                        literals = t.elements().collect();
+                        literal_exprs = literals.iter().map(|e| e.expr()).collect();
+                        literal_exprs.iter().collect()
                     }
                     _ => return failed(invalid("Tuple type constructor requires a list of element types.", arg.span).with_context(range)),
                 };

@@ -191,3 +191,24 @@ fn literal_object_items_count_a_level() {
         }
     }
 }
+
+/// A literal object's items in a literal tuple are two levels deeper than
+/// the tuple: at the limit, it reports what a tuple of an object of names
+/// does.
+#[test]
+fn literal_tuple_objects_count_two_levels() {
+    let diags = |src: String| {
+        let arena = bumpalo::Bump::new();
+        let mut interner = compiler::Interner::new();
+        let diags = compiler::parse_expression(&arena, src.as_bytes(), &mut interner).1;
+        diags.into_iter().map(|d| (d.summary.into_owned(), d.subject)).collect::<Vec<_>>()
+    };
+    let n = MAX_NESTING as usize;
+    for depth in [n - 2, n - 1, n, n + 1] {
+        for (literal, names) in [("{a = 1}", "{a = x}"), ("1, {\"a\" = \"b\"}", "1, {\"a\" = y}")] {
+            let literal = diags(nested("[", literal, "]", depth));
+            assert_eq!(literal, diags(nested("[", names, "]", depth)), "depth {depth}");
+            assert_eq!(literal.is_empty(), depth + 1 < n, "depth {depth}");
+        }
+    }
+}

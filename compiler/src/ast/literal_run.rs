@@ -7,15 +7,16 @@
 //! often two to ten bytes) would make its syntax tree many times its
 //! source. The parser keeps such a constructor as the range of source
 //! between its brackets and the number of its elements:
-//! - a tuple ([`LiteralTuple`]) whose elements are all bare number
-//!   literals, `true`, `false`, `null`, or quoted strings of plain text (no
-//!   escapes, no interpolation);
 //! - an object ([`LiteralObject`]) whose items are all `key = value` (or
-//!   `key: value`) with a bare-word or plain quoted key and such a value.
+//!   `key: value`) with a bare-word or plain quoted key and a value that is
+//!   a bare number literal, `true`, `false`, `null`, or a quoted string of
+//!   plain text (no escapes, no interpolation);
+//! - a tuple ([`LiteralTuple`]) whose elements are all such values or
+//!   short such objects (a list of records: `[{port = 80}, {port = 443}]`).
 //!
-//! [`LiteralTuple::items`] and [`LiteralObject::entries`] scan that range
-//! again to give the elements, each exactly as the parser would have made
-//! it, to whoever needs them (lowering folds them into one constant as
+//! [`LiteralTuple::elements`] and [`LiteralObject::entries`] scan that
+//! range again to give the elements, each exactly as the parser would have
+//! made it, to whoever needs them (lowering folds them into one constant as
 //! they come).
 
 use super::{Expr, ExprKind, Literal};
@@ -44,15 +45,15 @@ impl<'a> LiteralRun<'a> {
     }
 }
 
-/// `[1, 2, true, null, "text"]`: see the module's documentation.
+/// `[1, 2, true, null, "text", {a = 1}]`: see the module's documentation.
 #[derive(Clone, Copy, Debug)]
 pub struct LiteralTuple<'a>(LiteralRun<'a>);
 
 impl<'a> LiteralTuple<'a> {
     /// The tuple whose elements are the literals (a token, or a plain
-    /// string's two or three) between `start` and `end` of `src`, `count`
-    /// of them, separated by commas (newlines and comments between them
-    /// allowed). The parser checked all of this.
+    /// string's two or three) and literal objects between `start` and
+    /// `end` of `src`, `count` of them, separated by commas (newlines and
+    /// comments between them allowed). The parser checked all of this.
     pub(crate) fn new(src: &'a [u8], start: u32, end: u32, count: u32) -> LiteralTuple<'a> {
         LiteralTuple(LiteralRun { src, start, end, count })
     }
@@ -65,9 +66,9 @@ impl<'a> LiteralTuple<'a> {
         self.0.count == 0
     }
 
-    /// The element nodes, in order.
-    pub fn items(&self) -> LiteralItems<'a> {
-        LiteralItems(self.0.pieces())
+    /// The elements, in order.
+    pub fn elements(&self) -> LiteralElements<'a> {
+        LiteralElements(self.0.pieces())
     }
 }
 
@@ -98,9 +99,9 @@ impl<'a> LiteralObject<'a> {
     }
 }
 
-/// The literal element nodes of `src[start..end]` (see [`LiteralTuple`]).
-pub(crate) fn literal_items(src: &[u8], start: u32, end: u32) -> LiteralItems<'_> {
-    LiteralItems(pieces(src, start, end))
+/// The literal elements of `src[start..end]` (see [`LiteralTuple`]).
+pub(crate) fn literal_elements(src: &[u8], start: u32, end: u32) -> LiteralElements<'_> {
+    LiteralElements(pieces(src, start, end))
 }
 
 /// The literal items of `src[start..end]` (see [`LiteralObject`]).
@@ -113,11 +114,12 @@ fn pieces(src: &[u8], start: u32, end: u32) -> Pieces<'_> {
     Pieces { src, scanner: Scanner::new_at(src, LexMode::Normal, start as usize), tokens: Vec::new(), next: 0 }
 }
 
-/// One literal of a run: a bare token (a number, a word) or a plain quoted
-/// string (its text and whole span).
+/// One literal of a run: a bare token (a number, a word), a plain quoted
+/// string (its text and whole span), or (in a tuple) a literal object.
 enum Piece<'a> {
     Bare(Token),
     Quoted(&'a str, Span),
+    Object(LiteralObject<'a>, Span),
 }
 
 /// The pieces of a run's source, past the separators between them; scans a
@@ -163,34 +165,88 @@ impl<'a> Pieces<'a> {
                     self.next += 1;
                     return Some(Piece::Bare(tok));
                 }
+                TokenKind::OBrace => {
+                    // Each item has one `=` or `:` (its key and value are
+                    // a word or a string).
+                    let mut count = 0;
+                    let mut k = 1;
+                    let close = loop {
+                        let t = self.token(k)?;
+                        match t.kind {
+                            TokenKind::CBrace => break t,
+                            TokenKind::Equal | TokenKind::Colon => count += 1,
+                            _ => {}
+                        }
+                        k += 1;
+                    };
+                    self.next += k + 1;
+                    let object = LiteralObject::new(self.src, tok.end, close.start, count);
+                    return Some(Piece::Object(object, Span::new(tok.start, close.end)));
+                }
                 _ => self.next += 1,
             }
         }
     }
 
-    /// The next piece as an element node (`None` at the end).
-    fn next_expr(&mut self) -> Option<Expr<'a>> {
+    /// The next piece as a tuple's element (`None` at the end).
+    fn next_element(&mut self) -> Option<LiteralElement<'a>> {
         loop {
             match self.next_piece()? {
-                Piece::Quoted(text, span) => return Some(Expr::new(ExprKind::Quoted(text), span)),
+                Piece::Quoted(text, span) => return Some(LiteralElement::Leaf(Expr::new(ExprKind::Quoted(text), span))),
                 Piece::Bare(tok) => {
                     if let Some(lit) = literal_token(self.src, tok) {
-                        return Some(Expr::new(ExprKind::Literal(lit), tok.span()));
+                        return Some(LiteralElement::Leaf(Expr::new(ExprKind::Literal(lit), tok.span())));
                     }
                 }
+                Piece::Object(object, span) => return Some(LiteralElement::Object(object, span)),
+            }
+        }
+    }
+
+    /// The next piece as an object's value (`None` at the end).
+    fn next_leaf(&mut self) -> Option<Expr<'a>> {
+        loop {
+            if let LiteralElement::Leaf(e) = self.next_element()? {
+                return Some(e);
             }
         }
     }
 }
 
-/// The iterator of [`LiteralTuple::items`].
-pub struct LiteralItems<'a>(Pieces<'a>);
+/// An element of a [`LiteralTuple`]: a literal's node, or a literal object.
+#[derive(Clone, Copy, Debug)]
+pub enum LiteralElement<'a> {
+    Leaf(Expr<'a>),
+    /// With its span, braces included.
+    Object(LiteralObject<'a>, Span),
+}
 
-impl<'a> Iterator for LiteralItems<'a> {
-    type Item = Expr<'a>;
+impl<'a> LiteralElement<'a> {
+    /// The element's node (an object's refers to this element).
+    pub fn expr(&self) -> Expr<'_> {
+        match self {
+            LiteralElement::Leaf(e) => *e,
+            LiteralElement::Object(object, span) => Expr::new(ExprKind::LiteralObject(object), *span),
+        }
+    }
 
-    fn next(&mut self) -> Option<Expr<'a>> {
-        self.0.next_expr()
+    /// The element's node, an object's kept in `arena`.
+    pub fn into_expr_in(self, arena: &'a bumpalo::Bump) -> Expr<'a> {
+        match self {
+            LiteralElement::Leaf(e) => e,
+            LiteralElement::Object(object, span) => Expr::new(ExprKind::LiteralObject(arena.alloc(object)), span),
+        }
+    }
+}
+
+/// The iterator of [`LiteralTuple::elements`].
+pub struct LiteralElements<'a>(Pieces<'a>);
+
+impl<'a> Iterator for LiteralElements<'a> {
+    type Item = LiteralElement<'a>;
+
+    fn next(&mut self) -> Option<LiteralElement<'a>> {
+        self.0.next_element()
     }
 }
 
@@ -207,8 +263,9 @@ impl<'a> Iterator for LiteralEntries<'a> {
                 LiteralKey::Name(std::str::from_utf8(self.0.src.get(tok.start as usize..tok.end as usize)?).ok()?, tok.span())
             }
             Piece::Quoted(text, span) => LiteralKey::Quoted(text, span),
+            Piece::Object(..) => return None,
         };
-        Some(LiteralEntry { key, value: self.0.next_expr()? })
+        Some(LiteralEntry { key, value: self.0.next_leaf()? })
     }
 }
 
@@ -296,7 +353,7 @@ mod tests {
     fn items_keep_a_window() {
         let src = format!("[{}\"z\"]", "\"10.0.0.0/8\", ".repeat(100_000));
         let end = src.len() as u32 - 1;
-        let mut items = super::literal_items(src.as_bytes(), 1, end);
+        let mut items = super::literal_elements(src.as_bytes(), 1, end);
         let mut count = 0;
         let mut most = 0;
         while items.next().is_some() {

@@ -16,8 +16,8 @@
 mod literal_run;
 pub mod print;
 
-pub(crate) use literal_run::{literal_entries, literal_items, literal_token, plain_string};
-pub use literal_run::{LiteralEntries, LiteralEntry, LiteralItems, LiteralKey, LiteralObject, LiteralTuple};
+pub(crate) use literal_run::{literal_elements, literal_entries, literal_token, plain_string};
+pub use literal_run::{LiteralElement, LiteralElements, LiteralEntries, LiteralEntry, LiteralKey, LiteralObject, LiteralTuple};
 
 use crate::intern::Symbol;
 use runtime::Span;
@@ -162,9 +162,9 @@ pub enum ExprKind<'a> {
     /// nodes would hold each element twice, as parsed and as copied in: a
     /// literal list of a million numbers is 32 MB less this way).
     Tuple(&'a [&'a Expr<'a>]),
-    /// `[1, 2, true, null, "text"]`: a tuple of bare literals and plain
-    /// quoted strings only, kept as its source text ([`LiteralTuple`]);
-    /// its element nodes are made on demand.
+    /// `[1, 2, true, null, "text", {a = 1}]`: a tuple of bare literals,
+    /// plain quoted strings and short literal objects only, kept as its
+    /// source text ([`LiteralTuple`]); its elements are made on demand.
     LiteralTuple(&'a LiteralTuple<'a>),
     /// `{k = v, ...}`
     Object(&'a [ObjectItem<'a>]),

@@ -91,7 +91,10 @@ fn write_expr(out: &mut String, e: &Expr<'_>, interner: &Interner, depth: usize)
             out.push(')');
         }
         ExprKind::Tuple(items) => list(out, "tuple", items.iter().copied(), interner, depth),
-        ExprKind::LiteralTuple(t) => list(out, "tuple", &t.items().collect::<Vec<_>>(), interner, depth),
+        ExprKind::LiteralTuple(t) => {
+            let elements: Vec<LiteralElement<'_>> = t.elements().collect();
+            list(out, "tuple", &elements.iter().map(|e| e.expr()).collect::<Vec<_>>(), interner, depth)
+        }
         ExprKind::Object(items) => {
             out.push_str("(object");
             for item in items {

@@ -297,14 +297,19 @@ struct Lowerer<'i, 'e> {
     iterator_hints: Option<ahash::AHashMap<Symbol, Option<&'i str>>>,
 }
 
-/// The value of a literal or a quoted literal (the leaves a
-/// [`ast::LiteralTuple`] is made of).
-fn leaf_value(e: &ast::Expr<'_>) -> Option<Value> {
+/// The value of a literal or a quoted literal (the leaves of an
+/// [`ast::LiteralTuple`] or [`ast::LiteralObject`]; nothing else is asked).
+fn leaf_value(e: &ast::Expr<'_>) -> Value {
     match e.kind {
-        ExprKind::Literal(lit) => Some(literal_value(&lit)),
-        ExprKind::Quoted(text) => Some(literal_value(&Literal::String(text))),
-        _ => None,
+        ExprKind::Literal(lit) => literal_value(&lit),
+        ExprKind::Quoted(text) => literal_value(&Literal::String(text)),
+        _ => Value::dynamic_unknown(),
     }
+}
+
+/// The value of a [`ast::LiteralObject`] (which fits the size budget).
+fn literal_object_value(o: &ast::LiteralObject<'_>) -> Value {
+    vm::codegen::constant_object(o.entries().map(|e| (Value::string(e.key.text()), leaf_value(&e.value))), o.len())
 }
 
 fn literal_value(lit: &Literal<'_>) -> Value {
@@ -457,7 +462,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
 
     fn lower_inner(&mut self, e: &ast::Expr<'_>) -> Node {
         match e.kind {
-            ExprKind::Literal(_) | ExprKind::Quoted(_) => Node::Const(leaf_value(e).unwrap_or_else(Value::dynamic_unknown)),
+            ExprKind::Literal(_) | ExprKind::Quoted(_) => Node::Const(leaf_value(e)),
             ExprKind::Name(name) => match self.resolve(name, e.span) {
                 Some(n) => n,
                 None => self.unknown_variable(name, e.span),
@@ -498,23 +503,28 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 let nodes: Box<[Node]> = items.iter().map(|i| self.lower(i)).collect();
                 fold(Node::Tuple(nodes))
             }
-            // Elements past the depth limit fail each at its place, as a
-            // general tuple's do.
-            ExprKind::LiteralTuple(t) if self.depth >= MAX_DEPTH => fold(Node::Tuple(t.items().map(|e| self.lower(&e)).collect())),
+            // Elements (or an object element's items) past the depth limit
+            // fail each at its place, as a general tuple's do.
+            ExprKind::LiteralTuple(t) if self.depth + 1 >= MAX_DEPTH => {
+                fold(Node::Tuple(t.elements().map(|e| self.lower(&e.expr())).collect()))
+            }
             ExprKind::LiteralTuple(t) => {
-                let value = |e: ast::Expr<'_>| leaf_value(&e).unwrap_or_else(Value::dynamic_unknown);
+                let value = |e: ast::LiteralElement<'_>| match e {
+                    ast::LiteralElement::Leaf(leaf) => leaf_value(&leaf),
+                    ast::LiteralElement::Object(o, _) => literal_object_value(&o),
+                };
                 if !vm::codegen::fits_budget(t.len()) {
                     // Left to code generation, as a tuple of constants too
                     // large to fold is.
                     let mut nodes = Vec::with_capacity(t.len());
-                    nodes.extend(t.items().map(|e| Node::Const(value(e))));
+                    nodes.extend(t.elements().map(|e| Node::Const(value(e))));
                     return Node::Tuple(nodes.into());
                 }
                 // Straight to the values (as `fold` builds a tuple of
                 // constants): a node per element would cost more than the
                 // value does.
                 let mut values = Vec::with_capacity(t.len());
-                values.extend(t.items().map(value));
+                values.extend(t.elements().map(value));
                 Node::Const(vm::ops::make_tuple(values))
             }
             ExprKind::LiteralObject(o) => self.literal_object(o),
@@ -595,11 +605,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     /// value does); item by item as [`ExprKind::Object`] is lowered where
     /// that is too deep or too large to fold.
     fn literal_object(&mut self, o: &ast::LiteralObject<'_>) -> Node {
-        let value = |e: &ast::Expr<'_>| leaf_value(e).unwrap_or_else(Value::dynamic_unknown);
         let too_deep = self.depth >= MAX_DEPTH;
         if !too_deep && vm::codegen::fits_budget(o.len()) {
-            let items = o.entries().map(|e| (Value::string(e.key.text()), value(&e.value)));
-            return Node::Const(vm::codegen::constant_object(items, o.len()));
+            return Node::Const(literal_object_value(o));
         }
         let mut out = Vec::with_capacity(o.len());
         for entry in o.entries() {
@@ -611,7 +619,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 }
                 ast::LiteralKey::Quoted(text, span) => ObjectKey::Expr(Node::Const(Value::string(text)), span),
             };
-            let node = if too_deep { self.lower(&entry.value) } else { Node::Const(value(&entry.value)) };
+            let node = if too_deep { self.lower(&entry.value) } else { Node::Const(leaf_value(&entry.value)) };
             out.push(ObjectItem { key, value: node, value_span: entry.value.span });
         }
         fold(Node::Object(out.into()))

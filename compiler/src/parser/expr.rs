@@ -5,6 +5,12 @@ use crate::ast::*;
 use crate::lexer::{Token, TokenKind as T};
 use runtime::Span;
 
+/// The most tokens a literal object may have to be an element of a
+/// [`LiteralTuple`]: the parser looks that far ahead for its end (a longer
+/// object is an element of a general tuple, and a [`LiteralObject`]
+/// itself).
+const LITERAL_OBJECT_ELEMENT_TOKENS: usize = 256;
+
 /// Binary operators and their precedence level (higher binds tighter).
 #[inline]
 fn binary_op(kind: T) -> Option<(BinaryOp, u8)> {
@@ -795,17 +801,17 @@ impl<'a, 'i> Parser<'a, 'i> {
                 return Some(self.alloc(ExprKind::LiteralTuple(tuple), between(open.span(), close.span())));
             }
             let Some(tokens) = self.literal_element() else { break tok.start };
-            for _ in 0..tokens {
-                self.read();
-            }
+            // (An object element may hold newlines, which `read` would
+            // skip over as well.)
+            self.skip_raw(tokens);
             count += 1;
             if self.peek().kind == T::Comma {
                 self.read();
             }
         };
         if count > 0 {
-            for item in literal_items(self.src, open.end, stop) {
-                let e = self.arena.alloc(item);
+            for element in literal_elements(self.src, open.end, stop) {
+                let e = self.arena.alloc(element.into_expr_in(self.arena));
                 self.scratch_expr_refs.push(e);
             }
         }
@@ -813,16 +819,20 @@ impl<'a, 'i> Parser<'a, 'i> {
     }
 
     /// When the next element is a literal element of a [`LiteralTuple`]
-    /// followed by `,` or `]`: how many tokens it is. Reads nothing.
+    /// followed by `,` or `]`: how many tokens it is, with the newlines
+    /// before it. Reads nothing.
     fn literal_element(&mut self) -> Option<usize> {
         // (Counted from the next token: the window may move meanwhile.)
         let start = self.peek_index().saturating_sub(self.next);
-        let tokens = self.literal_at(start)?;
+        let tokens = match self.literal_at(start) {
+            Some(tokens) => tokens,
+            None => self.literal_object_at(start)?,
+        };
         let mut after = start + tokens;
         while self.token_ahead(after).kind == T::Newline {
             after += 1;
         }
-        matches!(self.token_ahead(after).kind, T::Comma | T::CBrack).then_some(tokens)
+        matches!(self.token_ahead(after).kind, T::Comma | T::CBrack).then_some(start + tokens)
     }
 
     /// When the tokens from `start` after the next one begin with a
@@ -838,6 +848,37 @@ impl<'a, 'i> Parser<'a, 'i> {
         match literal_token(self.src, tok)? {
             Literal::Number(text) if !is_valid_number(text.as_bytes()) => None,
             _ => Some(1),
+        }
+    }
+
+    /// When the tokens from `start` after the next one are a short literal
+    /// object (as [`Parser::literal_object`] would read it whole, in at
+    /// most [`LITERAL_OBJECT_ELEMENT_TOKENS`], the look-ahead's bound): how
+    /// many tokens it is.
+    fn literal_object_at(&mut self, start: usize) -> Option<usize> {
+        // The items are two levels deeper than the tuple.
+        if self.depth + 1 >= MAX_NESTING || self.token_ahead(start).kind != T::OBrace {
+            return None;
+        }
+        let mut at = start + 1;
+        let mut count = 0;
+        loop {
+            while self.token_ahead(at).kind == T::Newline {
+                at += 1;
+            }
+            if self.token_ahead(at).kind == T::CBrace {
+                return (count > 0).then_some(at + 1 - start);
+            }
+            // `{for ...` is a `for` expression.
+            let key = self.token_ahead(at);
+            if count == 0 && self.is_keyword(key, "for") {
+                return None;
+            }
+            at += self.literal_entry_at(at)?;
+            count += 1;
+            if at - start > LITERAL_OBJECT_ELEMENT_TOKENS {
+                return None;
+            }
         }
     }
 
@@ -903,6 +944,12 @@ impl<'a, 'i> Parser<'a, 'i> {
     /// ([`Parser::literal_at`]). Reads nothing.
     fn literal_entry(&mut self) -> Option<usize> {
         let start = self.peek_index().saturating_sub(self.next);
+        self.literal_entry_at(start)
+    }
+
+    /// [`Parser::literal_entry`] for the item that starts `start` tokens
+    /// after the next one.
+    fn literal_entry_at(&mut self, start: usize) -> Option<usize> {
         let key = self.token_ahead(start);
         let key_tokens = match key.kind {
             T::Ident if std::str::from_utf8(self.text(key)).is_ok() => 1,

@@ -277,7 +277,8 @@ impl<'a, 'i> Parser<'a, 'i> {
         self.tokens.get(index).copied()
     }
 
-    /// Moves past the next `n` tokens (at most 2), newlines included.
+    /// Moves past the next `n` tokens, newlines included: at most 2, or
+    /// as many as [`Parser::token_ahead`] has brought into the window.
     fn skip_raw(&mut self, n: usize) {
         self.next += n;
         self.fill();

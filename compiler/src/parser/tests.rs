@@ -431,7 +431,7 @@ fn literal_tuples_give_their_elements() {
             ExprKind::LiteralTuple(t) => {
                 assert!(literal, "{src}: kept as text");
                 assert_eq!(t.len(), want.len(), "{src}");
-                t.items().map(|e| describe(&e)).collect()
+                t.elements().map(|e| describe(&e.expr())).collect()
             }
             ExprKind::Tuple(items) => {
                 assert!(!literal, "{src}: not kept as text");
@@ -449,7 +449,7 @@ fn literal_tuples_give_their_elements() {
     assert!(diags.is_empty());
     let ExprKind::LiteralTuple(t) = e.kind else { panic!("{:?}", e.kind) };
     assert_eq!(t.len(), n + 1);
-    let items: Vec<Expr<'_>> = t.items().collect();
+    let items: Vec<Expr<'_>> = t.elements().map(|e| e.into_expr_in(&arena)).collect();
     assert_eq!(items.len(), n + 1);
     assert_eq!(describe(&items[n - 1]), format!("12@{}..{}", 3 * n - 2, 3 * n));
     assert_eq!(describe(&items[n]), format!("7@{}..{}", 3 * n + 1, 3 * n + 2));
@@ -457,7 +457,7 @@ fn literal_tuples_give_their_elements() {
     let (e, diags) = crate::parse_expression(&arena, arena.alloc_str(&src).as_bytes(), &mut interner);
     assert!(diags.is_empty());
     let ExprKind::LiteralTuple(t) = e.kind else { panic!("{:?}", e.kind) };
-    let items: Vec<Expr<'_>> = t.items().collect();
+    let items: Vec<Expr<'_>> = t.elements().map(|e| e.into_expr_in(&arena)).collect();
     assert_eq!(items.len(), n + 1);
     assert_eq!(describe(&items[n - 1]), format!("\"ab\"@{}..{}", 5 * n - 4, 5 * n));
     assert_eq!(describe(&items[n]), format!("\"z\"@{}..{}", 5 * n + 1, 5 * n + 4));
@@ -533,4 +533,43 @@ fn literal_objects_keep_the_token_window_bounded() {
     assert!(matches!(e.kind, crate::ast::ExprKind::LiteralObject(o) if o.len() == 100_001), "{:?}", e.kind);
     // A window is some 4,000 tokens; the object is 900,000.
     assert!(p.tokens.capacity() < 20_000, "window grew to {}", p.tokens.capacity());
+}
+
+/// A tuple of literals and short literal objects is kept as its source
+/// text, and its elements are the nodes the general parser makes of the
+/// same elements (forced by a first element that is not literal).
+#[test]
+fn literal_tuples_of_objects_give_their_elements() {
+    use crate::ast::{Expr, ExprKind};
+    let arena = bumpalo::Bump::new();
+    let mut interner = Interner::new();
+    let long = (0..100).map(|i| format!("k{i} = {i}")).collect::<Vec<_>>().join(", ");
+    let window = "{a = \"x\"}, ".repeat(crate::lexer::SCAN_WINDOW);
+    let cases: &[(&str, bool)] = &[
+        ("{a = 1}, {a = 2, b = \"x\"}", true),
+        ("{\n a = 1\n\n b: null,\n}, 3,\n \"s\"", true),
+        ("{a = 1}, {b = 1, for = 2}", true),
+        (&window, true),
+        (&format!("{{{long}}}, 1"), false),
+        ("{a = 1}, {}", false),
+        ("{a = 1}, {a = {b = 1}}", false),
+        ("{a = 1}, {a = x}", false),
+        ("{a = 1}, [1]", false),
+    ];
+    let node = |e: &Expr<'_>, interner: &Interner| format!("{}@{}..{}", sexpr(e, interner), e.span.start, e.span.end);
+    for &(elements, literal) in cases {
+        // The same elements at the same offsets: after spaces, or after an
+        // element that is not literal.
+        let src = arena.alloc_str(&format!("[   {elements}]"));
+        let (e, diags) = crate::parse_expression(&arena, src.as_bytes(), &mut interner);
+        assert!(diags.is_empty(), "{src}: {diags:?}");
+        assert_eq!(matches!(e.kind, ExprKind::LiteralTuple(_)), literal, "{src}: {:?}", e.kind);
+        let got: Vec<String> = crate::analysis::static_list(e, &arena).unwrap().iter().map(|e| node(e, &interner)).collect();
+        let general = arena.alloc_str(&format!("[x, {elements}]"));
+        let (g, diags) = crate::parse_expression(&arena, general.as_bytes(), &mut interner);
+        assert!(diags.is_empty(), "{general}: {diags:?}");
+        let ExprKind::Tuple(want) = g.kind else { panic!("{general}: {:?}", g.kind) };
+        let want: Vec<String> = want[1..].iter().map(|e| node(e, &interner)).collect();
+        assert_eq!(got, want, "{src}");
+    }
 }
