@@ -618,10 +618,52 @@ def oracle_can_give(oracle, line, ours, tries=12):
     return False
 
 
+def gen_literals(r):
+    """Object and tuple constructors of literals (which the parser keeps
+    as their source text) and near misses: keys of every form, `=` and
+    `:`, commas, newlines and comments between and inside items, duplicate
+    and NFC-equal keys, `for` as a key, nested and long objects, and a
+    token here or there that makes the run stop (an operator, a
+    reference, an escape, an interpolation, a missing separator)."""
+    keys = ["a", "b", "a", "for", "null", "true", "k-1", "e\u0301", "\u00e9", '"a"', '"a b"', '""', '"e\u0301"', '"\u00e9"',
+            '"x\\n"', '"${v}"', "(v)", "a.b", "1", "-"]
+    values = ["1", "0", "-1", "1.5e3", "1e400", "0.1", "007", "1.", "true", "false", "null", '"x"', '""', '"h\u00e9"',
+              '"$${x}"', '"%%{y}"', '"a\\tb"', '"${v}"', "v", "[1]", "{}", "1 + 1", '"x" == "y"']
+    gaps = ["", " ", "\n", " # c\n", " /* c */ ", "\n\n"]
+    seps = [", ", ",", "\n", ",\n", " ", ",,", "\n,", ", # c\n"]
+    def value(depth):
+        x = r.random()
+        if depth == 0 and x < 0.15:
+            return obj(depth + 1)
+        if depth == 0 and x < 0.25:
+            return tup(depth + 1)
+        return r.choice(values[:16] if r.random() < 0.85 else values)
+    def item(depth):
+        key = r.choice(keys[:14] if r.random() < 0.85 else keys)
+        eq = r.choice(["=", ":", " = ", ": ", " =\n"] if r.random() < 0.1 else [" = ", "=", ": "])
+        return f"{key}{eq}{value(depth)}"
+    def obj(depth):
+        n = r.choice([0, 1, 1, 2, 3, 5, 80]) if depth else r.choice([1, 2, 3, 6, 30])
+        sep = lambda: r.choice(seps[:4] if r.random() < 0.9 else seps)
+        body = "".join(item(depth) + (sep() if i + 1 < n else r.choice(["", ",", "\n"])) for i in range(n))
+        return "{" + r.choice(gaps) + body + r.choice(gaps) + "}"
+    def tup(depth):
+        n = r.choice([1, 2, 4, 7, 100]) if depth else r.choice([1, 2, 4, 30])
+        els = [value(depth) if r.random() < 0.5 else obj(depth) for _ in range(n)]
+        return "[" + r.choice(gaps) + ("," + r.choice(gaps)).join(els) + r.choice(["", ","]) + r.choice(gaps) + "]"
+    src = obj(0) if r.random() < 0.5 else tup(0)
+    x = r.random()
+    if x < 0.15:
+        return {"mode": "body", "src": f"x = {src}\ny = {r.choice(['1', src])}\n", "vars": {"v": "k"}}
+    if x < 0.25:
+        return {"mode": "expr", "src": f"jsonencode({src})", "vars": {"v": "k"}}
+    return {"mode": "expr", "src": src, "vars": {"v": "k"}}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--oracle", default=ORACLE, help="the hcl-oracle binary")
-    ap.add_argument("--kinds", default="expr,unknowns,structure,structunk,directives,bodies,numbers,format,declare,packer,vars,regex,unicode,sets,body,template,sigils")
+    ap.add_argument("--kinds", default="expr,unknowns,structure,structunk,directives,bodies,numbers,format,declare,packer,vars,regex,unicode,sets,literals,body,template,sigils")
     ap.add_argument("--seeds", type=int, default=1)
     ap.add_argument("--first-seed", type=int, default=1)
     ap.add_argument("--cases", type=int, default=2000, help="cases per kind and seed")
@@ -637,7 +679,7 @@ def main():
         "expr": lambda r: gen_expr(r, False), "unknowns": lambda r: gen_expr(r, True), "numbers": gen_numbers,
         "format": gen_format, "declare": gen_declare, "packer": gen_packer, "vars": gen_vars, "regex": gen_regex,
         "unicode": gen_unicode, "structure": gen_structure, "structunk": lambda r: gen_structure(r, True),
-        "directives": gen_directives, "bodies": gen_bodies, "sets": gen_sets,
+        "directives": gen_directives, "bodies": gen_bodies, "sets": gen_sets, "literals": gen_literals,
     }
     kinds = args.kinds.split(",")
     unknown = [k for k in kinds if k not in gens and k not in ("body", "template", "sigils")]

@@ -356,16 +356,19 @@ impl TupleType {
 }
 
 /// Sorts `(name, x)` pairs by name bytes; for equal names the last one wins.
-pub(crate) fn sort_dedup_last_wins<T>(pairs: &mut Vec<(Arc<str>, T)>) {
+pub fn sort_dedup_last_wins<K: AsRef<str>, T>(pairs: &mut Vec<(K, T)>) {
+    fn key<K: AsRef<str>, T>(pair: &(K, T)) -> &[u8] {
+        pair.0.as_ref().as_bytes()
+    }
     // Already sorted and unique (the common case for literal objects whose
     // keys were written in order): nothing to do.
-    if pairs.windows(2).all(|w| w[0].0.as_bytes() < w[1].0.as_bytes()) {
+    if pairs.windows(2).all(|w| key(&w[0]) < key(&w[1])) {
         return;
     }
     pairs.reverse();
     // Stable sort over the reversed input keeps the last-given duplicate first.
-    pairs.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    pairs.dedup_by(|later, earlier| later.0 == earlier.0);
+    pairs.sort_by(|a, b| key(a).cmp(key(b)));
+    pairs.dedup_by(|later, earlier| key(later) == key(earlier));
 }
 
 // The shared types below are kept per thread: an `Arc` every thread

@@ -304,14 +304,38 @@ fn fold_constructor(n: &Node) -> Option<Option<Value>> {
 
 /// The object of `len` items of string keys and constant values, built as
 /// [`fold`] builds one (a later item of a key replaces an earlier one).
-pub fn constant_object(items: impl Iterator<Item = (Value, Value)>, len: usize) -> Value {
-    let mut object = crate::ops::ObjectBuilder::with_capacity(len);
-    for (key, value) in items {
+/// An object of the names of a recently folded one takes its type without
+/// building one, key strings and all: a literal list of records is many
+/// objects of one type.
+pub fn constant_object<'k>(items: impl Iterator<Item = (&'k str, Value)>, len: usize) -> Value {
+    let mut pairs: Vec<(&str, Value)> = Vec::with_capacity(len);
+    pairs.extend(items);
+    // (ASCII names are their own NFC form, which the builder would make.)
+    if pairs.len() <= LARGEST_SHARED_TYPE && pairs.iter().all(|(name, _)| name.is_ascii()) {
+        runtime::types::sort_dedup_last_wins(&mut pairs);
+        let kept = FOLDED_TYPES.with_borrow(|(_, kept)| {
+            let same_names =
+                |t: &&Arc<runtime::ObjectType>| t.len() == pairs.len() && t.names().iter().zip(&pairs).all(|(n, (name, _))| **n == **name);
+            kept.iter().flatten().find(same_names).cloned()
+        });
+        if let Some(shape) = kept {
+            // Of the shape's type when the values' types are its types.
+            if let Ok(v) = Value::object_like(&shape, pairs.iter().map(|(_, v)| v.clone()).collect()) {
+                return share_folded_type(v);
+            }
+        }
+    }
+    let mut object = crate::ops::ObjectBuilder::with_capacity(pairs.len());
+    for (key, value) in pairs {
         // (A string key reports nothing.)
-        let _ = object.push(&key, false, value);
+        let _ = object.push(&Value::string(key), false, value);
     }
     share_folded_type(object.finish())
 }
+
+/// The most attributes of a folded object type that [`share_folded_type`]
+/// keeps: small ones are the ones many objects share.
+const LARGEST_SHARED_TYPE: usize = 32;
 
 thread_local! {
     /// Recently folded small object types (see [`share_folded_type`]),
@@ -326,14 +350,13 @@ thread_local! {
 /// types are kept, for lists of objects with objects in them; small ones
 /// only, which are the ones many objects share.
 fn share_folded_type(v: Value) -> Value {
-    const LARGEST: usize = 32;
     let Value::Object(o) = &v else { return v };
     let ty = o.object_type();
     let kept_equal = FOLDED_TYPES.with_borrow_mut(|(next, kept)| {
         if let Some(t) = kept.iter().flatten().find(|t| Arc::ptr_eq(t, ty) || ***t == **ty) {
             return Some(t.clone());
         }
-        if ty.len() <= LARGEST {
+        if ty.len() <= LARGEST_SHARED_TYPE {
             kept[*next] = Some(ty.clone());
             *next = (*next + 1) % kept.len();
         }

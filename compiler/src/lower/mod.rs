@@ -309,7 +309,7 @@ fn leaf_value(e: &ast::Expr<'_>) -> Value {
 
 /// The value of a [`ast::LiteralObject`] (which fits the size budget).
 fn literal_object_value(o: &ast::LiteralObject<'_>) -> Value {
-    vm::codegen::constant_object(o.entries().map(|e| (Value::string(e.key.text()), leaf_value(&e.value))), o.len())
+    vm::codegen::constant_object(o.entries().map(|e| (e.key.text(), leaf_value(&e.value))), o.len())
 }
 
 fn literal_value(lit: &Literal<'_>) -> Value {
