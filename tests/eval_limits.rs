@@ -692,45 +692,44 @@ fn number_literals_of_many_digits_round_as_the_reference_rounds_them() {
     }
 }
 
+/// The diagnostics (summary and subject) of evaluating `collection`
+/// indexed `depth` times, `[(0)]` each: its elements are as many levels
+/// deeper.
+fn indexed_diagnostics(collection: &str, depth: usize) -> Vec<(String, Option<(u32, u32)>)> {
+    let src = format!("{collection}{}", "[(0)]".repeat(depth));
+    let program = Compiled::expression(&src, &Options::new()).expect("compiles");
+    let e = program.evaluate(&Variables::new());
+    e.diagnostics().iter().map(|d| (d.summary.to_string(), d.subject.map(|s| (s.start, s.end)))).collect()
+}
+
+/// Where "Expression too deeply nested" was reported.
+fn too_deep_at(diags: &[(String, Option<(u32, u32)>)]) -> Vec<Option<(u32, u32)>> {
+    diags.iter().filter(|(s, _)| s == "Expression too deeply nested").map(|(_, at)| *at).collect()
+}
+
 /// The elements of a tuple of bare literals (kept as its text) past
 /// lowering's depth limit fail each at its place, as a name there does.
 #[test]
 fn literal_tuple_elements_past_the_depth_limit_fail_at_their_place() {
-    let diagnostics = |element: &str| {
-        let src = format!("[{element}]{}", "[(0)]".repeat(4095));
-        let program = Compiled::expression(&src, &Options::new()).expect("compiles");
-        let e = program.evaluate(&Variables::new());
-        e.diagnostics().iter().map(|d| (d.summary.to_string(), d.subject.map(|s| (s.start, s.end)))).collect::<Vec<_>>()
-    };
-    let literal = diagnostics("1");
+    let literal = indexed_diagnostics("[1]", 4095);
     assert!(literal.contains(&("Expression too deeply nested".to_string(), Some((1, 2)))), "{literal:?}");
-    assert_eq!(literal, diagnostics("x"));
+    assert_eq!(literal, indexed_diagnostics("[x]", 4095));
 }
 
 /// Past lowering's depth limit, a literal object's values and quoted keys
 /// fail each at its place, as those of an object of names do.
 #[test]
 fn literal_object_items_past_the_depth_limit_fail_at_their_place() {
-    let diagnostics = |items: &str, depth: usize| {
-        let src = format!("[{{{items}}}]{}", "[(0)]".repeat(depth));
-        let program = Compiled::expression(&src, &Options::new()).expect("compiles");
-        let e = program.evaluate(&Variables::new());
-        e.diagnostics().iter().map(|d| (d.summary.to_string(), d.subject.map(|s| (s.start, s.end)))).collect::<Vec<_>>()
-    };
-    let deep = |d: &[(String, Option<(u32, u32)>)]| {
-        d.iter().filter(|(s, _)| s == "Expression too deeply nested").map(|(_, at)| *at).collect::<Vec<_>>()
-    };
     for depth in [4093, 4094, 4095] {
-        let literal = diagnostics("a = 1, \"b\" = 2", depth);
-        let names = diagnostics("a = x, \"b\" = y", depth);
-        assert_eq!(deep(&literal), deep(&names), "depth {depth}: {literal:?}");
+        let literal = too_deep_at(&indexed_diagnostics("[{a = 1, \"b\" = 2}]", depth));
+        assert_eq!(literal, too_deep_at(&indexed_diagnostics("[{a = x, \"b\" = y}]", depth)), "depth {depth}");
         // Under 4,094 levels of indexing nothing is too deep; at 4,094 the
         // values `1` (6..7) and `2` (15..16) and the key `"b"` (9..12) are,
         // the object itself not (at 4,095 it is).
         match depth {
-            4093 => assert_eq!(deep(&literal), [], "{literal:?}"),
-            4094 => assert_eq!(deep(&literal), [Some((6, 7)), Some((9, 12)), Some((15, 16))], "{literal:?}"),
-            _ => assert!(!deep(&literal).is_empty(), "{literal:?}"),
+            4093 => assert_eq!(literal, []),
+            4094 => assert_eq!(literal, [Some((6, 7)), Some((9, 12)), Some((15, 16))]),
+            _ => assert!(!literal.is_empty()),
         }
     }
 }
@@ -739,24 +738,15 @@ fn literal_object_items_past_the_depth_limit_fail_at_their_place() {
 /// fail each at its place, as those of a tuple of objects of names do.
 #[test]
 fn literal_tuple_objects_past_the_depth_limit_fail_at_their_place() {
-    let diagnostics = |elements: &str, depth: usize| {
-        let src = format!("[{elements}]{}", "[(0)]".repeat(depth));
-        let program = Compiled::expression(&src, &Options::new()).expect("compiles");
-        let e = program.evaluate(&Variables::new());
-        e.diagnostics().iter().map(|d| (d.summary.to_string(), d.subject.map(|s| (s.start, s.end)))).collect::<Vec<_>>()
-    };
-    let deep = |d: &[(String, Option<(u32, u32)>)]| {
-        d.iter().filter(|(s, _)| s == "Expression too deeply nested").map(|(_, at)| *at).collect::<Vec<_>>()
-    };
     for depth in [4092, 4093, 4094, 4095] {
-        let literal = diagnostics("1, {a = 2}", depth);
-        assert_eq!(deep(&literal), deep(&diagnostics("1, {a = x}", depth)), "depth {depth}: {literal:?}");
+        let literal = too_deep_at(&indexed_diagnostics("[1, {a = 2}]", depth));
+        assert_eq!(literal, too_deep_at(&indexed_diagnostics("[1, {a = x}]", depth)), "depth {depth}");
         // At 4,094 levels of indexing the object's value `2` (9..10) is
         // past the limit, the object not; at 4,095 the elements are.
         match depth {
-            4092 | 4093 => assert_eq!(deep(&literal), [], "{literal:?}"),
-            4094 => assert_eq!(deep(&literal), [Some((9, 10))], "{literal:?}"),
-            _ => assert!(deep(&literal).contains(&Some((4, 11))), "{literal:?}"),
+            4092 | 4093 => assert_eq!(literal, []),
+            4094 => assert_eq!(literal, [Some((9, 10))]),
+            _ => assert!(literal.contains(&Some((4, 11))), "{literal:?}"),
         }
     }
 }

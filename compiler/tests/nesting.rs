@@ -19,6 +19,14 @@ fn nested(open: &str, middle: &str, close: &str, depth: usize) -> String {
     s
 }
 
+/// The summaries and subjects of an expression's parse diagnostics.
+fn expression_diags(src: String) -> Vec<(String, Option<runtime::Span>)> {
+    let arena = bumpalo::Bump::new();
+    let mut interner = compiler::Interner::new();
+    let diags = compiler::parse_expression(&arena, src.as_bytes(), &mut interner).1;
+    diags.into_iter().map(|d| (d.summary.into_owned(), d.subject)).collect()
+}
+
 #[derive(Clone, Copy)]
 enum Mode {
     Expr,
@@ -152,17 +160,11 @@ fn conformance_depths_parse() {
 /// diagnostics, at the same place, as a tuple of names does.
 #[test]
 fn literal_tuple_elements_count_a_level() {
-    let diags = |src: String| {
-        let arena = bumpalo::Bump::new();
-        let mut interner = compiler::Interner::new();
-        let diags = compiler::parse_expression(&arena, src.as_bytes(), &mut interner).1;
-        diags.into_iter().map(|d| (d.summary.into_owned(), d.subject)).collect::<Vec<_>>()
-    };
     let n = MAX_NESTING as usize;
     for depth in [n - 1, n, n + 1] {
         for tail in ["", ", 2"] {
-            let literal = diags(nested("[", &format!("1{tail}"), "]", depth));
-            let name = diags(nested("[", &format!("x{tail}"), "]", depth));
+            let literal = expression_diags(nested("[", &format!("1{tail}"), "]", depth));
+            let name = expression_diags(nested("[", &format!("x{tail}"), "]", depth));
             assert_eq!(literal, name, "depth {depth}, tail {tail:?}");
             assert_eq!(literal.is_empty(), depth < n, "depth {depth}");
         }
@@ -174,18 +176,12 @@ fn literal_tuple_elements_count_a_level() {
 /// does.
 #[test]
 fn literal_object_items_count_a_level() {
-    let diags = |src: String| {
-        let arena = bumpalo::Bump::new();
-        let mut interner = compiler::Interner::new();
-        let diags = compiler::parse_expression(&arena, src.as_bytes(), &mut interner).1;
-        diags.into_iter().map(|d| (d.summary.into_owned(), d.subject)).collect::<Vec<_>>()
-    };
     let n = MAX_NESTING as usize;
     for depth in [n - 1, n, n + 1] {
         for (literal, names) in [("1", "x"), ("1, \"b\" = \"c\"", "x, \"b\" = y")] {
             for open in ["{a = ", "{\"a\": "] {
-                let literal = diags(nested(open, literal, "}", depth));
-                assert_eq!(literal, diags(nested(open, names, "}", depth)), "depth {depth}, {open:?}");
+                let literal = expression_diags(nested(open, literal, "}", depth));
+                assert_eq!(literal, expression_diags(nested(open, names, "}", depth)), "depth {depth}, {open:?}");
                 assert_eq!(literal.is_empty(), depth < n, "depth {depth}");
             }
         }
@@ -197,17 +193,11 @@ fn literal_object_items_count_a_level() {
 /// does.
 #[test]
 fn literal_tuple_objects_count_two_levels() {
-    let diags = |src: String| {
-        let arena = bumpalo::Bump::new();
-        let mut interner = compiler::Interner::new();
-        let diags = compiler::parse_expression(&arena, src.as_bytes(), &mut interner).1;
-        diags.into_iter().map(|d| (d.summary.into_owned(), d.subject)).collect::<Vec<_>>()
-    };
     let n = MAX_NESTING as usize;
     for depth in [n - 2, n - 1, n, n + 1] {
         for (literal, names) in [("{a = 1}", "{a = x}"), ("1, {\"a\" = \"b\"}", "1, {\"a\" = y}")] {
-            let literal = diags(nested("[", literal, "]", depth));
-            assert_eq!(literal, diags(nested("[", names, "]", depth)), "depth {depth}");
+            let literal = expression_diags(nested("[", literal, "]", depth));
+            assert_eq!(literal, expression_diags(nested("[", names, "]", depth)), "depth {depth}");
             assert_eq!(literal.is_empty(), depth + 1 < n, "depth {depth}");
         }
     }

@@ -24,10 +24,10 @@ use crate::intern::Interner;
 use crate::lexer::{LexMode, Scanner, Token, TokenKind, SCAN_WINDOW};
 use runtime::Span;
 
-/// A constructor's range of literal source: what [`LiteralTuple`] and
-/// [`LiteralObject`] keep.
+/// A constructor's range of literal source, of a kind: a
+/// [`LiteralTuple`] or a [`LiteralObject`].
 #[derive(Clone, Copy, Debug)]
-struct LiteralRun<'a> {
+pub struct LiteralRun<'a, Kind> {
     /// The whole source the constructor was parsed from (spans are its
     /// offsets).
     src: &'a [u8],
@@ -37,65 +37,59 @@ struct LiteralRun<'a> {
     end: u32,
     /// How many elements (or items) there are.
     count: u32,
+    kind: std::marker::PhantomData<Kind>,
 }
 
-impl<'a> LiteralRun<'a> {
+/// The kind of a [`LiteralTuple`].
+#[derive(Clone, Copy, Debug)]
+pub struct TupleRun;
+
+/// The kind of a [`LiteralObject`].
+#[derive(Clone, Copy, Debug)]
+pub struct ObjectRun;
+
+/// `[1, 2, true, null, "text", {a = 1}]`: see the module's documentation.
+pub type LiteralTuple<'a> = LiteralRun<'a, TupleRun>;
+
+/// `{a = 1, "b" = "text", c: null}`: see the module's documentation.
+pub type LiteralObject<'a> = LiteralRun<'a, ObjectRun>;
+
+impl<'a, Kind> LiteralRun<'a, Kind> {
+    /// The constructor whose `count` elements are between `start` and
+    /// `end` of `src`: for a tuple, literals (a token, or a plain string's
+    /// two or three) and literal objects, separated by commas; for an
+    /// object, items of a key (a name, or a plain string's two or three
+    /// tokens), `=` or `:`, and a literal, separated by commas or
+    /// newlines. Newlines and comments may come between them. The parser
+    /// checked all of this.
+    pub(crate) fn new(src: &'a [u8], start: u32, end: u32, count: u32) -> LiteralRun<'a, Kind> {
+        LiteralRun { src, start, end, count, kind: std::marker::PhantomData }
+    }
+
+    pub fn len(&self) -> usize {
+        self.count as usize
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
     fn pieces(&self) -> Pieces<'a> {
         pieces(self.src, self.start, self.end)
     }
 }
 
-/// `[1, 2, true, null, "text", {a = 1}]`: see the module's documentation.
-#[derive(Clone, Copy, Debug)]
-pub struct LiteralTuple<'a>(LiteralRun<'a>);
-
 impl<'a> LiteralTuple<'a> {
-    /// The tuple whose elements are the literals (a token, or a plain
-    /// string's two or three) and literal objects between `start` and
-    /// `end` of `src`, `count` of them, separated by commas (newlines and
-    /// comments between them allowed). The parser checked all of this.
-    pub(crate) fn new(src: &'a [u8], start: u32, end: u32, count: u32) -> LiteralTuple<'a> {
-        LiteralTuple(LiteralRun { src, start, end, count })
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.count as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.count == 0
-    }
-
     /// The elements, in order.
     pub fn elements(&self) -> LiteralElements<'a> {
-        LiteralElements(self.0.pieces())
+        LiteralElements(self.pieces())
     }
 }
 
-/// `{a = 1, "b" = "text", c: null}`: see the module's documentation.
-#[derive(Clone, Copy, Debug)]
-pub struct LiteralObject<'a>(LiteralRun<'a>);
-
 impl<'a> LiteralObject<'a> {
-    /// The object whose `count` items, between `start` and `end` of `src`,
-    /// are each a key (a name, or a plain string's two or three tokens),
-    /// `=` or `:`, and a literal as in a [`LiteralTuple`], separated by
-    /// commas or newlines. The parser checked all of this.
-    pub(crate) fn new(src: &'a [u8], start: u32, end: u32, count: u32) -> LiteralObject<'a> {
-        LiteralObject(LiteralRun { src, start, end, count })
-    }
-
-    pub fn len(&self) -> usize {
-        self.0.count as usize
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.count == 0
-    }
-
     /// The items, in order.
     pub fn entries(&self) -> LiteralEntries<'a> {
-        LiteralEntries(self.0.pieces())
+        LiteralEntries(self.pieces())
     }
 }
 

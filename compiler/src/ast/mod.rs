@@ -17,7 +17,9 @@ mod literal_run;
 pub mod print;
 
 pub(crate) use literal_run::{literal_elements, literal_entries, literal_token, plain_string};
-pub use literal_run::{LiteralElement, LiteralElements, LiteralEntries, LiteralEntry, LiteralKey, LiteralObject, LiteralTuple};
+pub use literal_run::{
+    LiteralElement, LiteralElements, LiteralEntries, LiteralEntry, LiteralKey, LiteralObject, LiteralRun, LiteralTuple, ObjectRun, TupleRun,
+};
 
 use crate::intern::Symbol;
 use runtime::Span;
