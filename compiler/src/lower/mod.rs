@@ -504,7 +504,9 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 fold(Node::Tuple(nodes))
             }
             // Elements (or an object element's items) past the depth limit
-            // fail each at its place, as a general tuple's do.
+            // fail each at its place, as a general tuple's do. (A tuple of
+            // leaves alone takes this path one level early, to the same
+            // result: whether it holds an object is not known unscanned.)
             ExprKind::LiteralTuple(t) if self.depth + 1 >= MAX_DEPTH => {
                 fold(Node::Tuple(t.elements().map(|e| self.lower(&e.expr())).collect()))
             }

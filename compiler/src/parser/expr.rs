@@ -863,8 +863,13 @@ impl<'a, 'i> Parser<'a, 'i> {
         let mut at = start + 1;
         let mut count = 0;
         loop {
-            while self.token_ahead(at).kind == T::Newline {
+            // (Checked at every token, newlines included: the look-ahead
+            // holds what it looks at in the window.)
+            while self.token_ahead(at).kind == T::Newline && at - start <= LITERAL_OBJECT_ELEMENT_TOKENS {
                 at += 1;
+            }
+            if at - start > LITERAL_OBJECT_ELEMENT_TOKENS {
+                return None;
             }
             if self.token_ahead(at).kind == T::CBrace {
                 return (count > 0).then_some(at + 1 - start);
@@ -874,11 +879,10 @@ impl<'a, 'i> Parser<'a, 'i> {
             if count == 0 && self.is_keyword(key, "for") {
                 return None;
             }
+            // (An item is at most 8 tokens: the look-ahead stays within 8
+            // of the bound.)
             at += self.literal_entry_at(at)?;
             count += 1;
-            if at - start > LITERAL_OBJECT_ELEMENT_TOKENS {
-                return None;
-            }
         }
     }
 

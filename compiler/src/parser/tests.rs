@@ -545,8 +545,11 @@ fn literal_tuples_of_objects_give_their_elements() {
     let mut interner = Interner::new();
     let long = (0..100).map(|i| format!("k{i} = {i}")).collect::<Vec<_>>().join(", ");
     let window = "{a = \"x\"}, ".repeat(crate::lexer::SCAN_WINDOW);
+    // Past the look-ahead's bound on newlines alone.
+    let blank = format!("{{a = 1{}}}", "\n".repeat(300));
     let cases: &[(&str, bool)] = &[
         ("{a = 1}, {a = 2, b = \"x\"}", true),
+        (&blank, false),
         ("{\n a = 1\n\n b: null,\n}, 3,\n \"s\"", true),
         ("{a = 1}, {b = 1, for = 2}", true),
         (&window, true),
