@@ -12,7 +12,7 @@
 //! context: a variable is "Variables not allowed", a call "Function calls
 //! not allowed".
 
-use crate::ast::{self, ExprKind, KeyKeyword, Literal};
+use crate::ast::{self, ExprKind, Literal};
 use crate::intern::Interner;
 use crate::lexer::LexMode;
 use crate::lower::{compile_expr_in, CompileEnv};
@@ -287,34 +287,18 @@ impl<'r> Reader<'r> {
     {
         // Each item's name (`None` for a key that is not a bare word), key
         // span and value.
-        let literal_values: Vec<ast::Expr<'_>>;
+        let entries: Vec<ast::LiteralEntry<'_>>;
         let items: Vec<(Option<String>, Span, &ast::Expr<'_>)> = match arg.kind {
-            ExprKind::Object(items) => items
-                .iter()
-                .map(|item| {
-                    let name = match item.literal_key() {
-                        Some(KeyKeyword::Name(s)) => Some(self.interner.resolve(s).to_string()),
-                        Some(KeyKeyword::Null) => Some("null".to_string()),
-                        Some(KeyKeyword::Bool(b)) => Some(b.to_string()),
-                        None => None,
-                    };
-                    (name, item.key.span, item.value)
-                })
-                .collect(),
+            ExprKind::Object(items) => {
+                items.iter().map(|item| (item.literal_key().map(|k| k.name(self.interner).to_string()), item.key.span, item.value)).collect()
+            }
             ExprKind::LiteralObject(o) => {
-                let entries: Vec<ast::LiteralEntry<'_>> = o.entries().collect();
-                literal_values = entries.iter().map(|e| e.value).collect();
-                entries
-                    .iter()
-                    .zip(&literal_values)
-                    .map(|(e, value)| {
-                        let name = match e.key {
-                            ast::LiteralKey::Name(name, _) => Some(name.to_string()),
-                            ast::LiteralKey::Quoted(..) => None,
-                        };
-                        (name, e.key.span(), value)
-                    })
-                    .collect()
+                entries = o.entries().collect();
+                let name = |key: &ast::LiteralKey<'_>| match *key {
+                    ast::LiteralKey::Name(name, _) => Some(name.to_string()),
+                    ast::LiteralKey::Quoted(..) => None,
+                };
+                entries.iter().map(|e| (name(&e.key), e.key.span(), &e.value)).collect()
             }
             _ => {
                 return failed(

@@ -117,6 +117,14 @@ impl FilePlan {
         self.attrs.len()
     }
 
+    /// Label `i` of the block whose body spans `s`: each label starts
+    /// where the one before ends; the first, where the block's text starts.
+    fn label_in(&self, s: &BodySpan, i: usize) -> Option<&str> {
+        let at = (s.labels_at as usize).checked_add(i).filter(|&at| at < s.entry.labels_end as usize)?;
+        let start = if i == 0 { s.text_start as usize } else { *self.label_ends.get(at - 1)? as usize };
+        self.text.get(start..*self.label_ends.get(at)? as usize)
+    }
+
     /// Body `at`'s entry and where its parts start: where the previous
     /// body's end.
     fn span(&self, at: u32) -> BodySpan {
@@ -330,22 +338,13 @@ impl<'p> BlockInfo<'p> {
 
     /// The labels, in order.
     pub(crate) fn labels(&self) -> impl ExactSizeIterator<Item = &'p str> + Clone {
+        // (The block's span found once.)
         let (file, s) = (self.file, self.file.span(self.at));
-        let ends = file.label_ends.get(s.labels_at as usize..s.entry.labels_end as usize).unwrap_or_default();
-        // Each label starts where the one before ends; the first, where the
-        // block's text starts.
-        (0..ends.len()).map(move |i| {
-            let start = if i == 0 { s.text_start } else { ends[i - 1] };
-            file.text.get(start as usize..ends[i] as usize).unwrap_or("")
-        })
+        (0..s.entry.labels_end.saturating_sub(s.labels_at) as usize).map(move |i| file.label_in(&s, i).unwrap_or(""))
     }
 
     pub(crate) fn label(&self, i: usize) -> Option<&'p str> {
-        let s = self.file.span(self.at);
-        let at = (s.labels_at as usize).checked_add(i).filter(|&at| at < s.entry.labels_end as usize)?;
-        let ends = &self.file.label_ends;
-        let start = if i == 0 { s.text_start as usize } else { *ends.get(at - 1)? as usize };
-        self.file.text.get(start..*ends.get(at)? as usize)
+        self.file.label_in(&self.file.span(self.at), i)
     }
 
     pub(crate) fn label_count(&self) -> usize {

@@ -275,8 +275,6 @@ pub fn write_body<C, A, B>(
     out.raw("]}");
 }
 
-/// A JSON array of strings, appended to `out` (sized at once for strings
-/// without escapes).
 /// `{"type":TYPE,"labels":[LABELS],"body":`: a block's member of a body
 /// result line, up to its body.
 pub fn write_block_head(out: &mut String, block_type: &str, labels: &[&str]) {
@@ -287,6 +285,8 @@ pub fn write_block_head(out: &mut String, block_type: &str, labels: &[&str]) {
     out.push_str(",\"body\":");
 }
 
+/// A JSON array of strings, appended to `out` (sized at once for strings
+/// without escapes).
 pub fn write_json_string_array<S: AsRef<str>>(out: &mut String, items: &[S]) {
     out.reserve(2 + items.len().saturating_sub(1) + items.iter().map(|s| s.as_ref().len() + 2).sum::<usize>());
     out.push('[');

@@ -348,6 +348,19 @@ pub enum KeyKeyword {
     Bool(bool),
 }
 
+impl KeyKeyword {
+    /// The attribute name the word is (`null`, `true` and `false` are
+    /// their own names).
+    pub fn name<'i>(&self, interner: &'i crate::intern::Interner) -> &'i str {
+        match *self {
+            KeyKeyword::Name(s) => interner.resolve(s),
+            KeyKeyword::Null => "null",
+            KeyKeyword::Bool(true) => "true",
+            KeyKeyword::Bool(false) => "false",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug)]
 pub struct ForExpr<'a> {
     pub key_var: Option<Ident>,

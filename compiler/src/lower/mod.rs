@@ -8,7 +8,7 @@
 //! when evaluating them succeeds without any diagnostic.
 
 use crate::analysis::start_span;
-use crate::ast::{self, BinaryOp, ExprKind, KeyKeyword, Literal, Traverser, UnaryOp};
+use crate::ast::{self, BinaryOp, ExprKind, Literal, Traverser, UnaryOp};
 use crate::intern::{Interner, Symbol};
 use crate::lexer::LexMode;
 use runtime::diag::DiagnosticsExt;
@@ -641,9 +641,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
             }
         }
         match item.literal_key() {
-            Some(KeyKeyword::Name(s)) => ObjectKey::Name(Value::string(self.name(s))),
-            Some(KeyKeyword::Null) => ObjectKey::Name(Value::string("null")),
-            Some(KeyKeyword::Bool(b)) => ObjectKey::Name(Value::string(if b { "true" } else { "false" })),
+            Some(word) => ObjectKey::Name(Value::string(word.name(self.interner))),
             None => ObjectKey::Expr(self.lower(item.key), item.key.span),
         }
     }

@@ -197,12 +197,18 @@ impl<'a, 'i> Parser<'a, 'i> {
                     return;
                 }
             }
-            // Keep the token before the next one; drop those before it.
-            let keep_from = self.next.saturating_sub(1);
-            self.tokens.drain(..keep_from);
-            self.next -= keep_from;
-            self.scanner.scan(&mut self.tokens, self.window);
+            self.scan_more();
         }
+    }
+
+    /// Scans the next window of source into the token window, first
+    /// dropping the tokens before the one before the next (which is kept).
+    fn scan_more(&mut self) {
+        let keep_from = self.next.saturating_sub(1);
+        self.tokens.drain(..keep_from);
+        self.next -= keep_from;
+        self.safe_next = self.safe_next.saturating_sub(keep_from);
+        self.scanner.scan(&mut self.tokens, self.window);
     }
 
     // ---- token access (the reference's peeker) ----
@@ -248,16 +254,11 @@ impl<'a, 'i> Parser<'a, 'i> {
 
     /// The token `ahead` tokens after the next one (newlines included),
     /// however far past what the window promises: more source is scanned
-    /// into the window as needed, the tokens before the one before the
-    /// next dropped first, as [`Parser::fill`] drops them. Eof past the
-    /// end.
+    /// into the window as needed ([`Parser::scan_more`], as
+    /// [`Parser::fill`] does). Eof past the end.
     fn token_ahead(&mut self, ahead: usize) -> Token {
         while self.next + ahead >= self.tokens.len() && !self.scanner.finished() {
-            let keep_from = self.next.saturating_sub(1);
-            self.tokens.drain(..keep_from);
-            self.next -= keep_from;
-            self.safe_next = self.safe_next.saturating_sub(keep_from);
-            self.scanner.scan(&mut self.tokens, self.window);
+            self.scan_more();
         }
         let last = self.tokens.len() - 1;
         self.tokens[(self.next + ahead).min(last)]
