@@ -53,28 +53,48 @@ pub fn deeper<R>(depth: usize, f: impl FnOnce() -> R) -> R {
 /// work list that never recurses. Shallow values (nearly all) pay one
 /// thread-local counter.
 pub(crate) fn drop_elements(elems: Box<[Value]>) {
+    let Some(depth) = enter_drop() else {
+        return drop_with_work_list(elems.into_vec());
+    };
+    drop(elems);
+    leave_drop(depth);
+}
+
+/// [`drop_elements`] for a collection that keeps its elements in its own
+/// block: `collection` is dropped inside the count, or, past the depth,
+/// `give_up` first moves its elements to the work list.
+pub(crate) fn drop_counted<T>(collection: T, give_up: impl FnOnce(T, &mut Vec<Value>)) {
+    let Some(depth) = enter_drop() else {
+        let mut work = Vec::new();
+        give_up(collection, &mut work);
+        return drop_with_work_list(work);
+    };
+    drop(collection);
+    leave_drop(depth);
+}
+
+/// Counts one more collection drop running, or `None` when [`DROP_DEPTH`]
+/// are (the caller then uses the work list).
+fn enter_drop() -> Option<u32> {
     let depth = DROPPING.try_with(|d| d.get()).unwrap_or(DROP_DEPTH);
     if depth >= DROP_DEPTH {
-        drop_with_work_list(elems);
-        return;
+        return None;
     }
     let _ = DROPPING.try_with(|d| d.set(depth + 1));
-    drop(elems);
+    Some(depth)
+}
+
+fn leave_drop(depth: u32) {
     let _ = DROPPING.try_with(|d| d.set(depth));
 }
 
-/// Frees `elems` and everything only they hold, one collection at a time:
-/// a collection this drop owns alone gives up its elements to the work
-/// list before it is freed, so its own drop has nothing left to recurse
-/// into.
-fn drop_with_work_list(elems: Box<[Value]>) {
-    let mut work = vec![elems];
-    while let Some(elems) = work.pop() {
-        for v in elems.into_vec() {
-            if let Some(inner) = v.into_sole_elements() {
-                work.push(inner);
-            }
-        }
+/// Frees `values` and everything only they hold, one collection at a
+/// time: a collection this drop owns alone gives up its elements to the
+/// work list before it is freed, so its own drop has nothing left to
+/// recurse into.
+fn drop_with_work_list(mut work: Vec<Value>) {
+    while let Some(v) = work.pop() {
+        v.give_up_sole_elements(&mut work);
     }
 }
 

@@ -463,3 +463,37 @@ fn long_tuples_make_their_type_on_demand() {
     assert!(list.has_type(&Type::list(Type::String)));
     assert_eq!(list.length(), Some(n));
 }
+
+/// Values built through the API nest as deeply as their builder likes:
+/// dropping one does not recurse once per level, whatever kinds alternate
+/// in it (objects keep their values in their own block, lists and tuples
+/// in a box of their own), and a value shared elsewhere is left whole.
+#[test]
+fn dropping_deep_values_does_not_recurse_per_level() {
+    let build = || {
+        let mut v = Value::int(1);
+        for i in 0..300_000 {
+            v = match i % 3 {
+                0 => Value::object(vec![("a", v)]),
+                1 => Value::tuple(vec![v, Value::bool(true)]),
+                _ => Value::object(vec![("b", Value::string("x")), ("c", Value::list(vec![v]).expect("a list"))]),
+            };
+        }
+        v
+    };
+    let kept = std::thread::Builder::new()
+        .stack_size(256 << 10)
+        .spawn(move || {
+            let deep = build();
+            let Value::Object(o) = &deep else { panic!("an object") };
+            let inner = o.vals()[1].clone();
+            drop(deep);
+            inner
+        })
+        .expect("a thread")
+        .join()
+        .expect("no stack overflow");
+    let Value::List(l) = &kept else { panic!("a list: {kept:?}") };
+    assert!(matches!(l.elems(), [Value::Tuple(_)]));
+    std::thread::Builder::new().stack_size(256 << 10).spawn(move || drop(kept)).expect("a thread").join().expect("no stack overflow");
+}

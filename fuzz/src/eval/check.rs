@@ -249,7 +249,7 @@ fn check_well_formed(v: &Value) {
             Value::List(l) => std::sync::Arc::as_ptr(l) as usize,
             Value::Set(s) => std::sync::Arc::as_ptr(s) as usize,
             Value::Map(m) => std::sync::Arc::as_ptr(m) as usize,
-            Value::Object(o) => std::sync::Arc::as_ptr(o) as usize,
+            Value::Object(o) => o.vals().as_ptr() as usize,
             Value::Tuple(t) => std::sync::Arc::as_ptr(t) as usize,
             Value::String(s) => {
                 assert!(is_nfc(s.as_str()), "string {:?} is not NFC", s.as_str());

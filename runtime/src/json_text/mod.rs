@@ -209,7 +209,7 @@ impl Decoder<'_, '_> {
             return None;
         }
         let ty = self.shapes.object_type(self.names, &attrs);
-        Some(Value::object_of_type(ty, attrs.into_iter().map(|(_, v)| v).collect()))
+        Some(Value::object_of_type(ty, attrs.into_iter().map(|(_, v)| v)))
     }
 
     /// A number in JSON's grammar, exactly as written.

@@ -109,9 +109,11 @@ impl Value {
                 a.ty == b.ty && a.elems.len() == b.elems.len() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
             }
             (Value::Tuple(a), Value::Tuple(b)) => {
-                a.tuple_type() == b.tuple_type() && a.elems.iter().zip(b.elems.iter()).all(|(x, y)| x.raw_equals(y))
+                a.tuple_type() == b.tuple_type() && a.elems().iter().zip(b.elems().iter()).all(|(x, y)| x.raw_equals(y))
             }
-            (Value::Object(a), Value::Object(b)) => a.ty == b.ty && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y)),
+            (Value::Object(a), Value::Object(b)) => {
+                a.object_type() == b.object_type() && a.vals().iter().zip(b.vals().iter()).all(|(x, y)| x.raw_equals(y))
+            }
             (Value::Map(a), Value::Map(b)) => {
                 a.ty == b.ty && a.keys == b.keys && a.vals.iter().zip(b.vals.iter()).all(|(x, y)| x.raw_equals(y))
             }
@@ -184,13 +186,13 @@ fn equals_collections(this: &Value, other: &Value, same_type: bool) -> Tri {
             if !same_type && a.tuple_type() != b.tuple_type() {
                 return Tri::False;
             }
-            all_equal(a.elems.iter().zip(b.elems.iter()))
+            all_equal(a.elems().iter().zip(b.elems().iter()))
         }
         (Value::Object(a), Value::Object(b)) => {
-            if !same_type && a.ty != b.ty {
+            if !same_type && a.object_type() != b.object_type() {
                 return Tri::False;
             }
-            unordered_all_equal(a.vals.iter().zip(b.vals.iter()))
+            unordered_all_equal(a.vals().iter().zip(b.vals().iter()))
         }
         (Value::Map(a), Value::Map(b)) => {
             if (!same_type && a.ty != b.ty) || a.keys != b.keys {

@@ -16,6 +16,7 @@
 mod compare;
 mod equality;
 mod go_string;
+mod node;
 mod refine;
 mod set;
 mod traverse;
@@ -30,6 +31,7 @@ pub use traverse::TraversalError;
 use crate::number::Number;
 use crate::strings::normalize_nfc;
 use crate::types::{sort_dedup_last_wins, ObjectType, TupleType, Type};
+use node::Node;
 use std::fmt;
 use std::ops::Deref;
 use std::sync::{Arc, OnceLock};
@@ -121,13 +123,16 @@ pub struct MapVal {
     vals: Box<[Value]>,
 }
 
-/// A known object; attribute values parallel to the type's sorted names.
-pub struct ObjectVal {
-    ty: Arc<ObjectType>,
-    vals: Box<[Value]>,
-}
+/// A known object: its type and, in the same block, its attribute values
+/// parallel to the type's sorted names.
+#[derive(Clone)]
+pub struct ObjectVal(Node<Arc<ObjectType>>);
 
 /// A known tuple.
+///
+/// (Not a [`Node`], as objects are: a tuple is often long and made from a
+/// vector of its elements, which a node would copy, where a box takes the
+/// vector's own buffer.)
 pub struct TupleVal {
     /// The type, which the elements' types imply: for a long tuple, made
     /// when first asked for (a list of two million literal numbers is
@@ -163,7 +168,7 @@ pub enum Value {
     List(Arc<ListVal>),
     Set(Arc<SetVal>),
     Map(Arc<MapVal>),
-    Object(Arc<ObjectVal>),
+    Object(ObjectVal),
     Tuple(Arc<TupleVal>),
 }
 
@@ -206,20 +211,21 @@ impl Value {
                 crate::stack::guarded(|| all(&m.vals, h));
             }
             Value::Object(o) => {
-                o.ty.hash(h);
-                crate::stack::guarded(|| all(&o.vals, h));
+                o.object_type().hash(h);
+                crate::stack::guarded(|| all(o.vals(), h));
             }
             Value::Tuple(t) => {
                 t.tuple_type().hash(h);
-                crate::stack::guarded(|| all(&t.elems, h));
+                crate::stack::guarded(|| all(t.elems(), h));
             }
         }
     }
 }
 
 // Dropping a collection recurses into its elements as usual, down to a
-// fixed depth; below that they are freed with a work list (values nest as deeply as their input). See
-// `crate::stack::drop_elements`.
+// fixed depth; below that they are freed with a work list (values nest as
+// deeply as their input). See `crate::stack::drop_elements` (and `Node`'s
+// drop, for objects and tuples).
 macro_rules! iterative_drop {
     ($ty:ty, $field:ident) => {
         impl Drop for $ty {
@@ -234,7 +240,6 @@ macro_rules! iterative_drop {
 iterative_drop!(ListVal, elems);
 iterative_drop!(SetVal, elems);
 iterative_drop!(MapVal, vals);
-iterative_drop!(ObjectVal, vals);
 iterative_drop!(TupleVal, elems);
 
 /// The length (bytes of a string, elements of a collection) from which
@@ -257,7 +262,7 @@ impl Value {
     /// (`types`: the types copied so far, shared among the copies as in
     /// the original, see [`Type::deep_copy_sharing`].)
     fn deep_copy_at(&self, depth: usize, types: &mut crate::types::TypeCopies) -> Value {
-        let all = |vals: &[Value], types: &mut crate::types::TypeCopies| -> Box<[Value]> {
+        let all = |vals: &[Value], types: &mut crate::types::TypeCopies| -> Vec<Value> {
             vals.iter().map(|v| v.deep_copy_at(depth + 1, types)).collect()
         };
         let large = match self {
@@ -265,8 +270,8 @@ impl Value {
             Value::List(l) => l.elems.len() >= SHARED_COPY_LEN,
             Value::Set(s) => s.elems.len() >= SHARED_COPY_LEN,
             Value::Map(m) => m.vals.len() >= SHARED_COPY_LEN,
-            Value::Tuple(t) => t.elems.len() >= SHARED_COPY_LEN,
-            Value::Object(o) => o.vals.len() >= SHARED_COPY_LEN,
+            Value::Tuple(t) => t.elems().len() >= SHARED_COPY_LEN,
+            Value::Object(o) => o.vals().len() >= SHARED_COPY_LEN,
             _ => false,
         };
         if large {
@@ -278,39 +283,40 @@ impl Value {
             Value::Bool(b) => Value::Bool(*b),
             Value::Number(n) => Value::Number(n.deep_copy()),
             Value::String(s) => Value::String(Str(Arc::from(&*s.0))),
-            Value::List(l) => Value::List(Arc::new(ListVal { ty: l.ty.deep_copy_sharing(types), elems: all(&l.elems, types) })),
-            Value::Set(st) => Value::Set(Arc::new(SetVal { ty: st.ty.deep_copy_sharing(types), elems: all(&st.elems, types) })),
+            Value::List(l) => Value::List(Arc::new(ListVal { ty: l.ty.deep_copy_sharing(types), elems: all(&l.elems, types).into() })),
+            Value::Set(st) => Value::Set(Arc::new(SetVal { ty: st.ty.deep_copy_sharing(types), elems: all(&st.elems, types).into() })),
             Value::Map(m) => Value::Map(Arc::new(MapVal {
                 ty: m.ty.deep_copy_sharing(types),
                 keys: m.keys.iter().map(|k| Str(Arc::from(&*k.0))).collect(),
-                vals: all(&m.vals, types),
+                vals: all(&m.vals, types).into(),
             })),
-            Value::Object(o) => match Type::Object(o.ty.clone()).deep_copy_sharing(types) {
-                Type::Object(ty) => Value::Object(Arc::new(ObjectVal { ty, vals: all(&o.vals, types) })),
+            Value::Object(o) => match Type::Object(o.object_type().clone()).deep_copy_sharing(types) {
+                Type::Object(ty) => Value::Object(ObjectVal::new(ty, all(o.vals(), types))),
                 _ => self.clone(),
             },
             Value::Tuple(t) => match Type::Tuple(t.tuple_type().clone()).deep_copy_sharing(types) {
-                Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal::typed(ty, all(&t.elems, types)))),
+                Type::Tuple(ty) => Value::Tuple(Arc::new(TupleVal::typed(ty, all(t.elems(), types).into()))),
                 _ => self.clone(),
             },
         })
     }
 
-    /// The elements of a collection this value alone holds, taken out of
-    /// it (the collection is then freed with nothing left in it); `None`
-    /// for other values, which are simply dropped.
-    pub(crate) fn into_sole_elements(self) -> Option<Box<[Value]>> {
-        fn take<T>(arc: Arc<T>, field: impl FnOnce(&mut T) -> &mut Box<[Value]>) -> Option<Box<[Value]>> {
-            let mut inner = Arc::into_inner(arc)?;
-            Some(std::mem::take(field(&mut inner)))
+    /// Drops this value, first moving to `out` the elements of a
+    /// collection this value alone holds (the collection is then freed
+    /// with nothing left in it to drop).
+    pub(crate) fn give_up_sole_elements(self, out: &mut Vec<Value>) {
+        fn take<T>(arc: Arc<T>, field: impl FnOnce(&mut T) -> &mut Box<[Value]>, out: &mut Vec<Value>) {
+            if let Some(mut inner) = Arc::into_inner(arc) {
+                out.extend(std::mem::take(field(&mut inner)).into_vec());
+            }
         }
         match self {
-            Value::List(l) => take(l, |l| &mut l.elems),
-            Value::Set(s) => take(s, |s| &mut s.elems),
-            Value::Map(m) => take(m, |m| &mut m.vals),
-            Value::Object(o) => take(o, |o| &mut o.vals),
-            Value::Tuple(t) => take(t, |t| &mut t.elems),
-            _ => None,
+            Value::List(l) => take(l, |l| &mut l.elems, out),
+            Value::Set(s) => take(s, |s| &mut s.elems, out),
+            Value::Map(m) => take(m, |m| &mut m.vals, out),
+            Value::Object(o) => o.0.give_up_elements(out),
+            Value::Tuple(t) => take(t, |t| &mut t.elems, out),
+            _ => {}
         }
     }
 }
@@ -511,9 +517,11 @@ impl Value {
     /// `cty.ObjectVal` with names that are NFC already (internal callers).
     /// An object of type `ty` whose values (parallel to its sorted names)
     /// have exactly its attribute types: the caller guarantees it.
-    pub(crate) fn object_of_type(ty: Arc<ObjectType>, vals: Vec<Value>) -> Value {
-        debug_assert!(vals.len() == ty.len() && vals.iter().zip(ty.types()).all(|(v, t)| v.has_type(t)));
-        Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() }))
+    pub(crate) fn object_of_type(ty: Arc<ObjectType>, vals: impl ExactSizeIterator<Item = Value>) -> Value {
+        debug_assert!(vals.len() == ty.len());
+        let o = ObjectVal(Node::from_iter(ty, vals));
+        debug_assert!(o.vals().iter().zip(o.object_type().types()).all(|(v, t)| v.has_type(t)));
+        Value::Object(o)
     }
 
     /// A tuple of type `ty`, whose element types the elements have
@@ -531,7 +539,7 @@ impl Value {
         let (names, vals): (Vec<Arc<str>>, Vec<Value>) = pairs.into_iter().unzip();
         let types: Vec<Type> = vals.iter().map(Value::ty).collect();
         let ty = Arc::new(ObjectType::from_sorted_unchecked(names, types));
-        Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() }))
+        Value::Object(ObjectVal::new(ty, vals))
     }
     /// An object of a given type, values parallel to the type's sorted
     /// attribute names. Each value must have exactly its attribute's type.
@@ -539,16 +547,16 @@ impl Value {
         if vals.len() != ty.len() || vals.iter().zip(ty.types()).any(|(v, t)| !v.has_type(t)) {
             return Err(ValueError::AttributeMismatch);
         }
-        Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
+        Ok(Value::Object(ObjectVal::new(ty, vals)))
     }
     /// This object with `ty` for its type, when `ty` equals its type and
     /// the object is held only here: the same value with a type shared
     /// with others, its values kept in place. Anything else as it is.
     pub fn with_equal_object_type(self, ty: &Arc<ObjectType>) -> Value {
         let Value::Object(mut o) = self else { return self };
-        if let Some(inner) = Arc::get_mut(&mut o) {
-            if !Arc::ptr_eq(&inner.ty, ty) && *inner.ty == **ty {
-                inner.ty = ty.clone();
+        if let Some((own, _)) = o.0.get_mut() {
+            if !Arc::ptr_eq(own, ty) && **own == **ty {
+                *own = ty.clone();
             }
         }
         Value::Object(o)
@@ -561,20 +569,20 @@ impl Value {
             return Err(ValueError::AttributeMismatch);
         }
         if vals.iter().zip(shape.types()).all(|(v, t)| v.has_type(t)) {
-            return Ok(Value::Object(Arc::new(ObjectVal { ty: shape.clone(), vals: vals.into() })));
+            return Ok(Value::Object(ObjectVal::new(shape.clone(), vals)));
         }
         let types = vals.iter().map(Value::ty).collect();
         let ty = Arc::new(ObjectType::from_sorted_unchecked(shape.names().to_vec(), types));
-        Ok(Value::Object(Arc::new(ObjectVal { ty, vals: vals.into() })))
+        Ok(Value::Object(ObjectVal::new(ty, vals)))
     }
     /// `cty.EmptyObjectVal`.
     pub fn empty_object() -> Value {
         // One per thread, as the empty tuple (a million `{}` in variables
         // took 290 MB, each its own).
-        fn fresh() -> Arc<ObjectVal> {
-            Arc::new(ObjectVal { ty: crate::types::empty_object_type(), vals: Box::new([]) })
+        fn fresh() -> ObjectVal {
+            ObjectVal::new(crate::types::empty_object_type(), Vec::new())
         }
-        thread_local! { static EMPTY: Arc<ObjectVal> = fresh(); }
+        thread_local! { static EMPTY: ObjectVal = fresh(); }
         Value::Object(crate::types::per_thread(&EMPTY, fresh))
     }
 
@@ -630,7 +638,7 @@ impl Value {
             Value::List(l) => l.ty.clone(),
             Value::Set(s) => s.ty.clone(),
             Value::Map(m) => m.ty.clone(),
-            Value::Object(o) => Type::Object(o.ty.clone()),
+            Value::Object(o) => Type::Object(o.object_type().clone()),
             Value::Tuple(t) => Type::Tuple(t.tuple_type().clone()),
         }
     }
@@ -643,7 +651,7 @@ impl Value {
     /// element: unknowns may turn out equal to other elements.
     pub fn cty_length(&self) -> Value {
         match self {
-            Value::Tuple(t) => Value::int(t.elems.len() as i64),
+            Value::Tuple(t) => Value::int(t.elems().len() as i64),
             Value::Null(Type::Tuple(tt)) => Value::int(tt.len() as i64),
             Value::Unknown(u) => match u.ty() {
                 Type::Tuple(tt) => Value::int(tt.len() as i64),
@@ -670,7 +678,7 @@ impl Value {
             (Value::List(l), t) => &l.ty == t,
             (Value::Set(s), t) => &s.ty == t,
             (Value::Map(m), t) => &m.ty == t,
-            (Value::Object(o), Type::Object(ot)) => &o.ty == ot,
+            (Value::Object(o), Type::Object(ot)) => o.object_type() == ot,
             (Value::Tuple(v), Type::Tuple(tt)) => v.tuple_type() == tt,
             _ => false,
         }
@@ -687,7 +695,7 @@ impl Value {
             (Value::Set(s), w) => s.ty.conforms_to(w),
             (Value::Map(m), w) => m.ty.conforms_to(w),
             // Shares the type's storage: no allocation.
-            (Value::Object(o), Type::Object(_)) => Type::Object(o.ty.clone()).conforms_to(want),
+            (Value::Object(o), Type::Object(_)) => Type::Object(o.object_type().clone()).conforms_to(want),
             (Value::Tuple(v), Type::Tuple(_)) => Type::Tuple(v.tuple_type().clone()).conforms_to(want),
             _ => self.has_type(want),
         }
@@ -807,9 +815,9 @@ impl Value {
         match self {
             Value::List(l) => &l.elems,
             Value::Set(s) => &s.elems,
-            Value::Tuple(t) => &t.elems,
+            Value::Tuple(t) => t.elems(),
             Value::Map(m) => &m.vals,
-            Value::Object(o) => &o.vals,
+            Value::Object(o) => o.vals(),
             _ => &[],
         }
     }
@@ -819,7 +827,7 @@ impl Value {
     pub fn index(&self, i: usize) -> Option<&Value> {
         match self {
             Value::List(l) => l.elems.get(i),
-            Value::Tuple(t) => t.elems.get(i),
+            Value::Tuple(t) => t.elems().get(i),
             _ => None,
         }
     }
@@ -829,7 +837,7 @@ impl Value {
     #[inline]
     pub fn get_attr(&self, name: &str) -> Option<&Value> {
         match self {
-            Value::Object(o) => o.ty.attr_index(&normalize_nfc(name)).map(|i| &o.vals[i]),
+            Value::Object(o) => o.object_type().attr_index(&normalize_nfc(name)).map(|i| &o.vals()[i]),
             _ => None,
         }
     }
@@ -838,7 +846,7 @@ impl Value {
     #[inline]
     pub fn attr_at(&self, i: usize) -> Option<&Value> {
         match self {
-            Value::Object(o) => o.vals.get(i),
+            Value::Object(o) => o.vals().get(i),
             _ => None,
         }
     }
@@ -856,7 +864,7 @@ impl Value {
     pub fn key_value_pairs(&self) -> Option<Vec<(Str, &Value)>> {
         match self {
             Value::Map(m) => Some(m.keys.iter().cloned().zip(m.vals.iter()).collect()),
-            Value::Object(o) => Some(o.ty.names().iter().map(|n| Str::from_nfc_arc(n.clone())).zip(o.vals.iter()).collect()),
+            Value::Object(o) => Some(o.object_type().names().iter().map(|n| Str::from_nfc_arc(n.clone())).zip(o.vals().iter()).collect()),
             _ => None,
         }
     }
@@ -882,7 +890,7 @@ impl Value {
                 }
             }
             Value::Object(o) => {
-                for (k, v) in o.ty.names().iter().zip(o.vals.iter()) {
+                for (k, v) in o.object_type().names().iter().zip(o.vals().iter()) {
                     f(Value::String(Str::from_nfc_arc(k.clone())), v);
                 }
             }
@@ -896,7 +904,7 @@ impl Value {
     pub fn element_key(&self, i: usize) -> Option<Value> {
         match self {
             Value::List(l) => (i < l.elems.len()).then(|| Value::int(i as i64)),
-            Value::Tuple(t) => (i < t.elems.len()).then(|| Value::int(i as i64)),
+            Value::Tuple(t) => (i < t.elems().len()).then(|| Value::int(i as i64)),
             Value::Set(s) => s.elems.get(i).cloned(),
             Value::Map(m) => m.keys.get(i).cloned().map(Value::String),
             Value::Object(o) => o.attr_name(i).map(Value::String),
@@ -1033,19 +1041,24 @@ impl MapVal {
 }
 
 impl ObjectVal {
+    fn new(ty: Arc<ObjectType>, vals: Vec<Value>) -> ObjectVal {
+        ObjectVal(Node::new(ty, vals))
+    }
+    #[inline]
     pub fn object_type(&self) -> &Arc<ObjectType> {
-        &self.ty
+        self.0.header()
     }
     /// Attribute values parallel to the type's sorted names.
+    #[inline]
     pub fn vals(&self) -> &[Value] {
-        &self.vals
+        self.0.elems()
     }
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.ty.attr_index(name).map(|i| &self.vals[i])
+        self.object_type().attr_index(name).map(|i| &self.vals()[i])
     }
     /// The name of attribute `i` as a string sharing the type's storage.
     pub fn attr_name(&self, i: usize) -> Option<Str> {
-        self.ty.names().get(i).cloned().map(Str::from_nfc_arc)
+        self.object_type().names().get(i).cloned().map(Str::from_nfc_arc)
     }
 }
 
@@ -1066,7 +1079,7 @@ impl TupleVal {
     #[cold]
     #[inline(never)]
     fn made_ty<'s>(&'s self, cell: &'s OnceLock<Arc<TupleType>>) -> &'s Arc<TupleType> {
-        cell.get_or_init(|| crate::stack::guarded(|| Arc::new(TupleType::new(self.elems.iter().map(Value::ty).collect()))))
+        cell.get_or_init(|| crate::stack::guarded(|| Arc::new(TupleType::new(self.elems().iter().map(Value::ty).collect()))))
     }
 
     pub fn elems(&self) -> &[Value] {
