@@ -225,7 +225,7 @@ impl Value {
 // Dropping a collection recurses into its elements as usual, down to a
 // fixed depth; below that they are freed with a work list (values nest as
 // deeply as their input). See `crate::stack::drop_elements` (and `Node`'s
-// drop, for objects and tuples).
+// drop, for objects).
 macro_rules! iterative_drop {
     ($ty:ty, $field:ident) => {
         impl Drop for $ty {

@@ -1,13 +1,12 @@
 //! A collection's storage: a header (its type) and its elements in one
 //! reference-counted block.
 //!
-//! An object of one attribute took three blocks before: the `Value` slot
-//! that holds it, the object (count, weak count, type, pointer and length
-//! of its values) and its values. As a [`Node`] it is the slot and one
-//! block of a count, the type and the values: 24 bytes less and one
-//! allocation less per object, and one pointer less to follow to reach an
-//! attribute. (`triomphe`'s `Arc` has no weak count, which values never
-//! need.)
+//! An object of one attribute was, besides the `Value` that holds it, two
+//! blocks: the object (count, weak count, type, pointer to and length of
+//! its values) and its values. As a [`Node`] it is one block of a count,
+//! the type and the values: 24 bytes and one allocation less per object,
+//! and one pointer less to follow to reach an attribute. (`triomphe`'s
+//! `Arc` has no weak count, which values never need.)
 
 use super::Value;
 use triomphe::{Arc, HeaderSlice};
@@ -98,7 +97,10 @@ impl<H> Drop for Node<H> {
 /// Lets go of a block: the last holder frees it inside the drop depth
 /// count (see `crate::stack::drop_elements`), or, past the depth, moves
 /// its elements to the work list first. (Out of line, so that dropping a
-/// value of any kind stays a jump to the kind's own drop.)
+/// value of any kind stays a jump to the kind's own drop.) Two threads
+/// letting go of one block at once may both find it shared: the block is
+/// then freed by the count alone, outside the depth count, which is one
+/// level of recursion; its elements, held by it alone, are counted again.
 #[inline(never)]
 fn release<H>(block: Block<H>) {
     if block.is_unique() && !block.slice.is_empty() {
