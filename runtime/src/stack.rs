@@ -53,38 +53,19 @@ pub fn deeper<R>(depth: usize, f: impl FnOnce() -> R) -> R {
 /// work list that never recurses. Shallow values (nearly all) pay one
 /// thread-local counter.
 pub(crate) fn drop_elements(elems: Box<[Value]>) {
-    let Some(depth) = enter_drop() else {
-        return drop_with_work_list(elems.into_vec());
-    };
-    drop(elems);
-    leave_drop(depth);
+    drop_counted(elems, <[Value]>::into_vec);
 }
 
-/// [`drop_elements`] for a collection that keeps its elements in its own
-/// block: `collection` is dropped inside the count, or, past the depth,
-/// `give_up` first moves its elements to the work list.
-pub(crate) fn drop_counted<T>(collection: T, give_up: impl FnOnce(T, &mut Vec<Value>)) {
-    let Some(depth) = enter_drop() else {
-        let mut work = Vec::new();
-        give_up(collection, &mut work);
-        return drop_with_work_list(work);
-    };
-    drop(collection);
-    leave_drop(depth);
-}
-
-/// Counts one more collection drop running, or `None` when [`DROP_DEPTH`]
-/// are (the caller then uses the work list).
-fn enter_drop() -> Option<u32> {
+/// Drops `collection` inside the drop depth count, or, past the depth,
+/// frees with the work list the elements `give_up` takes out of it (for
+/// a collection that keeps its elements in its own block: `value::Node`).
+pub(crate) fn drop_counted<T>(collection: T, give_up: impl FnOnce(T) -> Vec<Value>) {
     let depth = DROPPING.try_with(|d| d.get()).unwrap_or(DROP_DEPTH);
     if depth >= DROP_DEPTH {
-        return None;
+        return drop_with_work_list(give_up(collection));
     }
     let _ = DROPPING.try_with(|d| d.set(depth + 1));
-    Some(depth)
-}
-
-fn leave_drop(depth: u32) {
+    drop(collection);
     let _ = DROPPING.try_with(|d| d.set(depth));
 }
 

@@ -69,6 +69,13 @@ fn give_up_elements<H>(mut block: Block<H>, out: &mut Vec<Value>) {
     }
 }
 
+/// The elements of a block held only here, taken out of it.
+fn take_elements<H>(block: Block<H>) -> Vec<Value> {
+    let mut out = Vec::with_capacity(block.slice.len());
+    give_up_elements(block, &mut out);
+    out
+}
+
 impl Value {
     /// This value, moved out: a value that needs no drop is left in its
     /// place.
@@ -104,6 +111,6 @@ impl<H> Drop for Node<H> {
 #[inline(never)]
 fn release<H>(block: Block<H>) {
     if block.is_unique() && !block.slice.is_empty() {
-        crate::stack::drop_counted(block, give_up_elements);
+        crate::stack::drop_counted(block, take_elements);
     }
 }
