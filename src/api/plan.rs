@@ -22,8 +22,8 @@ pub(crate) struct FilePlan {
     /// Every attribute of the file, in program order.
     attrs: Box<[AttrEntry]>,
     /// Each attribute's name as a JSON string (the static part of every
-    /// result line, encoded once), then the name itself; attribute after
-    /// attribute.
+    /// result line, encoded once), then, if JSON escaped any of it, the
+    /// name itself; attribute after attribute.
     attr_text: Box<str>,
     /// Parallel to `attrs` once attached ([`FilePlan::attach_programs`]).
     programs: Box<[Program]>,
@@ -67,7 +67,9 @@ const _: () = assert!(std::mem::size_of::<BodyEntry>() == 24);
 #[derive(Debug)]
 struct AttrEntry {
     text_end: u32,
-    /// Where the name starts in its text.
+    /// Where the name starts in its text; 0 when the text is the JSON
+    /// name alone, the name being that without its quotes (a name that
+    /// JSON writes as it is, nearly every one, is not stored twice).
     name_at: u32,
     /// `None` when the expression references no variables.
     references: Option<Box<References>>,
@@ -258,13 +260,19 @@ impl<'p> AttrInfo<'p> {
     }
 
     pub(crate) fn name(&self) -> &'p str {
-        let name_at = self.entry().map_or(0, |e| e.name_at as usize);
-        self.text().get(name_at..).unwrap_or("")
+        let text = self.text();
+        match self.entry().map_or(0, |e| e.name_at as usize) {
+            0 => text.get(1..text.len().saturating_sub(1)).unwrap_or(""),
+            name_at => text.get(name_at..).unwrap_or(""),
+        }
     }
 
     fn json_name(&self) -> &'p str {
-        let name_at = self.entry().map_or(0, |e| e.name_at as usize);
-        self.text().get(..name_at).unwrap_or("")
+        let text = self.text();
+        match self.entry().map_or(0, |e| e.name_at as usize) {
+            0 => text,
+            name_at => text.get(..name_at).unwrap_or(""),
+        }
     }
 
     /// The rendered references, in order.
@@ -434,8 +442,14 @@ impl PlanBuilder {
     pub(crate) fn attr(&mut self, name: &str, json_references: Option<Box<str>>) -> Result<(), PlanTooLarge> {
         let start = self.attr_text.len();
         write_json_string(&mut self.attr_text, name);
-        let name_at = u32::try_from(self.attr_text.len() - start).map_err(|_| PlanTooLarge)?;
-        self.attr_text.push_str(name);
+        let json_len = self.attr_text.len() - start;
+        let name_at = if json_len == name.len() + 2 {
+            // Nothing escaped: the name is inside the quotes.
+            0
+        } else {
+            self.attr_text.push_str(name);
+            u32::try_from(json_len).map_err(|_| PlanTooLarge)?
+        };
         let text_end = u32::try_from(self.attr_text.len()).map_err(|_| PlanTooLarge)?;
         let references = json_references.map(|json| Box::new(References { json, list: OnceLock::new() }));
         self.attrs.push(AttrEntry { text_end, name_at, references });
@@ -512,16 +526,18 @@ mod tests {
         b.attr("q", Some(r#"["var.x","y[\"k\"]"]"#.into())).unwrap();
         b.close(t2);
         b.close(a);
-        // rule "" { r = 1 }
-        let e = b.open(Some((rule, &[""])), 1, 0).unwrap();
+        // rule "" { r = 1  "s\"" = 1 } (a name JSON escapes is kept
+        // beside its JSON form)
+        let e = b.open(Some((rule, &[""])), 2, 0).unwrap();
         attr(&mut b, "r");
+        attr(&mut b, "s\"");
         b.close(e);
         b.close(top);
         let plan = b.finish();
-        assert_eq!(plan.attribute_count(), 5);
+        assert_eq!(plan.attribute_count(), 6);
         let mut out = String::new();
         shape(plan.body(), "", &mut out);
-        let expected = r#"["x", "y"] of 5
+        let expected = r#"["x", "y"] of 6
 rule ["a"] {"type":"rule","labels":["a"],"body":
   ["p"] of 2
   tag [] {"type":"tag","labels":[],"body":
@@ -529,7 +545,7 @@ rule ["a"] {"type":"rule","labels":["a"],"body":
   tag ["t", "u\""] {"type":"tag","labels":["t","u\""],"body":
     ["q <- var.x y[\"k\"]"] of 1
 rule [""] {"type":"rule","labels":[""],"body":
-  ["r"] of 1
+  ["r", "s\""] of 2
 "#;
         assert_eq!(out, expected);
     }
