@@ -298,18 +298,77 @@ struct Lowerer<'i, 'e> {
 }
 
 /// The value of a literal or a quoted literal (the leaves of an
-/// [`ast::LiteralTuple`] or [`ast::LiteralObject`]; nothing else is asked).
-fn leaf_value(e: &ast::Expr<'_>) -> Value {
+/// [`ast::LiteralTuple`] or [`ast::LiteralObject`]; nothing else is asked),
+/// a string shared with an equal one of `recent` where there is one.
+#[inline]
+fn leaf_value<'t>(e: &ast::Expr<'t>, recent: &mut RecentStrings<'t>) -> Value {
     match e.kind {
+        ExprKind::Quoted(text) | ExprKind::Literal(Literal::String(text)) => recent.string(text),
         ExprKind::Literal(lit) => literal_value(&lit),
-        ExprKind::Quoted(text) => literal_value(&Literal::String(text)),
         _ => Value::dynamic_unknown(),
     }
 }
 
 /// The value of a [`ast::LiteralObject`] (which fits the size budget).
-fn literal_object_value(o: &ast::LiteralObject<'_>) -> Value {
-    vm::codegen::constant_object(o.entries().map(|e| (e.key.text(), leaf_value(&e.value))), o.len())
+fn literal_object_value<'t>(o: &ast::LiteralObject<'t>, recent: &mut RecentStrings<'t>) -> Value {
+    vm::codegen::constant_object(o.entries().map(|e| (e.key.text(), leaf_value(&e.value, recent))), o.len())
+}
+
+/// The short strings of one literal run made last, by text: equal ones
+/// share one value, so a list that repeats a few names (`["a", "b", "a",
+/// ...]`) costs a slot per element, not a slot and a string. A small
+/// table with one place per text, each string made replacing the one in
+/// its place; a run that has not repeated any of its last strings stops
+/// looking (a list of distinct addresses would pay for nothing), and a
+/// short run does not look at all.
+struct RecentStrings<'t> {
+    /// `RECENT_STRINGS` places, or none for a run that does not look.
+    places: Vec<Option<(&'t str, Value)>>,
+    /// Strings made since one was last shared.
+    misses: u32,
+}
+
+const RECENT_STRINGS: usize = 64;
+/// Longer strings are made each time (rarely repeated; and a repeated one
+/// costs little beside its text).
+const RECENT_STRING_MAX: usize = 32;
+/// Strings made in a row, none shared, after which a run stops looking.
+const RECENT_MISSES_MAX: u32 = 256;
+/// Runs of fewer items do not look.
+const RECENT_RUN_MIN: usize = 16;
+
+impl<'t> RecentStrings<'t> {
+    /// For a literal run of `len` items.
+    fn for_run(len: usize) -> RecentStrings<'t> {
+        let places = if len >= RECENT_RUN_MIN { vec![None; RECENT_STRINGS] } else { Vec::new() };
+        RecentStrings { places, misses: 0 }
+    }
+
+    #[inline]
+    fn string(&mut self, text: &'t str) -> Value {
+        let b = text.as_bytes();
+        if b.is_empty() || b.len() > RECENT_STRING_MAX || self.misses > RECENT_MISSES_MAX || self.places.is_empty() {
+            return Value::string(text);
+        }
+        // Its length and three of its bytes: the texts of one list differ
+        // in those more often than not.
+        let key = (b.len() as u32) | u32::from(b[0]) << 8 | u32::from(b[b.len() / 2]) << 16 | u32::from(b[b.len() - 1]) << 24;
+        let Some(place) = self.places.get_mut((key.wrapping_mul(0x9E37_79B1) >> 26) as usize % RECENT_STRINGS) else {
+            return Value::string(text);
+        };
+        match place {
+            Some((t, v)) if *t == text => {
+                self.misses = 0;
+                v.clone()
+            }
+            _ => {
+                self.misses += 1;
+                let v = Value::string(text);
+                *place = Some((text, v.clone()));
+                v
+            }
+        }
+    }
 }
 
 fn literal_value(lit: &Literal<'_>) -> Value {
@@ -462,7 +521,8 @@ impl<'i, 'e> Lowerer<'i, 'e> {
 
     fn lower_inner(&mut self, e: &ast::Expr<'_>) -> Node {
         match e.kind {
-            ExprKind::Literal(_) | ExprKind::Quoted(_) => Node::Const(leaf_value(e)),
+            ExprKind::Literal(lit) => Node::Const(literal_value(&lit)),
+            ExprKind::Quoted(text) => Node::Const(Value::string(text)),
             ExprKind::Name(name) => match self.resolve(name, e.span) {
                 Some(n) => n,
                 None => self.unknown_variable(name, e.span),
@@ -511,9 +571,10 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 fold(Node::Tuple(t.elements().map(|e| self.lower(&e.expr())).collect()))
             }
             ExprKind::LiteralTuple(t) => {
-                let value = |e: ast::LiteralElement<'_>| match e {
-                    ast::LiteralElement::Leaf(leaf) => leaf_value(&leaf),
-                    ast::LiteralElement::Object(o, _) => literal_object_value(&o),
+                let mut recent = RecentStrings::for_run(t.len());
+                let mut value = |e| match e {
+                    ast::LiteralElement::Leaf(leaf) => leaf_value(&leaf, &mut recent),
+                    ast::LiteralElement::Object(o, _) => literal_object_value(&o, &mut recent),
                 };
                 if !vm::codegen::fits_budget(t.len()) {
                     // Left to code generation, as a tuple of constants too
@@ -609,9 +670,10 @@ impl<'i, 'e> Lowerer<'i, 'e> {
     fn literal_object(&mut self, o: &ast::LiteralObject<'_>) -> Node {
         let too_deep = self.depth >= MAX_DEPTH;
         if !too_deep && vm::codegen::fits_budget(o.len()) {
-            return Node::Const(literal_object_value(o));
+            return Node::Const(literal_object_value(o, &mut RecentStrings::for_run(o.len())));
         }
         let mut out = Vec::with_capacity(o.len());
+        let mut recent = RecentStrings::for_run(o.len());
         for entry in o.entries() {
             let key = match entry.key {
                 ast::LiteralKey::Name(name, _) => ObjectKey::Name(Value::string(name)),
@@ -621,7 +683,7 @@ impl<'i, 'e> Lowerer<'i, 'e> {
                 }
                 ast::LiteralKey::Quoted(text, span) => ObjectKey::Expr(Node::Const(Value::string(text)), span),
             };
-            let node = if too_deep { self.lower(&entry.value) } else { Node::Const(leaf_value(&entry.value)) };
+            let node = if too_deep { self.lower(&entry.value) } else { Node::Const(leaf_value(&entry.value, &mut recent)) };
             out.push(ObjectItem { key, value: node, value_span: entry.value.span });
         }
         fold(Node::Object(out.into()))
@@ -868,5 +930,41 @@ fn fold(n: Node) -> Node {
     match vm::codegen::fold(n) {
         Ok(v) => Node::Const(v),
         Err(n) => n,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where a string value's text is: equal for two values that share one.
+    fn text_at(v: &Value) -> *const u8 {
+        v.as_str().map(str::as_ptr).unwrap_or_else(|| panic!("not a string: {}", v.go_string()))
+    }
+
+    /// A long literal run shares the strings it repeats, each value its
+    /// own text; a run of distinct strings stops looking; a short run
+    /// never looks.
+    #[test]
+    fn literal_runs_share_the_strings_they_repeat() {
+        let texts: Vec<String> = (0..40).map(|i| format!("n{}", i % 3)).collect();
+        let mut recent = RecentStrings::for_run(texts.len());
+        let values: Vec<Value> = texts.iter().map(|t| recent.string(t)).collect();
+        for (t, v) in texts.iter().zip(&values) {
+            assert_eq!(v.as_str(), Some(t.as_str()));
+        }
+        assert_eq!(text_at(&values[0]), text_at(&values[3]));
+        assert_eq!(text_at(&values[2]), text_at(&values[38]));
+        assert_ne!(text_at(&values[0]), text_at(&values[1]));
+
+        let distinct: Vec<String> = (0..600).map(|i| format!("d{i}")).collect();
+        let mut recent = RecentStrings::for_run(distinct.len());
+        let values: Vec<Value> = distinct.iter().map(|t| recent.string(t)).collect();
+        assert_eq!(values[599].as_str(), Some("d599"));
+        assert!(recent.misses > RECENT_MISSES_MAX);
+        assert_ne!(text_at(&recent.string(&distinct[599])), text_at(&values[599]));
+
+        let mut short = RecentStrings::for_run(RECENT_RUN_MIN - 1);
+        assert_ne!(text_at(&short.string("x")), text_at(&short.string("x")));
     }
 }
