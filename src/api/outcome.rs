@@ -252,7 +252,7 @@ impl<'e> BodyOutcome<'e> {
             self.blocks(),
             |_, w, a| a.info.write_result(w, &a.outcome.value, &a.outcome.diagnostics),
             |_, w, b| {
-                b.info().write_json_head(w.text());
+                w.raw(b.info().json_head());
                 b.body.write_result(w);
                 w.raw("}");
             },

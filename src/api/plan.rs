@@ -29,9 +29,8 @@ pub(crate) struct FilePlan {
     programs: Box<[Program]>,
     /// Every body, depth first: the file's own first.
     bodies: Box<[BodyEntry]>,
-    /// Each block's labels one after another, block after block. (Its
-    /// result lines' head is written from these when needed: kept, it
-    /// cost 40 bytes a block.)
+    /// Each block's labels one after another, then its result lines'
+    /// `{"type":..,"labels":[..],"body":`; block after block.
     text: Box<str>,
     /// Where each label ends in `text`, block after block.
     label_ends: Box<[u32]>,
@@ -49,7 +48,7 @@ struct BodyEntry {
     block_type: u32,
     /// Its labels' ends in `label_ends`.
     labels_end: u32,
-    /// Its part of `text`: its labels.
+    /// Its part of `text`: labels, then the result-line head.
     text_end: u32,
     /// Its own attributes. (Its subtree's end with those of its last
     /// body, which has no blocks: [`BodyPlan::attribute_count`].)
@@ -361,10 +360,14 @@ impl<'p> BlockInfo<'p> {
         s.entry.labels_end.saturating_sub(s.labels_at) as usize
     }
 
-    /// Appends `{"type":..,"labels":[..],"body":`, this block's head in a
-    /// result line.
-    pub(crate) fn write_json_head(&self, out: &mut String) {
-        write_block_head(out, self.block_type(), self.labels());
+    /// `{"type":..,"labels":[..],"body":` of this block in a result line.
+    pub(crate) fn json_head(&self) -> &'p str {
+        let s = self.file.span(self.at);
+        let start = match s.entry.labels_end.checked_sub(1).filter(|_| s.entry.labels_end > s.labels_at) {
+            None => s.text_start as usize,
+            Some(last) => self.file.label_ends.get(last as usize).map_or(0, |&end| end as usize),
+        };
+        self.file.text.get(start..s.entry.text_end as usize).unwrap_or("")
     }
 }
 
@@ -412,10 +415,15 @@ impl PlanBuilder {
         let block_type = match block {
             None => 0,
             Some((block_type, labels)) => {
+                let name = self.types.get(block_type as usize).map_or("", |t| t);
+                let raw: usize = labels.iter().map(|l| l.len()).sum();
+                // Escapes aside, the labels then the head, reserved at once.
+                self.text.reserve(2 * raw + 33 + name.len() + 3 * labels.len());
                 for l in labels {
                     self.text.push_str(l);
                     self.label_ends.push(offset(self.text.len())?);
                 }
+                write_block_head(&mut self.text, name, labels);
                 block_type
             }
         };
@@ -493,9 +501,7 @@ mod tests {
             let labels: Vec<&str> = info.labels().collect();
             assert_eq!(info.label_count(), labels.len());
             assert_eq!(info.label(labels.len()), None);
-            let mut head = String::new();
-            info.write_json_head(&mut head);
-            out.push_str(&format!("{indent}{} {labels:?} {head}\n", info.block_type()));
+            out.push_str(&format!("{indent}{} {labels:?} {}\n", info.block_type(), info.json_head()));
             shape(inner, &format!("{indent}  "), out);
         }
     }

@@ -277,17 +277,26 @@ pub fn write_body<C, A, B>(
 
 /// `{"type":TYPE,"labels":[LABELS],"body":`: a block's member of a body
 /// result line, up to its body.
-pub fn write_block_head<'l>(out: &mut String, block_type: &str, labels: impl Iterator<Item = &'l str>) {
+pub fn write_block_head(out: &mut String, block_type: &str, labels: &[&str]) {
     out.push_str("{\"type\":");
     write_json_string(out, block_type);
-    out.push_str(",\"labels\":[");
-    for (i, label) in labels.enumerate() {
+    out.push_str(",\"labels\":");
+    write_json_string_array(out, labels);
+    out.push_str(",\"body\":");
+}
+
+/// A JSON array of strings, appended to `out` (sized at once for strings
+/// without escapes).
+pub fn write_json_string_array<S: AsRef<str>>(out: &mut String, items: &[S]) {
+    out.reserve(2 + items.len().saturating_sub(1) + items.iter().map(|s| s.as_ref().len() + 2).sum::<usize>());
+    out.push('[');
+    for (i, item) in items.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_json_string(out, label);
+        write_json_string(out, item.as_ref());
     }
-    out.push_str("],\"body\":");
+    out.push(']');
 }
 
 #[cfg(test)]

@@ -329,10 +329,12 @@ struct RecentStrings<'t> {
 }
 
 const RECENT_STRINGS: usize = 64;
+const _: () = assert!(RECENT_STRINGS.is_power_of_two());
 /// Longer strings are made each time (rarely repeated; and a repeated one
 /// costs little beside its text).
 const RECENT_STRING_MAX: usize = 32;
-/// Strings made in a row, none shared, after which a run stops looking.
+/// Strings made in a row, none shared, after which a run stops looking
+/// (two of its texts in one place of the table count as not shared).
 const RECENT_MISSES_MAX: u32 = 256;
 /// Runs of fewer items do not look.
 const RECENT_RUN_MIN: usize = 16;
@@ -347,13 +349,13 @@ impl<'t> RecentStrings<'t> {
     #[inline]
     fn string(&mut self, text: &'t str) -> Value {
         let b = text.as_bytes();
-        if b.is_empty() || b.len() > RECENT_STRING_MAX || self.misses > RECENT_MISSES_MAX || self.places.is_empty() {
+        if b.is_empty() || b.len() > RECENT_STRING_MAX || self.misses >= RECENT_MISSES_MAX || self.places.is_empty() {
             return Value::string(text);
         }
         // Its length and three of its bytes: the texts of one list differ
         // in those more often than not.
         let key = (b.len() as u32) | u32::from(b[0]) << 8 | u32::from(b[b.len() / 2]) << 16 | u32::from(b[b.len() - 1]) << 24;
-        let Some(place) = self.places.get_mut((key.wrapping_mul(0x9E37_79B1) >> 26) as usize % RECENT_STRINGS) else {
+        let Some(place) = self.places.get_mut((key.wrapping_mul(0x9E37_79B1) >> (32 - RECENT_STRINGS.trailing_zeros())) as usize) else {
             return Value::string(text);
         };
         match place {
@@ -961,7 +963,7 @@ mod tests {
         let mut recent = RecentStrings::for_run(distinct.len());
         let values: Vec<Value> = distinct.iter().map(|t| recent.string(t)).collect();
         assert_eq!(values[599].as_str(), Some("d599"));
-        assert!(recent.misses > RECENT_MISSES_MAX);
+        assert_eq!(recent.misses, RECENT_MISSES_MAX);
         assert_ne!(text_at(&recent.string(&distinct[599])), text_at(&values[599]));
 
         let mut short = RecentStrings::for_run(RECENT_RUN_MIN - 1);

@@ -432,7 +432,7 @@ fn write_body_once(
         w.raw("}");
     };
     let block = |(run, programs): &mut (&mut vm::BodyEvaluation<'_>, &mut &[Program]), w: &mut ResultWriter<'_>, b: &ast::Block<'_>| {
-        result_format::write_block_head(w.text(), interner.resolve(b.block_type.name), b.labels.iter().copied());
+        result_format::write_block_head(w.text(), interner.resolve(b.block_type.name), b.labels);
         write_body_once(&b.body, programs, run, w, interner);
         w.raw("}");
     };
@@ -458,7 +458,7 @@ fn write_body_result(plan: BodyPlan<'_>, run: &mut vm::BodyEvaluation<'_>, w: &m
             info.write_result(w, &value, diagnostics);
         },
         |(run, errors), w, (info, body)| {
-            info.write_json_head(w.text());
+            w.raw(info.json_head());
             *errors |= write_body_result(body, run, w);
             w.raw("}");
         },
