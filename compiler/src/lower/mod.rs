@@ -300,7 +300,6 @@ struct Lowerer<'i, 'e> {
 /// The value of a literal or a quoted literal (the leaves of an
 /// [`ast::LiteralTuple`] or [`ast::LiteralObject`]; nothing else is asked),
 /// a string shared with an equal one of `recent` where there is one.
-#[inline]
 fn leaf_value<'t>(e: &ast::Expr<'t>, recent: &mut RecentStrings<'t>) -> Value {
     match e.kind {
         ExprKind::Quoted(text) | ExprKind::Literal(Literal::String(text)) => recent.string(text),
@@ -349,12 +348,13 @@ impl<'t> RecentStrings<'t> {
     #[inline]
     fn string(&mut self, text: &'t str) -> Value {
         let b = text.as_bytes();
-        if b.is_empty() || b.len() > RECENT_STRING_MAX || self.misses >= RECENT_MISSES_MAX || self.places.is_empty() {
+        if b.is_empty() || b.len() > RECENT_STRING_MAX || self.misses >= RECENT_MISSES_MAX {
             return Value::string(text);
         }
         // Its length and three of its bytes: the texts of one list differ
         // in those more often than not.
         let key = (b.len() as u32) | u32::from(b[0]) << 8 | u32::from(b[b.len() / 2]) << 16 | u32::from(b[b.len() - 1]) << 24;
+        // (No place at all in a run that does not look.)
         let Some(place) = self.places.get_mut((key.wrapping_mul(0x9E37_79B1) >> (32 - RECENT_STRINGS.trailing_zeros())) as usize) else {
             return Value::string(text);
         };

@@ -65,7 +65,8 @@ impl<H> Node<H> {
 
 fn give_up_elements<H>(mut block: Block<H>, out: &mut Vec<Value>) {
     if let Some(block) = Arc::get_mut(&mut block) {
-        out.extend(block.slice.iter_mut().map(Value::take));
+        // (A bool left in each place: it needs no drop.)
+        out.extend(block.slice.iter_mut().map(|v| std::mem::replace(v, Value::Bool(false))));
     }
 }
 
@@ -74,15 +75,6 @@ fn take_elements<H>(block: Block<H>) -> Vec<Value> {
     let mut out = Vec::with_capacity(block.slice.len());
     give_up_elements(block, &mut out);
     out
-}
-
-impl Value {
-    /// This value, moved out: a value that needs no drop is left in its
-    /// place.
-    #[inline]
-    pub(crate) fn take(&mut self) -> Value {
-        std::mem::replace(self, Value::Bool(false))
-    }
 }
 
 impl<H> Clone for Node<H> {
