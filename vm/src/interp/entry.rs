@@ -56,6 +56,17 @@ impl<'a> BodyEvaluation<'a> {
             }
             self.chunk = id;
         }
+        // A constant (most attributes of a configuration) is its value:
+        // nothing to set up, run or report (as `run_program` has it, such
+        // a program never fails, not even after the budgets are spent).
+        if program.entry.start == program.entry.end {
+            if let OpndKind::Const(k) = program.entry.out.kind() {
+                self.scratch.diags.clear();
+                self.scratch.aborted = None;
+                self.scratch.consts.enter(chunk);
+                return Ran::Const(k);
+            }
+        }
         // Two copies of the evaluation loop's entry: the one without
         // interrupts checks nothing more than before they existed.
         let spent = self.scratch.spent_budget();
@@ -114,6 +125,8 @@ pub enum Ran {
     Register(u16),
     /// The value is in [`Scratch::held`].
     Held,
+    /// The value is constant `k` of the program's chunk.
+    Const(u16),
 }
 
 impl Ran {
@@ -123,6 +136,7 @@ impl Ran {
         match self {
             Ran::Register(r) => take_reg(&mut scratch.regs, r),
             Ran::Held => scratch.held.take().unwrap_or_else(dynamic),
+            Ran::Const(k) => scratch.consts.get(usize::from(k)).cloned().unwrap_or_else(dynamic),
         }
     }
 }
