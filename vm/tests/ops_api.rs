@@ -139,6 +139,15 @@ fn for_collector_reports_first_problem_only() {
     let set = Value::set(vec![Value::string("b"), Value::string("a")]).expect("set");
     assert_eq!(ops::for_element(&set, 0), Some((Value::string("a"), Value::string("a"))));
     assert!(ops::for_element(&set, 2).is_none());
+    // Without a key, the same values (in the same order), and the same end.
+    let obj = Value::object(vec![("y", Value::int(2)), ("x", Value::int(1))]);
+    for coll in [&set, &obj] {
+        for i in 0..3 {
+            assert_eq!(ops::for_value(coll, i), ops::for_element(coll, i).map(|(_, v)| v));
+        }
+    }
+    assert_eq!(ops::for_value(&obj, 0), Some(Value::int(1)));
+    assert_eq!(ops::for_value(&Value::int(1), 0), None);
     assert!(matches!(ops::for_source(&Value::unknown(Type::list(Type::String))), Ok(ops::ForSource::Unknown)));
     let e = ops::for_source(&Value::int(1)).expect_err("not iterable");
     assert_eq!(e.diags[0].subject, Blame::Operand(0));

@@ -46,11 +46,17 @@ impl<'a> Machine<'a> {
         if !self.tick() {
             return false;
         }
-        let Some((k, v)) = crate::ops::for_element(coll, i) else { return false };
-        if let Some(ks) = f.key_local {
-            self.set(ks, k);
+        match f.key_local {
+            Some(ks) => {
+                let Some((k, v)) = crate::ops::for_element(coll, i) else { return false };
+                self.set(ks, k);
+                self.set(f.val_local, v);
+            }
+            None => {
+                let Some(v) = crate::ops::for_value(coll, i) else { return false };
+                self.set(f.val_local, v);
+            }
         }
-        self.set(f.val_local, v);
         let Some((cond, _)) = &f.cond else { return true };
         let include = self.block(cond);
         let (include, diag) = steps.condition(&include);
@@ -63,7 +69,10 @@ impl<'a> Machine<'a> {
     pub(super) fn for_expr(&mut self, f: &ForSite) -> Value {
         let Some(coll) = self.for_collection(f) else { return dynamic() };
         let kind = if f.key.is_some() { crate::ops::ForKind::Object { group: f.group } } else { crate::ops::ForKind::Tuple };
-        let mut result = crate::ops::ForCollector::new(kind);
+        // Without an `if` clause every element is kept; with one, often
+        // few are (room made for all would then be made for nothing).
+        let room = if f.cond.is_none() { coll.elements_slice().len() } else { 0 };
+        let mut result = crate::ops::ForCollector::for_elements(kind, room);
         for i in 0..coll.elements_slice().len() {
             if self.s.aborted.is_some() {
                 return dynamic();

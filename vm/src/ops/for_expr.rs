@@ -100,6 +100,12 @@ pub fn for_element(coll: &Value, i: usize) -> Option<(Value, Value)> {
     Some((key, v))
 }
 
+/// [`for_element`]'s value alone, for a `for` that binds no key (its key
+/// is then not made: an index number, or a name taken from a type).
+pub fn for_value(coll: &Value, i: usize) -> Option<Value> {
+    coll.elements_slice().get(i).cloned()
+}
+
 /// The shape of a `for` expression's result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ForKind {
@@ -130,6 +136,17 @@ const INVALID_CONDITION: &str = "Invalid 'for' condition";
 impl ForCollector {
     pub fn new(kind: ForKind) -> ForCollector {
         ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: None }
+    }
+
+    /// A collector whose tuple result has room for `n` elements from the
+    /// start (a `for` that keeps every element: its tuple is then made
+    /// without growing or shrinking its buffer).
+    pub fn for_elements(kind: ForKind, n: usize) -> ForCollector {
+        let mut c = ForCollector::new(kind);
+        if kind == ForKind::Tuple {
+            c.tuple.reserve_exact(n);
+        }
+        c
     }
 
     /// The check of the `if` clause evaluated once with `DynamicVal` key and
