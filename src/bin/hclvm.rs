@@ -92,17 +92,19 @@ mod allocator {
     /// word at most (nearly all) is a plain `mi_malloc`: the Rust binding
     /// asks for every allocation through `mi_malloc_aligned`, and mimalloc
     /// v3 serves that from its fast path only while the size's free list
-    /// has a block at hand; otherwise a size that is not a power of two
-    /// (24, 48, 80 bytes ...) is over-allocated, into a larger size class,
-    /// by its slow path (a `for` over three strings spent a fifth of its
+    /// has a block at hand; otherwise a size whose class is not a power of
+    /// two (48, 80, 96 bytes ...) is over-allocated, into a larger class,
+    /// by its slow path (a `for` over three strings spent an eighth of its
     /// instructions there).
     #[inline(always)]
     unsafe fn inner_alloc(layout: Layout, zeroed: bool) -> *mut u8 {
         #[cfg(feature = "mimalloc")]
         if layout.align() <= WORD {
             // SAFETY: any size may be asked for; the block is aligned to a
-            // word, which is all `layout` needs, and is freed by `mi_free`
-            // (the inner `dealloc`), as an aligned one is.
+            // word, which is all `layout` needs. It is freed by `mi_free`
+            // (the inner `dealloc`), as an aligned one is, and resized by
+            // `mi_realloc_aligned` (the inner `realloc`), which for an
+            // alignment of a word or less is plain `mi_realloc`.
             return unsafe {
                 if zeroed {
                     libmimalloc_sys::mi_zalloc(layout.size())
@@ -145,9 +147,12 @@ mod allocator {
         std::process::exit(3)
     }
 
-    // SAFETY: every method forwards to the inner allocator with the same
-    // arguments and returns what it returned, so the inner allocator's
-    // guarantees hold; a null result (failure) does not return at all.
+    // SAFETY: every method returns what the inner allocator returned for
+    // the same arguments, except that a word-aligned allocation comes from
+    // mimalloc's `mi_malloc`/`mi_zalloc` (`inner_alloc`), a block that the
+    // inner allocator's `dealloc` (`mi_free`) frees and its `realloc`
+    // resizes as one of its own; so the inner allocator's guarantees hold.
+    // A null result (failure) does not return at all.
     unsafe impl GlobalAlloc for ExitOnFailure {
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
             // SAFETY: the caller's contract for `alloc` is passed on as is.
@@ -168,7 +173,8 @@ mod allocator {
         }
 
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-            // SAFETY: `ptr` came from this allocator, hence from the inner one, with `layout`.
+            // SAFETY: `ptr` came from this allocator with `layout`: from the
+            // inner one, or from `mi_malloc`/`mi_zalloc`, which `mi_free` frees.
             unsafe { self.0.dealloc(ptr, layout) }
         }
 

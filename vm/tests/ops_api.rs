@@ -141,7 +141,10 @@ fn for_collector_reports_first_problem_only() {
     assert!(ops::for_element(&set, 2).is_none());
     // Without a key, the same values (in the same order), and the same end.
     let obj = Value::object(vec![("y", Value::int(2)), ("x", Value::int(1))]);
-    for coll in [&set, &obj] {
+    let list = Value::list(vec![Value::int(7), Value::int(8)]).expect("list");
+    let tuple = Value::tuple(vec![Value::int(7), Value::string("t")]);
+    let map = Value::map(vec![("b", Value::int(2)), ("a", Value::int(1))]).expect("map");
+    for coll in [&set, &obj, &list, &tuple, &map] {
         for i in 0..3 {
             assert_eq!(ops::for_value(coll, i), ops::for_element(coll, i).map(|(_, v)| v));
         }

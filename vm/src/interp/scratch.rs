@@ -41,8 +41,8 @@ pub struct Scratch {
     /// [`Abort::diagnostic`] about the whole expression (a call that ran
     /// out of budget: its range and what it was building).
     pub(super) abort_report: Option<Diagnostic>,
-    /// The value of the last program [`run`], when it is not in a
-    /// register.
+    /// The value of the last program [`run`], when it is neither in a
+    /// register nor a constant.
     pub(super) held: Option<Value>,
     /// The variable each unknown name reported in this evaluation was
     /// measured closest to ([`Machine::unknown_variable`]): a loop reports

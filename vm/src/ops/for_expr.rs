@@ -13,7 +13,8 @@
 //!    variables set to `DynamicVal`; if that has error diagnostics, or
 //!    [`ForCollector::precheck_condition`] reports one, the result is
 //!    `DynamicVal`.
-//! 3. For each element `i`: bind [`for_element`]`(coll, i)`; evaluate the
+//! 3. For each element `i`: bind [`for_element`]`(coll, i)` ([`for_value`]
+//!    when no key variable is bound); evaluate the
 //!    `if` clause and pass it to [`ForCollector::condition`] (skip the
 //!    element on `false`); for objects evaluate the key and pass it to
 //!    [`ForCollector::key`] (skip on `None`, before evaluating the value);
