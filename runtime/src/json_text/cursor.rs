@@ -79,6 +79,25 @@ impl<'t> JsonCursor<'t> {
         self.at == self.bytes.len()
     }
 
+    /// Reads a string (from its opening quote) that has no escape: its text
+    /// as it stands in the JSON, not copied. `None`, with the position
+    /// left where it was, for any other string (read it with
+    /// [`JsonCursor::string_into`]) or for no string at all.
+    #[inline]
+    pub fn plain_string(&mut self) -> Option<&'t str> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let end = plain_run_end(self.bytes, self.at + 1);
+        if self.bytes.get(end) != Some(&b'"') {
+            return None;
+        }
+        // Both ends are ASCII quotes, so the slice is whole characters.
+        let text = self.text.get(self.at + 1..end)?;
+        self.at = end + 1;
+        Some(text)
+    }
+
     /// Reads a string (from its opening quote) and appends its text, escapes
     /// resolved, to `out`. `None` for a raw control character, an unknown
     /// escape or a lone surrogate.
@@ -213,6 +232,24 @@ mod tests {
         }
         for text in [r#""\x""#, r#""\ud800""#, r#""\udc00x""#, r#""\ud800\u0041""#, r#""\u12g4""#, r#""open"#, "\"\t\""] {
             assert_eq!(string(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn a_string_without_escapes_is_its_text_in_place() {
+        for text in [r#""""#, r#""plain""#, r#""é€😀 and a run longer than a word""#, "\"\u{7f}\""] {
+            let mut c = JsonCursor::new(text);
+            let plain = c.plain_string().expect("plain");
+            assert_eq!(Some((plain.to_string(), c.position())), string(text), "{text}");
+            // The text of the JSON itself, not a copy.
+            assert_eq!(plain.as_ptr(), text[1..].as_ptr());
+        }
+        // An escape, a control character, an open string or no string:
+        // nothing read, for `string_into` (or the full decoder) to judge.
+        for text in [r#""a\"b""#, r#""\u0041""#, "\"\t\"", r#""open"#, "x", ""] {
+            let mut c = JsonCursor::new(text);
+            assert_eq!(c.plain_string(), None, "{text}");
+            assert_eq!(c.position(), 0, "{text}");
         }
     }
 

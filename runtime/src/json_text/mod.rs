@@ -147,6 +147,9 @@ impl Decoder<'_, '_> {
             b'{' => self.object(depth),
             b'[' => self.array(depth),
             b'"' => {
+                if let Some(text) = self.c.plain_string() {
+                    return Some(Value::string(text));
+                }
                 self.string_into_key()?;
                 Some(Value::string(&self.key))
             }
@@ -191,8 +194,13 @@ impl Decoder<'_, '_> {
         }
         loop {
             self.c.skip_ws();
-            self.string_into_key()?;
-            let name = self.shapes.name(&self.key)?;
+            let name = match self.c.plain_string() {
+                Some(text) => self.shapes.name(text)?,
+                None => {
+                    self.string_into_key()?;
+                    self.shapes.name(&self.key)?
+                }
+            };
             self.c.skip_ws();
             self.c.expect(b':')?;
             self.c.skip_ws();
