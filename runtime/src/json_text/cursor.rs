@@ -244,9 +244,16 @@ mod tests {
             // The text of the JSON itself, not a copy.
             assert_eq!(plain.as_ptr(), text[1..].as_ptr());
         }
+        // Followed by more text, the string ends at its closing quote (met
+        // within the first eight-byte word, not in the tail).
+        let mut c = JsonCursor::new(r#""key": "a value after it""#);
+        assert_eq!((c.plain_string(), c.position()), (Some("key"), 5));
         // An escape, a control character, an open string or no string:
-        // nothing read, for `string_into` (or the full decoder) to judge.
-        for text in [r#""a\"b""#, r#""\u0041""#, "\"\t\"", r#""open"#, "x", ""] {
+        // nothing read, for `string_into` (or the full decoder) to judge;
+        // also when what ends the plain run is past the first eight bytes.
+        let long_escape = format!(r#""{}\n{}""#, "x".repeat(10), "y".repeat(10));
+        let long_control = format!("\"{}\u{1}{}\"", "x".repeat(12), "y".repeat(12));
+        for text in [r#""a\"b""#, r#""\u0041""#, "\"\t\"", r#""open"#, "x", "", &long_escape, &long_control] {
             let mut c = JsonCursor::new(text);
             assert_eq!(c.plain_string(), None, "{text}");
             assert_eq!(c.position(), 0, "{text}");

@@ -321,6 +321,8 @@ mod tests {
                 "user",
                 "é",
                 "e\\u0301",
+                // Not NFC, unescaped: read in place, then normalized.
+                "e\u{301}",
                 "\\u00e9",
                 "\\ud83d\\ude00",
                 "😀",
