@@ -144,8 +144,12 @@ impl Decoder<'_, '_> {
             return None;
         }
         match self.c.peek()? {
-            b'{' => self.object(depth),
-            b'[' => self.array(depth),
+            // Within `MAX_DEPTH`, and still on any thread's stack: a frame
+            // here (larger in a debug build) times 256 levels may not fit
+            // in a small thread's stack, so the stack is checked as the
+            // other recursions over values check it.
+            b'{' => crate::stack::deeper(depth, || self.object(depth)),
+            b'[' => crate::stack::deeper(depth, || self.array(depth)),
             b'"' => {
                 if let Some(text) = self.c.plain_string() {
                     return Some(Value::string(text));
