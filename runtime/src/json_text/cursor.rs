@@ -98,6 +98,21 @@ impl<'t> JsonCursor<'t> {
         Some(text)
     }
 
+    /// Reads a string (from its opening quote): its text in place when it
+    /// has no escape ([`JsonCursor::plain_string`]), else resolved into
+    /// `buf` (cleared first, [`JsonCursor::string_into`]).
+    pub fn string_text<'b>(&mut self, buf: &'b mut String) -> Option<&'b str>
+    where
+        't: 'b,
+    {
+        if let Some(text) = self.plain_string() {
+            return Some(text);
+        }
+        buf.clear();
+        self.string_into(buf)?;
+        Some(buf)
+    }
+
     /// Reads a string (from its opening quote) and appends its text, escapes
     /// resolved, to `out`. `None` for a raw control character, an unknown
     /// escape or a lone surrogate.

@@ -78,8 +78,7 @@ fn decode_object_with(
     } else {
         loop {
             d.c.skip_ws();
-            d.string_into_key()?;
-            let name = std::mem::take(&mut d.key);
+            let name = d.c.string_text(&mut d.key)?.to_string();
             d.c.skip_ws();
             d.c.expect(b':')?;
             d.c.skip_ws();
@@ -132,7 +131,7 @@ fn is_typed_form(v: &Value) -> bool {
 struct Decoder<'t, 's> {
     c: JsonCursor<'t>,
     names: Option<&'t AttrNames>,
-    /// The last string read by [`Decoder::string_into_key`].
+    /// The buffer of a string with escapes ([`JsonCursor::string_text`]).
     key: String,
     /// This thread's types of decoded values ([`shapes`]).
     shapes: &'s mut Shapes,
@@ -150,13 +149,7 @@ impl Decoder<'_, '_> {
             // other recursions over values check it.
             b'{' => crate::stack::deeper(depth, || self.object(depth)),
             b'[' => crate::stack::deeper(depth, || self.array(depth)),
-            b'"' => {
-                if let Some(text) = self.c.plain_string() {
-                    return Some(Value::string(text));
-                }
-                self.string_into_key()?;
-                Some(Value::string(&self.key))
-            }
+            b'"' => self.c.string_text(&mut self.key).map(Value::string),
             b't' => self.c.literal(b"true").map(|_| Value::Bool(true)),
             b'f' => self.c.literal(b"false").map(|_| Value::Bool(false)),
             b'n' => self.c.literal(b"null").map(|_| Value::Null(Type::Dynamic)),
@@ -198,13 +191,7 @@ impl Decoder<'_, '_> {
         }
         loop {
             self.c.skip_ws();
-            let name = match self.c.plain_string() {
-                Some(text) => self.shapes.name(text)?,
-                None => {
-                    self.string_into_key()?;
-                    self.shapes.name(&self.key)?
-                }
-            };
+            let name = self.shapes.name(self.c.string_text(&mut self.key)?)?;
             self.c.skip_ws();
             self.c.expect(b':')?;
             self.c.skip_ws();
@@ -260,12 +247,6 @@ impl Decoder<'_, '_> {
         while self.c.peek().is_some_and(|b| b.is_ascii_digit()) {
             self.c.bump();
         }
-    }
-
-    /// Reads a string into `self.key`, escapes resolved.
-    fn string_into_key(&mut self) -> Option<()> {
-        self.key.clear();
-        self.c.string_into(&mut self.key)
     }
 }
 

@@ -56,17 +56,6 @@ impl<'a> BodyEvaluation<'a> {
             }
             self.chunk = id;
         }
-        // A constant (most attributes of a configuration) is its value:
-        // nothing to set up, run or report (as `run_program` has it, such
-        // a program never fails, not even after the budgets are spent).
-        if program.entry.start == program.entry.end {
-            if let OpndKind::Const(k) = program.entry.out.kind() {
-                self.scratch.diags.clear();
-                self.scratch.aborted = None;
-                self.scratch.consts.enter(chunk);
-                return Ran::Const(k);
-            }
-        }
         // Two copies of the evaluation loop's entry: the one without
         // interrupts checks nothing more than before they existed.
         let spent = self.scratch.spent_budget();
@@ -172,6 +161,16 @@ fn run_program(
     spent: Option<Abort>,
 ) -> Ran {
     scratch.diags.clear();
+    scratch.consts.enter(chunk);
+    // A constant (most attributes of a configuration) is its value: nothing
+    // to set up, run or report. Like every program without code, it never
+    // fails, not even after the budgets are spent.
+    if program.entry.start == program.entry.end {
+        if let OpndKind::Const(k) = program.entry.out.kind() {
+            scratch.aborted = None;
+            return Ran::Const(k);
+        }
+    }
     scratch.check_at = match stop {
         None => scratch.limits.max_steps,
         Some(_) => scratch.steps.saturating_add(scratch.until_check).min(scratch.limits.max_steps),
@@ -181,7 +180,6 @@ fn run_program(
     // spent them; each later one that has code to run fails at once, as
     // with a deadline.
     scratch.aborted = spent.filter(|_| program.entry.start != program.entry.end);
-    scratch.consts.enter(chunk);
     // Registers are written before they are read (code generation's
     // invariant), so they are only grown, never cleared: what the previous
     // evaluation left in them is dropped when overwritten.

@@ -46,17 +46,15 @@ impl<'a> Machine<'a> {
         if !self.tick() {
             return false;
         }
-        match f.key_local {
-            Some(ks) => {
-                let Some((k, v)) = crate::ops::for_element(coll, i) else { return false };
+        let element = match f.key_local {
+            Some(ks) => crate::ops::for_element(coll, i).map(|(k, v)| {
                 self.set(ks, k);
-                self.set(f.val_local, v);
-            }
-            None => {
-                let Some(v) = crate::ops::for_value(coll, i) else { return false };
-                self.set(f.val_local, v);
-            }
-        }
+                v
+            }),
+            None => crate::ops::for_value(coll, i),
+        };
+        let Some(v) = element else { return false };
+        self.set(f.val_local, v);
         let Some((cond, _)) = &f.cond else { return true };
         let include = self.block(cond);
         let (include, diag) = steps.condition(&include);

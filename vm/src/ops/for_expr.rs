@@ -90,7 +90,7 @@ pub fn for_source(coll: &Value) -> Result<ForSource, Box<OpError>> {
 /// tuples give the index, sets the element itself, maps and objects the
 /// key (sorted order).
 pub fn for_element(coll: &Value, i: usize) -> Option<(Value, Value)> {
-    let v = coll.elements_slice().get(i)?.clone();
+    let v = for_value(coll, i)?;
     let key = match coll {
         Value::List(_) | Value::Tuple(_) => Value::int(i as i64),
         Value::Set(_) => v.clone(),
