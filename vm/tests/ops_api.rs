@@ -146,10 +146,10 @@ fn for_collector_reports_first_problem_only() {
     let map = Value::map(vec![("b", Value::int(2)), ("a", Value::int(1))]).expect("map");
     for coll in [&set, &obj, &list, &tuple, &map] {
         for i in 0..3 {
-            assert_eq!(ops::for_value(coll, i), ops::for_element(coll, i).map(|(_, v)| v));
+            assert_eq!(ops::for_value(coll, i).cloned(), ops::for_element(coll, i).map(|(_, v)| v));
         }
     }
-    assert_eq!(ops::for_value(&obj, 0), Some(Value::int(1)));
+    assert_eq!(ops::for_value(&obj, 0), Some(&Value::int(1)));
     assert_eq!(ops::for_value(&Value::int(1), 0), None);
     assert!(matches!(ops::for_source(&Value::unknown(Type::list(Type::String))), Ok(ops::ForSource::Unknown)));
     let e = ops::for_source(&Value::int(1)).expect_err("not iterable");

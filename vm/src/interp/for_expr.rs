@@ -46,15 +46,17 @@ impl<'a> Machine<'a> {
         if !self.tick() {
             return false;
         }
-        let element = match f.key_local {
-            Some(ks) => crate::ops::for_element(coll, i).map(|(k, v)| {
-                self.set(ks, k);
-                v
-            }),
-            None => crate::ops::for_value(coll, i),
-        };
-        let Some(v) = element else { return false };
-        self.set(f.val_local, v);
+        match f.key_local {
+            Some(ks) => {
+                let Some(v) = crate::ops::for_value(coll, i) else { return false };
+                self.set(ks, crate::ops::for_key(coll, i, v));
+                self.set(f.val_local, v.clone());
+            }
+            None => {
+                let Some(v) = crate::ops::for_value(coll, i) else { return false };
+                self.set(f.val_local, v.clone());
+            }
+        }
         let Some((cond, _)) = &f.cond else { return true };
         let include = self.block(cond);
         let (include, diag) = steps.condition(&include);

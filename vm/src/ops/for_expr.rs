@@ -91,20 +91,32 @@ pub fn for_source(coll: &Value) -> Result<ForSource, Box<OpError>> {
 /// key (sorted order).
 pub fn for_element(coll: &Value, i: usize) -> Option<(Value, Value)> {
     let v = for_value(coll, i)?;
-    let key = match coll {
+    Some((for_key(coll, i, v), v.clone()))
+}
+
+/// [`for_element`]'s key of element `i`, whose value is `v` (an element
+/// [`for_value`] found). Built where the caller puts it, not returned in
+/// an `Option` (whose unwrapping copies it right after it is stored,
+/// which stalls on those stores).
+#[inline]
+pub fn for_key(coll: &Value, i: usize, v: &Value) -> Value {
+    match coll {
         Value::List(_) | Value::Tuple(_) => Value::int(i as i64),
         Value::Set(_) => v.clone(),
-        Value::Map(m) => Value::String(m.keys().get(i)?.clone()),
-        Value::Object(o) => o.object_type().name_value(i)?,
-        _ => return None,
-    };
-    Some((key, v))
+        // (An element that exists has its key: the fallbacks are not met.)
+        Value::Map(m) => m.keys().get(i).map_or_else(Value::dynamic_unknown, |k| Value::String(k.clone())),
+        Value::Object(o) => o.object_type().name_value(i).unwrap_or_else(Value::dynamic_unknown),
+        _ => Value::dynamic_unknown(),
+    }
 }
 
 /// [`for_element`]'s value alone, for a `for` that binds no key (its key
-/// is then not made: an index number, or a name taken from a type).
-pub fn for_value(coll: &Value, i: usize) -> Option<Value> {
-    coll.elements_slice().get(i).cloned()
+/// is then not made: an index number, or a name taken from a type), in
+/// place: the caller clones it straight into its register (a clone
+/// wrapped in an `Option` is unwrapped by a copy that stalls on the
+/// clone's stores).
+pub fn for_value(coll: &Value, i: usize) -> Option<&Value> {
+    coll.elements_slice().get(i)
 }
 
 /// The shape of a `for` expression's result.

@@ -61,7 +61,7 @@ mod template;
 pub use access::{get_attr, index, index_ref, legacy_index};
 pub use conditional::{condition_choice, conditional, conditional_plan, CondBranch, CondPlan, Conditional};
 pub use construct::{make_tuple, ObjectBuilder};
-pub use for_expr::{for_element, for_source, for_value, ForCollector, ForKind, ForSource};
+pub use for_expr::{for_element, for_key, for_source, for_value, ForCollector, ForKind, ForSource};
 pub use operator::{
     binary, binary_checked, binary_fast, compare_fast, is_operand_conversion, left_decides, logical_short_circuit, unary, unary_checked,
     BinaryOp, Keep, Logic, UnaryOp,
