@@ -150,6 +150,18 @@ fn for_collector_reports_first_problem_only() {
         }
     }
     assert_eq!(ops::for_value(&obj, 0), Some(&Value::int(1)));
+    // The key alone: an index, the set element, a map's or object's key
+    // (sorted), and `for_element` is the two together.
+    for coll in [&set, &obj, &list, &tuple, &map] {
+        for i in 0..2 {
+            let v = ops::for_value(coll, i).expect("element");
+            assert_eq!(ops::for_element(coll, i), Some((ops::for_key(coll, i, v), v.clone())));
+        }
+    }
+    assert_eq!(ops::for_key(&map, 1, &Value::int(2)), Value::string("b"));
+    assert_eq!(ops::for_key(&obj, 0, &Value::int(1)), Value::string("x"));
+    assert_eq!(ops::for_key(&list, 1, &Value::int(8)), Value::int(1));
+    assert_eq!(ops::for_key(&set, 1, &Value::string("b")), Value::string("b"));
     assert_eq!(ops::for_value(&Value::int(1), 0), None);
     assert!(matches!(ops::for_source(&Value::unknown(Type::list(Type::String))), Ok(ops::ForSource::Unknown)));
     let e = ops::for_source(&Value::int(1)).expect_err("not iterable");

@@ -46,17 +46,12 @@ impl<'a> Machine<'a> {
         if !self.tick() {
             return false;
         }
-        match f.key_local {
-            Some(ks) => {
-                let Some(v) = crate::ops::for_value(coll, i) else { return false };
-                self.set(ks, crate::ops::for_key(coll, i, v));
-                self.set(f.val_local, v.clone());
-            }
-            None => {
-                let Some(v) = crate::ops::for_value(coll, i) else { return false };
-                self.set(f.val_local, v.clone());
-            }
+        let Some(v) = crate::ops::for_value(coll, i) else { return false };
+        // (A `for` that binds no key does not make one.)
+        if let Some(ks) = f.key_local {
+            self.set(ks, crate::ops::for_key(coll, i, v));
         }
+        self.set(f.val_local, v.clone());
         let Some((cond, _)) = &f.cond else { return true };
         let include = self.block(cond);
         let (include, diag) = steps.condition(&include);

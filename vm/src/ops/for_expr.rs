@@ -13,8 +13,8 @@
 //!    variables set to `DynamicVal`; if that has error diagnostics, or
 //!    [`ForCollector::precheck_condition`] reports one, the result is
 //!    `DynamicVal`.
-//! 3. For each element `i`: bind [`for_element`]`(coll, i)` ([`for_value`]
-//!    when no key variable is bound); evaluate the
+//! 3. For each element `i`: bind [`for_value`]`(coll, i)` and, when a key
+//!    variable is bound, [`for_key`] ([`for_element`] gives both); evaluate the
 //!    `if` clause and pass it to [`ForCollector::condition`] (skip the
 //!    element on `false`); for objects evaluate the key and pass it to
 //!    [`ForCollector::key`] (skip on `None`, before evaluating the value);
@@ -110,11 +110,10 @@ pub fn for_key(coll: &Value, i: usize, v: &Value) -> Value {
     }
 }
 
-/// [`for_element`]'s value alone, for a `for` that binds no key (its key
-/// is then not made: an index number, or a name taken from a type), in
-/// place: the caller clones it straight into its register (a clone
-/// wrapped in an `Option` is unwrapped by a copy that stalls on the
-/// clone's stores).
+/// Element `i`'s value ([`for_element`]'s), in place: the caller clones
+/// it straight into its register (a clone wrapped in an `Option` is
+/// unwrapped by a copy that stalls on the clone's stores). [`for_key`]
+/// makes its key when a key variable is bound.
 pub fn for_value(coll: &Value, i: usize) -> Option<&Value> {
     coll.elements_slice().get(i)
 }

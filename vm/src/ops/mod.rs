@@ -44,8 +44,8 @@
 //! Constructors: [`make_tuple`], [`ObjectBuilder`] (`{k = v}`).
 //!
 //! `for` expressions: [`for_source`]`(&coll) -> Result<ForSource, OpError>`,
-//! [`for_element`] (key/value of element i; [`for_value`], the value
-//! alone), [`ForCollector`] (the `if`
+//! [`for_element`] (key/value of element i; [`for_value`] and [`for_key`],
+//! each alone), [`ForCollector`] (the `if`
 //! clause, keys, grouping, duplicates, the result).
 //!
 //! Splats: [`splat_source`]`(&v) -> SplatSource` and [`SplatPlan`].
