@@ -363,9 +363,10 @@ impl<'p> BlockInfo<'p> {
     /// `{"type":..,"labels":[..],"body":` of this block in a result line.
     pub(crate) fn json_head(&self) -> &'p str {
         let s = self.file.span(self.at);
-        let start = match s.entry.labels_end.checked_sub(1).filter(|_| s.entry.labels_end > s.labels_at) {
-            None => s.text_start as usize,
-            Some(last) => self.file.label_ends.get(last as usize).map_or(0, |&end| end as usize),
+        // The head follows the block's last label, if it has one.
+        let start = match s.entry.labels_end.checked_sub(1) {
+            Some(last) if last >= s.labels_at => self.file.label_ends.get(last as usize).map_or(0, |&end| end as usize),
+            _ => s.text_start as usize,
         };
         self.file.text.get(start..s.entry.text_end as usize).unwrap_or("")
     }

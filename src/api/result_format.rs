@@ -280,23 +280,16 @@ pub fn write_body<C, A, B>(
 pub fn write_block_head(out: &mut String, block_type: &str, labels: &[&str]) {
     out.push_str("{\"type\":");
     write_json_string(out, block_type);
-    out.push_str(",\"labels\":");
-    write_json_string_array(out, labels);
-    out.push_str(",\"body\":");
-}
-
-/// A JSON array of strings, appended to `out` (sized at once for strings
-/// without escapes).
-pub fn write_json_string_array<S: AsRef<str>>(out: &mut String, items: &[S]) {
-    out.reserve(2 + items.len().saturating_sub(1) + items.iter().map(|s| s.as_ref().len() + 2).sum::<usize>());
-    out.push('[');
-    for (i, item) in items.iter().enumerate() {
+    // (Sized at once for labels without escapes.)
+    out.reserve(22 + labels.iter().map(|l| l.len() + 3).sum::<usize>());
+    out.push_str(",\"labels\":[");
+    for (i, label) in labels.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        write_json_string(out, item.as_ref());
+        write_json_string(out, label);
     }
-    out.push(']');
+    out.push_str("],\"body\":");
 }
 
 #[cfg(test)]
