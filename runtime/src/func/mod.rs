@@ -463,6 +463,72 @@ struct Entry {
     /// The return type when it does not depend on the arguments (the
     /// stdlib's fixed-type functions), so calls skip the type callback.
     static_ret: Option<Type>,
+    /// The parameters' types as a call with known, non-null arguments
+    /// checks them ([`ParamKinds::accept`]), when each is dynamic or
+    /// primitive (most of the stdlib's): such a call needs none of
+    /// [`Functions::check_args`]'s cases.
+    kinds: Option<ParamKinds>,
+}
+
+/// A parameter type that one comparison of a value's kind checks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ParamKind {
+    Any,
+    String,
+    Number,
+    Bool,
+}
+
+impl ParamKind {
+    fn of(p: &Param) -> Option<ParamKind> {
+        Some(match p.ty {
+            Type::Dynamic => ParamKind::Any,
+            Type::String => ParamKind::String,
+            Type::Number => ParamKind::Number,
+            Type::Bool => ParamKind::Bool,
+            _ => return None,
+        })
+    }
+
+    /// Whether `a` passes [`Functions::check_args`] with nothing to say
+    /// (no short-circuit, no error): it is known, not null, and has the
+    /// parameter's type (a primitive type is conformed to only by itself).
+    #[inline(always)]
+    fn accepts(self, a: &Value) -> bool {
+        match (self, a) {
+            (_, Value::Null(_) | Value::Unknown(_)) => false,
+            (ParamKind::Any, _) => true,
+            (ParamKind::String, Value::String(_)) | (ParamKind::Number, Value::Number(_)) | (ParamKind::Bool, Value::Bool(_)) => true,
+            _ => false,
+        }
+    }
+}
+
+/// The kinds of a signature's parameters, and of its variadic one.
+struct ParamKinds {
+    fixed: Box<[ParamKind]>,
+    variadic: Option<ParamKind>,
+}
+
+impl ParamKinds {
+    fn of(sig: &Signature) -> Option<ParamKinds> {
+        let fixed = sig.params.iter().map(ParamKind::of).collect::<Option<Box<[ParamKind]>>>()?;
+        let variadic = match &sig.var_param {
+            Some(p) => Some(ParamKind::of(p)?),
+            None => None,
+        };
+        Some(ParamKinds { fixed, variadic })
+    }
+
+    /// Whether every argument passes [`ParamKind::accepts`] (and there is
+    /// a parameter for each).
+    #[inline]
+    fn accept(&self, args: &[Value]) -> bool {
+        args.iter().enumerate().all(|(i, a)| match self.fixed.get(i).copied().or(self.variadic) {
+            Some(k) => k.accepts(a),
+            None => false,
+        })
+    }
 }
 
 /// Converted arguments of one call; calls rarely pass more than four.
@@ -606,7 +672,8 @@ impl Functions {
         }
         let id = u32::try_from(self.entries.len()).map_err(|_| RegisterError::TooManyFunctions)?;
         self.by_name.insert(def.name.clone(), FuncId(id));
-        self.entries.push(Entry { def, static_ret });
+        let kinds = ParamKinds::of(&def.signature);
+        self.entries.push(Entry { def, static_ret, kinds });
         Ok(FuncId(id))
     }
 
@@ -682,7 +749,14 @@ impl Functions {
         let def = &entry.def;
         let sig = &def.signature;
         let computed;
-        let ret: &Type = match self.check_args(sig, args)? {
+        // The common call: every argument known, not null and of its
+        // parameter's type, which `check_args` would pass as `Ready`
+        // with no unknown.
+        let checked = match &entry.kinds {
+            Some(kinds) if kinds.accept(args) => ArgCheck::Ready { any_unknown: false },
+            _ => self.check_args(sig, args)?,
+        };
+        let ret: &Type = match checked {
             ArgCheck::Ready { any_unknown } => {
                 // With no unknown argument a parameter refuses, the
                 // short-circuit below cannot fire.
@@ -887,5 +961,71 @@ impl<T: FunctionTable + ?Sized> FunctionTable for Arc<T> {
     #[inline]
     fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>> {
         (**self).call(id, args, budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Arguments of every kind a parameter check tells apart.
+    fn samples() -> Vec<Value> {
+        vec![
+            Value::string("a"),
+            Value::int(1),
+            Value::Bool(true),
+            Value::tuple(vec![Value::string("a")]),
+            Value::Null(Type::String),
+            Value::Null(Type::Dynamic),
+            Value::unknown(Type::String),
+            Value::dynamic_unknown(),
+        ]
+    }
+
+    /// The fast check accepts an argument list only where the full check
+    /// passes it with no short-circuit, for every function of the stdlib
+    /// and Packer tables that has one, on every one- and two-argument
+    /// list of the samples (as many as the function takes).
+    #[test]
+    fn param_kinds_accept_only_what_check_args_passes_plainly() {
+        let samples = samples();
+        let mut checked = 0;
+        for table in [Functions::stdlib(), Functions::packer(FileAccess::None)] {
+            for entry in &table.entries {
+                let Some(kinds) = &entry.kinds else { continue };
+                let sig = &entry.def.signature;
+                let mut lists: Vec<Vec<Value>> = Vec::new();
+                let n = sig.params.len();
+                if n == 1 || (n == 0 && sig.var_param.is_some()) {
+                    lists.extend(samples.iter().map(|a| vec![a.clone()]));
+                }
+                if n == 2 || (n < 2 && sig.var_param.is_some()) {
+                    for a in &samples {
+                        lists.extend(samples.iter().map(|b| vec![a.clone(), b.clone()]));
+                    }
+                }
+                for args in lists {
+                    if kinds.accept(&args) {
+                        checked += 1;
+                        let full = table.check_args(sig, &args);
+                        assert!(matches!(full, Ok(ArgCheck::Ready { any_unknown: false })), "{} {:?}", entry.def.name, args);
+                    }
+                }
+            }
+        }
+        assert!(checked > 100, "only {checked} argument lists were accepted");
+    }
+
+    #[test]
+    fn param_kinds_refuse_nulls_unknowns_and_other_types() {
+        let kinds = ParamKinds { fixed: vec![ParamKind::String].into(), variadic: Some(ParamKind::Any) };
+        assert!(kinds.accept(&[Value::string("a"), Value::int(1), Value::Bool(false)]));
+        assert!(!kinds.accept(&[Value::int(1)]));
+        assert!(!kinds.accept(&[Value::Null(Type::String)]));
+        assert!(!kinds.accept(&[Value::string("a"), Value::dynamic_unknown()]));
+        assert!(!kinds.accept(&[Value::string("a"), Value::Null(Type::Dynamic)]));
+        let no_variadic = ParamKinds { fixed: vec![ParamKind::Number].into(), variadic: None };
+        assert!(no_variadic.accept(&[Value::int(2)]));
+        assert!(!no_variadic.accept(&[Value::int(2), Value::int(3)]));
     }
 }
