@@ -58,7 +58,24 @@ pub(super) struct Shapes {
     name_lists: HashMap<u64, Vec<NameList>, ahash::RandomState>,
     objects: HashMap<u64, Vec<ObjectEntry>, ahash::RandomState>,
     tuples: HashMap<u64, Vec<Arc<TupleType>>, ahash::RandomState>,
+    /// How each order of names seen in a document sorts ([`Shapes::sort_attrs`]).
+    orders: HashMap<u64, Vec<NameOrder>, ahash::RandomState>,
     entries: usize,
+}
+
+/// Objects of more attributes than this are sorted each time: a
+/// permutation is kept only for those whose visited positions fit a
+/// `u64`.
+const MAX_KEPT_ORDER: usize = 64;
+
+/// An order of names as a document wrote them (this thread's copies,
+/// compared by pointer and held, so that no other name takes their
+/// address while the order is kept), and where each name goes when
+/// sorted: position `k` of the sorted object takes the attribute written
+/// at `from[k]`.
+struct NameOrder {
+    names: Box<[Arc<str>]>,
+    from: Box<[u8]>,
 }
 
 thread_local! {
@@ -203,10 +220,76 @@ impl Shapes {
         Some(t)
     }
 
+    /// Sorts `attrs` (named with [`Shapes::name`], in the document's
+    /// order) by name; `false` when two have the same name. An order of
+    /// names that recurs (one per shape of object a host's requests
+    /// have) is sorted once: after that its permutation is applied,
+    /// without comparing a name.
+    pub(super) fn sort_attrs(&mut self, attrs: &mut [(Arc<str>, Value)]) -> bool {
+        let n = attrs.len();
+        if n < 2 {
+            return true;
+        }
+        if n > MAX_KEPT_ORDER {
+            return sort_by_name(attrs);
+        }
+        let mut h = self.orders.hasher().build_hasher();
+        for (name, _) in attrs.iter() {
+            h.write_usize(ptr(name));
+        }
+        let key = h.finish();
+        let same = |o: &NameOrder| o.names.len() == n && o.names.iter().zip(attrs.iter()).all(|(kept, (name, _))| ptr(kept) == ptr(name));
+        if let Some(o) = self.orders.get(&key).and_then(|os| os.iter().find(|o| same(o))) {
+            permute(attrs, &o.from);
+            return true;
+        }
+        let mut from: Vec<u8> = (0..n as u8).collect();
+        from.sort_unstable_by(|&i, &j| attrs[usize::from(i)].0.as_bytes().cmp(attrs[usize::from(j)].0.as_bytes()));
+        if from.windows(2).any(|w| attrs[usize::from(w[0])].0 == attrs[usize::from(w[1])].0) {
+            return false;
+        }
+        self.make_room();
+        let names = attrs.iter().map(|(name, _)| name.clone()).collect();
+        permute(attrs, &from);
+        self.orders.entry(key).or_default().push(NameOrder { names, from: from.into() });
+        self.entries += 1;
+        true
+    }
+
     /// Starts over when the tables are full (values keep their types).
     fn make_room(&mut self) {
         if self.entries >= MAX_ENTRIES {
             *self = Shapes::default();
+        }
+    }
+}
+
+/// Sorts `attrs` by name; `false` when two have the same name.
+fn sort_by_name(attrs: &mut [(Arc<str>, Value)]) -> bool {
+    attrs.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+    !attrs.windows(2).any(|w| w[0].0 == w[1].0)
+}
+
+/// Puts at each position `k` of `attrs` the element that was at
+/// `from[k]` (`from` a permutation of at most [`MAX_KEPT_ORDER`]
+/// positions), following each cycle of the permutation with swaps.
+fn permute(attrs: &mut [(Arc<str>, Value)], from: &[u8]) {
+    let mut placed: u64 = 0;
+    for start in 0..from.len() {
+        if placed & (1 << start) != 0 {
+            continue;
+        }
+        // Each swap brings position `k` its element and carries the one
+        // that was at `start` on, to the position whose source it is.
+        let mut k = start;
+        loop {
+            placed |= 1 << k;
+            let src = usize::from(from[k]);
+            if src == start {
+                break;
+            }
+            attrs.swap(k, src);
+            k = src;
         }
     }
 }
