@@ -704,3 +704,44 @@ fn comparing_an_integer_with_a_fraction_is_exact() {
         }
     }
 }
+
+/// Numbers written with few digits take the short way to their shortest
+/// decimal (`text::short_decimal`), which must give what Go's walk gives:
+/// literals of 1 to 17 significant digits at exponents from -170 to 170,
+/// both signs, and values a part in 10^150 away from them (which no
+/// short decimal reads back as).
+#[test]
+fn short_decimals_are_the_walks_shortest() {
+    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let (mut short, mut checked) = (0, 0);
+    let nudge = Number::parse("1.000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001").expect("literal");
+    for _ in 0..20_000 {
+        let digits = 1 + (next() % 17) as usize;
+        let mut lit = String::from(if next() % 2 == 0 { "-" } else { "" });
+        lit.push((b'1' + (next() % 9) as u8) as char);
+        for _ in 1..digits {
+            lit.push((b'0' + (next() % 10) as u8) as char);
+        }
+        let exp = (next() % 341) as i64 - 170;
+        let lit = format!("{lit}e{exp}");
+        let base = Number::parse(&lit).expect("generated literal");
+        for n in [base.clone(), base.mul(&nudge).expect("finite")] {
+            if let Repr::Big(b) = &n.0 {
+                if b.form == Form::Finite && text::within_text_limit(b) {
+                    if text::short_decimal(b).is_some() {
+                        short += 1;
+                    }
+                    assert_eq!(text::shortest_decimal(b), text::shortest_exact(b), "value {lit}, prec {}", b.prec);
+                    checked += 1;
+                }
+            }
+        }
+    }
+    assert!(checked > 30_000 && short > 10_000, "{short} of {checked} values took the short way");
+}

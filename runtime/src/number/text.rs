@@ -157,7 +157,47 @@ impl Decimal {
 /// `x` must be finite and within the text limit.
 pub(crate) fn shortest_decimal(x: &BigFloat) -> Decimal {
     super::work::note_digits_work(x);
-    shortest_windowed(x).unwrap_or_else(|| shortest_exact(x))
+    short_decimal(x).or_else(|| shortest_windowed(x)).unwrap_or_else(|| shortest_exact(x))
+}
+
+/// Magnitudes [`short_decimal`] decides: a decimal of at most 15
+/// significant digits whose exponent is within these bounds has an odd
+/// part of under 513 bits (`10^15 * 5^140` is about `2^375`), so it never
+/// lies halfway between two values of 512 bits.
+const SHORT_DECIMAL_RANGE: std::ops::RangeInclusive<f64> = 1e-140..=1e140;
+
+/// The shortest decimal of `x` when it is a parsed number of at most 15
+/// significant digits (most numbers a configuration or a request writes),
+/// found without expanding `x`: the shortest decimal that reads back as
+/// the nearest `f64` is a candidate, and when it reads back (at 512 bits)
+/// as `x` itself it is the answer. It lies within half an ulp of `x`, not
+/// on the boundary (see [`SHORT_DECIMAL_RANGE`]), and any other decimal
+/// of at most 15 digits differs from it by far more than an ulp, so Go's
+/// walk, which finds the shortest decimal within half an ulp and, among
+/// those as long, the nearest, stops at it. `None`: not such a number
+/// (most results of arithmetic), for the walk to decide.
+pub(super) fn short_decimal(x: &BigFloat) -> Option<Decimal> {
+    if x.prec != super::parse::PARSE_PREC || x.form != Form::Finite {
+        return None;
+    }
+    let f = x.to_f64().abs();
+    if !SHORT_DECIMAL_RANGE.contains(&f) {
+        return None;
+    }
+    // Rust writes the fewest digits that read back as `f`.
+    let text = format!("{f:e}");
+    let (mantissa, exp10) = text.split_once('e')?;
+    let digits: Vec<u8> = mantissa.bytes().filter(|&b| b != b'.').collect();
+    if digits.len() > 15 || digits.first() == Some(&b'0') || digits.last() == Some(&b'0') {
+        return None;
+    }
+    let exp10: i64 = exp10.parse().ok()?;
+    let back = super::parse::parse(&text).ok()?;
+    if back.form != Form::Finite || back.prec != x.prec || back.exp != x.exp || back.mant != x.mant {
+        return None;
+    }
+    // `d.ddd e E` is `0.dddd * 10^(E + 1)`.
+    Some(Decimal { digits, exp: exp10 + 1 })
 }
 
 /// Go's algorithm on the full exact expansions of x and of its half-ulp
