@@ -173,8 +173,8 @@ pub fn distinct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     if elems.iter().all(|e| matches!(e, Value::String(_))) {
         // A string shared by several elements is recognized by its storage
         // before its text is hashed; each text hashed is scanned work.
-        let mut seen_storage = std::collections::HashSet::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen_storage = ahash::AHashSet::new();
+        let mut seen = ahash::AHashSet::new();
         for e in elems {
             let Value::String(s) = e else { continue };
             if !seen_storage.insert(std::sync::Arc::as_ptr(s.as_arc()) as *const u8 as usize) {
