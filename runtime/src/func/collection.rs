@@ -483,7 +483,7 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
         return Ok(first_ty);
     }
     // Names are shared (they are NFC already, as type names and map keys).
-    let mut attrs: BTreeMap<Arc<str>, Type> = BTreeMap::new();
+    let mut attrs: LastWins<Arc<str>, Type> = LastWins::default();
     let mut first: Option<Type> = None;
     let mut matching = true;
     let mut attrs_known = true;
@@ -538,13 +538,12 @@ pub fn merge_type(args: &[Value]) -> Result<Type, FnError> {
     if attrs.is_empty() {
         return Ok(Type::empty_object());
     }
-    // A BTreeMap iterates its names sorted bytewise and unique.
-    let (names, types): (Vec<Arc<str>>, Vec<Type>) = attrs.into_iter().unzip();
+    let (names, types): (Vec<Arc<str>>, Vec<Type>) = attrs.into_sorted().into_iter().unzip();
     Ok(Type::Object(Arc::new(crate::types::ObjectType::from_sorted_unchecked(names, types))))
 }
 
 pub fn merge(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnError> {
-    let mut out: BTreeMap<crate::value::Str, Value> = BTreeMap::new();
+    let mut out: LastWins<crate::value::Str, Value> = LastWins::default();
     for a in args {
         if a.is_null() {
             continue;
@@ -590,9 +589,57 @@ pub fn merge(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, FnE
         }
     }
     charge_elems(ctx, out.len())?;
+    let out = out.into_sorted();
     match ret {
         Type::Map(e) => map_value((**e).clone(), out.into_iter().map(|(k, v)| (k.to_string(), v)).collect()),
-        _ => Ok(Value::object_from_strs(out.into_iter().collect())),
+        _ => Ok(Value::object_from_strs(out)),
+    }
+}
+
+/// What merging maps and objects keeps: each name once, with the last
+/// value given for it, in the order names sort (bytewise). Placing a name
+/// is a hash lookup; the names are sorted once, at the end (a `BTreeMap`
+/// compared each name with a dozen others as it went: merging a thousand
+/// one-attribute objects took 1.2 M instructions to place the names).
+struct LastWins<K, T> {
+    index: ahash::AHashMap<K, usize>,
+    entries: Vec<(K, T)>,
+}
+
+impl<K, T> Default for LastWins<K, T> {
+    fn default() -> Self {
+        LastWins { index: ahash::AHashMap::new(), entries: Vec::new() }
+    }
+}
+
+impl<K: std::hash::Hash + Eq + Clone + std::borrow::Borrow<str>, T> LastWins<K, T> {
+    fn insert(&mut self, name: K, value: T) {
+        match self.index.entry(name) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                if let Some(entry) = self.entries.get_mut(*e.get()) {
+                    entry.1 = value;
+                }
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                self.entries.push((e.key().clone(), value));
+                e.insert(self.entries.len() - 1);
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The names and their last values, sorted by name.
+    fn into_sorted(self) -> Vec<(K, T)> {
+        let mut entries = self.entries;
+        entries.sort_unstable_by(|a, b| a.0.borrow().as_bytes().cmp(b.0.borrow().as_bytes()));
+        entries
     }
 }
 
