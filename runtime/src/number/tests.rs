@@ -92,18 +92,23 @@ fn oracle_table() {
     assert!(failures.is_empty(), "{} of {} rows differ:\n{}", failures.len(), ORACLE_ROWS.len(), failures.join("\n"));
 }
 
+/// A deterministic pseudo-random sequence (xorshift64) from `seed`.
+fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// The windowed shortest-digit walk must agree with the walk over full
 /// expansions on every value: pseudo-random mantissas, exponents and
 /// precisions, including exact short decimals and values near powers of ten.
 #[test]
 fn windowed_shortest_matches_exact_walk() {
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
     let mut checked = 0;
     for round in 0..3000 {
         let digits = 1 + (next() % 60) as usize;
@@ -712,13 +717,7 @@ fn comparing_an_integer_with_a_fraction_is_exact() {
 /// short decimal reads back as).
 #[test]
 fn short_decimals_are_the_walks_shortest() {
-    let mut state: u64 = 0x2545_f491_4f6c_dd1d;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = xorshift(0x2545_f491_4f6c_dd1d);
     let (mut short, mut checked) = (0, 0);
     let nudge = Number::parse("1.000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001").expect("literal");
     for _ in 0..20_000 {
