@@ -20,8 +20,10 @@
 //! of the attributes' types (primitives by kind, objects and tuples by the
 //! pointer of their shared type); other types (an unknown, a list) are not
 //! shared. A document whose name lists never recur (a header object with
-//! new keys each time) never touches the program's counts. The tables are
-//! bounded; when full they start over.
+//! new keys each time) never touches the program's counts. Each order in
+//! which a document writes an object's names keeps the permutation that
+//! sorts them, so a recurring shape is put in order without comparing
+//! names. The tables are bounded; when full they start over.
 
 use crate::names::AttrNames;
 use crate::types::{ObjectType, TupleType, Type};
@@ -30,7 +32,8 @@ use std::collections::HashMap;
 use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 
-/// Entries (names, object and tuple types) a thread keeps at most.
+/// Entries (names, name lists, object and tuple types, name orders) a
+/// thread keeps at most.
 const MAX_ENTRIES: usize = 4096;
 
 /// A name list, as this thread's copies (by pointer) and as object types
@@ -257,9 +260,16 @@ impl Shapes {
     }
 
     /// Starts over when the tables are full (values keep their types).
+    /// (Emptied in place: the maps keep their hashers, so a key hashed
+    /// before starting over still finds what is stored under it after.)
     fn make_room(&mut self) {
         if self.entries >= MAX_ENTRIES {
-            *self = Shapes::default();
+            self.names.clear();
+            self.name_lists.clear();
+            self.objects.clear();
+            self.tuples.clear();
+            self.orders.clear();
+            self.entries = 0;
         }
     }
 }

@@ -173,9 +173,13 @@ const SHORT_DECIMAL_RANGE: std::ops::RangeInclusive<f64> = 1e-140..=1e140;
 /// as `x` itself it is the answer. It lies within half an ulp of `x`, not
 /// on the boundary (see [`SHORT_DECIMAL_RANGE`]), and any other decimal
 /// of at most 15 digits differs from it by far more than an ulp, so Go's
-/// walk, which finds the shortest decimal within half an ulp and, among
-/// those as long, the nearest, stops at it. `None`: not such a number
-/// (most results of arithmetic), for the walk to decide.
+/// walk, which finds the shortest decimal within its bounds (half an ulp
+/// each side, or on the side below a power of two the finer spacing's:
+/// bounds that hold the whole rounding interval) and, among those as
+/// long, the nearest, stops at it. The read-back is one correct rounding
+/// here: Go's parser scales by `5^k` computed at 576 bits, exact for the
+/// `k` of at most 154 this range allows. `None`: not such a number (most
+/// results of arithmetic), for the walk to decide.
 pub(super) fn short_decimal(x: &BigFloat) -> Option<Decimal> {
     if x.prec != super::parse::PARSE_PREC || x.form != Form::Finite {
         return None;
