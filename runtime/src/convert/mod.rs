@@ -130,8 +130,13 @@ pub fn get_conversion_unsafe(from: &Type, to: &Type) -> Option<Conversion> {
 /// collection would take `want`'s type).
 #[inline]
 pub fn converts_to_itself(v: &Value, want: &Type) -> bool {
-    if want.is_dynamic() {
-        return true;
+    // The common argument: a known primitive of its parameter's type
+    // (what `has_type` would find, without its walk of `want`).
+    match (want, v) {
+        (Type::Dynamic, _) | (Type::String, Value::String(_)) | (Type::Number, Value::Number(_)) | (Type::Bool, Value::Bool(_)) => {
+            return true
+        }
+        _ => {}
     }
     if v.has_type(want) {
         // cty compares with `want` less its optional attributes: a value

@@ -205,16 +205,31 @@ impl Signature {
         Ok(())
     }
 
+    /// Whether [`Signature::convert_arg`] leaves argument `i` as it is
+    /// (with no work to charge).
+    #[inline]
+    pub fn arg_converts_to_itself(&self, i: usize, v: &Value) -> bool {
+        self.param_for(i).is_none_or(|p| crate::convert::converts_to_itself(v, &p.ty))
+    }
+
     /// Argument `i` converted to its parameter's type, as hcl converts
     /// arguments before a call: `Ok(None)` when it already has that type
     /// (nothing to copy) or binds to no parameter.
     #[inline]
     pub fn convert_arg(&self, i: usize, v: &Value) -> Result<Option<Value>, Box<CallError>> {
-        let Some(p) = self.param_for(i) else { return Ok(None) };
-        if crate::convert::converts_to_itself(v, &p.ty) {
+        if self.arg_converts_to_itself(i, v) {
             return Ok(None);
         }
-        crate::convert::convert_changed(v, &p.ty).map(Some).map_err(|e| invalid_argument(i, p, &e.to_string()))
+        self.convert_arg_changed(i, v).map(Some)
+    }
+
+    /// [`Signature::convert_arg`] of an argument the caller found does not
+    /// convert to itself ([`Signature::arg_converts_to_itself`]).
+    pub fn convert_arg_changed(&self, i: usize, v: &Value) -> Result<Value, Box<CallError>> {
+        match self.param_for(i) {
+            Some(p) => crate::convert::convert_changed(v, &p.ty).map_err(|e| invalid_argument(i, p, &e.to_string())),
+            None => Ok(v.clone()),
+        }
     }
 }
 

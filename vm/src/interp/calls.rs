@@ -11,12 +11,15 @@ impl<'a> Machine<'a> {
         if self.s.aborted.is_some() {
             return;
         }
+        let sig = funcs.signature(c.func);
+        if sig.arg_converts_to_itself(i, v) {
+            return;
+        }
         self.allow_work();
-        let converted = funcs.signature(c.func).convert_arg(i, v);
+        let converted = sig.convert_arg_changed(i, v);
         self.charge_noted_work();
         match converted {
-            Ok(None) => {}
-            Ok(Some(conv)) => self.set(r, conv),
+            Ok(conv) => self.set(r, conv),
             // (This is `counted` written out: through it, policy took 500
             // more instructions per request.)
             Err(_) if self.starved() => {}
