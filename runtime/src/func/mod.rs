@@ -209,7 +209,7 @@ impl Signature {
     /// (with no work to charge).
     #[inline]
     pub fn arg_converts_to_itself(&self, i: usize, v: &Value) -> bool {
-        self.param_for(i).is_none_or(|p| crate::convert::converts_to_itself(v, &p.ty))
+        self.param_for(i).map_or(true, |p| crate::convert::converts_to_itself(v, &p.ty))
     }
 
     /// Argument `i` converted to its parameter's type, as hcl converts
