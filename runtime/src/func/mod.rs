@@ -1033,6 +1033,41 @@ mod tests {
         assert!(checked > 100, "only {checked} argument lists were accepted");
     }
 
+    /// `arg_converts_to_itself`, shortcut included, agrees with the
+    /// definition from the types (`converts_to_itself_by_type`), and with
+    /// `convert_arg`, for every parameter of the stdlib and Packer tables
+    /// and arguments of every kind.
+    #[test]
+    fn arguments_left_as_they_are_are_those_of_their_parameter_type() {
+        let mut samples = samples();
+        samples.extend([
+            Value::list(vec![Value::string("a")]).unwrap(),
+            Value::map(vec![("k".to_string(), Value::int(1))]).unwrap(),
+            Value::Null(Type::Number),
+            Value::unknown(Type::Bool),
+        ]);
+        let (mut kept, mut converted) = (0, 0);
+        for table in [Functions::stdlib(), Functions::packer(FileAccess::None)] {
+            for entry in &table.entries {
+                let sig = &entry.def.signature;
+                for i in 0..sig.params.len() + usize::from(sig.var_param.is_some()) {
+                    let Some(p) = sig.param_for(i) else { continue };
+                    for v in &samples {
+                        let kept_here = sig.arg_converts_to_itself(i, v);
+                        assert_eq!(kept_here, crate::convert::converts_to_itself_by_type(v, &p.ty), "{} arg {i} {v:?}", entry.def.name);
+                        assert_eq!(kept_here, matches!(sig.convert_arg(i, v), Ok(None)), "{} arg {i} {v:?}", entry.def.name);
+                        if kept_here {
+                            kept += 1;
+                        } else {
+                            converted += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(kept > 100 && converted > 100, "{kept} kept, {converted} converted");
+    }
+
     #[test]
     fn param_kinds_refuse_nulls_unknowns_and_other_types() {
         let kinds = ParamKinds { fixed: vec![ParamKind::String].into(), variadic: Some(ParamKind::Any) };
