@@ -139,8 +139,9 @@ pub fn converts_to_itself(v: &Value, want: &Type) -> bool {
 }
 
 /// [`converts_to_itself`] from the types alone (its definition; the
-/// primitive cases before it are a shortcut of this).
-#[inline]
+/// primitive cases before it are a shortcut of this). Out of line: the
+/// shortcut is what callers inline.
+#[inline(never)]
 pub(crate) fn converts_to_itself_by_type(v: &Value, want: &Type) -> bool {
     if want.is_dynamic() {
         return true;
