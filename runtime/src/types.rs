@@ -426,14 +426,21 @@ const SHARED_TUPLE_MAX: usize = 16;
 /// (0 string, 1 number, 2 bool), shared (per thread) for short tuples:
 /// `keys`, `for` results and regex captures build such tuples on every
 /// evaluation.
+/// Longer ones get their own, made without asking each element for its
+/// type.
 pub(crate) fn uniform_tuple_type(elem: usize, len: usize) -> Option<Arc<TupleType>> {
     thread_local! {
         static CELLS: [[OnceCell<Arc<TupleType>>; SHARED_TUPLE_MAX]; 3] =
             const { [const { [const { OnceCell::new() }; SHARED_TUPLE_MAX] }; 3] };
     }
     let ety = [Type::String, Type::Number, Type::Bool].get(elem)?.clone();
-    let i = len.checked_sub(1).filter(|&i| i < SHARED_TUPLE_MAX)?;
-    CELLS.try_with(|c| c[elem][i].get_or_init(|| Arc::new(TupleType::new(vec![ety; len]))).clone()).ok()
+    // A primitive element type has neither the dynamic pseudo-type nor
+    // optional attributes in it.
+    let make = || Arc::new(TupleType { elems: vec![ety.clone(); len].into(), dynamic: false, optional_deep: false });
+    match len.checked_sub(1).filter(|&i| i < SHARED_TUPLE_MAX) {
+        Some(i) => CELLS.try_with(|c| c[elem][i].get_or_init(make).clone()).ok(),
+        None => Some(make()),
+    }
 }
 
 /// The types [`Type::deep_copy_sharing`] copied, by the address (and kind)

@@ -497,3 +497,29 @@ fn dropping_deep_values_does_not_recurse_per_level() {
     assert!(matches!(l.elems(), [Value::Tuple(_)]));
     std::thread::Builder::new().stack_size(256 << 10).spawn(move || drop(kept)).expect("a thread").join().expect("no stack overflow");
 }
+
+/// A tuple of one primitive kind has the type its elements imply, however
+/// long (short ones share their type, longer ones make it without asking
+/// each element), and a tuple that mixes kinds has its elements' types.
+#[test]
+fn uniform_tuples_have_their_elements_types() {
+    for len in [1, 16, 17, 100, 4096, 4097] {
+        for (make, elem) in [
+            (Value::string as fn(&str) -> Value, Type::String),
+            (|s: &str| Value::int(s.len() as i64), Type::Number),
+            (|s: &str| Value::bool(s.is_empty()), Type::Bool),
+        ] {
+            let t = Value::tuple((0..len).map(|i| make(&"x".repeat(i % 3))).collect());
+            let want = Type::tuple(vec![elem.clone(); len]);
+            assert_eq!(t.ty(), want, "{len} elements of {elem:?}");
+            assert!(!t.ty().has_dynamic_types());
+            assert!(!t.ty().has_optional_attributes());
+            assert!(t.has_type(&want));
+        }
+    }
+    let mixed = Value::tuple((0..40).map(|i| if i == 39 { Value::unknown(Type::Dynamic) } else { Value::string("s") }).collect());
+    let mut want = vec![Type::String; 39];
+    want.push(Type::Dynamic);
+    assert_eq!(mixed.ty(), Type::tuple(want));
+    assert!(mixed.ty().has_dynamic_types());
+}

@@ -105,15 +105,15 @@ fn object_builder_blames_key_or_value() {
 #[test]
 fn for_collector_reports_first_problem_only() {
     let mut f = ForCollector::new(ForKind::Object { group: false });
-    let (k, d) = f.key(&Value::null(Type::String));
+    let (k, d) = f.key(Value::null(Type::String));
     assert!(k.is_none());
     assert_eq!(d.map(|d| (d.subject, d.context)), Some((Blame::Operand(1), Some(Blame::Expr))));
-    let (k, d) = f.key(&Value::empty_tuple());
+    let (k, d) = f.key(Value::empty_tuple());
     assert!(k.is_none() && d.is_none(), "only the first unusable key is reported");
     assert_eq!(f.finish(), Value::dynamic_unknown());
 
     let mut f = ForCollector::new(ForKind::Object { group: false });
-    let key = f.key(&Value::int(1)).0.expect("key");
+    let key = f.key(Value::int(1)).0.expect("key");
     assert!(f.push(Some(key.clone()), Value::string("first")).is_none());
     let dup = f.push(Some(key), Value::string("second"));
     assert_eq!(dup.map(|d| d.summary), Some("Duplicate object key"));
@@ -121,7 +121,7 @@ fn for_collector_reports_first_problem_only() {
 
     let mut f = ForCollector::new(ForKind::Object { group: true });
     for v in ["x", "y"] {
-        let key = f.key(&Value::string("g")).0.expect("key");
+        let key = f.key(Value::string("g")).0.expect("key");
         assert!(f.push(Some(key), Value::string(v)).is_none());
     }
     assert_eq!(f.finish(), Value::object(vec![("g", Value::tuple(vec![Value::string("x"), Value::string("y")]))]));
@@ -163,8 +163,8 @@ fn for_collector_reports_first_problem_only() {
     assert_eq!(ops::for_key(&list, 1, &Value::int(8)), Value::int(1));
     assert_eq!(ops::for_key(&set, 1, &Value::string("b")), Value::string("b"));
     assert_eq!(ops::for_value(&Value::int(1), 0), None);
-    assert!(matches!(ops::for_source(&Value::unknown(Type::list(Type::String))), Ok(ops::ForSource::Unknown)));
-    let e = ops::for_source(&Value::int(1)).expect_err("not iterable");
+    assert!(matches!(ops::for_source(Value::unknown(Type::list(Type::String))), Ok(ops::ForSource::Unknown)));
+    let e = ops::for_source(Value::int(1)).expect_err("not iterable");
     assert_eq!(e.diags[0].subject, Blame::Operand(0));
 }
 

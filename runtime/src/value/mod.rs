@@ -598,8 +598,11 @@ impl Value {
             thread_local! { static EMPTY: Arc<TupleVal> = fresh(); }
             return Value::Tuple(crate::types::per_thread(&EMPTY, fresh));
         }
-        // Short tuples of known strings, numbers or bools of one kind share
-        // their type.
+        if elems.len() > LAZY_TYPE_MIN {
+            return Value::Tuple(Arc::new(TupleVal { lazy_ty: TupleTy::OnDemand(Box::default()), elems: elems.into() }));
+        }
+        // Tuples of known strings, numbers or bools of one kind: short ones
+        // share their type, the others' is made without a walk of it.
         let prim = |v: &Value| match v {
             Value::String(_) => Some(0),
             Value::Number(_) => Some(1),
@@ -612,9 +615,6 @@ impl Value {
                     return Value::Tuple(Arc::new(TupleVal::typed(ty, elems.into())));
                 }
             }
-        }
-        if elems.len() > LAZY_TYPE_MIN {
-            return Value::Tuple(Arc::new(TupleVal { lazy_ty: TupleTy::OnDemand(Box::default()), elems: elems.into() }));
         }
         let ty = Arc::new(TupleType::new(elems.iter().map(Value::ty).collect()));
         Value::Tuple(Arc::new(TupleVal::typed(ty, elems.into())))

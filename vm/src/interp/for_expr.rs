@@ -8,7 +8,7 @@ impl<'a> Machine<'a> {
     /// or a failing `if` pre-check).
     pub(super) fn for_collection(&mut self, f: &ForSite) -> Option<Value> {
         let coll = self.block(&f.collection);
-        let coll = match crate::ops::for_source(&coll) {
+        let coll = match crate::ops::for_source(coll) {
             Ok(crate::ops::ForSource::Known(coll)) => coll,
             Ok(crate::ops::ForSource::Unknown) => return None,
             Err(e) => {
@@ -61,6 +61,19 @@ impl<'a> Machine<'a> {
         include
     }
 
+    /// The value expression's value for the element bound now. When it is
+    /// the value variable itself (`[for x in xs : x if ...]`), the
+    /// variable's register is read last in the step (the condition and key
+    /// came before, and the next step binds it again): its value is moved
+    /// out rather than cloned.
+    #[inline]
+    fn for_value_of(&mut self, f: &ForSite) -> Value {
+        if f.value.start == f.value.end && f.value.out.kind() == OpndKind::Local(f.val_local) {
+            return take_reg(&mut self.s.regs, f.val_local);
+        }
+        self.block(&f.value)
+    }
+
     pub(super) fn for_expr(&mut self, f: &ForSite) -> Value {
         let Some(coll) = self.for_collection(f) else { return dynamic() };
         let kind = if f.key.is_some() { crate::ops::ForKind::Object { group: f.group } } else { crate::ops::ForKind::Tuple };
@@ -79,7 +92,7 @@ impl<'a> Machine<'a> {
                 None => None,
                 Some((key_block, _)) => {
                     let raw = self.block(key_block);
-                    let (key, diag) = result.key(&raw);
+                    let (key, diag) = result.key(raw);
                     // A key that is a number of high precision: its text
                     // is work.
                     self.charge_noted_work();
@@ -92,7 +105,7 @@ impl<'a> Machine<'a> {
                     }
                 }
             };
-            let val = self.block(&f.value);
+            let val = self.for_value_of(f);
             if let Some(d) = result.push(key, val) {
                 self.push(d.to_diagnostic(for_span_of(f)));
             }

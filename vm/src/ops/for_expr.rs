@@ -50,25 +50,27 @@ impl ForSource {
     }
 }
 
-/// Checks the collection of a `for` expression. The error's fallback is
-/// `DynamicVal`.
-pub fn for_source(coll: &Value) -> Result<ForSource, Box<OpError>> {
-    if coll.is_null() {
-        return Err(OpError::one(
-            OpDiag::new(
-                "Iteration over null value",
-                "A null value cannot be used as the collection in a 'for' expression.",
-                Blame::Operand(0),
-            )
-            .in_expr(),
-            Value::dynamic_unknown(),
-        ));
-    }
-    let ty = coll.ty();
-    if ty.is_dynamic() {
-        return Ok(ForSource::Unknown);
-    }
-    let iterable = matches!(ty, Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Object(_) | Type::Tuple(_));
+/// Checks the collection of a `for` expression (taken: a known one is
+/// what is iterated). The error's fallback is `DynamicVal`.
+pub fn for_source(coll: Value) -> Result<ForSource, Box<OpError>> {
+    // (The common case, a known collection, asks for no type: making an
+    // object's or a tuple's costs more than the rest of the check.)
+    let ty = match &coll {
+        Value::List(_) | Value::Set(_) | Value::Map(_) | Value::Object(_) | Value::Tuple(_) => return Ok(ForSource::Known(coll)),
+        Value::Null(_) => {
+            return Err(OpError::one(
+                OpDiag::new(
+                    "Iteration over null value",
+                    "A null value cannot be used as the collection in a 'for' expression.",
+                    Blame::Operand(0),
+                )
+                .in_expr(),
+                Value::dynamic_unknown(),
+            ))
+        }
+        other => other.ty(),
+    };
+    let iterable = matches!(ty, Type::Dynamic | Type::List(_) | Type::Set(_) | Type::Map(_) | Type::Object(_) | Type::Tuple(_));
     if !iterable {
         return Err(OpError::one(
             OpDiag::new(
@@ -80,10 +82,9 @@ pub fn for_source(coll: &Value) -> Result<ForSource, Box<OpError>> {
             Value::dynamic_unknown(),
         ));
     }
-    if !coll.is_known() {
-        return Ok(ForSource::Unknown);
-    }
-    Ok(ForSource::Known(coll.clone()))
+    // An unknown collection (of a collection type, or of the dynamic
+    // pseudo-type).
+    Ok(ForSource::Unknown)
 }
 
 /// The key and value of element `i` in cty iteration order: lists and
@@ -141,22 +142,26 @@ pub struct ForCollector {
     /// Key positions; built on the first object element (seeding a hasher
     /// per `for` costs more than many tuple results do in all).
     index: Option<HashMap<Str, usize>>,
+    /// The object elements to make room for when the first one comes.
+    room: usize,
 }
 
 const INVALID_CONDITION: &str = "Invalid 'for' condition";
 
 impl ForCollector {
     pub fn new(kind: ForKind) -> ForCollector {
-        ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: None }
+        ForCollector { kind, known: true, tuple: Vec::new(), keys: Vec::new(), groups: Vec::new(), index: None, room: 0 }
     }
 
-    /// A collector whose tuple result has room for `n` elements from the
-    /// start (a `for` that keeps every element: its tuple is then made
-    /// without growing or shrinking its buffer).
+    /// A collector whose result has room for `n` elements from the start
+    /// (a `for` that keeps every element: its tuple is then made without
+    /// growing or shrinking its buffer, its object's keys are indexed
+    /// without rehashing).
     pub fn for_elements(kind: ForKind, n: usize) -> ForCollector {
         let mut c = ForCollector::new(kind);
-        if kind == ForKind::Tuple {
-            c.tuple.reserve_exact(n);
+        match kind {
+            ForKind::Tuple => c.tuple.reserve_exact(n),
+            ForKind::Object { .. } => c.room = n,
         }
         c
     }
@@ -204,9 +209,9 @@ impl ForCollector {
 
     /// The attribute name for an object result's key value; `None` skips
     /// the element (its value expression is not evaluated).
-    pub fn key(&mut self, v: &Value) -> (Option<Str>, Option<OpDiag>) {
+    pub fn key(&mut self, v: Value) -> (Option<Str>, Option<OpDiag>) {
         match v {
-            Value::String(s) => return (Some(s.clone()), None),
+            Value::String(s) => return (Some(s), None),
             Value::Null(_) => {
                 let d = OpDiag::new(
                     "Invalid object key",
@@ -221,7 +226,7 @@ impl ForCollector {
             }
             _ => {}
         }
-        match convert(v, &Type::String) {
+        match convert(&v, &Type::String) {
             Ok(Value::String(s)) => (Some(s), None),
             Ok(_) => {
                 self.known = false;
@@ -251,7 +256,12 @@ impl ForCollector {
             self.tuple.push(value);
             return None;
         };
-        let index = self.index.get_or_insert_with(HashMap::default);
+        let room = self.room;
+        let index = self.index.get_or_insert_with(|| {
+            self.keys.reserve_exact(room);
+            self.groups.reserve_exact(room);
+            HashMap::with_capacity_and_hasher(room, Default::default())
+        });
         match index.get(&key) {
             Some(&i) if group => {
                 if let Some(g) = self.groups.get_mut(i) {
@@ -292,16 +302,18 @@ impl ForCollector {
         match self.kind {
             ForKind::Tuple => Value::tuple(self.tuple),
             ForKind::Object { group } => {
-                let attrs: Vec<(std::sync::Arc<str>, Value)> = self
+                // (The keys are strings, NFC already: their storage is
+                // shared with the object's names.)
+                let attrs: Vec<(Str, Value)> = self
                     .keys
                     .into_iter()
                     .zip(self.groups)
                     .map(|(k, mut g)| {
                         let v = if group { Value::tuple(g) } else { g.pop().unwrap_or_else(Value::dynamic_unknown) };
-                        (k.as_arc().clone(), v)
+                        (k, v)
                     })
                     .collect();
-                Value::object(attrs)
+                Value::object_from_strs(attrs)
             }
         }
     }

@@ -43,7 +43,7 @@
 //!
 //! Constructors: [`make_tuple`], [`ObjectBuilder`] (`{k = v}`).
 //!
-//! `for` expressions: [`for_source`]`(&coll) -> Result<ForSource, OpError>`,
+//! `for` expressions: [`for_source`]`(coll) -> Result<ForSource, OpError>`,
 //! [`for_element`] (key/value of element i; [`for_value`] and [`for_key`],
 //! each alone), [`ForCollector`] (the `if`
 //! clause, keys, grouping, duplicates, the result).
