@@ -81,9 +81,20 @@ impl<'a> Machine<'a> {
         // few are (room made for all would then be made for nothing).
         let room = if f.cond.is_none() { coll.elements_slice().len() } else { 0 };
         let mut result = crate::ops::ForCollector::for_elements(kind, room);
+        // `[for u in users : u.name]`: nothing but the value reads the
+        // iterators, so an element whose path resolves plainly needs no
+        // binding.
+        let direct = if f.cond.is_none() && f.key.is_none() { self.local_path(&f.value, f.val_local) } else { None };
         for i in 0..coll.elements_slice().len() {
             if self.s.aborted.is_some() {
                 return dynamic();
+            }
+            if let Some(v) = direct.and_then(|path| crate::ops::for_value(&coll, i).and_then(|e| steps_ref(e, &path.steps))) {
+                // The step `for_step` charges.
+                if self.tick() {
+                    result.push_element(v.clone());
+                }
+                continue;
             }
             if !self.for_step(f, &coll, i, &mut result) {
                 continue;

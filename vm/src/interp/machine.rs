@@ -257,6 +257,20 @@ impl<'a> Machine<'a> {
         set_bool_reg(&mut self.s.regs, r, b)
     }
 
+    /// The path block `b` reads when it has no code and its value is a
+    /// path of one step or more from local register `r` (`u.name` where
+    /// `u` is bound to `r`): a loop reads it straight from each element
+    /// ([`steps_ref`]) instead of binding the element to `r` first, and
+    /// binds it only when the path needs more than a lookup.
+    pub(super) fn local_path(&self, b: &Block, r: u16) -> Option<&'a PathRef> {
+        if b.start != b.end {
+            return None;
+        }
+        let OpndKind::Var(i) = b.out.kind() else { return None };
+        let chunk: &'a Chunk = self.chunk;
+        chunk.paths.get(usize::from(i)).filter(|p| p.root == PathRoot::Local(r) && !p.steps.is_empty())
+    }
+
     /// Runs a block and takes its value. (Inlined everywhere: it is small,
     /// and a frame of its own costs as much as it does.)
     #[inline(always)]

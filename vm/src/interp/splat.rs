@@ -26,9 +26,16 @@ impl<'a> Machine<'a> {
         }
         let mut vals = Vec::with_capacity(items.len());
         let mut rest_failed = false;
+        // `users[*].email`: an item whose path resolves plainly needs no
+        // binding.
+        let direct = self.local_path(&s.each, s.local);
         for item in items {
             if !self.tick() {
                 return dynamic();
+            }
+            if let Some(v) = direct.and_then(|path| steps_ref(item, &path.steps)) {
+                vals.push(v.clone());
+                continue;
             }
             self.set(s.local, item.clone());
             let mark = self.s.diags.len();

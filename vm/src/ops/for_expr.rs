@@ -248,6 +248,13 @@ impl ForCollector {
         first.then(|| d.in_expr())
     }
 
+    /// Adds an element of a tuple result.
+    #[inline]
+    pub fn push_element(&mut self, value: Value) {
+        debug_assert!(self.kind == ForKind::Tuple);
+        self.tuple.push(value);
+    }
+
     /// Adds an element's value (`key`: from [`ForCollector::key`], `None`
     /// for tuple results). A repeated key without grouping is an error and
     /// the first value stays.
