@@ -33,6 +33,10 @@ pub(crate) struct BigFloat {
     pub mant: UBig,
     /// Exponent of the least significant mantissa bit.
     pub exp: i64,
+    /// The shortest decimal of this value's magnitude when it is known
+    /// without the walk: the literal it was parsed from
+    /// ([`super::text::LiteralDigits`]); `None` for everything computed.
+    pub literal: Option<super::text::LiteralDigits>,
 }
 
 /// Go panics with `big.ErrNaN` for 0*Inf, Inf-Inf, 0/0 and Inf/Inf; cty turns
@@ -46,7 +50,7 @@ pub(crate) fn bit_len(m: &UBig) -> i64 {
 
 impl BigFloat {
     pub fn zero(neg: bool, prec: u32) -> BigFloat {
-        BigFloat { prec, neg, form: Form::Zero, mant: UBig::ZERO, exp: 0 }
+        BigFloat { prec, neg, form: Form::Zero, mant: UBig::ZERO, exp: 0, literal: None }
     }
 
     /// The integer `v` exactly (an integer needs no rounding: this is
@@ -57,11 +61,11 @@ impl BigFloat {
         }
         let mag = v.unsigned_abs();
         let tz = mag.trailing_zeros();
-        BigFloat { prec, neg: v < 0, form: Form::Finite, mant: UBig::from(mag >> tz), exp: i64::from(tz) }
+        BigFloat { prec, neg: v < 0, form: Form::Finite, mant: UBig::from(mag >> tz), exp: i64::from(tz), literal: None }
     }
 
     pub fn inf(neg: bool, prec: u32) -> BigFloat {
-        BigFloat { prec, neg, form: Form::Inf, mant: UBig::ZERO, exp: 0 }
+        BigFloat { prec, neg, form: Form::Inf, mant: UBig::ZERO, exp: 0, literal: None }
     }
 
     /// Go's normalized exponent (only meaningful when finite).
@@ -112,7 +116,7 @@ impl BigFloat {
                 exp += tz as i64;
             }
         }
-        BigFloat { prec, neg, form: Form::Finite, mant, exp }
+        BigFloat { prec, neg, form: Form::Finite, mant, exp, literal: None }
     }
 
     pub fn from_ibig(v: &IBig, prec: u32) -> BigFloat {
@@ -143,7 +147,8 @@ impl BigFloat {
     pub fn with_prec(&self, prec: u32) -> BigFloat {
         match self.form {
             Form::Finite if prec < self.prec => BigFloat::round_from(self.neg, self.mant.clone(), self.exp, false, prec),
-            _ => BigFloat { prec, ..self.clone() },
+            // (At another precision the literal no longer decides the text.)
+            _ => BigFloat { prec, literal: None, ..self.clone() },
         }
     }
 
@@ -155,6 +160,7 @@ impl BigFloat {
         }
     }
 
+    /// (The magnitude, and so its literal, is kept.)
     pub fn neg(&self) -> BigFloat {
         BigFloat { neg: !self.neg, ..self.clone() }
     }
@@ -498,7 +504,7 @@ mod to_f64_tests {
             let bits = bit_len(&m);
             // Go exponent in the normal range, including the edges.
             for go_exp in [-1021i64, -1000, -3, 0, 1, 52, 53, 600, 1023, 1024] {
-                let b = BigFloat { prec: 512, neg: false, form: Form::Finite, mant: m.clone(), exp: go_exp - bits };
+                let b = BigFloat { prec: 512, neg: false, form: Form::Finite, mant: m.clone(), exp: go_exp - bits, literal: None };
                 let (fast, slow) = (b.to_f64_normal(), reference(&b));
                 assert_eq!(fast.to_bits(), slow.to_bits(), "mant {m:#x} exp {}", b.exp);
                 assert_eq!(b.to_f64().to_bits(), slow.to_bits());

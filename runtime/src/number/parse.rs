@@ -175,7 +175,11 @@ pub(crate) fn parse(text: &str) -> Result<BigFloat, NumberParseError> {
     if let Some(result) = parse_bounded(&s) {
         return result;
     }
-    parse_exact(&s)
+    let mut x = parse_exact(&s)?;
+    if !s.binary_exp && x.form == super::float::Form::Finite {
+        x.literal = super::text::LiteralDigits::of(s.digits, s.exp);
+    }
+    Ok(x)
 }
 
 /// Go's algorithm on the whole mantissa.
@@ -228,7 +232,7 @@ impl Scale {
             return BigFloat::round_from(neg, mant, exp, false, prec);
         }
         let p = pow5(self.exp5.unsigned_abs(), prec + 64);
-        let z = BigFloat { prec, neg, form: super::float::Form::Finite, mant, exp };
+        let z = BigFloat { prec, neg, form: super::float::Form::Finite, mant, exp, literal: None };
         let result = if self.exp5 < 0 { z.quo(&p, prec) } else { z.mul(&p, prec) };
         // z is finite and nonzero and p is finite or +Inf: no NaN case.
         result.unwrap_or_else(|_| BigFloat::zero(neg, prec))

@@ -744,3 +744,56 @@ fn short_decimals_are_the_walks_shortest() {
     }
     assert!(checked > 30_000 && short > 10_000, "{short} of {checked} values took the short way");
 }
+
+/// A parsed literal of at most 15 significant digits in range keeps its
+/// digits as its shortest decimal (`BigFloat::literal`); they agree with
+/// the walk for every way of writing one (point, leading and trailing
+/// zeros, exponent, sign), and the others keep none.
+#[test]
+fn literal_digits_are_the_shortest_decimal() {
+    let kept = [
+        "4534.23",
+        "0.05",
+        "1.50",
+        "-0.001",
+        "12.5e-3",
+        "000123.4500",
+        "0.000000000000001",
+        "12345678901234.5e-1",
+        "1.23456789012345",
+        "1e-140",
+        "9.5e138",
+        "3.14159265358979",
+        "-2.5E-7",
+        "0.1",
+        "1.00000000000001e-5",
+        "99999999999999.9",
+    ];
+    // (Integers are held small, without a big form to keep digits in.)
+    let not_kept = [
+        "1234567890123456.5",
+        "123456789012345.6e-1",
+        "1e-141",
+        "1e140",
+        "0.1234567890123456",
+        "1.0000000000000000000001",
+        "2.5p3",
+        "-0e5",
+        "1.5e3",
+    ];
+    for (lits, want_kept) in [(&kept[..], true), (&not_kept[..], false)] {
+        for lit in lits {
+            let Ok(n) = Number::parse(lit) else { continue };
+            let b = n.as_big();
+            assert_eq!(b.literal.is_some(), want_kept, "{lit}");
+            if b.form == Form::Finite && text::within_text_limit(&b) {
+                assert_eq!(text::shortest_decimal(&b), text::shortest_exact(&b), "{lit}");
+            }
+        }
+    }
+    // Arithmetic drops it; a negation keeps it.
+    let x = Number::parse("4534.23").expect("literal");
+    assert!(x.neg().as_big().literal.is_some());
+    assert!(x.add(&Number::from_i64(1)).expect("finite").as_big().literal.is_none());
+    assert_eq!(x.neg().to_text().expect("text"), "-4534.23");
+}

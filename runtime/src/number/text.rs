@@ -157,7 +157,76 @@ impl Decimal {
 /// `x` must be finite and within the text limit.
 pub(crate) fn shortest_decimal(x: &BigFloat) -> Decimal {
     super::work::note_digits_work(x);
+    if let Some(l) = x.literal {
+        return l.decimal();
+    }
     short_decimal(x).or_else(|| shortest_windowed(x)).unwrap_or_else(|| shortest_exact(x))
+}
+
+/// The digits of a decimal literal of at most 15 significant digits and a
+/// magnitude within [`SHORT_DECIMAL_RANGE`] (`4534.23`, `0.05`, `1.5e3`):
+/// the shortest decimal of the number parsed from it, by
+/// [`short_decimal`]'s argument (the parsed value is the literal rounded,
+/// and no other decimal of at most 15 digits rounds to it). Kept with the
+/// parsed value ([`BigFloat::literal`]), so that writing it (templates,
+/// `tostring`, JSON results) takes neither the walk nor the check
+/// [`short_decimal`] makes with a second parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct LiteralDigits {
+    /// The significant digits as an integer: no leading or trailing zero.
+    digits: u64,
+    /// The magnitude is `digits * 10^exp10`.
+    exp10: i32,
+}
+
+impl LiteralDigits {
+    /// The literal digits `digits` (ASCII digits and at most one `.`) times
+    /// `10^exp`, when they qualify.
+    pub(crate) fn of(digits: &[u8], exp: i64) -> Option<LiteralDigits> {
+        let mut value: u64 = 0;
+        let (mut significant, mut frac, mut seen_dot, mut trailing_zeros) = (0u32, 0i64, false, 0i64);
+        for &c in digits {
+            if c == b'.' {
+                seen_dot = true;
+                continue;
+            }
+            let d = u64::from(c.wrapping_sub(b'0'));
+            if d > 9 {
+                return None;
+            }
+            if seen_dot {
+                frac += 1;
+            }
+            if value == 0 && d == 0 {
+                // A leading zero.
+                continue;
+            }
+            significant += 1;
+            if significant > 15 {
+                return None;
+            }
+            value = value * 10 + d;
+            trailing_zeros = if d == 0 { trailing_zeros + 1 } else { 0 };
+        }
+        if value == 0 {
+            return None;
+        }
+        let z = u32::try_from(trailing_zeros).ok()?;
+        let value = value / 10u64.pow(z);
+        let exp10 = exp.checked_sub(frac)?.checked_add(trailing_zeros)?;
+        let ndigits = i64::from(value.ilog10()) + 1;
+        // Within the range at both ends: `10^exp10 <= |x| < 10^(exp10 + ndigits)`.
+        if exp10 < -140 || exp10 + ndigits > 140 {
+            return None;
+        }
+        Some(LiteralDigits { digits: value, exp10: i32::try_from(exp10).ok()? })
+    }
+
+    fn decimal(self) -> Decimal {
+        let digits = self.digits.to_string().into_bytes();
+        let exp = i64::from(self.exp10) + digits.len() as i64;
+        Decimal { digits, exp }
+    }
 }
 
 /// Magnitudes [`short_decimal`] decides: a decimal of at most 15
