@@ -530,6 +530,23 @@ impl Number {
         }
     }
 
+    /// cty's `LessThanOrEqualTo` (`want` less) or `GreaterThanOrEqualTo`
+    /// (`want` greater): ordered so, or equal as [`Number::equals`] says.
+    pub fn ordered_or_equal(&self, o: &Number, want: Ordering) -> bool {
+        let c = self.cmp(o);
+        if c == want {
+            return true;
+        }
+        // At one precision two numbers print alike exactly when they are
+        // equal, as the comparison just said (when the texts would be
+        // compared, or the pass noted as work, `equals` decides).
+        let (p, q) = (self.prec(), o.prec());
+        if p == q && !work::costly(p, q) {
+            return c.is_eq();
+        }
+        self.equals(o)
+    }
+
     /// cty number equality: same sign and same `Text('f', -1)` (with -0 == 0).
     /// Values at the same precision are equal exactly when their values are;
     /// with different precisions two different values can print the same

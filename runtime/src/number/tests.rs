@@ -797,3 +797,35 @@ fn literal_digits_are_the_shortest_decimal() {
     assert!(x.add(&Number::from_i64(1)).expect("finite").as_big().literal.is_none());
     assert_eq!(x.neg().to_text().expect("text"), "-4534.23");
 }
+
+/// `ordered_or_equal` is cty's `<=` and `>=`: ordered, or equal by
+/// [`Number::equals`], for every pair of precisions, signs and forms.
+#[test]
+fn ordered_or_equal_is_ordered_or_equals() {
+    let mut ns: Vec<Number> = Vec::new();
+    for lit in ["0", "-0", "0.1", "-0.1", "1", "1000", "4534.23", "1e300", "-2.5", "3"] {
+        let n = Number::parse(lit).expect("literal");
+        ns.push(n.clone());
+        ns.push(n.neg());
+    }
+    for f in [0.1, -0.0, 0.0, 1.0, 3.0, 4534.23, -2.5] {
+        ns.push(Number::from_f64(f).expect("finite"));
+    }
+    ns.extend([Number::from_i64(1), Number::from_i64(3), Number::from_i64(-1000), Number::pos_inf(), Number::neg_inf()]);
+    ns.push(Number::from_i64(1).div(&Number::from_i64(3)).expect("finite"));
+    ns.push(Number::from_f64(1.0 / 3.0).expect("finite"));
+    let mut decided_by_text = 0;
+    for a in &ns {
+        for b in &ns {
+            for want in [Ordering::Less, Ordering::Greater] {
+                let old = a.cmp(b) == want || a.equals(b);
+                assert_eq!(a.ordered_or_equal(b, want), old, "{} {want:?}= {}", a.to_text().unwrap(), b.to_text().unwrap());
+                if a.cmp(b) != Ordering::Equal && a.equals(b) {
+                    decided_by_text += 1;
+                }
+            }
+        }
+    }
+    // (Numbers of different precisions that print alike are among them.)
+    assert!(decided_by_text > 0);
+}

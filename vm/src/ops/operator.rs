@@ -282,8 +282,8 @@ fn apply_known(op: BinaryOp, l: &Value, r: &Value) -> OpResult {
         BinaryOp::Gt => return Ok(Value::Bool(a.cmp(b).is_gt())),
         // cty: less-than, or equal by printed text (so two numbers of
         // different precision that print alike compare both ways).
-        BinaryOp::Le => return Ok(Value::Bool(a.cmp(b).is_lt() || a.equals(b))),
-        BinaryOp::Ge => return Ok(Value::Bool(a.cmp(b).is_gt() || a.equals(b))),
+        BinaryOp::Le => return Ok(Value::Bool(a.ordered_or_equal(b, std::cmp::Ordering::Less))),
+        BinaryOp::Ge => return Ok(Value::Bool(a.ordered_or_equal(b, std::cmp::Ordering::Greater))),
         _ => return Err(operation_failed(&"a bool is required", op.result_type())),
     };
     n.map(Value::Number).map_err(|e| operation_failed(&e, op.result_type()))
