@@ -66,12 +66,59 @@ impl<'a> Machine<'a> {
     /// variable's register is read last in the step (the condition and key
     /// came before, and the next step binds it again): its value is moved
     /// out rather than cloned.
-    #[inline]
+    #[inline(always)]
     fn for_value_of(&mut self, f: &ForSite) -> Value {
         if f.value.start == f.value.end && f.value.out.kind() == OpndKind::Local(f.val_local) {
             return take_reg(&mut self.s.regs, f.val_local);
         }
         self.block(&f.value)
+    }
+
+    /// A `for` expression of a tuple whose `if` clause (if any) and value
+    /// are paths from the value variable ([`Machine::local_path`]): each
+    /// element whose paths resolve plainly is read in place; the others
+    /// take the general way ([`Machine::for_step`]), which reports why.
+    #[inline(never)]
+    fn for_direct(
+        &mut self,
+        f: &ForSite,
+        coll: Value,
+        mut result: crate::ops::ForCollector,
+        cond_path: Option<&PathRef>,
+        value_path: &PathRef,
+    ) -> Value {
+        for i in 0..coll.elements_slice().len() {
+            if self.s.aborted.is_some() {
+                return dynamic();
+            }
+            if let Some((cond, value)) = direct_reads(&coll, i, cond_path, value_path) {
+                // The step `for_step` charges.
+                if self.tick() {
+                    let include = match cond {
+                        None => true,
+                        Some(c) => {
+                            let (include, diag) = result.condition(c);
+                            if let Some(d) = diag {
+                                self.push(d.to_diagnostic(for_span_of(f)));
+                            }
+                            include
+                        }
+                    };
+                    if include {
+                        result.push_element(value.clone());
+                    }
+                }
+                continue;
+            }
+            if self.for_step(f, &coll, i, &mut result) {
+                let val = self.for_value_of(f);
+                result.push_element(val);
+            }
+        }
+        if self.s.aborted.is_some() {
+            return dynamic();
+        }
+        result.finish()
     }
 
     pub(super) fn for_expr(&mut self, f: &ForSite) -> Value {
@@ -81,20 +128,19 @@ impl<'a> Machine<'a> {
         // few are (room made for all would then be made for nothing).
         let room = if f.cond.is_none() { coll.elements_slice().len() } else { 0 };
         let mut result = crate::ops::ForCollector::for_elements(kind, room);
-        // `[for u in users : u.name]`: nothing but the value reads the
-        // iterators, so an element whose path resolves plainly needs no
+        // `[for u in users : u.name]`, `[for u in users : u.name if
+        // u.active]`: nothing but paths from the value variable reads the
+        // iterators, so an element whose paths resolve plainly needs no
         // binding.
-        let direct = if f.cond.is_none() && f.key.is_none() { self.local_path(&f.value, f.val_local) } else { None };
+        if let Some(value_path) = if f.key.is_none() { self.local_path(&f.value, f.val_local) } else { None } {
+            let cond_path = f.cond.as_ref().and_then(|(c, _)| self.local_path(c, f.val_local));
+            if f.cond.is_none() || cond_path.is_some() {
+                return self.for_direct(f, coll, result, cond_path, value_path);
+            }
+        }
         for i in 0..coll.elements_slice().len() {
             if self.s.aborted.is_some() {
                 return dynamic();
-            }
-            if let Some(v) = direct.and_then(|path| crate::ops::for_value(&coll, i).and_then(|e| steps_ref(e, &path.steps))) {
-                // The step `for_step` charges.
-                if self.tick() {
-                    result.push_element(v.clone());
-                }
-                continue;
             }
             if !self.for_step(f, &coll, i, &mut result) {
                 continue;
@@ -127,4 +173,17 @@ impl<'a> Machine<'a> {
         }
         result.finish()
     }
+}
+
+/// Element `i`'s `if` value (when there is an `if` clause, by `cond`) and
+/// value by `value`, read in place; `None` when a path does not resolve
+/// plainly (the element then takes the general way, which reports why).
+#[inline]
+fn direct_reads<'v>(coll: &'v Value, i: usize, cond: Option<&PathRef>, value: &PathRef) -> Option<(Option<&'v Value>, &'v Value)> {
+    let e = crate::ops::for_value(coll, i)?;
+    let c = match cond {
+        Some(p) => Some(steps_ref(e, &p.steps)?),
+        None => None,
+    };
+    Some((c, steps_ref(e, &value.steps)?))
 }

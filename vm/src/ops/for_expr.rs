@@ -179,14 +179,20 @@ impl ForCollector {
 
     /// Whether the element is included, given its `if` clause value. Also
     /// returns the diagnostic to report, if any.
+    #[inline(always)]
     pub fn condition(&mut self, v: &Value) -> (bool, Option<OpDiag>) {
         match v {
-            Value::Bool(b) => return (*b, None),
-            Value::Null(_) => {
-                let d = OpDiag::new(INVALID_CONDITION, "The value of the 'if' clause must not be null.", Blame::Operand(3));
-                return (false, self.unusable(d));
-            }
-            _ => {}
+            Value::Bool(b) => (*b, None),
+            _ => self.condition_other(v),
+        }
+    }
+
+    /// [`ForCollector::condition`] of anything but a bool.
+    #[inline(never)]
+    fn condition_other(&mut self, v: &Value) -> (bool, Option<OpDiag>) {
+        if v.is_null() {
+            let d = OpDiag::new(INVALID_CONDITION, "The value of the 'if' clause must not be null.", Blame::Operand(3));
+            return (false, self.unusable(d));
         }
         // Tuple results skip unknowns before converting; object results
         // convert first, so an unknown of a non-bool type is an error there.
