@@ -35,7 +35,8 @@ pub(crate) struct BigFloat {
     pub exp: i64,
     /// The shortest decimal of this value's magnitude when it is known
     /// without the walk: the literal it was parsed from
-    /// ([`super::text::LiteralDigits`]); `None` for everything computed.
+    /// ([`super::text::LiteralDigits`]); `None` for everything computed
+    /// (a negation or an absolute value keeps it: same magnitude).
     pub literal: Option<super::text::LiteralDigits>,
 }
 
@@ -147,7 +148,8 @@ impl BigFloat {
     pub fn with_prec(&self, prec: u32) -> BigFloat {
         match self.form {
             Form::Finite if prec < self.prec => BigFloat::round_from(self.neg, self.mant.clone(), self.exp, false, prec),
-            // (At another precision the literal no longer decides the text.)
+            // (The literal decides the text at the parsed precision only:
+            // dropped here, which is conservative at the same one.)
             _ => BigFloat { prec, literal: None, ..self.clone() },
         }
     }

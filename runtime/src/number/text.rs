@@ -164,7 +164,8 @@ pub(crate) fn shortest_decimal(x: &BigFloat) -> Decimal {
 }
 
 /// The digits of a decimal literal of at most 15 significant digits and a
-/// magnitude within [`SHORT_DECIMAL_RANGE`] (`4534.23`, `0.05`, `1.5e3`):
+/// magnitude of at least `1e-140` and below `1e140` (within
+/// [`SHORT_DECIMAL_RANGE`]; `4534.23`, `0.05`, `1.5e3`):
 /// the shortest decimal of the number parsed from it, by
 /// [`short_decimal`]'s argument (the parsed value is the literal rounded,
 /// and no other decimal of at most 15 digits rounds to it). Kept with the

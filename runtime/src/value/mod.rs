@@ -602,7 +602,8 @@ impl Value {
             return Value::Tuple(Arc::new(TupleVal { lazy_ty: TupleTy::OnDemand(Box::default()), elems: elems.into() }));
         }
         // Tuples of known strings, numbers or bools of one kind: short ones
-        // share their type, the others' is made without a walk of it.
+        // share their type, the others' is made without asking each element
+        // for its type.
         let prim = |v: &Value| match v {
             Value::String(_) => Some(0),
             Value::Number(_) => Some(1),

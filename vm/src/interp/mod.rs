@@ -329,8 +329,6 @@ fn same_name(n: &std::sync::Arc<str>, name: &std::sync::Arc<str>) -> bool {
     std::ptr::eq(a, b) || a == b
 }
 
-/// Literal steps by reference, when none needs `hcl.Index`'s or
-/// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors).
 /// What a reported diagnostic costs of the size budget: about the memory
 /// it holds.
 fn diagnostic_cost(d: &Diagnostic) -> u64 {
@@ -345,6 +343,9 @@ fn key_text_is_work(v: &Value) -> bool {
     matches!(v, Value::Number(n) if n.as_small().is_none() || n.is_costly())
 }
 
+/// Literal steps by reference, when none needs `hcl.Index`'s or
+/// `hcl.GetAttr`'s special cases (unknowns, nulls, conversions, errors):
+/// `None` then, for the caller to take the general way, which reports.
 #[inline]
 pub(crate) fn steps_ref<'v>(mut v: &'v Value, steps: &[Step]) -> Option<&'v Value> {
     for step in steps {

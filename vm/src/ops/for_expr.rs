@@ -113,8 +113,9 @@ pub fn for_key(coll: &Value, i: usize, v: &Value) -> Value {
 
 /// Element `i`'s value ([`for_element`]'s), in place: the caller clones
 /// it straight into its register (a clone wrapped in an `Option` is
-/// unwrapped by a copy that stalls on the clone's stores). [`for_key`]
-/// makes its key when a key variable is bound.
+/// unwrapped by a copy that stalls on the clone's stores), or reads the
+/// paths it needs from it there. [`for_key`] makes its key when a key
+/// variable is bound.
 pub fn for_value(coll: &Value, i: usize) -> Option<&Value> {
     coll.elements_slice().get(i)
 }
