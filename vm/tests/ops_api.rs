@@ -119,6 +119,17 @@ fn for_collector_reports_first_problem_only() {
     assert_eq!(dup.map(|d| d.summary), Some("Duplicate object key"));
     assert_eq!(f.finish(), Value::object(vec![("1", Value::string("first"))]));
 
+    // An object element without a key is left out; the others keep their
+    // values, sized for from the start or not.
+    for mut f in [ForCollector::new(ForKind::Object { group: false }), ForCollector::for_elements(ForKind::Object { group: false }, 3)] {
+        assert!(f.push(None, Value::string("lost")).is_none());
+        for (k, v) in [("b", 2), ("a", 1)] {
+            let key = f.key(Value::string(k)).0.expect("key");
+            assert!(f.push(Some(key), Value::int(v)).is_none());
+        }
+        assert_eq!(f.finish(), Value::object(vec![("a", Value::int(1)), ("b", Value::int(2))]));
+    }
+
     let mut f = ForCollector::new(ForKind::Object { group: true });
     for v in ["x", "y"] {
         let key = f.key(Value::string("g")).0.expect("key");

@@ -135,10 +135,12 @@ pub enum ForKind {
 pub struct ForCollector {
     kind: ForKind,
     known: bool,
+    /// A tuple result's elements; an object result's values, parallel to
+    /// `keys`, when it does not group.
     tuple: Vec<Value>,
-    /// Object attributes (grouped: one value per key for now, the groups
-    /// are in `groups`).
+    /// Object attributes.
     keys: Vec<Str>,
+    /// A grouping object result's groups, parallel to `keys`.
     groups: Vec<Vec<Value>>,
     /// Key positions; built on the first object element (seeding a hasher
     /// per `for` costs more than many tuple results do in all).
@@ -266,14 +268,20 @@ impl ForCollector {
     /// for tuple results). A repeated key without grouping is an error and
     /// the first value stays.
     pub fn push(&mut self, key: Option<Str>, value: Value) -> Option<OpDiag> {
-        let (ForKind::Object { group }, Some(key)) = (self.kind, key) else {
+        let ForKind::Object { group } = self.kind else {
             self.tuple.push(value);
             return None;
         };
+        // (An object element without a key is left out.)
+        let key = key?;
         let room = self.room;
         let index = self.index.get_or_insert_with(|| {
             self.keys.reserve_exact(room);
-            self.groups.reserve_exact(room);
+            if group {
+                self.groups.reserve_exact(room);
+            } else {
+                self.tuple.reserve_exact(room);
+            }
             HashMap::with_capacity_and_hasher(room, Default::default())
         });
         match index.get(&key) {
@@ -297,7 +305,11 @@ impl ForCollector {
             None => {
                 index.insert(key.clone(), self.keys.len());
                 self.keys.push(key);
-                self.groups.push(vec![value]);
+                if group {
+                    self.groups.push(vec![value]);
+                } else {
+                    self.tuple.push(value);
+                }
                 None
             }
         }
@@ -318,15 +330,11 @@ impl ForCollector {
             ForKind::Object { group } => {
                 // (The keys are strings, NFC already: their storage is
                 // shared with the object's names.)
-                let attrs: Vec<(Str, Value)> = self
-                    .keys
-                    .into_iter()
-                    .zip(self.groups)
-                    .map(|(k, mut g)| {
-                        let v = if group { Value::tuple(g) } else { g.pop().unwrap_or_else(Value::dynamic_unknown) };
-                        (k, v)
-                    })
-                    .collect();
+                let attrs: Vec<(Str, Value)> = if group {
+                    self.keys.into_iter().zip(self.groups.into_iter().map(Value::tuple)).collect()
+                } else {
+                    self.keys.into_iter().zip(self.tuple).collect()
+                };
                 Value::object_from_strs(attrs)
             }
         }
