@@ -203,7 +203,7 @@ impl LiteralDigits {
                 continue;
             }
             significant += 1;
-            if significant > 15 {
+            if significant > SHORT_DECIMAL_DIGITS {
                 return None;
             }
             value = value * 10 + d;
@@ -217,7 +217,7 @@ impl LiteralDigits {
         let exp10 = exp.checked_sub(frac)?.checked_add(trailing_zeros)?;
         let ndigits = i64::from(value.ilog10()) + 1;
         // Within the range at both ends: `10^exp10 <= |x| < 10^(exp10 + ndigits)`.
-        if exp10 < -140 || exp10 + ndigits > 140 {
+        if exp10 < -SHORT_DECIMAL_EXP10 || exp10 + ndigits > SHORT_DECIMAL_EXP10 {
             return None;
         }
         Some(LiteralDigits { digits: value, exp10: i32::try_from(exp10).ok()? })
@@ -235,6 +235,13 @@ impl LiteralDigits {
 /// part of under 513 bits (`10^15 * 5^140` is about `2^375`), so it never
 /// lies halfway between two values of 512 bits.
 const SHORT_DECIMAL_RANGE: std::ops::RangeInclusive<f64> = 1e-140..=1e140;
+
+/// [`SHORT_DECIMAL_RANGE`]'s decimal exponent (its bounds are
+/// `10^-SHORT_DECIMAL_EXP10` and `10^SHORT_DECIMAL_EXP10`).
+const SHORT_DECIMAL_EXP10: i64 = 140;
+
+/// The significant digits [`short_decimal`] and [`LiteralDigits`] allow.
+const SHORT_DECIMAL_DIGITS: u32 = 15;
 
 /// The shortest decimal of `x` when it is a parsed number of at most 15
 /// significant digits (most numbers a configuration or a request writes),
@@ -262,7 +269,7 @@ pub(super) fn short_decimal(x: &BigFloat) -> Option<Decimal> {
     let text = format!("{f:e}");
     let (mantissa, exp10) = text.split_once('e')?;
     let digits: Vec<u8> = mantissa.bytes().filter(|&b| b != b'.').collect();
-    if digits.len() > 15 || digits.first() == Some(&b'0') || digits.last() == Some(&b'0') {
+    if digits.len() > SHORT_DECIMAL_DIGITS as usize || digits.first() == Some(&b'0') || digits.last() == Some(&b'0') {
         return None;
     }
     let exp10: i64 = exp10.parse().ok()?;

@@ -54,7 +54,14 @@ impl<'a> Machine<'a> {
         self.set(f.val_local, v.clone());
         let Some((cond, _)) = &f.cond else { return true };
         let include = self.block(cond);
-        let (include, diag) = steps.condition(&include);
+        self.for_condition(f, steps, &include)
+    }
+
+    /// Whether the element whose `if` clause gave `include` is kept (the
+    /// clause's problem, if any, reported).
+    #[inline(always)]
+    fn for_condition(&mut self, f: &ForSite, steps: &mut crate::ops::ForCollector, include: &Value) -> bool {
+        let (include, diag) = steps.condition(include);
         if let Some(d) = diag {
             self.push(d.to_diagnostic(for_span_of(f)));
         }
@@ -93,20 +100,8 @@ impl<'a> Machine<'a> {
             }
             if let Some((cond, value)) = direct_reads(&coll, i, cond_path, value_path) {
                 // The step `for_step` charges.
-                if self.tick() {
-                    let include = match cond {
-                        None => true,
-                        Some(c) => {
-                            let (include, diag) = result.condition(c);
-                            if let Some(d) = diag {
-                                self.push(d.to_diagnostic(for_span_of(f)));
-                            }
-                            include
-                        }
-                    };
-                    if include {
-                        result.push_element(value.clone());
-                    }
+                if self.tick() && cond.map_or(true, |c| self.for_condition(f, &mut result, c)) {
+                    result.push_element(value.clone());
                 }
                 continue;
             }

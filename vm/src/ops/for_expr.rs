@@ -269,7 +269,7 @@ impl ForCollector {
     /// the first value stays.
     pub fn push(&mut self, key: Option<Str>, value: Value) -> Option<OpDiag> {
         let ForKind::Object { group } = self.kind else {
-            self.tuple.push(value);
+            self.push_element(value);
             return None;
         };
         // (An object element without a key is left out.)
