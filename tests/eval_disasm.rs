@@ -342,6 +342,41 @@ fn pure_calls_with_invariant_arguments_in_loops_are_memoized() {
 }
 
 #[test]
+fn length_of_regexall_is_one_call_of_the_composition() {
+    // The inner call's arguments, conversions and mark; the outer call is
+    // gone. With `...` (or another outer function) the calls stay two.
+    check(
+        r#"length(regexall("^a", s)) > 0"#,
+        &["s"],
+        expect![[r#"
+            ; 6 instructions, 4 registers (0 locals), 1 marks
+            ; K0 = "^a": "string"
+            ; K1 = 0: "number"
+            ; V0 = s (slot 0)
+            0000  MARK       M0
+            0001  MOVE       R2 K0
+            0002  MOVE       R3 V0
+            0003  ARGCONV    R3 param 1 of regexall
+            0004  CALL       R1 length(regexall)#c0 R2..R4 since M0
+            0005  GT         R0 R1 K1 since M0
+            entry 0..6 -> R0
+        "#]],
+    );
+    check(
+        r#"length(regexall(xs...))"#,
+        &["xs"],
+        expect![[r#"
+            ; 3 instructions, 2 registers (0 locals), 1 marks
+            ; V0 = xs (slot 0)
+            0000  MARK       M0
+            0001  CALLEXPAND R1 regexall#25 (V0)...
+            0002  CALL       R0 length#29 R1..R2 since M0
+            entry 0..3 -> R0
+        "#]],
+    );
+}
+
+#[test]
 fn for_conditions_are_checked_when_compiled_within_a_small_budget() {
     let listing = |src: &str| listing(SourceKind::Expression, src, &[]);
     // Cheap: checked when compiled, skipped when evaluated.

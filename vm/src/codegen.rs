@@ -984,17 +984,34 @@ impl<'b> Gen<'b> {
             self.emit(Op::Move, a, d.0, 0, Site::None);
             return;
         };
+        // `length(regexall(p, s))`: one call of the composition, made as
+        // the inner call is (its arguments, ranges and diagnostics), see
+        // `runtime::func::compose`.
+        if let [CallArg { node: Node::Call(inner), .. }] = &c.args[..] {
+            if !c.expand_final && !inner.expand_final {
+                if let Some(id) = funcs.composed(c.func, inner.func) {
+                    return self.call_as(id, inner, a);
+                }
+            }
+        }
+        self.call_as(c.func, c, a);
+    }
+
+    /// Call `c` of function `func` (its own, or a composition with it as
+    /// the inner call) into `a`.
+    fn call_as(&mut self, func: FuncId, c: &CallNode, a: u16) {
+        let Some(funcs) = self.funcs.as_deref() else { return };
         if c.expand_final {
             let args = c
                 .args
                 .iter()
                 .map(|arg| CallArgSite { block: self.block(&arg.node), start: arg.start, span: arg.span, preconverted: arg.preconverted })
                 .collect();
-            let site = self.call_site(c, args, NO_MARK);
+            let site = self.call_site(func, c, args, NO_MARK);
             self.emit(Op::CallExpand, a, 0, 0, Site::Call(Box::new(site)));
             return;
         }
-        let sig = funcs.signature(c.func);
+        let sig = funcs.signature(func);
         if let Err(e) = sig.check_arity(&c.spans.name, c.args.len()) {
             let subject = c.spans.subject(e.site, |i| c.args.get(i).map(|a| a.start).unwrap_or_default());
             self.fail(a, Diagnostic::error(e.summary, e.detail, Some(subject)));
@@ -1013,7 +1030,7 @@ impl<'b> Gen<'b> {
             NO_MARK
         };
         if memo == NO_MARK {
-            self.call_code(c, a, &params, NO_MARK);
+            self.call_code(func, c, a, &params, NO_MARK);
             return;
         }
         // Once the memo is set, its call and the code of its arguments
@@ -1022,7 +1039,7 @@ impl<'b> Gen<'b> {
         let saved = self.next_reg;
         self.begin();
         let r = self.alloc();
-        self.call_code(c, r, &params, memo);
+        self.call_code(func, c, r, &params, memo);
         let code = self.finish(Opnd::temp(r));
         self.next_reg = saved;
         self.emit(Op::Memo, a, memo, 0, Site::Block(code));
@@ -1030,7 +1047,7 @@ impl<'b> Gen<'b> {
 
     /// A call's marks, argument code and `CALL` (into `a`), its result
     /// kept in memo `memo` (or [`NO_MARK`]).
-    fn call_code(&mut self, c: &CallNode, a: u16, params: &[bool], memo: u16) {
+    fn call_code(&mut self, func: FuncId, c: &CallNode, a: u16, params: &[bool], memo: u16) {
         let mark = self.mark();
         let args = c
             .args
@@ -1042,7 +1059,7 @@ impl<'b> Gen<'b> {
                 preconverted: arg.preconverted,
             })
             .collect();
-        let mut site = self.call_site(c, args, mark);
+        let mut site = self.call_site(func, c, args, mark);
         site.memo = memo;
         let site = self.add_site(Site::Call(Box::new(site)));
         let base = self.next_reg;
@@ -1061,7 +1078,7 @@ impl<'b> Gen<'b> {
         self.emit_at(Instr::new(Op::Call, a, u16_of(base), u16_of(c.args.len() as u32)), site);
     }
 
-    fn call_site(&self, c: &CallNode, args: Box<[CallArgSite]>, mark: u16) -> CallSite {
-        CallSite { func: c.func, spans: c.spans.clone(), args, mark, memo: NO_MARK }
+    fn call_site(&self, func: FuncId, c: &CallNode, args: Box<[CallArgSite]>, mark: u16) -> CallSite {
+        CallSite { func, spans: c.spans.clone(), args, mark, memo: NO_MARK }
     }
 }

@@ -7,6 +7,7 @@
 use crate::ir::Step;
 use crate::opcodes::{Block, Instr, Op};
 use crate::program::*;
+use runtime::func::FunctionTable;
 use runtime::Value;
 use std::fmt::Write as _;
 
@@ -49,7 +50,7 @@ pub fn disassemble_after(program: &Program, previous: Option<&Program>) -> Strin
     }
     for pc in range(&ext.code) {
         if let Some(ins) = chunk.code.get(pc) {
-            let _ = writeln!(out, "{pc:04}  {}", instr_text(chunk, pc, *ins));
+            let _ = writeln!(out, "{pc:04}  {}", instr_text(chunk, pc, *ins, program.file.funcs.as_deref()));
         }
     }
     let _ = writeln!(out, "entry {}", block_text(&program.entry));
@@ -118,7 +119,16 @@ fn for_head(f: &ForSite) -> String {
     s
 }
 
-fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
+/// A call's function: its name in the source and its id, or for a
+/// composition (`runtime::func::compose`) the table's name for it.
+fn func_text(cs: &CallSite, funcs: Option<&dyn FunctionTable>) -> String {
+    match (cs.func.composition(), funcs) {
+        (Some(n), Some(t)) => format!("{}#c{n}", t.name(cs.func)),
+        _ => format!("{}#{}", cs.spans.name, cs.func.0),
+    }
+}
+
+fn instr_text(p: &Chunk, pc: usize, ins: Instr, funcs: Option<&dyn FunctionTable>) -> String {
     let name = format!("{:?}", ins.op).to_uppercase();
     let a = reg(ins.a);
     let (b, c) = (ins.ob(), ins.oc());
@@ -138,9 +148,8 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         (Op::Tuple, _) => format!("{a} R{}..R{}", ins.b, u32::from(ins.b) + u32::from(ins.c)),
         (Op::ArgConv, Site::Call(cs)) => format!("{} param {} of {}", reg(ins.b), ins.c, cs.spans.name),
         (Op::Call, Site::Call(cs)) => format!(
-            "{a} {}#{} R{}..R{}{}{}",
-            cs.spans.name,
-            cs.func.0,
+            "{a} {} R{}..R{}{}{}",
+            func_text(cs, funcs),
             ins.b,
             u32::from(ins.b) + u32::from(ins.c),
             mark_text(cs.mark),
@@ -148,12 +157,9 @@ fn instr_text(p: &Chunk, pc: usize, ins: Instr) -> String {
         ),
         (Op::Memo, Site::Block(b)) if ins.c == 1 => format!("{a} shared {} else {}", ins.b, block_text(b)),
         (Op::Memo, Site::Block(b)) => format!("{a} memo {} else {}", ins.b, block_text(b)),
-        (Op::CallExpand, Site::Call(cs)) => format!(
-            "{a} {}#{} ({})...",
-            cs.spans.name,
-            cs.func.0,
-            cs.args.iter().map(|x| block_text(&x.block)).collect::<Vec<_>>().join(", ")
-        ),
+        (Op::CallExpand, Site::Call(cs)) => {
+            format!("{a} {} ({})...", func_text(cs, funcs), cs.args.iter().map(|x| block_text(&x.block)).collect::<Vec<_>>().join(", "))
+        }
         (Op::Object, Site::Object(items)) => {
             let items: Vec<String> = items
                 .iter()

@@ -66,6 +66,7 @@
 
 pub mod budget;
 mod collection;
+mod compose;
 mod conversion;
 mod datetime;
 mod encoding;
@@ -466,6 +467,15 @@ pub trait FunctionTable: Send + Sync {
     /// is boxed so that the result stays the size of a `Value` (calls are
     /// frequent, failures rare).
     fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>>;
+    /// A function computing `outer(inner(args))` in one call, taking the
+    /// inner function's arguments (and with its signature), when the
+    /// table has one; the code generator then calls it in place of the
+    /// two. It must give the same value and the same errors as the two
+    /// calls, and the outer function must take the inner result as it is
+    /// and never fail on it (see the standard table's, `compose.rs`).
+    fn composed(&self, _outer: FuncId, _inner: FuncId) -> Option<FuncId> {
+        None
+    }
 }
 
 #[cold]
@@ -565,6 +575,9 @@ pub struct Functions {
     entries: Vec<Entry>,
     by_name: HashMap<String, FuncId>,
     regex_cache: regex::RegexCache,
+    /// The nested calls this table computes as one, by id from
+    /// [`FuncId::COMPOSED`] ([`FunctionTable::composed`]).
+    compositions: Vec<compose::Composition>,
     /// Whether calls to `try` and `can` are allowed (hcl's
     /// `ext/tryfunc`, which the VM runs as special forms).
     try_can: bool,
@@ -587,7 +600,13 @@ impl Functions {
     /// No functions at all, not even `try` and `can` (the oracle's
     /// `"funcs": "none"`: every call is "Call to unknown function").
     pub fn empty() -> Functions {
-        Functions { entries: Vec::new(), by_name: HashMap::new(), regex_cache: regex::RegexCache::new(), try_can: false }
+        Functions {
+            entries: Vec::new(),
+            by_name: HashMap::new(),
+            regex_cache: regex::RegexCache::new(),
+            compositions: Vec::new(),
+            try_can: false,
+        }
     }
 
     /// The oracle's "stdlib" table: go-cty's stdlib functions under
@@ -598,6 +617,7 @@ impl Functions {
             // The stdlib names are distinct, valid identifiers.
             let _ = t.register_entry(def, static_ret);
         }
+        t.add_standard_compositions();
         t.try_can = true;
         t
     }
@@ -631,6 +651,7 @@ impl Functions {
             // The names are distinct, valid identifiers.
             let _ = t.register_entry(def, static_ret);
         }
+        t.add_standard_compositions();
         t.try_can = true;
         t
     }
@@ -642,6 +663,7 @@ impl Functions {
         for (def, static_ret) in packer::packer_entries(files, true) {
             let _ = t.register_entry(def, static_ret);
         }
+        t.add_standard_compositions();
         t.try_can = true;
         t
     }
@@ -671,6 +693,50 @@ impl Functions {
         self.register_entry(def, None)
     }
 
+    /// The compositions of [`compose::STANDARD`] whose functions this table
+    /// has (called right after registering the standard functions, so the
+    /// names are theirs). The outer function's one parameter must take
+    /// anything as it is.
+    fn add_standard_compositions(&mut self) {
+        for &(outer, inner, fast) in compose::STANDARD {
+            let (Some(o), Some(i)) = (self.lookup(outer), self.lookup(inner)) else { continue };
+            let takes_anything = match &self.signature(o).params[..] {
+                [p] => self.signature(o).var_param.is_none() && p.ty.is_dynamic() && p.allow_unknown && p.allow_dynamic,
+                _ => false,
+            };
+            if !takes_anything {
+                continue;
+            }
+            let mut signature = self.signature(i).clone();
+            signature.pure &= self.signature(o).pure;
+            self.compositions.push(compose::Composition { outer: o, inner: i, signature, name: format!("{outer}({inner})"), fast });
+        }
+    }
+
+    /// Composition `id` ([`FuncId::composition`]).
+    fn composition(&self, id: FuncId) -> Option<&compose::Composition> {
+        self.compositions.get(id.composition()? as usize)
+    }
+
+    /// A call of a composition: the shortcut, else the inner call and the
+    /// outer one on its result.
+    #[inline(never)]
+    fn call_composed(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>> {
+        let Some(c) = self.composition(id) else {
+            return Err(Box::new(CallError {
+                site: ErrorSite::CallStart,
+                summary: "Error in function call".into(),
+                detail: "No such function.".into(),
+            }));
+        };
+        let mut ctx = CallCtx { budget: &mut *budget, regexes: &self.regex_cache };
+        if let Some(v) = (c.fast)(args, &mut ctx) {
+            return Ok(v);
+        }
+        let inner = self.call(c.inner, args, budget)?;
+        self.call(c.outer, std::slice::from_ref(&inner), budget)
+    }
+
     fn register_entry(&mut self, def: FunctionDef, static_ret: Option<Type>) -> Result<FuncId, RegisterError> {
         if !valid_name(&def.name) {
             return Err(RegisterError::InvalidName(def.name));
@@ -685,7 +751,7 @@ impl Functions {
                 return Err(RegisterError::InvalidParameter(format!("parameter name {:?}", p.name)));
             }
         }
-        let id = u32::try_from(self.entries.len()).map_err(|_| RegisterError::TooManyFunctions)?;
+        let id = u32::try_from(self.entries.len()).ok().filter(|&i| i < FuncId::COMPOSED).ok_or(RegisterError::TooManyFunctions)?;
         self.by_name.insert(def.name.clone(), FuncId(id));
         let kinds = ParamKinds::of(&def.signature);
         self.entries.push(Entry { def, static_ret, kinds });
@@ -901,11 +967,17 @@ impl FunctionTable for Functions {
 
     #[inline]
     fn signature(&self, id: FuncId) -> &Signature {
-        &self.entry(id).def.signature
+        match self.composition(id) {
+            Some(c) => &c.signature,
+            None => &self.entry(id).def.signature,
+        }
     }
 
     fn name(&self, id: FuncId) -> &str {
-        &self.entry(id).def.name
+        match self.composition(id) {
+            Some(c) => &c.name,
+            None => &self.entry(id).def.name,
+        }
     }
 
     fn has_try_can(&self) -> bool {
@@ -916,8 +988,16 @@ impl FunctionTable for Functions {
     /// [`Signature::check_arity`] and [`Signature::convert_arg`].
     #[inline]
     fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>> {
+        if id.0 >= FuncId::COMPOSED {
+            return self.call_composed(id, args, budget);
+        }
         let entry = self.entry(id);
         self.invoke(entry, args, budget).map_err(|e| Self::to_call_error(&entry.def, args.len(), e))
+    }
+
+    fn composed(&self, outer: FuncId, inner: FuncId) -> Option<FuncId> {
+        let i = self.compositions.iter().position(|c| c.outer == outer && c.inner == inner)?;
+        Some(FuncId(FuncId::COMPOSED + i as u32))
     }
 }
 
@@ -976,6 +1056,9 @@ impl<T: FunctionTable + ?Sized> FunctionTable for Arc<T> {
     #[inline]
     fn call(&self, id: FuncId, args: &[Value], budget: &mut SizeBudget) -> Result<Value, Box<CallError>> {
         (**self).call(id, args, budget)
+    }
+    fn composed(&self, outer: FuncId, inner: FuncId) -> Option<FuncId> {
+        (**self).composed(outer, inner)
     }
 }
 

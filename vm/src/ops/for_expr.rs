@@ -172,6 +172,13 @@ impl ForCollector {
     /// The check of the `if` clause evaluated once with `DynamicVal` key and
     /// value variables: `Some(diag)` means the result is `DynamicVal`.
     pub fn precheck_condition(v: &Value) -> Option<OpDiag> {
+        // A bool, known or not (the usual outcome: the iterators are
+        // unknown), converts to itself.
+        match v {
+            Value::Bool(_) => return None,
+            Value::Unknown(u) if *u.ty() == Type::Bool => return None,
+            _ => {}
+        }
         if v.is_null() {
             return Some(OpDiag::new("Condition is null", "The value of the 'if' clause must not be null.", Blame::Operand(3)).in_expr());
         }

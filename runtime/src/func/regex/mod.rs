@@ -148,6 +148,31 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     Ok(Value::list_unchecked(ety, out))
 }
 
+/// `length(regexall(pattern, string))` of two known strings: the number
+/// of matches, found as [`regexall`] finds them (a match's bounds do not
+/// depend on its groups), without building them. Each match is charged
+/// as a text element would be. `None` when the two calls must be made
+/// instead, which report what the reference reports: a pattern that does
+/// not compile, a spent budget.
+pub(super) fn regexall_count(args: &[Value], ctx: &mut CallCtx) -> Option<Value> {
+    let (Some(pattern), Some(s)) = (args.first()?.as_str(), args.get(1)?.as_str()) else { return None };
+    // `regexall`'s result type first, as its call computes it: a pattern
+    // without a known element type is left to the two calls.
+    let all = read(pattern).ok()?;
+    if all.all.as_ref().ok()?.element_type().map_or(true, Type::is_dynamic) {
+        return None;
+    }
+    let re = compiled(ctx, pattern).ok()?.ok()?;
+    let mut n: i64 = 0;
+    for_each_match(&re, s, false, ctx, |_, _, ctx| {
+        ctx.charge(ELEMENT_COST)?;
+        n += 1;
+        Ok(())
+    })
+    .ok()?;
+    Some(Value::int(n))
+}
+
 /// Below this many bytes left to search, a search for the next match is
 /// charged for all of them, without measuring (at most this many bytes'
 /// steps per match).
