@@ -1017,9 +1017,8 @@ pub fn setproduct(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value
             idx[j] = 0;
         }
     }
-    if ret.is_list() {
-        list_value(ety, product)
-    } else {
-        Value::set_of(ety, product).map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
-    }
+    // cty's `ListVal` and `SetVal`: the element type is the first
+    // element's, not the declared one (which the call checks after).
+    let v = if ret.is_list() { Value::list(product) } else { Value::set(product) };
+    v.map_err(|e| FnError::new(format!("panic in function implementation: {e}")))
 }

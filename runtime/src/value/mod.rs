@@ -328,8 +328,9 @@ pub enum ValueError {
     /// `list_val`, `set_val` and `map_val` need at least one element (use the
     /// `*_empty` constructors to give the element type).
     Empty,
-    /// Elements of a list, set or map must all have the same type.
-    InconsistentElementTypes { first: Type, then: Type },
+    /// Elements of a list, set or map (`collection`) must all have the
+    /// same type.
+    InconsistentElementTypes { collection: &'static str, first: Type, then: Type },
     /// Object attribute values must match the object type.
     AttributeMismatch,
 }
@@ -338,8 +339,9 @@ impl fmt::Display for ValueError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ValueError::Empty => f.write_str("a collection needs at least one element to imply its element type"),
-            ValueError::InconsistentElementTypes { first, then } => {
-                write!(f, "inconsistent element types ({first:?} then {then:?})")
+            // cty's panic, types in Go syntax.
+            ValueError::InconsistentElementTypes { collection, first, then } => {
+                write!(f, "inconsistent {collection} element types ({} then {})", first.go_syntax(), then.go_syntax())
             }
             ValueError::AttributeMismatch => f.write_str("attribute values do not match the object type"),
         }
@@ -351,13 +353,13 @@ impl std::error::Error for ValueError {}
 /// The element type cty implies for a homogeneous sequence: the first type
 /// that is not dynamic; values of dynamic type (null or unknown) are then
 /// retyped to it. Fails when two non-dynamic types differ.
-fn implied_element_type<'a>(types: impl Iterator<Item = Type> + 'a) -> Result<Type, ValueError> {
+fn implied_element_type<'a>(collection: &'static str, types: impl Iterator<Item = Type> + 'a) -> Result<Type, ValueError> {
     let mut ety = Type::Dynamic;
     for t in types {
         if ety.is_dynamic() {
             ety = t;
         } else if !t.is_dynamic() && t != ety {
-            return Err(ValueError::InconsistentElementTypes { first: ety, then: t });
+            return Err(ValueError::InconsistentElementTypes { collection, first: ety, then: t });
         }
     }
     Ok(ety)
@@ -417,7 +419,7 @@ impl Value {
         if elems.is_empty() {
             return Err(ValueError::Empty);
         }
-        let ety = implied_element_type(elems.iter().map(Value::ty))?;
+        let ety = implied_element_type("list", elems.iter().map(Value::ty))?;
         let elems = elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect();
         Ok(Value::List(Arc::new(ListVal { ty: Type::list(ety), elems })))
     }
@@ -429,7 +431,7 @@ impl Value {
     /// (or be a dynamic null/unknown). Useful when the element type is
     /// already known, including for an empty list.
     pub fn list_of(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
-        let elems = if check_elements(&ety, &elems)? {
+        let elems = if check_elements("list", &ety, &elems)? {
             elems.into_iter().map(|v| retype_dynamic(v, &ety)).collect()
         } else {
             elems.into_boxed_slice()
@@ -444,7 +446,7 @@ impl Value {
     }
     /// `cty.CanListVal` (also the rule for sets and maps).
     pub fn can_list(elems: &[Value]) -> bool {
-        implied_element_type(elems.iter().map(Value::ty)).is_ok()
+        implied_element_type("list", elems.iter().map(Value::ty)).is_ok()
     }
 
     /// `cty.SetVal`: duplicates (by cty equality) are dropped and the
@@ -453,7 +455,7 @@ impl Value {
         if elems.is_empty() {
             return Err(ValueError::Empty);
         }
-        let ety = implied_element_type(elems.iter().map(Value::ty))?;
+        let ety = implied_element_type("set", elems.iter().map(Value::ty))?;
         Ok(Self::set_of_unchecked(ety, elems))
     }
     /// `cty.SetValEmpty`.
@@ -462,7 +464,7 @@ impl Value {
     }
     /// A set of the given element type (see [`Value::list_of`]).
     pub fn set_of(ety: Type, elems: Vec<Value>) -> Result<Value, ValueError> {
-        check_elements(&ety, &elems)?;
+        check_elements("set", &ety, &elems)?;
         Ok(Self::set_of_unchecked(ety, elems))
     }
     fn set_of_unchecked(ety: Type, elems: Vec<Value>) -> Value {
@@ -477,7 +479,7 @@ impl Value {
         if entries.is_empty() {
             return Err(ValueError::Empty);
         }
-        let ety = implied_element_type(entries.iter().map(|(_, v)| v.ty()))?;
+        let ety = implied_element_type("map", entries.iter().map(|(_, v)| v.ty()))?;
         Ok(Self::map_of_unchecked(ety, entries))
     }
     /// `cty.MapValEmpty`.
@@ -489,7 +491,7 @@ impl Value {
         for (_, v) in &entries {
             let t = v.ty();
             if !t.is_dynamic() && t != ety {
-                return Err(ValueError::InconsistentElementTypes { first: ety, then: t });
+                return Err(ValueError::InconsistentElementTypes { collection: "map", first: ety, then: t });
             }
         }
         Ok(Self::map_of_unchecked(ety, entries))
@@ -947,7 +949,7 @@ impl Value {
 
 /// Checks that every element has type `ety` or is a dynamic null/unknown;
 /// true when some element is such a dynamic one (to be retyped).
-fn check_elements(ety: &Type, elems: &[Value]) -> Result<bool, ValueError> {
+fn check_elements(collection: &'static str, ety: &Type, elems: &[Value]) -> Result<bool, ValueError> {
     let mut dynamic = false;
     for v in elems {
         if v.has_type(ety) {
@@ -957,7 +959,7 @@ fn check_elements(ety: &Type, elems: &[Value]) -> Result<bool, ValueError> {
         if t.is_dynamic() {
             dynamic = true;
         } else if &t != ety {
-            return Err(ValueError::InconsistentElementTypes { first: ety.clone(), then: t });
+            return Err(ValueError::InconsistentElementTypes { collection, first: ety.clone(), then: t });
         }
     }
     Ok(dynamic)
