@@ -28,9 +28,10 @@ Kinds (all by default):
   vars       plain-JSON variables (long numbers, Unicode keys and values)
   body       real-world corpus files with a few random edits
   template   corpus templates with a few random edits
-  regex      regex, regexall, regexreplace and can() over patterns of Go's
-             syntax, valid and not (escapes, classes, groups, flags,
-             repetitions), and replacements with $ references
+  regex      regex, regexall (also inside length()), regexreplace and
+             can() over patterns of Go's syntax, valid and not (escapes,
+             classes, groups, flags, repetitions), and replacements with
+             $ references
   unicode    quoted strings of joiners, combining marks, emoji, Hangul jamo
              and escape sequences (valid and not) before syntax errors:
              the columns of diagnostics
@@ -550,6 +551,9 @@ def gen_regex(r):
         return {"mode": "expr", "src": f"regexreplace({text}, {pattern}, {template})"}
     if x < 0.5:
         return {"mode": "expr", "src": f"can(regex({pattern}, {text}))"}
+    if x < 0.7:
+        # Terraform's "does it match" (one call of a composition in hclvm).
+        return {"mode": "expr", "src": f"length(regexall({pattern}, {text}))"}
     return {"mode": "expr", "src": f"{r.choice(['regex', 'regexall'])}({pattern}, {text})"}
 
 

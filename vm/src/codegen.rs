@@ -990,17 +990,16 @@ impl<'b> Gen<'b> {
         if let [CallArg { node: Node::Call(inner), .. }] = &c.args[..] {
             if !c.expand_final && !inner.expand_final {
                 if let Some(id) = funcs.composed(c.func, inner.func) {
-                    return self.call_as(id, inner, a);
+                    return self.call_as(funcs, id, inner, a);
                 }
             }
         }
-        self.call_as(c.func, c, a);
+        self.call_as(funcs, c.func, c, a);
     }
 
-    /// Call `c` of function `func` (its own, or a composition with it as
-    /// the inner call) into `a`.
-    fn call_as(&mut self, func: FuncId, c: &CallNode, a: u16) {
-        let Some(funcs) = self.funcs.as_deref() else { return };
+    /// Call `c` of function `func` of `funcs` (its own function, or a
+    /// composition with it as the inner call) into `a`.
+    fn call_as(&mut self, funcs: &dyn FunctionTable, func: FuncId, c: &CallNode, a: u16) {
         if c.expand_final {
             let args = c
                 .args
