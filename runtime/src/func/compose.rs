@@ -21,7 +21,8 @@
 //!   whose call cannot fail; any other call is made as the two calls.
 //!
 //! Compositions have ids of their own, from [`FuncId::COMPOSED`] up, and
-//! no names: no source can call one directly.
+//! no name that `lookup` finds (their name, `outer(inner)`, is for
+//! listings): no source can call one directly.
 //!
 //! [`FunctionTable::composed`]: super::FunctionTable::composed
 
