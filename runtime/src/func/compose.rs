@@ -17,8 +17,9 @@
 //!   diagnostic is the inner call's, at the inner call's ranges, and an
 //!   inner call that fails leaves `DynamicVal`, as hcl's outer call does
 //!   when its argument reported an error;
-//! - the shortcut ([`Composition::fast`]) covers only known arguments
-//!   whose call cannot fail; any other call is made as the two calls.
+//! - the shortcut ([`Composition::fast`]) covers only known arguments,
+//!   and when it fails, it fails as the inner call does (charged the same
+//!   budget); any other call is made as the two calls.
 //!
 //! Compositions have ids of their own, from [`FuncId::COMPOSED`] up, and
 //! no name that `lookup` finds (their name, `outer(inner)`, is for
@@ -26,7 +27,7 @@
 //!
 //! [`FunctionTable::composed`]: super::FunctionTable::composed
 
-use super::{CallCtx, FuncId, Signature};
+use super::{CallCtx, FnError, FuncId, Signature};
 use crate::value::Value;
 
 /// One composition of a table: `outer(inner(...))`.
@@ -40,9 +41,10 @@ pub(super) struct Composition {
     pub(super) fast: Shortcut,
 }
 
-/// The composed result for the common arguments, `None` for the others
-/// (the two calls are then made).
-pub(super) type Shortcut = fn(&[Value], &mut CallCtx) -> Option<Value>;
+/// The composed result for the common arguments, or the inner function's
+/// error, as its call would fail; `None` for the others, decided before
+/// anything is charged (the two calls are then made).
+pub(super) type Shortcut = fn(&[Value], &mut CallCtx) -> Option<Result<Value, FnError>>;
 
 /// The compositions a table of the standard functions offers: the outer
 /// and inner functions' names, and the shortcut.
@@ -100,6 +102,52 @@ mod tests {
             }
         }
         assert_eq!(checked, 2 * (patterns.len() * (strings.len() + 3) + 2));
+    }
+
+    /// Under every size budget, from none to plenty, a composition and
+    /// its two calls charge the same and fail alike: compiling the
+    /// pattern (each side on a thread and a table of its own, so that no
+    /// regex cache holds it yet), each match's element, with its groups.
+    #[test]
+    fn compositions_charge_as_their_two_calls() {
+        let cases = [
+            ("[a-z]{30}x", "abc"),
+            ("[a-z]{30}x|a", "abc a"),
+            ("(a)(b)", "ababababababababababab"),
+            ("(?P<x>a)(b)?", "aab ab b a"),
+            ("a", "banana"),
+            ("", "abc"),
+            ("[", "a"),
+        ];
+        let mut limits: Vec<u64> = (0..40).map(|i| i * 100).collect();
+        limits.extend([10_000, 100_000, 1 << 20]);
+        for (pattern, text) in cases {
+            let args = [Value::string(pattern), Value::string(text)];
+            for &limit in &limits {
+                // (result, budget used, budget exceeded) of one side.
+                let side = |composed: bool| {
+                    std::thread::scope(|scope| {
+                        scope
+                            .spawn(|| {
+                                let t = Functions::stdlib();
+                                let (length, regexall) = (t.lookup("length").unwrap(), t.lookup("regexall").unwrap());
+                                let mut budget = SizeBudget::new(limit);
+                                let r = if composed {
+                                    t.call(t.composed(length, regexall).unwrap(), &args, &mut budget)
+                                } else {
+                                    t.call(regexall, &args, &mut budget)
+                                        .and_then(|list| t.call(length, std::slice::from_ref(&list), &mut budget))
+                                };
+                                (format!("{r:?}"), budget.used(), budget.exceeded())
+                            })
+                            .join()
+                            .unwrap()
+                    })
+                };
+                let what = format!("length(regexall({pattern:?}, {text:?})) within {limit}");
+                assert_eq!(side(true), side(false), "{what}");
+            }
+        }
     }
 
     /// A table of the host's own functions composes nothing.

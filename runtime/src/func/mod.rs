@@ -730,8 +730,10 @@ impl Functions {
             }));
         };
         let mut ctx = CallCtx { budget: &mut *budget, regexes: &self.regex_cache };
-        if let Some(v) = (c.fast)(args, &mut ctx) {
-            return Ok(v);
+        match (c.fast)(args, &mut ctx) {
+            Some(Ok(v)) => return Ok(v),
+            Some(Err(e)) => return Err(Self::to_call_error(&self.entry(c.inner).def, args.len(), e)),
+            None => {}
         }
         let inner = self.call(c.inner, args, budget)?;
         self.call(c.outer, std::slice::from_ref(&inner), budget)

@@ -150,27 +150,37 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
 
 /// `length(regexall(pattern, string))` of two known strings: the number
 /// of matches, found as [`regexall`] finds them (a match's bounds do not
-/// depend on its groups), without building them. Each match is charged
-/// as a text element would be. `None` when the two calls must be made
-/// instead, which report what the reference reports: a pattern that does
-/// not compile, a spent budget.
-pub(super) fn regexall_count(args: &[Value], ctx: &mut CallCtx) -> Option<Value> {
+/// depend on its groups), without building them; each match is charged
+/// what `regexall` charges for its element. `None`, before anything is
+/// charged, when the two calls must be made instead (arguments that are
+/// not known strings, a pattern that does not read); once the budget has
+/// been charged, `regexall`'s own error (a pattern too large to compile,
+/// a spent budget), as its call would fail.
+pub(super) fn regexall_count(args: &[Value], ctx: &mut CallCtx) -> Option<Result<Value, FnError>> {
     let (Some(pattern), Some(s)) = (args.first()?.as_str(), args.get(1)?.as_str()) else { return None };
     // `regexall`'s result type first, as its call computes it: a pattern
     // without a known element type is left to the two calls.
     let all = read(pattern).ok()?;
-    if all.all.as_ref().ok()?.element_type().map_or(true, Type::is_dynamic) {
+    let ety = all.all.as_ref().ok()?.element_type()?;
+    if ety.is_dynamic() {
         return None;
     }
-    let re = compiled(ctx, pattern).ok()?.ok()?;
+    Some(count_matches(pattern, s, *ety == Type::String, ctx))
+}
+
+/// The matches of `pattern` in `s`, charged as [`regexall`] charges them:
+/// an element each, times the groups when `texts_only` is false.
+fn count_matches(pattern: &str, s: &str, texts_only: bool, ctx: &mut CallCtx) -> Result<Value, FnError> {
+    let re = compiled(ctx, pattern)?.map_err(invalid_pattern)?;
+    let per_match =
+        if texts_only { ELEMENT_COST } else { ELEMENT_COST * re.re.group_info().group_len(regex_automata::PatternID::ZERO) as u64 };
     let mut n: i64 = 0;
     for_each_match(&re, s, false, ctx, |_, _, ctx| {
-        ctx.charge(ELEMENT_COST)?;
+        ctx.charge(per_match)?;
         n += 1;
         Ok(())
-    })
-    .ok()?;
-    Some(Value::int(n))
+    })?;
+    Ok(Value::int(n))
 }
 
 /// Below this many bytes left to search, a search for the next match is
