@@ -130,16 +130,11 @@ pub fn regexall(args: &[Value], ret: &Type, ctx: &mut CallCtx) -> Result<Value, 
     // Without capture groups, the matched texts, without building
     // captures.
     let texts_only = ety == Type::String;
+    let cost = match_cost(&re, texts_only);
     for_each_match(&re, s, !texts_only, ctx, |m, caps, ctx| {
-        if texts_only {
-            ctx.charge(ELEMENT_COST)?;
-            out.reserve_exact(1);
-            out.push(Value::string(&s[m.range()]));
-        } else {
-            ctx.charge(ELEMENT_COST * caps.group_len() as u64)?;
-            out.reserve_exact(1);
-            out.push(result_for(re.groups(), caps, s, &ety));
-        }
+        ctx.charge(cost)?;
+        out.reserve_exact(1);
+        out.push(if texts_only { Value::string(&s[m.range()]) } else { result_for(re.groups(), caps, s, &ety) });
         Ok(())
     })?;
     // Every element has the pattern's result type exactly (a string, or
@@ -168,12 +163,11 @@ pub(super) fn regexall_count(args: &[Value], ctx: &mut CallCtx) -> Option<Result
     Some(count_matches(pattern, s, *ety == Type::String, ctx))
 }
 
-/// The matches of `pattern` in `s`, charged as [`regexall`] charges them:
-/// an element each, times the groups when `texts_only` is false.
+/// The matches of `pattern` in `s`, charged as [`regexall`] charges them
+/// ([`match_cost`]).
 fn count_matches(pattern: &str, s: &str, texts_only: bool, ctx: &mut CallCtx) -> Result<Value, FnError> {
     let re = compiled(ctx, pattern)?.map_err(invalid_pattern)?;
-    let per_match =
-        if texts_only { ELEMENT_COST } else { ELEMENT_COST * re.re.group_info().group_len(regex_automata::PatternID::ZERO) as u64 };
+    let per_match = match_cost(&re, texts_only);
     let mut n: i64 = 0;
     for_each_match(&re, s, false, ctx, |_, _, ctx| {
         ctx.charge(per_match)?;
@@ -181,6 +175,17 @@ fn count_matches(pattern: &str, s: &str, texts_only: bool, ctx: &mut CallCtx) ->
         Ok(())
     })?;
     Ok(Value::int(n))
+}
+
+/// What `regexall` charges for each match's element: a text, or (with
+/// groups, `texts_only` false) a unit for the whole match and for each
+/// group.
+fn match_cost(re: &Pattern, texts_only: bool) -> u64 {
+    if texts_only {
+        ELEMENT_COST
+    } else {
+        ELEMENT_COST * re.re.group_info().group_len(regex_automata::PatternID::ZERO) as u64
+    }
 }
 
 /// Below this many bytes left to search, a search for the next match is
